@@ -1,0 +1,75 @@
+import type { MachineSpec } from './spec.ts';
+
+const S = 'seed 004';
+
+/**
+ * Cray XE6 with the Gemini interconnect (seed 004_c566599512f7712a.txt). Parameters the paper
+ * gives carry its section; the rest are marked "assumed" with the reason for the value, most of
+ * them calibrated so that the quiet-network latencies of §V.A come out as the paper measures.
+ */
+export const xe6: MachineSpec = {
+  name: 'xe6',
+  title: 'Cray XE6 (Gemini 3-D torus)',
+  seed: '004_c566599512f7712a.txt',
+  params: {
+    // --- topology
+    'torus.dims': { value: 'auto', help: 'Geminis along x,y,z ("auto": near-cubic for --nodes)', source: 'assumed: sized to the run' },
+    'torus.links': { value: '8,4,8', help: 'parallel links per direction in x,y,z', source: `${S} §I: 10 torus connections of 4 links, 4 in x and z, 2 in y` },
+    'torus.wrap': { value: 'true,true,true', help: 'torus (true) or mesh (false) per dimension', source: `${S} §I: 3-D torus` },
+    'torus.nodesPerRouter': { value: 2, help: 'nodes (NICs) per Gemini', source: `${S} §I: two NICs per Gemini` },
+    'routing.algorithm': { value: 'dor', help: 'routing function (torus: dor)', source: `${S} §III: adaptive over parallel links; dimension order assumed` },
+    // --- router and links
+    'router.clock': { value: '800MHz', help: 'router clock', source: `${S} §V: router at 800 MHz` },
+    'router.latency': { value: '90ns', help: 'head arrival to output eligibility in a Gemini', source: 'assumed: with link.latency gives the 105 ns per hop of §V.A' },
+    'router.inputBuffer': { value: 256, help: 'input buffer per port per VC (phits)', source: `assumed: §III "deep enough to account for credit round-trip latency and the maximum packet size"` },
+    'link.lanes': { value: 3, help: 'lanes per link', source: `${S} §IV: 4 groups of 3 lanes per torus connection` },
+    'link.laneRate': { value: '6.25Gb/s', help: 'SerDes rate per lane', source: `${S} §V: SerDes 3.125 to 6.25 GHz (XE6 runs 6.25)` },
+    'link.phitBits': { value: 24, help: 'bits per phit', source: `${S} §III: 24-bit phits` },
+    'link.latency': { value: '15ns', help: 'wire and SerDes latency of a link', source: 'assumed: with router.latency gives 105 ns per hop (§V.A)' },
+    'link.overheadPhits': { value: 2, help: 'link-layer phits per packet (CRC, sideband, ack)', source: `assumed: makes a 64-byte write 64/(34x3 B) = 63 % efficient, §V.A` },
+    'netlink.tiles': { value: 8, help: 'router processor tiles the NICs inject through', source: `${S} §I: 8 tiles for the NICs` },
+    'netlink.tileCyclesPerPacket': { value: 32, help: 'router cycles per 64-byte (32-phit) packet per tile', source: `${S} §V.A` },
+    'netlink.latency': { value: '5ns', help: 'NIC to router (and back) latency', source: 'assumed' },
+    // --- packet format
+    'packet.requestHeaderPhits': { value: 7, help: 'write request header', source: `${S} §III` },
+    'packet.eopPhits': { value: 1, help: 'end-of-packet phit', source: `${S} §III` },
+    'packet.dataGroupBytes': { value: 8, help: 'payload group size', source: `${S} §III: 3 phits per 8 bytes` },
+    'packet.dataGroupPhits': { value: 3, help: 'phits per payload group', source: `${S} §III` },
+    'packet.responsePhits': { value: 2, help: 'response packet', source: `${S} §III` },
+    'packet.errorResponsePhits': { value: 3, help: 'response packet on error', source: `${S} §III` },
+    'packet.readRequestPhits': { value: 8, help: 'get request (7 header + EOP)', source: `${S} §III` },
+    'packet.readResponseHeaderPhits': { value: 2, help: 'get response header', source: `${S} §III: 27 = 2 + 24 + 1` },
+    'packet.maxPayload': { value: '64B', help: 'largest payload per packet', source: `${S} §II.B: up to 64 bytes per put` },
+    // --- NIC
+    'nic.clock': { value: '650MHz', help: 'NIC clock', source: `${S} §V` },
+    'nic.packetCycles': { value: 5, help: 'NIC cycles per 64-byte packet, each direction', source: `${S} §V.A: 64 B every 5 cycles = 8.3 GB/s` },
+    'nic.outLatencyCycles': { value: 20, help: 'NIC output pipeline latency', source: 'assumed: calibrates the put latency of §V.A' },
+    'nic.inLatencyCycles': { value: 20, help: 'NIC input pipeline latency', source: 'assumed: calibrates the put latency of §V.A' },
+    'nic.receiveBuffer': { value: 256, help: 'NIC receive buffer per VC (phits)', source: 'assumed' },
+    'nic.maxOutstandingPackets': { value: 1024, help: 'request packets awaiting responses', source: 'assumed: the Aries figure of seed 001' },
+    'nic.cqEventBytes': { value: '16B', help: 'completion-queue event size', source: 'assumed' },
+    'nic.smsgHeader': { value: '32B', help: 'short-message (mailbox) header', source: 'assumed' },
+    'ht.clock': { value: '2400MHz', help: 'HyperTransport clock', source: `${S} §V: 1600-2600 MHz; XE6 preset at 2400` },
+    'ht.widthBits': { value: 16, help: 'HyperTransport width, double data rate', source: `${S} §V.A: 16 bits, both edges: 9.6 GB/s` },
+    'ht.latency': { value: '120ns', help: 'host <-> NIC one-way latency', source: 'assumed: calibrates the put latency of §V.A' },
+    'ht.writeOverhead': { value: '12B', help: 'overhead per posted write', source: `${S} §V.A: 12 bytes per 64-byte FMA put; BTE 76-byte write` },
+    'ht.readRequest': { value: '12B', help: 'host read request size', source: `${S} §V.A: BTE 12-byte read request` },
+    'ht.memoryReadLatency': { value: '80ns', help: 'host memory access for a NIC read', source: 'assumed: get latency under 1.5 us, §V.A' },
+    'fma.issue': { value: '10ns', help: 'CPU time per FMA store (64-byte put or get word)', source: 'assumed: one process below the 8 GB/s HT limit, §V.A Fig. 8' },
+    'bte.issue': { value: '300ns', help: 'CPU time to post a BTE descriptor', source: 'assumed' },
+    'bte.startup': { value: '700ns', help: 'BTE descriptor to first read', source: `assumed: §II.C "BTE transfers take longer to start"` },
+    // --- processor
+    'cpu.gflops': { value: 8.8, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.2 GHz Opteron, 4 flops/cycle' },
+    'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },
+    // --- MPI
+    'mpi.eagerMax': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed: Cray MPT default on Gemini' },
+    'mpi.sendOverhead': { value: '350ns', help: 'CPU time of a send call', source: 'assumed: small-message latency of §V.A (1.5 us or less)' },
+    'mpi.recvOverhead': { value: '400ns', help: 'CPU time to match and complete a receive', source: 'assumed: small-message latency of §V.A' },
+    'mpi.copyBandwidth': { value: '5GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },
+    'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },
+    'mpi.shmLatency': { value: '350ns', help: 'latency of the on-node (shared memory) path', source: 'assumed' },
+    'mpi.shmBandwidth': { value: '4GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
+    // --- DMAPP
+    'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use the BTE', source: 'assumed: §II.C FMA small, BTE large' },
+  },
+};

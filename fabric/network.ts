@@ -1,0 +1,371 @@
+import type { Engine, EventHandler } from './engine/engine.ts';
+import type { PacketPool } from './packet.ts';
+import type { RouteChoice, RouteFn } from './routing/routing.ts';
+import { PORT_NODE, type PortGraph } from './topology/port-graph.ts';
+
+/** Timing and buffering of a network, already in ps and phits. */
+export interface NetworkParams {
+  /** VCs per port (from the routing table). */
+  readonly vcs: number;
+  /** From a head's arrival at a router input to its eligibility for an output (ps). */
+  readonly routerLatencyPs: number;
+  /** Serialization time of one phit on a router-to-router link (ps). */
+  readonly linkPhitPs: number;
+  /** Wire and SerDes latency of a router-to-router link (ps). */
+  readonly linkLatencyPs: number;
+  /** Link-layer phits added to every packet on a router-to-router link (CRC, sideband, idle). */
+  readonly linkOverheadPhits: number;
+  /** NIC -> router channel: phit time and latency (ps). */
+  readonly injectPhitPs: number;
+  readonly injectLatencyPs: number;
+  /** Router -> NIC channel: phit time and latency (ps). */
+  readonly ejectPhitPs: number;
+  readonly ejectLatencyPs: number;
+  /** Router input buffer per port per VC (phits). */
+  readonly inputBufferPhits: number;
+  /** NIC receive buffer per VC (phits). */
+  readonly ejectBufferPhits: number;
+  /** Router buffer per VC behind a node port (phits): all the tiles a NIC injects through. */
+  readonly injectBufferPhits: number;
+}
+
+/** What the network hands delivered packets to (the NIC of a node). */
+export interface Endpoint {
+  /** The packet's tail has reached the node at the current time. */
+  deliver(p: number): void;
+}
+
+/** Listener for hop-level tracing; only called when set. */
+export type HopListener = (p: number, channel: number, startPs: number) => void;
+
+const EV_ARRIVE = 0;
+const EV_TRY = 1;
+const EV_CREDIT = 2;
+const EV_DELIVER = 3;
+const CREDIT_SCALE = 1 << 14;
+const DEBUG = false;
+
+/**
+ * Packet-level virtual cut-through network. A packet moves onto a channel only when the
+ * downstream input buffer of its VC has credits for the whole packet; it occupies the channel for
+ * its serialization time (phits plus link overhead); its head reaches the next router after the
+ * wire latency and router pipeline; credits return upstream when its tail leaves. Output channels
+ * grant waiting input VCs round-robin. Parallel ports of one direction are chosen per packet by
+ * load (adaptive) or by a source/destination hash (ordered traffic).
+ *
+ * Channels: ids [0, routers*radix) are router output ports; [routers*radix, +nodes) are the NIC
+ * injection channels. Input queues: channel-sized id space x VCs, where the NIC queues of node n
+ * sit at the pseudo-port routers*radix + n.
+ */
+export class Network implements EventHandler {
+  readonly id: number;
+  readonly nv: number;
+  private readonly nGP: number;
+  private readonly nChan: number;
+  // channel state
+  private readonly busyUntil: Float64Array;
+  private readonly credits: Int32Array;
+  private readonly reqHead: Int32Array;
+  private readonly reqTail: Int32Array;
+  private readonly reqCount: Int32Array;
+  private readonly rr: Int32Array;
+  private readonly tryAt: Float64Array;
+  private readonly chanDown: Int32Array; // downstream global port, or -1 - node for ejection
+  private readonly chanPhitPs: Float64Array;
+  private readonly chanLatPs: Float64Array;
+  private readonly chanOvh: Int32Array;
+  private readonly chanIsLink: Uint8Array;
+  private readonly groupRot: Int32Array;
+  // input queues
+  private readonly qHead: Int32Array;
+  private readonly qTail: Int32Array;
+  private readonly reqNext: Int32Array;
+  private readonly upChan: Int32Array; // per global input port: channel feeding it
+  private readonly upLatPs: Float64Array;
+  private readonly choice: RouteChoice = { port: 0, count: 1, vc: 0 };
+  private readonly endpoints: (Endpoint | undefined)[];
+  /** Packet-hops (channel traversals between routers) so far. */
+  linkHops = 0;
+  /** Packets delivered so far. */
+  delivered = 0;
+  /** Optional hop tracer. */
+  onHop: HopListener | null = null;
+
+  constructor(
+    private readonly engine: Engine,
+    readonly graph: PortGraph,
+    private readonly route: RouteFn,
+    readonly params: NetworkParams,
+    readonly pkts: PacketPool,
+  ) {
+    this.id = engine.register(this);
+    const nv = params.vcs;
+    this.nv = nv;
+    const g = graph;
+    const nGP = g.routers * g.radix;
+    this.nGP = nGP;
+    const nChan = nGP + g.nodes;
+    this.nChan = nChan;
+    this.busyUntil = new Float64Array(nChan);
+    this.credits = new Int32Array(nChan * nv);
+    this.reqHead = new Int32Array(nChan).fill(-1);
+    this.reqTail = new Int32Array(nChan).fill(-1);
+    this.reqCount = new Int32Array(nChan);
+    this.rr = new Int32Array(nChan);
+    this.tryAt = new Float64Array(nChan).fill(-1);
+    this.chanDown = new Int32Array(nChan).fill(-1);
+    this.chanPhitPs = new Float64Array(nChan);
+    this.chanLatPs = new Float64Array(nChan);
+    this.chanOvh = new Int32Array(nChan);
+    this.chanIsLink = new Uint8Array(nChan);
+    this.groupRot = new Int32Array(nChan);
+    this.qHead = new Int32Array(nChan * nv).fill(-1);
+    this.qTail = new Int32Array(nChan * nv).fill(-1);
+    this.reqNext = new Int32Array(nChan * nv).fill(-1);
+    this.upChan = new Int32Array(nChan).fill(-1);
+    this.upLatPs = new Float64Array(nChan);
+    this.endpoints = new Array<Endpoint | undefined>(g.nodes);
+
+    for (let gp = 0; gp < nGP; gp++) {
+      const peer = g.peerRouter[gp]!;
+      if (peer >= 0) {
+        const down = peer * g.radix + g.peerPort[gp]!;
+        this.chanDown[gp] = down;
+        this.chanPhitPs[gp] = params.linkPhitPs;
+        this.chanLatPs[gp] = params.linkLatencyPs;
+        this.chanOvh[gp] = params.linkOverheadPhits;
+        this.chanIsLink[gp] = 1;
+        this.upChan[down] = gp;
+        this.upLatPs[down] = params.linkLatencyPs;
+        for (let v = 0; v < nv; v++) this.credits[gp * nv + v] = params.inputBufferPhits;
+      } else if (g.portClass[gp] === PORT_NODE) {
+        const node = g.portNode[gp]!;
+        this.chanDown[gp] = -1 - node;
+        this.chanPhitPs[gp] = params.ejectPhitPs;
+        this.chanLatPs[gp] = params.ejectLatencyPs;
+        for (let v = 0; v < nv; v++) this.credits[gp * nv + v] = params.ejectBufferPhits;
+        const inj = nGP + node;
+        this.chanDown[inj] = gp;
+        this.chanPhitPs[inj] = params.injectPhitPs;
+        this.chanLatPs[inj] = params.injectLatencyPs;
+        this.upChan[gp] = inj;
+        this.upLatPs[gp] = params.injectLatencyPs;
+        for (let v = 0; v < nv; v++) this.credits[inj * nv + v] = params.injectBufferPhits;
+      }
+    }
+  }
+
+  /** Attaches the endpoint (NIC) of a node. */
+  attach(node: number, ep: Endpoint): void {
+    this.endpoints[node] = ep;
+  }
+
+  /** Largest packet (phits) the buffers admit; larger packets could never move. */
+  get maxPacketPhits(): number {
+    return Math.min(this.params.inputBufferPhits, this.params.ejectBufferPhits);
+  }
+
+  /**
+   * Hands a packet (fields src, dst, phits, vcClass set) from node `node`'s NIC to the network at
+   * the current time. The NIC's queue is unbounded; the injection channel applies credits.
+   */
+  inject(node: number, p: number): void {
+    const pk = this.pkts;
+    if (DEBUG && pk.phits[p]! > this.maxPacketPhits) throw new Error(`packet of ${pk.phits[p]} phits exceeds buffers`);
+    const now = this.engine.now;
+    pk.injectedAt[p] = now;
+    pk.tailAt[p] = now;
+    pk.hops[p] = 0;
+    pk.vc[p] = pk.vcClass[p]! * (this.nv >> 1);
+    pk.at[p] = this.nGP + node;
+    this.enqueue(p);
+  }
+
+  /** The NIC of `node` frees `phits` of its receive buffer on `vc` at time `atPs`. */
+  ejectCredit(node: number, vc: number, phits: number, atPs: number): void {
+    const g = this.graph;
+    const chan = g.nodeRouter[node]! * g.radix + g.nodePort[node]!;
+    this.engine.at(atPs, this.id, EV_CREDIT, (chan * this.nv + vc) * CREDIT_SCALE + phits);
+  }
+
+  onEvent(kind: number, arg: number): void {
+    switch (kind) {
+      case EV_ARRIVE:
+        this.enqueue(arg);
+        break;
+      case EV_TRY:
+        if (this.tryAt[arg] === this.engine.now) this.tryAt[arg] = -1;
+        this.tryOut(arg);
+        break;
+      case EV_CREDIT: {
+        const cv = Math.floor(arg / CREDIT_SCALE);
+        this.credits[cv] = this.credits[cv]! + (arg - cv * CREDIT_SCALE);
+        const chan = Math.floor(cv / this.nv);
+        if (this.reqHead[chan] !== -1) this.tryOut(chan);
+        break;
+      }
+      case EV_DELIVER: {
+        this.delivered++;
+        this.endpoints[this.pkts.dst[arg]!]!.deliver(arg);
+        break;
+      }
+    }
+  }
+
+  /** Appends a packet to the input queue of its port and VC; routes it if it is the head. */
+  private enqueue(p: number): void {
+    const pk = this.pkts;
+    const iq = pk.at[p]! * this.nv + pk.vc[p]!;
+    pk.next[p] = -1;
+    const tail = this.qTail[iq]!;
+    if (tail === -1) {
+      this.qHead[iq] = p;
+      this.qTail[iq] = p;
+      this.requestHead(iq);
+    } else {
+      pk.next[tail] = p;
+      this.qTail[iq] = p;
+    }
+  }
+
+  /** Routes the head packet of input queue `iq` and queues its request at the chosen output. */
+  private requestHead(iq: number): void {
+    const pk = this.pkts;
+    const p = this.qHead[iq]!;
+    const gp = (iq / this.nv) | 0;
+    let chan: number;
+    if (gp >= this.nGP) {
+      chan = gp; // NIC pseudo-port: its only output is its injection channel
+    } else {
+      const g = this.graph;
+      const router = (gp / g.radix) | 0;
+      const ch = this.choice;
+      this.route(g, router, pk, p, ch);
+      const base = router * g.radix + ch.port;
+      if (ch.count === 1) {
+        chan = base;
+      } else if (pk.ordered[p]) {
+        chan = base + (Math.imul(pk.src[p]! + 0x9e3779b9, 0x85ebca6b ^ pk.dst[p]!) >>> 0) % ch.count;
+      } else {
+        chan = this.leastLoaded(base, ch.count, ch.vc, pk.phits[p]!);
+      }
+      pk.vc[p] = ch.vc;
+    }
+    pk.out[p] = chan;
+    this.reqNext[iq] = -1;
+    const t = this.reqTail[chan]!;
+    if (t === -1) this.reqHead[chan] = iq;
+    else this.reqNext[t] = iq;
+    this.reqTail[chan] = iq;
+    this.reqCount[chan]!++;
+    this.tryOut(chan);
+  }
+
+  /** Adaptive choice among `count` parallel channels: fewest waiting, then idle, then credits. */
+  private leastLoaded(base: number, count: number, vc: number, phits: number): number {
+    const now = this.engine.now;
+    const rot = this.groupRot[base]!;
+    this.groupRot[base] = rot + 1 === count ? 0 : rot + 1;
+    let best = base;
+    let bestLoad = Infinity;
+    for (let i = 0; i < count; i++) {
+      let j = rot + i;
+      if (j >= count) j -= count;
+      const c = base + j;
+      const load =
+        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.credits[c * this.nv + vc]! < phits ? 1 : 0);
+      if (load < bestLoad) {
+        bestLoad = load;
+        best = c;
+        if (load === 0) break;
+      }
+    }
+    return best;
+  }
+
+  private scheduleTry(chan: number, at: number): void {
+    if (this.tryAt[chan] === at) return;
+    this.tryAt[chan] = at;
+    this.engine.at(at, this.id, EV_TRY, chan);
+  }
+
+  /** Grants the output channel to one waiting input VC, round-robin, if it is free and has credits. */
+  private tryOut(chan: number): void {
+    const now = this.engine.now;
+    const busy = this.busyUntil[chan]!;
+    if (busy > now) {
+      this.scheduleTry(chan, busy);
+      return;
+    }
+    const pk = this.pkts;
+    const nv = this.nv;
+    const nq = this.nChan * nv;
+    const rr = this.rr[chan]!;
+    let best = -1;
+    let bestPrev = -1;
+    let bestKey = nq;
+    let prev = -1;
+    for (let iq = this.reqHead[chan]!; iq !== -1; prev = iq, iq = this.reqNext[iq]!) {
+      const p = this.qHead[iq]!;
+      if (this.credits[chan * nv + pk.vc[p]!]! < pk.phits[p]!) continue;
+      let key = iq - rr;
+      if (key < 0) key += nq;
+      if (key < bestKey) {
+        bestKey = key;
+        best = iq;
+        bestPrev = prev;
+      }
+    }
+    if (best === -1) return; // waits for credits
+    // unlink the granted request
+    const nxt = this.reqNext[best]!;
+    if (bestPrev === -1) this.reqHead[chan] = nxt;
+    else this.reqNext[bestPrev] = nxt;
+    if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
+    this.reqCount[chan]!--;
+    this.rr[chan] = best + 1 === nq ? 0 : best + 1;
+    // dequeue the packet
+    const p = this.qHead[best]!;
+    const after = pk.next[p]!;
+    this.qHead[best] = after;
+    if (after === -1) this.qTail[best] = -1;
+    this.send(chan, p, best);
+    if (after !== -1) this.requestHead(best);
+    if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
+  }
+
+  /** Puts packet `p`, leaving input queue `iq`, on channel `chan` now. */
+  private send(chan: number, p: number, iq: number): void {
+    const pk = this.pkts;
+    const now = this.engine.now;
+    const phits = pk.phits[p]!;
+    const vcOut = pk.vc[p]!;
+    const ser = (phits + this.chanOvh[chan]!) * this.chanPhitPs[chan]!;
+    let end = now + ser;
+    if (end < pk.tailAt[p]!) end = pk.tailAt[p]!;
+    end = Math.ceil(end);
+    this.busyUntil[chan] = end;
+    this.credits[chan * this.nv + vcOut]! -= phits;
+    if (DEBUG && this.credits[chan * this.nv + vcOut]! < 0) throw new Error('negative credits');
+    // the input buffer the packet leaves frees its space when the tail has left
+    const inGp = (iq / this.nv) | 0;
+    const up = this.upChan[inGp]!;
+    if (up >= 0) {
+      this.engine.at(end + this.upLatPs[inGp]!, this.id, EV_CREDIT, (up * this.nv + (iq % this.nv)) * CREDIT_SCALE + phits);
+    }
+    if (this.onHop) this.onHop(p, chan, now);
+    const lat = this.chanLatPs[chan]!;
+    const down = this.chanDown[chan]!;
+    pk.tailAt[p] = end + lat;
+    if (down >= 0) {
+      if (this.chanIsLink[chan]) {
+        pk.hops[p]!++;
+        this.linkHops++;
+      }
+      pk.at[p] = down;
+      this.engine.at(now + lat + this.params.routerLatencyPs, this.id, EV_ARRIVE, p);
+    } else {
+      this.engine.at(end + lat, this.id, EV_DELIVER, p);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Packets as a struct-of-arrays pool indexed by packet id. The fabric and the NIC allocate and
+ * free ids; nothing is allocated per packet once the pool has grown to the run's peak.
+ * Every field is typed: the fabric's routing state (dimension, dateline) sits beside the NIC's
+ * transaction fields, each owned by one layer.
+ */
+export class PacketPool {
+  capacity = 0;
+  /** Bytes of payload each packet can carry in `data`. */
+  readonly maxPayload: number;
+  // --- fabric fields
+  /** Source and destination node. */
+  src = new Int32Array(0);
+  dst = new Int32Array(0);
+  /** Size on the wire in phits (flits), without link-layer overhead. */
+  phits = new Int32Array(0);
+  /** VC class: 0 = request, 1 = response. */
+  vcClass = new Uint8Array(0);
+  /** VC the packet uses on its next (or current) channel. */
+  vc = new Uint8Array(0);
+  /** Global input port the packet sits at (router * radix + port), or the NIC pseudo-port. */
+  at = new Int32Array(0);
+  /** Output channel chosen for the packet at its current router, or -1 while unrouted. */
+  out = new Int32Array(0);
+  /** Time the packet's tail reaches its current position (ps). */
+  tailAt = new Float64Array(0);
+  /** Time the packet entered the network (ps). */
+  injectedAt = new Float64Array(0);
+  /** Router-to-router hops taken so far. */
+  hops = new Int16Array(0);
+  /** Next packet in whatever queue holds this one, or -1. */
+  next = new Int32Array(0);
+  /** Torus routing: dimension being routed (-1 before the first hop). */
+  rDim = new Int8Array(0);
+  /** Torus routing: 1 once the packet has crossed the dateline of its current dimension. */
+  rDateline = new Uint8Array(0);
+  /** Deterministic (hashed) routing requested instead of adaptive. */
+  ordered = new Uint8Array(0);
+  // --- NIC fields
+  /** NIC packet kind (put request, get response, ...); meaning owned by the NIC. */
+  kind = new Uint8Array(0);
+  /** Transaction index at the source NIC. */
+  txn = new Int32Array(0);
+  /** Byte offset of this packet's payload within its transaction. */
+  offset = new Float64Array(0);
+  /** Payload bytes. */
+  bytes = new Int32Array(0);
+  /** Payload storage, `maxPayload` bytes per packet. */
+  data = new Uint8Array(0);
+
+  private freeList = new Int32Array(0);
+  private freeTop = 0;
+  /** Packets currently allocated. */
+  live = 0;
+
+  constructor(maxPayload: number, initial = 1024) {
+    this.maxPayload = maxPayload;
+    this.grow(initial);
+  }
+
+  /** Allocates a packet id with its fabric fields reset. */
+  alloc(): number {
+    if (this.freeTop === 0) this.grow(this.capacity * 2);
+    const p = this.freeList[--this.freeTop]!;
+    this.next[p] = -1;
+    this.out[p] = -1;
+    this.hops[p] = 0;
+    this.rDim[p] = -1;
+    this.rDateline[p] = 0;
+    this.ordered[p] = 0;
+    this.live++;
+    return p;
+  }
+
+  /** Returns a packet id to the pool. */
+  free(p: number): void {
+    this.freeList[this.freeTop++] = p;
+    this.live--;
+  }
+
+  private grow(n: number): void {
+    const old = this.capacity;
+    const g = <T extends Int32Array | Uint8Array | Int8Array | Int16Array | Float64Array>(a: T): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      return b;
+    };
+    this.src = g(this.src);
+    this.dst = g(this.dst);
+    this.phits = g(this.phits);
+    this.vcClass = g(this.vcClass);
+    this.vc = g(this.vc);
+    this.at = g(this.at);
+    this.out = g(this.out);
+    this.tailAt = g(this.tailAt);
+    this.injectedAt = g(this.injectedAt);
+    this.hops = g(this.hops);
+    this.next = g(this.next);
+    this.rDim = g(this.rDim);
+    this.rDateline = g(this.rDateline);
+    this.ordered = g(this.ordered);
+    this.kind = g(this.kind);
+    this.txn = g(this.txn);
+    this.offset = g(this.offset);
+    this.bytes = g(this.bytes);
+    const d = new Uint8Array(n * this.maxPayload);
+    d.set(this.data);
+    this.data = d;
+    const f = new Int32Array(n);
+    f.set(this.freeList.subarray(0, this.freeTop));
+    let top = this.freeTop;
+    for (let p = n - 1; p >= old; p--) f[top++] = p;
+    this.freeList = f;
+    this.freeTop = top;
+    this.capacity = n;
+  }
+}

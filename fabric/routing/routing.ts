@@ -1,0 +1,40 @@
+import type { PacketPool } from '../packet.ts';
+import type { PortGraph } from '../topology/port-graph.ts';
+
+/** Where a routing function sends a packet: a group of parallel ports and the VC to use. */
+export interface RouteChoice {
+  /** First local output port of the group. */
+  port: number;
+  /** Number of parallel ports in the group (the router picks one by load, or by hash). */
+  count: number;
+  /** Virtual channel on the chosen link. */
+  vc: number;
+}
+
+/**
+ * A routing function: decides, at `router`, the output group and VC of packet `p` and may update
+ * the packet's typed routing state. Reads the topology only; no module state.
+ */
+export type RouteFn<G extends PortGraph = PortGraph> = (
+  g: G,
+  router: number,
+  pkts: PacketPool,
+  p: number,
+  out: RouteChoice,
+) => void;
+
+/** Routing functions of one topology, with its VC layout. */
+export interface RoutingTable<G extends PortGraph = PortGraph> {
+  /** VCs per port the topology's routing needs. */
+  readonly vcs: number;
+  readonly algorithms: Readonly<Record<string, RouteFn<G>>>;
+}
+
+/** Looks up a routing algorithm; throws RangeError listing the valid names. */
+export function pickRouting<G extends PortGraph>(table: RoutingTable<G>, topology: string, name: string): RouteFn<G> {
+  const fn = table.algorithms[name];
+  if (!fn) {
+    throw new RangeError(`unknown routing "${name}" for ${topology}; valid: ${Object.keys(table.algorithms).join(', ')}`);
+  }
+  return fn;
+}

@@ -1,0 +1,52 @@
+/**
+ * A topology as plain data: routers with a uniform number of ports, each port either wired to a
+ * port of another router, attached to a node (an endpoint with a NIC), or unused. No simulator
+ * object lives here; builders are pure functions that return one of these.
+ */
+export interface PortGraph {
+  /** Which builder made it; selects the routing table. */
+  readonly topology: string;
+  readonly routers: number;
+  /** Ports per router; global port id = router * radix + port. */
+  readonly radix: number;
+  readonly nodes: number;
+  /** Peer router of each global port, or -1 (node port or unused). */
+  readonly peerRouter: Int32Array;
+  /** Peer port (local index at the peer router), or -1. */
+  readonly peerPort: Int32Array;
+  /** Node attached to each global port, or -1. */
+  readonly portNode: Int32Array;
+  /** Link class of each global port (PORT_NODE, PORT_UNUSED or a topology-defined class >= 2). */
+  readonly portClass: Uint8Array;
+  /** Router and local port of each node. */
+  readonly nodeRouter: Int32Array;
+  readonly nodePort: Int32Array;
+  /** Names of the link classes, indexed by class. */
+  readonly classNames: readonly string[];
+}
+
+/** Port class of a port attached to a node. */
+export const PORT_NODE = 0;
+/** Port class of a port that is not wired. */
+export const PORT_UNUSED = 1;
+
+/** Breadth-first router hop counts from `src` over router-to-router links. */
+export function routerDistances(g: PortGraph, src: number): Int32Array {
+  const dist = new Int32Array(g.routers).fill(-1);
+  const queue = new Int32Array(g.routers);
+  let head = 0;
+  let tail = 0;
+  dist[src] = 0;
+  queue[tail++] = src;
+  while (head < tail) {
+    const r = queue[head++]!;
+    for (let p = 0; p < g.radix; p++) {
+      const peer = g.peerRouter[r * g.radix + p]!;
+      if (peer >= 0 && dist[peer] === -1) {
+        dist[peer] = dist[r]! + 1;
+        queue[tail++] = peer;
+      }
+    }
+  }
+  return dist;
+}

@@ -1,0 +1,52 @@
+/**
+ * Unit parsing at the configuration edge. Inside phit, time is integer picoseconds and sizes are
+ * bytes; nothing below the config layer sees a unit string.
+ */
+
+const TIME_PS: Record<string, number> = { ps: 1, ns: 1e3, us: 1e6, ms: 1e9, s: 1e12 };
+const SIZE_B: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, KiB: 1024, MiB: 1048576, GiB: 1073741824 };
+const FREQ_HZ: Record<string, number> = { Hz: 1, kHz: 1e3, MHz: 1e6, GHz: 1e9 };
+
+function split(text: string, what: string): [number, string] {
+  const m = /^\s*([0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)\s*([A-Za-z/]*)\s*$/.exec(text);
+  if (!m) throw new RangeError(`cannot read ${what} "${text}": expected a number and a unit`);
+  return [Number(m[1]), m[2] ?? ''];
+}
+
+/** "105ns" -> 105000 (ps). */
+export function parseTimePs(text: string): number {
+  const [v, u] = split(text, 'a time');
+  const f = TIME_PS[u];
+  if (f === undefined) throw new RangeError(`unknown time unit in "${text}"; use one of ${Object.keys(TIME_PS).join(', ')}`);
+  return Math.round(v * f);
+}
+
+/** "4MiB" -> 4194304 (bytes). */
+export function parseBytes(text: string): number {
+  const [v, u] = split(text, 'a size');
+  const f = SIZE_B[u === '' ? 'B' : u];
+  if (f === undefined) throw new RangeError(`unknown size unit in "${text}"; use one of ${Object.keys(SIZE_B).join(', ')}`);
+  return Math.round(v * f);
+}
+
+/** "650MHz" -> 650e6 (Hz). */
+export function parseHz(text: string): number {
+  const [v, u] = split(text, 'a frequency');
+  const f = FREQ_HZ[u];
+  if (f === undefined) throw new RangeError(`unknown frequency unit in "${text}"; use one of ${Object.keys(FREQ_HZ).join(', ')}`);
+  return v * f;
+}
+
+/** "9.6GB/s" -> bytes per ps. */
+export function parseBandwidth(text: string): number {
+  const [v, u] = split(text, 'a bandwidth');
+  const m = /^(B|KB|MB|GB|Gb|Mb)\/s$/.exec(u);
+  if (!m) throw new RangeError(`unknown bandwidth unit in "${text}"; use B/s, KB/s, MB/s, GB/s, Mb/s or Gb/s`);
+  const perSecond: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, Mb: 1e6 / 8, Gb: 1e9 / 8 };
+  return (v * perSecond[m[1]!]!) / 1e12;
+}
+
+/** Picoseconds of one cycle at `hz`. */
+export function cyclePs(hz: number): number {
+  return 1e12 / hz;
+}
