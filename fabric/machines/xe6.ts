@@ -63,7 +63,7 @@ export const xe6: MachineSpec = {
     'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     // --- MPI
     'mpi.eagerMax': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed: Cray MPT default on Gemini' },
-    'mpi.sendOverhead': { value: '350ns', help: 'CPU time of a send call', source: 'assumed: small-message latency of §V.A (1.5 us or less)' },
+    'mpi.sendOverhead': { value: '400ns', help: 'CPU time of a send call', source: 'assumed: small-message latency of §V.A (1.5 us or less)' },
     'mpi.recvOverhead': { value: '400ns', help: 'CPU time to match and complete a receive', source: 'assumed: small-message latency of §V.A' },
     'mpi.copyBandwidth': { value: '5GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },
     'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },

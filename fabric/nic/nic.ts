@@ -336,7 +336,8 @@ export class Nic implements EventHandler {
       // the NIC reads the source bytes now (FMA: the stored data; BTE: the host read)
       const from = Math.max(0, wireOff - x.header);
       const to = wireOff + chunk - x.header;
-      if (to > from) pk.data.set(x.local.subarray(from, to), p * max);
+      // payload bytes sit after any share of the virtual header this packet carries
+      if (to > from) pk.data.set(x.local.subarray(from, to), p * max + (from + x.header - wireOff));
     }
     const s = Math.max(now, this.outFree);
     this.outFree = s + P.packetPs;

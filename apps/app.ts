@@ -1,0 +1,103 @@
+import type { RankContext } from '../runtime/rank.ts';
+import { parseBytes } from '../fabric/units.ts';
+
+/** One parameter of an app: type, default and one line of help. */
+export type ParamSpec =
+  | { readonly type: 'int'; readonly default: number; readonly help: string; readonly min?: number; readonly max?: number }
+  | { readonly type: 'number'; readonly default: number; readonly help: string; readonly min?: number }
+  | { readonly type: 'bytes'; readonly default: number; readonly help: string; readonly min?: number }
+  | { readonly type: 'choice'; readonly default: string; readonly help: string; readonly choices: readonly string[] }
+  | { readonly type: 'list'; readonly default: string; readonly help: string; readonly choices: readonly string[] };
+
+/** A measured point: keys carry their unit (`latencyUs`, `bandwidthGBs`, `bytes`). */
+export type Row = Readonly<Record<string, number | string | boolean>>;
+
+/** What an app returns from rank 0. */
+export interface AppResult {
+  readonly rows: readonly Row[];
+  readonly [extra: string]: unknown;
+}
+
+/** Resolved parameter values. */
+export type ParamValues = Readonly<Record<string, number | string>>;
+
+/** An app: one file exporting this object. */
+export interface App {
+  readonly name: string;
+  readonly summary: string;
+  readonly params: Readonly<Record<string, ParamSpec>>;
+  /** Fewest ranks the app needs. */
+  readonly minRanks: number;
+  /** Runs on every rank; rank 0's return value is the run's result. */
+  main(ctx: RankContext, params: ParamValues): Promise<AppResult | undefined>;
+}
+
+/** Resolves `key=value` strings against an app's schema; throws RangeError naming the bad one. */
+export function resolveParams(app: Pick<App, 'name' | 'params'>, raw: Readonly<Record<string, string>>): ParamValues {
+  const out: Record<string, number | string> = {};
+  for (const k of Object.keys(raw)) {
+    if (!(k in app.params)) {
+      const valid = Object.keys(app.params);
+      throw new RangeError(`unknown parameter "${k}" for app ${app.name}; valid: ${valid.length ? valid.join(', ') : '(none)'}`);
+    }
+  }
+  for (const [k, spec] of Object.entries(app.params)) {
+    const text = raw[k];
+    if (text === undefined) {
+      out[k] = spec.default;
+      continue;
+    }
+    out[k] = parseValue(app.name, k, spec, text);
+  }
+  return out;
+}
+
+function parseValue(app: string, key: string, spec: ParamSpec, text: string): number | string {
+  const bad = (why: string): RangeError => new RangeError(`parameter ${key}=${text} of app ${app}: ${why}`);
+  switch (spec.type) {
+    case 'int': {
+      const v = Number(text);
+      if (!Number.isInteger(v)) throw bad('expected an integer');
+      if (spec.min !== undefined && v < spec.min) throw bad(`must be at least ${spec.min}`);
+      if (spec.max !== undefined && v > spec.max) throw bad(`must be at most ${spec.max}`);
+      return v;
+    }
+    case 'number': {
+      const v = Number(text);
+      if (!Number.isFinite(v) || text.trim() === '') throw bad('expected a number');
+      if (spec.min !== undefined && v < spec.min) throw bad(`must be at least ${spec.min}`);
+      return v;
+    }
+    case 'bytes': {
+      let v: number;
+      try {
+        v = parseBytes(text);
+      } catch {
+        throw bad('expected a size such as 64, 4KiB or 1MiB');
+      }
+      if (spec.min !== undefined && v < spec.min) throw bad(`must be at least ${spec.min} bytes`);
+      return v;
+    }
+    case 'choice':
+      if (!spec.choices.includes(text)) throw bad(`valid: ${spec.choices.join(', ')}`);
+      return text;
+    case 'list': {
+      const items = text.split(',');
+      for (const i of items) if (!spec.choices.includes(i)) throw bad(`"${i}" is not one of ${spec.choices.join(', ')}`);
+      return items.join(',');
+    }
+  }
+}
+
+/** Message sizes from `min` to `max` doubling (both included). */
+export function sizeSweep(min: number, max: number): number[] {
+  const out: number[] = [];
+  for (let b = Math.max(1, min); b <= max; b *= 2) out.push(b);
+  if (out[out.length - 1] !== max && max >= min) out.push(max);
+  return out;
+}
+
+/** Rounds to `digits` significant decimals for readable results. */
+export function round(v: number, digits = 4): number {
+  return Number(v.toPrecision(digits));
+}

@@ -1,0 +1,165 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { resolveParams, type App, type ParamSpec } from '../apps/app.ts';
+import { apps, findApp } from '../apps/index.ts';
+import { machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { presets } from '../fabric/machines/index.ts';
+import type { RankContext } from '../runtime/rank.ts';
+import { simulate } from '../runtime/simulate.ts';
+import { formatTable } from './table.ts';
+
+/** Bad input: printed as one line, exit code 2. */
+class UsageError extends Error {}
+
+interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+}
+
+const defaultIo: Io = {
+  out: (s) => process.stdout.write(s + '\n'),
+  err: (s) => process.stderr.write(s + '\n'),
+};
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parseKeyValues(items: readonly string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new UsageError(`${flag} ${item}: expected key=value`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+function positiveInt(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < 1) throw new UsageError(`--${name} ${text}: expected a positive integer`);
+  return v;
+}
+
+const USER_FILE = /\.(m?[jt]s)$/;
+
+/** Loads a user's program file: default export `async (ctx, params) => result`, optional `params` schema. */
+async function loadUserApp(path: string): Promise<App> {
+  const abs = resolve(path);
+  if (!existsSync(abs)) throw new UsageError(`no such file: ${path}`);
+  const mod = (await import(pathToFileURL(abs).href)) as { default?: unknown; params?: Record<string, ParamSpec> };
+  const main = mod.default;
+  if (typeof main !== 'function') throw new UsageError(`${path} must have a default export: async (ctx) => { ... }`);
+  return {
+    name: path,
+    summary: 'user program',
+    params: mod.params ?? {},
+    minRanks: 1,
+    main: (ctx: RankContext, params) => (main as (c: RankContext, p: unknown) => Promise<never>)(ctx, params),
+  };
+}
+
+/** Runs the phit command line; returns the exit code. */
+export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
+  let code = 0;
+  const program = new Command();
+  program
+    .name('phit')
+    .description('Emulate message-passing programs over simulated HPC interconnects (seed machines: Cray XE6 Gemini, ...)')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .showSuggestionAfterError(false);
+
+  program
+    .command('run')
+    .description('run an app (or your own .ts file) on a simulated machine')
+    .argument('<app>', `built-in app (${Object.keys(apps).join(', ')}) or a path to a .ts file whose default export is async (ctx) => {...}`)
+    .option('-m, --machine <name>', `machine preset (${Object.keys(presets).join(', ')})`, 'xe6')
+    .option('-n, --nodes <n>', 'number of nodes', '2')
+    .option('--ppn <p>', 'ranks per node', '1')
+    .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
+    .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
+    .option('--json', 'print one JSON object instead of a table')
+    .action(async (appName: string, opts: { machine: string; nodes: string; ppn: string; param: string[]; seed: string; json?: boolean }) => {
+      code = await runCommand(appName, opts, io);
+    });
+
+  program
+    .command('apps')
+    .description('list the built-in apps and their parameters')
+    .action(() => {
+      for (const a of Object.values(apps)) {
+        io.out(`${a.name}: ${a.summary}`);
+        for (const [k, s] of Object.entries(a.params)) io.out(`  --param ${k}=<${s.type}>  ${s.help} (default ${s.default})`);
+      }
+    });
+
+  program
+    .command('machines')
+    .description('list the machine presets with their key figures')
+    .option('--json', 'print JSON')
+    .action((opts: { json?: boolean }) => {
+      const rows = Object.values(presets).map((spec) => {
+        const c = resolveMachine(spec, 2);
+        const linkGBs = (c.nic.format.phitBits / 8 / c.network.linkPhitPs) * 1000;
+        return {
+          machine: spec.name,
+          title: spec.title,
+          topology: `torus, ${c.torus.links.join('/')} links per direction, ${c.torus.nodesPerRouter} nodes per router`,
+          linkGBs: Number(linkGBs.toFixed(3)),
+          hopNs: (c.network.routerLatencyPs + c.network.linkLatencyPs) / 1000,
+          nicGBs: Number(((c.nic.format.maxPayloadBytes / c.nic.packetPs) * 1000).toFixed(2)),
+          eagerMaxBytes: c.mpi.eagerMaxBytes,
+          seed: spec.seed,
+        };
+      });
+      io.out(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows));
+    });
+
+  try {
+    await program.parseAsync(['node', 'phit', ...argv]);
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      return 2;
+    }
+    if (e instanceof UsageError || e instanceof RangeError) {
+      io.err(`phit: ${e.message}`);
+      return 2;
+    }
+    io.err(`phit: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+async function runCommand(
+  appName: string,
+  opts: { machine: string; nodes: string; ppn: string; param: string[]; seed: string; json?: boolean },
+  io: Io,
+): Promise<number> {
+  const app = USER_FILE.test(appName) || appName.includes('/') ? await loadUserApp(appName) : findApp(appName);
+  const spec = machineSpec(opts.machine);
+  const nodes = positiveInt('nodes', opts.nodes);
+  const ppn = positiveInt('ppn', opts.ppn);
+  const seed = Number(opts.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed ${opts.seed}: expected a non-negative integer`);
+  const params = resolveParams(app, parseKeyValues(opts.param, '--param'));
+  if (nodes * ppn < app.minRanks) {
+    throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
+  }
+  resolveMachine(spec, nodes); // reports impossible sizes before any rank starts
+  const r = await simulate({ machine: spec, nodes, ppn, seed, program: (ctx) => app.main(ctx, params) });
+  const results = r.result ?? null;
+  if (opts.json) {
+    io.out(JSON.stringify({ app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results }));
+    return 0;
+  }
+  io.out(`${app.name} on ${spec.name} (${spec.title}): ${r.nodes} nodes, ${r.ranks} ranks, simulated time ${r.simulatedTimeUs.toFixed(3)} us`);
+  const rows = (results as { rows?: unknown } | null)?.rows;
+  if (Array.isArray(rows)) io.out(formatTable(rows as Record<string, unknown>[]));
+  else if (results !== null) io.out(JSON.stringify(results, null, 2));
+  return 0;
+}

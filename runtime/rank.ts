@@ -1,0 +1,65 @@
+import type { Dmapp } from './dmapp/dmapp.ts';
+import type { Mpi } from './mpi/mpi.ts';
+import type { Proc } from './proc.ts';
+
+/** Work for `ctx.compute`: a time, or flops and bytes costed by the machine's processor model. */
+export type Work = number | { readonly ps?: number; readonly ns?: number; readonly us?: number; readonly flops?: number; readonly bytes?: number };
+
+/** What a rank program can see of the machine it runs on. */
+export interface MachineView {
+  readonly name: string;
+  readonly title: string;
+  readonly nodes: number;
+  readonly ppn: number;
+  /** Node a rank runs on. */
+  nodeOf(rank: number): number;
+  /** Router-to-router hops between the nodes of two ranks on a quiet network. */
+  hops(rankA: number, rankB: number): number;
+}
+
+/** The context handed to a rank program. */
+export interface RankContext {
+  readonly rank: number;
+  readonly size: number;
+  readonly mpi: Mpi;
+  readonly dmapp: Dmapp;
+  readonly machine: MachineView;
+  /** Simulated time in microseconds. */
+  now(): number;
+  /**
+   * Spends CPU time: a number is picoseconds; `{us}`/`{ns}`/`{ps}` give a time; `{flops, bytes}`
+   * is costed by the processor model (the slower of compute and memory traffic).
+   */
+  compute(work: Work): Promise<void>;
+}
+
+/** A rank program: one async function run by every rank. */
+export type RankProgram<R = unknown> = (ctx: RankContext) => Promise<R>;
+
+/** Builds the context of one rank. */
+export function makeContext(proc: Proc, size: number, mpi: Mpi, dmapp: Dmapp, machine: MachineView): RankContext {
+  const cpu = proc.machine.config.cpu;
+  return {
+    rank: proc.rank,
+    size,
+    mpi,
+    dmapp,
+    machine,
+    now: () => proc.engine.now / 1e6,
+    compute: (work: Work) => proc.cpu(workPs(work, cpu.flopsPerPs, cpu.memBytesPerPs), 'compute'),
+  };
+}
+
+function workPs(work: Work, flopsPerPs: number, bytesPerPs: number): number {
+  if (typeof work === 'number') {
+    if (!Number.isFinite(work) || work < 0) throw new RangeError(`compute: expected a non-negative number of ps, got ${work}`);
+    return work;
+  }
+  if (work === null || typeof work !== 'object') throw new RangeError(`compute: expected ps or {us|ns|ps|flops|bytes}, got ${String(work)}`);
+  let t = (work.ps ?? 0) + (work.ns ?? 0) * 1e3 + (work.us ?? 0) * 1e6;
+  const f = (work.flops ?? 0) / flopsPerPs;
+  const m = (work.bytes ?? 0) / bytesPerPs;
+  t += Math.max(f, m);
+  if (!Number.isFinite(t) || t < 0) throw new RangeError(`compute: work must be non-negative, got ${JSON.stringify(work)}`);
+  return Math.round(t);
+}
