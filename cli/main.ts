@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
+import { tsImport } from 'tsx/esm/api';
 import { resolveParams, type App, type ParamSpec } from '../apps/app.ts';
 import { apps, findApp } from '../apps/index.ts';
 import { machineSpec, resolveMachine } from '../fabric/machine.ts';
@@ -49,13 +50,17 @@ const USER_FILE = /\.(m?[jt]s)$/;
 async function loadUserApp(path: string): Promise<App> {
   const abs = resolve(path);
   if (!existsSync(abs)) throw new UsageError(`no such file: ${path}`);
-  const mod = (await import(pathToFileURL(abs).href)) as { default?: unknown; params?: Record<string, ParamSpec> };
-  const main = mod.default;
+  // loaded as an ES module wherever the file lives (outside a "type": "module" package too)
+  const mod = (await tsImport(pathToFileURL(abs).href, import.meta.url)) as { default?: unknown; params?: Record<string, ParamSpec> };
+  // a .ts file outside an ES-module package arrives as CommonJS: its exports sit under `default`
+  const inner = mod.default as { default?: unknown; params?: Record<string, ParamSpec> } | undefined;
+  const main = typeof mod.default === 'function' ? mod.default : inner?.default;
+  const params = mod.params ?? inner?.params;
   if (typeof main !== 'function') throw new UsageError(`${path} must have a default export: async (ctx) => { ... }`);
   return {
     name: path,
     summary: 'user program',
-    params: mod.params ?? {},
+    params: params ?? {},
     minRanks: 1,
     main: (ctx: RankContext, params) => (main as (c: RankContext, p: unknown) => Promise<never>)(ctx, params),
   };

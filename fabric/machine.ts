@@ -107,6 +107,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
   const nic: NicParams = {
     format,
     packetPs: Math.round(r.int('nic.packetCycles') * nicCyclePs),
+    cyclePs: Math.round(nicCyclePs),
     outLatencyPs: Math.round(r.int('nic.outLatencyCycles') * nicCyclePs),
     inLatencyPs: Math.round(r.int('nic.inLatencyCycles') * nicCyclePs),
     hostBytesPerPs: htBytesPerPs,
@@ -117,6 +118,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     fmaIssuePs: r.timePs('fma.issue'),
     bteIssuePs: r.timePs('bte.issue'),
     bteStartupPs: r.timePs('bte.startup'),
+    bteReadsInFlight: r.int('bte.readsInFlight'),
     cqEventBytes: r.bytes('nic.cqEventBytes'),
     maxOutstandingPackets: r.int('nic.maxOutstandingPackets'),
     smsgHeaderBytes: r.bytes('nic.smsgHeader'),

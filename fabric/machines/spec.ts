@@ -38,7 +38,7 @@ export class ParamReader {
     try {
       return f(String(this.raw(key)));
     } catch (e) {
-      throw new RangeError(`parameter ${key}: ${e instanceof Error ? e.message : String(e)}`);
+      throw new RangeError(`parameter ${key}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
     }
   }
   timePs(key: string): number {

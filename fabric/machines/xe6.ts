@@ -57,6 +57,7 @@ export const xe6: MachineSpec = {
     'ht.memoryReadLatency': { value: '80ns', help: 'host memory access for a NIC read', source: 'assumed: get latency under 1.5 us, §V.A' },
     'fma.issue': { value: '10ns', help: 'CPU time per FMA store (64-byte put or get word)', source: 'assumed: one process below the 8 GB/s HT limit, §V.A Fig. 8' },
     'bte.issue': { value: '300ns', help: 'CPU time to post a BTE descriptor', source: 'assumed' },
+    'bte.readsInFlight': { value: 64, help: 'host reads a BTE put keeps in flight', source: 'assumed: enough to cover the host read round trip at full rate' },
     'bte.startup': { value: '700ns', help: 'BTE descriptor to first read', source: `assumed: §II.C "BTE transfers take longer to start"` },
     // --- processor
     'cpu.gflops': { value: 8.8, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.2 GHz Opteron, 4 flops/cycle' },

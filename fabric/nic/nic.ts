@@ -6,8 +6,10 @@ import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from './pa
 /** NIC timing, already in ps and bytes (see the machine presets for values and provenance). */
 export interface NicParams {
   readonly format: PacketFormatConfig;
-  /** Output and input pipeline occupancy per packet (Gemini: 64 B every 5 cycles at 650 MHz). */
+  /** Pipeline occupancy of a full packet, each direction (Gemini: 64 B every 5 cycles at 650 MHz). */
   readonly packetPs: number;
+  /** One NIC cycle: the least a packet without payload occupies a pipeline. */
+  readonly cyclePs: number;
   /** Latency through the NIC output pipeline (request or response to network). */
   readonly outLatencyPs: number;
   /** Latency through the NIC input pipeline (network to host interface or response). */
@@ -28,6 +30,8 @@ export interface NicParams {
   readonly bteIssuePs: number;
   /** From a BTE descriptor post to the first host read. */
   readonly bteStartupPs: number;
+  /** Host reads a BTE put keeps in flight (its read pipeline depth). */
+  readonly bteReadsInFlight: number;
   /** Bytes of one completion-queue event written to host memory. */
   readonly cqEventBytes: number;
   /** Request packets a NIC may have outstanding (waiting for their responses). */
@@ -101,6 +105,10 @@ class Txn {
   startPs = 0;
   /** Host-side cursor of the FMA stores / BTE reads feeding this transaction. */
   cursorPs = 0;
+  /** BTE put: times the data of the reads in flight reach the NIC, by packet index mod window. */
+  readReady: Float64Array = NO_READS;
+  /** BTE put: reads issued so far. */
+  reads = 0;
   ordered = false;
   onComplete: ((status: NicStatus) => void) | null = null;
   // short messages
@@ -111,6 +119,7 @@ class Txn {
 }
 
 const EMPTY = new Uint8Array(0);
+const NO_READS = new Float64Array(0);
 
 /** Transactions of a whole machine, indexed by id (the SSID state a real NIC keeps in its RMT). */
 export class TxnTable {
@@ -233,9 +242,25 @@ export class Nic implements EventHandler {
     } else {
       cpu = P.bteIssuePs;
       x.cursorPs = now + P.bteIssuePs + P.hostLatencyPs + P.bteStartupPs;
+      if (x.op !== K_GET) {
+        // the BTE starts its read pipeline: up to bteReadsInFlight host reads ahead of the data
+        x.readReady = new Float64Array(Math.min(P.bteReadsInFlight, x.packets));
+        while (x.reads < x.readReady.length) this.issueRead(x, x.cursorPs);
+      }
     }
     this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
     return cpu;
+  }
+
+  /** BTE put: sends the next host read request at `at` (or when the host interface frees). */
+  private issueRead(x: Txn, at: number): void {
+    const P = this.params;
+    const i = x.reads++;
+    const rq = Math.max(at, this.htUpFree);
+    this.htUpFree = rq + Math.ceil(P.hostReadRequestBytes / P.hostBytesPerPs);
+    const back = Math.max(this.htUpFree + 2 * P.hostLatencyPs + P.memoryReadLatencyPs, this.htDownFree);
+    this.htDownFree = back + Math.ceil((this.chunkBytes(x, i) + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
+    x.readReady[i % x.readReady.length] = this.htDownFree;
   }
 
   /** When the data (or control word) of packet `x.sent` is at the NIC, reserving the host interface. */
@@ -255,13 +280,16 @@ export class Nic implements EventHandler {
       // BTE get: the engine issues read requests to the network at the output pipeline's pace
       return Math.max(x.cursorPs, this.outFree - P.packetPs);
     }
-    // BTE put: a read request to host memory, then the data returns over the host interface
-    const rq = Math.max(x.cursorPs, this.htUpFree);
-    this.htUpFree = rq + Math.ceil(P.hostReadRequestBytes / P.hostBytesPerPs);
-    x.cursorPs = this.htUpFree;
-    const back = Math.max(this.htUpFree + 2 * P.hostLatencyPs + P.memoryReadLatencyPs, this.htDownFree);
-    this.htDownFree = back + Math.ceil((chunk + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
-    return this.htDownFree;
+    // BTE put: packet i's read was issued earlier; a freed slot starts read i + window
+    const ready = x.readReady[i % x.readReady.length]!;
+    if (x.reads < x.packets) this.issueRead(x, Math.max(this.engine.now, ready));
+    return ready;
+  }
+
+  /** Pipeline time of a packet carrying `bytes`: data moves at packetPs per full payload. */
+  private slotPs(bytes: number): number {
+    const P = this.params;
+    return Math.max(P.cyclePs, Math.ceil((bytes * P.packetPs) / P.format.maxPayloadBytes));
   }
 
   /** Payload bytes (excluding virtual header) carried by packet i of x, and its wire size. */
@@ -340,7 +368,7 @@ export class Nic implements EventHandler {
       if (to > from) pk.data.set(x.local.subarray(from, to), p * max + (from + x.header - wireOff));
     }
     const s = Math.max(now, this.outFree);
-    this.outFree = s + P.packetPs;
+    this.outFree = s + this.slotPs(x.op === K_GET ? 0 : chunk);
     this.outstanding++;
     this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
     if (x.sent < x.packets) this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
@@ -352,7 +380,7 @@ export class Nic implements EventHandler {
     const pk = this.pkts;
     const now = this.engine.now;
     const s = Math.max(now, this.inFree);
-    this.inFree = s + P.packetPs;
+    this.inFree = s + this.slotPs(pk.kind[p] === K_GET ? 0 : pk.bytes[p]!);
     this.net.ejectCredit(this.node, pk.vc[p]!, pk.phits[p]!, s);
     const t = s + P.inLatencyPs;
     const id = pk.txn[p]!;
@@ -452,8 +480,9 @@ export class Nic implements EventHandler {
     pk.kind[p] = kind;
     pk.vcClass[p] = 1;
     pk.phits[p] = phits;
+    if (kind !== K_GET_RESP) pk.bytes[p] = 0;
     const s = Math.max(ready, this.outFree);
-    this.outFree = s + P.packetPs;
+    this.outFree = s + this.slotPs(kind === K_GET_RESP ? pk.bytes[p]! : 0);
     this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
   }
 
