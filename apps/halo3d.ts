@@ -60,7 +60,7 @@ export const halo3d: App = {
       for (let d = 0; d < 6; d++) {
         const buf = sendBufs[d]!;
         for (let i = 0; i < buf.length; i++) buf[i] = faceValue(me, it, d, i);
-        reqs.push(await mpi.isend(buf, neighbour[d]!, d));
+        reqs.push(mpi.isend(buf, neighbour[d]!, d));
       }
       await mpi.waitAll(reqs);
       commTime += ctx.now() - t;

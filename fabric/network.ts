@@ -176,6 +176,9 @@ export class Network implements EventHandler {
     pk.injectedAt[p] = now;
     pk.tailAt[p] = now;
     pk.hops[p] = 0;
+    // a response reuses its request's packet: its route starts afresh
+    pk.rDim[p] = -1;
+    pk.rDateline[p] = 0;
     pk.vc[p] = pk.vcClass[p]! * (this.nv >> 1);
     pk.at[p] = this.nGP + node;
     this.enqueue(p);

@@ -7,6 +7,12 @@ import type { Nic } from '../fabric/nic/nic.ts';
  * helpers every API face uses to charge simulated time for its own work.
  */
 export class Proc {
+  /**
+   * The process's own clock (ps). Calls that cost CPU time without blocking (an isend) move it
+   * ahead of the engine's time; the next blocking call first catches up to it.
+   */
+  private clock = 0;
+
   constructor(
     readonly rank: number,
     /** Node the process runs on. */
@@ -25,14 +31,32 @@ export class Proc {
     return this.machine.nics[this.node]!;
   }
 
-  /** Spends `ps` of this process's CPU time (its clock advances, others run meanwhile). */
-  cpu(ps: number, reason: WaitReason = 'compute'): Promise<void> {
-    return ps > 0 ? this.engine.sleep(this.thread, ps, reason) : Promise.resolve();
+  /** The process's time (ps): the engine's time, or later while it owes CPU time. */
+  time(): number {
+    return Math.max(this.clock, this.engine.now);
   }
 
-  /** Blocks until something calls `engine.wake(this.thread)`. */
-  block(reason: WaitReason): Promise<void> {
+  /** Charges `ps` of CPU time without yielding; returns the time the work ends. */
+  charge(ps: number): number {
+    this.clock = this.time() + ps;
+    return this.clock;
+  }
+
+  /** Spends `ps` of this process's CPU time (its clock advances, others run meanwhile). */
+  cpu(ps: number, reason: WaitReason = 'compute'): Promise<void> {
+    this.charge(ps);
+    return this.catchUp(reason);
+  }
+
+  /** Blocks until something calls `engine.wake(this.thread)`, after any CPU time it owes. */
+  async block(reason: WaitReason): Promise<void> {
+    await this.catchUp(reason);
     return this.engine.suspend(this.thread, reason);
+  }
+
+  private catchUp(reason: WaitReason): Promise<void> {
+    const ahead = this.clock - this.engine.now;
+    return ahead > 0 ? this.engine.sleep(this.thread, ahead, reason) : Promise.resolve();
   }
 
   /** Wakes this process if it is blocked. */

@@ -45,7 +45,7 @@ export function makeContext(proc: Proc, size: number, mpi: Mpi, dmapp: Dmapp, ma
     mpi,
     dmapp,
     machine,
-    now: () => proc.engine.now / 1e6,
+    now: () => proc.time() / 1e6,
     compute: (work: Work) => proc.cpu(workPs(work, cpu.flopsPerPs, cpu.memBytesPerPs), 'compute'),
   };
 }

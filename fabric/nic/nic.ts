@@ -193,6 +193,12 @@ export class Nic implements EventHandler {
     this.smsg[inst] = handler;
   }
 
+  /** CPU time (ps) the issuing process spends on a short message of `bytes` payload. */
+  smsgCostPs(bytes: number): number {
+    const P = this.params;
+    return Math.max(1, Math.ceil((P.smsgHeaderBytes + bytes) / P.format.maxPayloadBytes)) * P.fmaIssuePs;
+  }
+
   /** Issues a put or get now; returns the CPU time (ps) the issuing process spends on it. */
   post(t: NicTransfer): number {
     const [id, x] = this.txns.alloc();
@@ -426,10 +432,8 @@ export class Nic implements EventHandler {
       if (to > from) x.landing.set(pk.data.subarray(p * max + (from + x.header - wireOff), p * max + n), from);
     } else {
       const seg = this.segments[x.remoteHandle];
-      const at = x.remoteOffset + wireOff;
-      if (seg === undefined) status = NicStatus.BadHandle;
-      else if (at < 0 || at + n > seg.length) status = NicStatus.OutOfBounds;
-      else seg.set(pk.data.subarray(p * max, p * max + n), at);
+      status = this.check(seg, x);
+      if (status === NicStatus.Ok) seg!.set(pk.data.subarray(p * max, p * max + n), x.remoteOffset + wireOff);
     }
     // posted write to host memory; the response leaves once the write is ordered at the NIC
     const w = Math.max(t, this.htUpFree);
@@ -453,9 +457,7 @@ export class Nic implements EventHandler {
     const n = pk.bytes[p]!;
     const seg = this.segments[x.remoteHandle];
     const at = x.remoteOffset + off;
-    let status = NicStatus.Ok;
-    if (seg === undefined) status = NicStatus.BadHandle;
-    else if (at < 0 || at + n > seg.length) status = NicStatus.OutOfBounds;
+    const status = this.check(seg, x);
     const rq = Math.max(t, this.htUpFree);
     this.htUpFree = rq + Math.ceil(P.hostReadRequestBytes / P.hostBytesPerPs);
     const back = Math.max(this.htUpFree + 2 * P.hostLatencyPs + P.memoryReadLatencyPs, this.htDownFree);
@@ -468,6 +470,13 @@ export class Nic implements EventHandler {
       pk.bytes[p] = 0;
       this.respond(p, K_GET_RESP, P.format.errorResponsePhits, this.htDownFree);
     }
+  }
+
+  /** Whether transaction x may touch `seg`: the whole range is checked, so a bad one writes nothing. */
+  private check(seg: Uint8Array | undefined, x: Txn): NicStatus {
+    if (seg === undefined) return NicStatus.BadHandle;
+    if (x.remoteOffset < 0 || x.remoteOffset + x.bytes > seg.length) return NicStatus.OutOfBounds;
+    return NicStatus.Ok;
   }
 
   /** Turns request packet `p` into its response and queues it on the output pipeline at `ready`. */

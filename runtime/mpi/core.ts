@@ -50,6 +50,7 @@ interface Posted {
 
 const EV_SHM_ARRIVE = 0;
 const EV_SHM_SENT = 1;
+const EV_POST = 2;
 
 /** Bytes of any ArrayBufferView. */
 export function bytesOf(buf: ArrayBufferView): Uint8Array {
@@ -90,6 +91,9 @@ export class MpiWorld implements EventHandler {
   private nextSreq = 1;
   private readonly shm = new Map<number, { to: number; arrived: Arrived; req: Request | null }>();
   private nextShm = 1;
+  /** Sends whose caller is still spending the call's CPU time. */
+  private readonly deferred = new Map<number, () => void>();
+  private nextPost = 1;
   readonly id: number;
 
   constructor(
@@ -109,8 +113,12 @@ export class MpiWorld implements EventHandler {
     return this.procs.length;
   }
 
-  /** Starts a send of `buf` from `src` to `dst`; returns its request (after the call's CPU time). */
-  async isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string): Promise<Request> {
+  /**
+   * Starts a send of `buf` from `src` to `dst` and returns its request at once. The call's CPU
+   * time (overhead, FMA stores) is charged to the sender's clock, and the message leaves when
+   * that work is done.
+   */
+  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string): Request {
     const me = this.eps[src]!;
     const proc = me.proc;
     const P = this.params;
@@ -119,36 +127,49 @@ export class MpiWorld implements EventHandler {
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
     }
-    await proc.cpu(P.sendOverheadPs, what);
     const peer = this.eps[dst]!.proc;
     const seq = me.sendSeq[dst]!;
     me.sendSeq[dst] = seq + 1;
     const bytes = buf.length;
+    let start: () => void;
+    let leaves = proc.charge(P.sendOverheadPs);
     if (peer.node === proc.node) {
       // on-node path: copy into a shared buffer; the send completes when the copy is done
       const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq: -1 };
       const copyPs = Math.ceil(bytes / P.shmBytesPerPs);
-      const id = this.nextShm++;
-      this.shm.set(id, { to: dst, arrived: { env, data: buf.slice(), local: true }, req });
-      proc.engine.at(proc.engine.now + copyPs, this.id, EV_SHM_SENT, id);
-      proc.engine.at(proc.engine.now + P.shmLatencyPs + copyPs, this.id, EV_SHM_ARRIVE, id);
-      return req;
-    }
-    if (bytes <= P.eagerMaxBytes) {
+      start = () => {
+        const id = this.nextShm++;
+        const now = proc.engine.now;
+        this.shm.set(id, { to: dst, arrived: { env, data: buf.slice(), local: true }, req });
+        proc.engine.at(now + copyPs, this.id, EV_SHM_SENT, id);
+        proc.engine.at(now + P.shmLatencyPs + copyPs, this.id, EV_SHM_ARRIVE, id);
+      };
+    } else if (bytes <= P.eagerMaxBytes) {
       const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq: -1 };
-      const cpu = proc.nic.sendSmsg(peer.node, peer.inst, env, buf, (s) => this.nicDone(req, s, bytes));
-      await proc.cpu(cpu, what);
-      return req;
+      start = () => void proc.nic.sendSmsg(peer.node, peer.inst, env, buf, (s) => this.nicDone(req, s, bytes));
+      proc.charge(proc.nic.smsgCostPs(bytes));
+    } else {
+      // rendezvous: expose the buffer and announce it; the receiver pulls it
+      start = () => {
+        const handle = proc.nic.register(buf);
+        const sreq = this.nextSreq++;
+        this.sendReqs.set(sreq, { req, handle, proc });
+        const env: Envelope = { kind: 'rts', src, tag, ctx, seq, bytes, handle, sreq };
+        proc.nic.sendSmsg(peer.node, peer.inst, env, EMPTY, (s) => {
+          if (s !== NicStatus.Ok) this.nicDone(req, s, bytes);
+        });
+      };
+      proc.charge(proc.nic.smsgCostPs(0));
     }
-    // rendezvous: expose the buffer and announce it; the receiver pulls it
-    const handle = proc.nic.register(buf);
-    const sreq = this.nextSreq++;
-    this.sendReqs.set(sreq, { req, handle, proc });
-    const env: Envelope = { kind: 'rts', src, tag, ctx, seq, bytes, handle, sreq };
-    const cpu = proc.nic.sendSmsg(peer.node, peer.inst, env, EMPTY, (s) => {
-      if (s !== NicStatus.Ok) this.nicDone(req, s, bytes);
-    });
-    await proc.cpu(cpu, what);
+    if (leaves <= proc.engine.now) {
+      start();
+    } else {
+      // the message leaves once the call's overhead is spent
+      leaves = Math.round(leaves);
+      const id = this.nextPost++;
+      this.deferred.set(id, start);
+      proc.engine.at(leaves, this.id, EV_POST, id);
+    }
     return req;
   }
 
@@ -172,6 +193,12 @@ export class MpiWorld implements EventHandler {
   }
 
   onEvent(kind: number, arg: number): void {
+    if (kind === EV_POST) {
+      const start = this.deferred.get(arg)!;
+      this.deferred.delete(arg);
+      start();
+      return;
+    }
     const m = this.shm.get(arg)!;
     if (kind === EV_SHM_SENT) {
       m.req!.complete({ source: m.to, tag: m.arrived.env.tag, count: 0, bytes: m.arrived.env.bytes });

@@ -41,12 +41,11 @@ export class Mpi {
   /** Blocking standard-mode send. */
   async send(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
     const what = `send(dest=${dest}, tag=${tag}, ${byteLen(buf)} bytes)`;
-    const req = await this.startSend('send', buf, dest, tag, CTX_WORLD, what);
-    await req.wait(() => what);
+    await this.startSend('send', buf, dest, tag, CTX_WORLD, what).wait(() => what);
   }
 
   /** Nonblocking send; the buffer must not change until the request completes. */
-  isend(buf: ArrayBufferView, dest: number, tag: number): Promise<Request> {
+  isend(buf: ArrayBufferView, dest: number, tag: number): Request {
     return this.startSend('isend', buf, dest, tag, CTX_WORLD, `isend(dest=${dest}, tag=${tag}, ${byteLen(buf)} bytes)`);
   }
 
@@ -92,7 +91,7 @@ export class Mpi {
       const from = (me - k + n) % n;
       const what = `barrier() round ${round}: waiting for rank ${from}`;
       const r = this.world.irecv(me, token, 1, from, round, CTX_WORLD_COLL, what);
-      const s = await this.world.isend(me, token, to, round, CTX_WORLD_COLL, `barrier() round ${round}`);
+      const s = this.world.isend(me, token, to, round, CTX_WORLD_COLL, `barrier() round ${round}`);
       await r.wait(() => what);
       await s.wait(() => what);
     }
@@ -121,7 +120,7 @@ export class Mpi {
     while (mask < n) {
       if (me & mask) {
         const to = me - mask;
-        const s = await this.world.isend(me, bytes, to, tag, CTX_WORLD_COLL, `allreduce(${op.name}) reduce to ${to}`);
+        const s = this.world.isend(me, bytes, to, tag, CTX_WORLD_COLL, `allreduce(${op.name}) reduce to ${to}`);
         await s.wait(() => `allreduce(${op.name}) reduce to ${to}`);
         break;
       }
@@ -139,7 +138,7 @@ export class Mpi {
     while (m < n) m <<= 1;
     for (m >>= 1; m > 0; m >>= 1) {
       if (me % (2 * m) === 0 && me + m < n) {
-        const s = await this.world.isend(me, bytes, me + m, tag + 1, CTX_WORLD_COLL, `allreduce(${op.name}) bcast to ${me + m}`);
+        const s = this.world.isend(me, bytes, me + m, tag + 1, CTX_WORLD_COLL, `allreduce(${op.name}) bcast to ${me + m}`);
         await s.wait(() => `allreduce(${op.name}) bcast to ${me + m}`);
       } else if (me % (2 * m) === m) {
         const what = `allreduce(${op.name}): waiting for the result from rank ${me - m}`;
@@ -165,7 +164,7 @@ export class Mpi {
     if (!ok) throw new MpiError('MPI_ERR_TAG', `${call}: tag=${v} must be an integer from 0 to ${TAG_UB}${wildcard ? ' or mpi.ANY_TAG' : ''}`);
   }
 
-  private startSend(call: string, buf: ArrayBufferView, dest: number, tag: number, ctx: number, what: string): Promise<Request> {
+  private startSend(call: string, buf: ArrayBufferView, dest: number, tag: number, ctx: number, what: string): Request {
     const bytes = this.checkBuf(call, buf);
     this.checkRank(call, 'dest', dest, false);
     this.checkTag(call, tag, false);

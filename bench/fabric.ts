@@ -1,0 +1,178 @@
+import { performance } from 'node:perf_hooks';
+import { Engine, type EventHandler } from '../fabric/engine/engine.ts';
+import { machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { Network, type Endpoint } from '../fabric/network.ts';
+import { PacketPool } from '../fabric/packet.ts';
+import type { RouteFn } from '../fabric/routing/routing.ts';
+import { torusDor, torusRouting } from '../fabric/routing/torus-routing.ts';
+import { buildTorus } from '../fabric/topology/torus.ts';
+
+/** Options of the fabric (uniform random traffic) benchmark. */
+export interface FabricBenchOptions {
+  /** Torus dimensions (default '8,8,8'; 2 nodes per router, so 8x8x8 has 1024 nodes). */
+  readonly dims?: string;
+  /** Simulated time during which packets are injected, in ns (default 300,000 ns = 300 us). */
+  readonly durationNs?: number;
+  /** Mean time between two packets of one node, in ns (default 200 ns); Poisson arrivals. */
+  readonly intervalNs?: number;
+  /** Packet size in phits (default 32). */
+  readonly phits?: number;
+  /** Simulated injection time of the warm-up run on a separate network, in ns (default 20,000). */
+  readonly warmupNs?: number;
+  /** Engine seed (default 1). */
+  readonly seed?: number;
+}
+
+/** Result of the fabric benchmark. */
+export interface FabricBenchResult {
+  readonly packetHopsPerSec: number;
+  readonly eventsPerSec: number;
+  readonly packets: number;
+  readonly meanLatencyNs: number;
+  readonly meanHops: number;
+  readonly topology: string;
+  readonly nodes: number;
+  readonly linkHops: number;
+  readonly events: number;
+  readonly seconds: number;
+  /** Simulated time at which the last packet was delivered (ns). */
+  readonly endNs: number;
+}
+
+/** Counts what reaches a node, returns the NIC receive-buffer credit at once and frees the packet. */
+class Sink implements Endpoint {
+  constructor(
+    private readonly stats: Stats,
+    private readonly engine: Engine,
+    private readonly net: Network,
+    private readonly pool: PacketPool,
+    private readonly node: number,
+  ) {}
+
+  deliver(p: number): void {
+    const pool = this.pool;
+    const now = this.engine.now;
+    const s = this.stats;
+    s.delivered++;
+    s.latencyPs += now - pool.injectedAt[p]!;
+    s.hops += pool.hops[p]!;
+    this.net.ejectCredit(this.node, pool.vc[p]!, pool.phits[p]!, now);
+    pool.free(p);
+  }
+}
+
+class Stats {
+  injected = 0;
+  delivered = 0;
+  latencyPs = 0;
+  hops = 0;
+}
+
+/**
+ * Injects fixed-size packets from every node to uniformly random other nodes, with exponential
+ * inter-arrival times (mean `intervalPs`), until `endPs`. Event arg = source node.
+ */
+class UniformTraffic implements EventHandler {
+  readonly id: number;
+  constructor(
+    private readonly engine: Engine,
+    private readonly net: Network,
+    private readonly pool: PacketPool,
+    private readonly stats: Stats,
+    private readonly nodes: number,
+    private readonly phits: number,
+    private readonly intervalPs: number,
+    private readonly endPs: number,
+  ) {
+    this.id = engine.register(this);
+  }
+
+  /** Schedules every node's first packet at a random phase. */
+  start(): void {
+    const e = this.engine;
+    for (let n = 0; n < this.nodes; n++) {
+      const t = e.now + e.rng.int(this.intervalPs);
+      if (t < this.endPs) e.at(t, this.id, 0, n);
+    }
+  }
+
+  onEvent(_kind: number, src: number): void {
+    const e = this.engine;
+    const pool = this.pool;
+    let dst = e.rng.int(this.nodes - 1);
+    if (dst >= src) dst++;
+    const p = pool.alloc();
+    pool.src[p] = src;
+    pool.dst[p] = dst;
+    pool.phits[p] = this.phits;
+    pool.vcClass[p] = 0;
+    this.stats.injected++;
+    this.net.inject(src, p);
+    const next = e.now + Math.max(1, Math.round(-Math.log(1 - e.rng.next()) * this.intervalPs));
+    if (next < this.endPs) e.at(next, this.id, 0, src);
+  }
+}
+
+interface RunResult {
+  seconds: number;
+  stats: Stats;
+  net: Network;
+  engine: Engine;
+  nodes: number;
+  dims: number[];
+}
+
+function fabricRun(dimsText: string, durationNs: number, intervalNs: number, phits: number, seed: number): RunResult {
+  const dims = dimsText.split(',').map(Number);
+  const nodes = dims.reduce((a, b) => a * b, 1) * 2;
+  const cfg = resolveMachine(machineSpec('xe6'), nodes, { 'torus.dims': dimsText });
+  const engine = new Engine(seed);
+  const graph = buildTorus({ ...cfg.torus, nodes: cfg.nodes });
+  const pool = new PacketPool(cfg.nic.format.maxPayloadBytes);
+  // torusDor takes a TorusGraph; the Network calls it with this very graph (as buildMachine does)
+  const route = torusDor as unknown as RouteFn;
+  const net = new Network(engine, graph, route, { ...cfg.network, vcs: torusRouting.vcs }, pool);
+  if (phits > net.maxPacketPhits) throw new RangeError(`fabric bench: ${phits}-phit packets exceed the ${net.maxPacketPhits}-phit buffers`);
+  const stats = new Stats();
+  for (let n = 0; n < cfg.nodes; n++) net.attach(n, new Sink(stats, engine, net, pool, n));
+  const gen = new UniformTraffic(engine, net, pool, stats, cfg.nodes, phits, Math.round(intervalNs * 1000), durationNs * 1000);
+  gen.start();
+  const t0 = performance.now();
+  engine.drain();
+  const seconds = (performance.now() - t0) / 1000;
+  if (stats.delivered !== stats.injected || net.delivered !== stats.injected || pool.live !== 0) {
+    throw new Error(`fabric bench: injected ${stats.injected}, delivered ${stats.delivered} (network ${net.delivered}), ${pool.live} packets live`);
+  }
+  return { seconds, stats, net, engine, nodes: cfg.nodes, dims: cfg.torus.dims };
+}
+
+/**
+ * Uniform random traffic on a torus at the packet level, straight on the Network (no NICs): every
+ * node's endpoint returns ejection credits at once, so the measured cost is the event queue,
+ * routing, arbitration and credit flow. Reports packet-hops (router-to-router channel traversals)
+ * per second of wall time. A short warm-up on a separate network runs first.
+ */
+export function benchFabric(opts: FabricBenchOptions = {}): FabricBenchResult {
+  const dims = opts.dims ?? '8,8,8';
+  const durationNs = opts.durationNs ?? 300_000;
+  const intervalNs = opts.intervalNs ?? 200;
+  const phits = opts.phits ?? 32;
+  const warmupNs = opts.warmupNs ?? 20_000;
+  const seed = opts.seed ?? 1;
+  if (warmupNs > 0) fabricRun(dims, warmupNs, intervalNs, phits, seed + 1);
+  const r = fabricRun(dims, durationNs, intervalNs, phits, seed);
+  const s = r.stats;
+  return {
+    packetHopsPerSec: r.net.linkHops / r.seconds,
+    eventsPerSec: r.engine.events / r.seconds,
+    packets: s.delivered,
+    meanLatencyNs: s.delivered > 0 ? s.latencyPs / s.delivered / 1000 : 0,
+    meanHops: s.delivered > 0 ? s.hops / s.delivered : 0,
+    topology: `${r.dims.join('x')} torus`,
+    nodes: r.nodes,
+    linkHops: r.net.linkHops,
+    events: r.engine.events,
+    seconds: r.seconds,
+    endNs: r.engine.now / 1000,
+  };
+}

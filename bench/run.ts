@@ -1,0 +1,47 @@
+/**
+ * `npm run bench [-- --quick]`: the engine hold model and uniform random traffic on an 8x8x8
+ * torus. Prints one JSON object on stdout; progress and details go to stderr.
+ */
+import { benchEngine } from './engine.ts';
+import { benchFabric } from './fabric.ts';
+
+const TARGETS = { engineEventsPerSec: 5e6, fabricPacketHopsPerSec: 1e6 };
+
+const quick = process.argv.slice(2).includes('--quick');
+const round = (x: number, digits = 0): number => {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+};
+
+process.stderr.write(`bench: engine hold model${quick ? ' (quick)' : ''}...\n`);
+const engine = benchEngine(quick ? { events: 300_000, warmupEvents: 100_000 } : {});
+process.stderr.write(
+  `bench: engine ${engine.events} events per run, ${engine.runs.length} runs: ` +
+    `${engine.runs.map((r) => (r / 1e6).toFixed(2)).join(', ')} M events/s (median reported)\n`,
+);
+
+process.stderr.write(`bench: fabric uniform random traffic${quick ? ' (quick)' : ''}...\n`);
+const fabric = benchFabric(quick ? { durationNs: 20_000, warmupNs: 5_000 } : {});
+process.stderr.write(
+  `bench: fabric ${fabric.nodes} nodes, ${fabric.linkHops} packet-hops, ${fabric.events} events in ` +
+    `${fabric.seconds.toFixed(2)} s (simulated ${fabric.endNs.toFixed(0)} ns)\n`,
+);
+
+const result = {
+  engine: { eventsPerSec: round(engine.eventsPerSec), events: engine.events, pending: engine.pending },
+  fabric: {
+    packetHopsPerSec: round(fabric.packetHopsPerSec),
+    eventsPerSec: round(fabric.eventsPerSec),
+    packets: fabric.packets,
+    meanLatencyNs: round(fabric.meanLatencyNs, 1),
+    meanHops: round(fabric.meanHops, 3),
+    topology: fabric.topology,
+  },
+  targets: TARGETS,
+  meets: {
+    engine: engine.eventsPerSec >= TARGETS.engineEventsPerSec,
+    fabric: fabric.packetHopsPerSec >= TARGETS.fabricPacketHopsPerSec,
+  },
+  node: process.version,
+};
+process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

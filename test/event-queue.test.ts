@@ -1,0 +1,173 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EventQueue } from '../fabric/engine/event-queue.ts';
+
+/** One event as the reference model keeps it; `id` is the push order. */
+interface Ev {
+  time: number;
+  id: number;
+  target: number;
+  kind: number;
+}
+
+interface Popped {
+  time: number;
+  target: number;
+  kind: number;
+  arg: number;
+}
+
+function popAll(q: EventQueue): Popped[] {
+  const out: Popped[] = [];
+  while (q.pop()) out.push({ time: q.popTime, target: q.popTarget, kind: q.popKind, arg: q.popArg });
+  return out;
+}
+
+/** Reference order: by time, then by push order. */
+function byTimeThenPush(a: Ev, b: Ev): number {
+  return a.time - b.time || a.id - b.id;
+}
+
+/** Small deterministic generator (mulberry32) for fixed-seed loops. */
+function mulberry32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('EventQueue', () => {
+  it('is empty when new: size 0, peekTime Infinity, pop returns false', () => {
+    const q = new EventQueue();
+    expect(q.size).toBe(0);
+    expect(q.peekTime()).toBe(Infinity);
+    expect(q.pop()).toBe(false);
+  });
+
+  it('pops events in time order and carries target, kind and arg through', () => {
+    const q = new EventQueue();
+    q.push(30, 3, 33, 0.5);
+    q.push(10, 1, 11, 1.5);
+    q.push(20, 2, 22, 2.5);
+    expect(q.size).toBe(3);
+    expect(q.peekTime()).toBe(10);
+    expect(popAll(q)).toEqual([
+      { time: 10, target: 1, kind: 11, arg: 1.5 },
+      { time: 20, target: 2, kind: 22, arg: 2.5 },
+      { time: 30, target: 3, kind: 33, arg: 0.5 },
+    ]);
+    expect(q.size).toBe(0);
+    expect(q.peekTime()).toBe(Infinity);
+  });
+
+  it('pops many same-time events in push order', () => {
+    const q = new EventQueue(16);
+    for (let i = 0; i < 500; i++) q.push(42, i % 7, i % 3, i);
+    const out = popAll(q);
+    expect(out.map((e) => e.arg)).toEqual(Array.from({ length: 500 }, (_, i) => i));
+    expect(out.every((e) => e.time === 42)).toBe(true);
+  });
+
+  it('keeps push order among equal times mixed with other times (descending pushes)', () => {
+    const q = new EventQueue(16);
+    // times pushed in descending order, three events per time: a naive heap would reorder ties
+    let id = 0;
+    for (let t = 100; t >= 1; t--) for (let j = 0; j < 3; j++) q.push(t, 0, 0, id++);
+    const out = popAll(q);
+    expect(out).toHaveLength(300);
+    for (let i = 0; i < out.length; i++) {
+      const t = 1 + Math.floor(i / 3);
+      const j = i % 3;
+      expect(out[i]!.time).toBe(t);
+      expect(out[i]!.arg).toBe((100 - t) * 3 + j);
+    }
+  });
+
+  it('grows past its initial capacity without losing or reordering events', () => {
+    const q = new EventQueue(16); // the minimum capacity
+    const ref: Ev[] = [];
+    const rnd = mulberry32(12345);
+    for (let i = 0; i < 5000; i++) {
+      const time = Math.floor(rnd() * 64); // few distinct times: many ties
+      q.push(time, i & 0xffff, i % 5, i);
+      ref.push({ time, id: i, target: i & 0xffff, kind: i % 5 });
+    }
+    expect(q.size).toBe(5000);
+    ref.sort(byTimeThenPush);
+    const out = popAll(q);
+    expect(out).toEqual(ref.map((e) => ({ time: e.time, target: e.target, kind: e.kind, arg: e.id })));
+  });
+
+  it('matches a sorted reference over a fixed-seed interleaving of pushes and pops (growing several times)', () => {
+    for (const seed of [1, 2, 3, 99, 2024]) {
+      const rnd = mulberry32(seed);
+      const q = new EventQueue(16);
+      const pending: Ev[] = [];
+      let id = 0;
+      let now = 0;
+      for (let step = 0; step < 6000; step++) {
+        // pushes dominate early (forcing growth), pops dominate late
+        const pushBias = step < 3000 ? 0.75 : 0.35;
+        if (rnd() < pushBias || pending.length === 0) {
+          const time = now + Math.floor(rnd() * 20);
+          q.push(time, id % 97, id % 13, id);
+          pending.push({ time, id, target: id % 97, kind: id % 13 });
+          id++;
+        } else {
+          pending.sort(byTimeThenPush);
+          const want = pending.shift()!;
+          expect(q.peekTime()).toBe(want.time);
+          expect(q.pop()).toBe(true);
+          expect({ time: q.popTime, target: q.popTarget, kind: q.popKind, arg: q.popArg }).toEqual({
+            time: want.time,
+            target: want.target,
+            kind: want.kind,
+            arg: want.id,
+          });
+          now = want.time; // like the engine: never push into the past
+        }
+        expect(q.size).toBe(pending.length);
+      }
+      pending.sort(byTimeThenPush);
+      expect(popAll(q).map((e) => e.arg)).toEqual(pending.map((e) => e.id));
+    }
+  });
+
+  it('property: any sequence of pushes and pops behaves like a stable sort by time (fast-check)', () => {
+    const op = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ push: fc.constant(true as const), time: fc.integer({ min: 0, max: 12 }) }) },
+      { weight: 1, arbitrary: fc.record({ push: fc.constant(false as const) }) },
+    );
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (ops, cap) => {
+        const q = new EventQueue(cap);
+        const pending: Ev[] = [];
+        let id = 0;
+        for (const o of ops) {
+          if (o.push) {
+            q.push(o.time, 7, 1, id);
+            pending.push({ time: o.time, id, target: 7, kind: 1 });
+            id++;
+          } else {
+            pending.sort(byTimeThenPush);
+            const want = pending.shift();
+            const got = q.pop();
+            if (want === undefined) {
+              if (got) return false;
+            } else if (!got || q.popTime !== want.time || q.popArg !== want.id) {
+              return false;
+            }
+          }
+          if (q.size !== pending.length) return false;
+        }
+        pending.sort(byTimeThenPush);
+        const rest = popAll(q).map((e) => e.arg);
+        return rest.length === pending.length && rest.every((a, i) => a === pending[i]!.id);
+      }),
+      { seed: 20240601, numRuns: 300 },
+    );
+  });
+});
