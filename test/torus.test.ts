@@ -181,7 +181,7 @@ describe('balancedDims', () => {
     }
   });
 
-  it('is as cubic as possible (smallest largest side) for every router count up to 300', () => {
+  it('is as cubic as possible (smallest largest side) for every router count up to 2000', () => {
     // brute force: the smallest achievable largest dimension over all 3-factorizations
     const bestMax = (r: number): number => {
       let best = r;
@@ -194,7 +194,7 @@ describe('balancedDims', () => {
       }
       return best;
     };
-    for (let r = 1; r <= 300; r++) expect(balancedDims(r)[0], `routers=${r}`).toBe(bestMax(r));
+    for (let r = 1; r <= 2000; r++) expect(balancedDims(r)[0], `routers=${r}`).toBe(bestMax(r));
   });
 });
 

@@ -150,24 +150,28 @@ export function torusDistance(g: TorusGraph, a: number, b: number): number {
   return hops;
 }
 
-/** Near-cubic dimensions for `routers` routers in `n` dimensions (largest first), like MPI_Dims_create. */
+/**
+ * The most cubic dimensions for `routers` routers in `n` dimensions, largest first, like
+ * MPI_Dims_create: among all factorizations, the one with the smallest largest dimension, then
+ * the largest smallest one.
+ */
 export function balancedDims(routers: number, n = 3): number[] {
-  const dims = new Array<number>(n).fill(1);
-  let rest = routers;
-  // distribute prime factors, largest first, onto the currently smallest dimension
-  const factors: number[] = [];
-  for (let f = 2; f * f <= rest; f++) {
-    while (rest % f === 0) {
-      factors.push(f);
-      rest /= f;
-    }
+  if (!Number.isInteger(routers) || routers < 1) throw new RangeError(`routers must be a positive integer, got ${routers}`);
+  if (n === 1) return [routers];
+  let best: number[] | null = null;
+  // the first (largest) dimension is at least the n-th root
+  for (let a = Math.max(1, Math.floor(Math.pow(routers, 1 / n))); a <= routers; a++) {
+    if (routers % a !== 0) continue;
+    const rest = balancedDims(routers / a, n - 1);
+    if (rest[0]! > a) continue;
+    const cand = [a, ...rest];
+    if (best === null || better(cand, best)) best = cand;
+    if (best[0] === a) break; // larger first dimensions cannot be more cubic
   }
-  if (rest > 1) factors.push(rest);
-  factors.sort((a, b) => b - a);
-  for (const f of factors) {
-    let i = 0;
-    for (let j = 1; j < n; j++) if (dims[j]! < dims[i]!) i = j;
-    dims[i]! *= f;
-  }
-  return dims.sort((a, b) => b - a);
+  return best ?? [routers, ...new Array<number>(n - 1).fill(1)];
+}
+
+function better(a: readonly number[], b: readonly number[]): boolean {
+  if (a[0] !== b[0]) return a[0]! < b[0]!;
+  return a[a.length - 1]! > b[b.length - 1]!;
 }
