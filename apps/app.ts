@@ -28,6 +28,8 @@ export interface App {
   readonly params: Readonly<Record<string, ParamSpec>>;
   /** Fewest ranks the app needs. */
   readonly minRanks: number;
+  /** Checks relations between parameters; throws RangeError naming the bad one. */
+  check?(params: ParamValues): void;
   /** Runs on every rank; rank 0's return value is the run's result. */
   main(ctx: RankContext, params: ParamValues): Promise<AppResult | undefined>;
 }
@@ -57,7 +59,7 @@ function parseValue(app: string, key: string, spec: ParamSpec, text: string): nu
   switch (spec.type) {
     case 'int': {
       const v = Number(text);
-      if (!Number.isInteger(v)) throw bad('expected an integer');
+      if (!Number.isInteger(v) || text.trim() === '') throw bad('expected an integer');
       if (spec.min !== undefined && v < spec.min) throw bad(`must be at least ${spec.min}`);
       if (spec.max !== undefined && v > spec.max) throw bad(`must be at most ${spec.max}`);
       return v;
@@ -86,6 +88,13 @@ function parseValue(app: string, key: string, spec: ParamSpec, text: string): nu
       for (const i of items) if (!spec.choices.includes(i)) throw bad(`"${i}" is not one of ${spec.choices.join(', ')}`);
       return items.join(',');
     }
+  }
+}
+
+/** Throws unless `minBytes <= maxBytes` (the apps that sweep sizes share this rule). */
+export function checkSizeRange(app: string, p: ParamValues): void {
+  if ((p.minBytes as number) > (p.maxBytes as number)) {
+    throw new RangeError(`parameter minBytes=${p.minBytes} of app ${app}: must not exceed maxBytes=${p.maxBytes}`);
   }
 }
 

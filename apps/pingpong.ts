@@ -1,4 +1,4 @@
-import { round, sizeSweep, type App, type Row } from './app.ts';
+import { checkSizeRange, round, sizeSweep, type App, type Row } from './app.ts';
 
 /**
  * MPI ping-pong between rank 0 and `peer`: latency is half the round trip, bandwidth the
@@ -14,7 +14,9 @@ export const pingpong: App = {
     iterations: { type: 'int', default: 10, min: 1, help: 'round trips per size (fewer above 64 KiB)' },
     peer: { type: 'int', default: 1, min: 1, help: 'rank that answers rank 0' },
   },
+  check: (p) => checkSizeRange('pingpong', p),
   async main(ctx, p) {
+    checkSizeRange('pingpong', p);
     const { mpi } = ctx;
     const peer = p.peer as number;
     if (peer >= mpi.size) throw new RangeError(`pingpong: peer=${peer} is not a rank (size ${mpi.size})`);

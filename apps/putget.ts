@@ -1,4 +1,4 @@
-import { round, sizeSweep, type App, type Row } from './app.ts';
+import { checkSizeRange, round, sizeSweep, type App, type Row } from './app.ts';
 
 /**
  * One-sided put and get from rank 0 to a target rank through DMAPP. Latency: a blocking
@@ -17,7 +17,9 @@ export const putget: App = {
     window: { type: 'int', default: 16, min: 1, help: 'non-blocking operations per bandwidth measurement' },
     ops: { type: 'list', default: 'put,get', choices: ['put', 'get'], help: 'operations to measure' },
   },
+  check: (p) => checkSizeRange('putget', p),
   async main(ctx, p) {
+    checkSizeRange('putget', p);
     const { mpi, dmapp } = ctx;
     const target = (p.target as number) < 0 ? mpi.size - 1 : (p.target as number);
     if (target === 0 || target >= mpi.size) throw new RangeError(`putget: target=${target} must be a rank other than 0 (size ${mpi.size})`);

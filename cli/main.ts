@@ -128,7 +128,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     return code;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return 0;
+      // explicit --help or help: 0; `phit` alone (usage shown on stderr) and bad options: 2
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version') return 0;
+      if (e.code === 'commander.help') return e.exitCode === 0 ? 0 : 2;
       return 2;
     }
     if (e instanceof UsageError || e instanceof RangeError) {
@@ -152,6 +154,7 @@ async function runCommand(
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed ${opts.seed}: expected a non-negative integer`);
   const params = resolveParams(app, parseKeyValues(opts.param, '--param'));
+  app.check?.(params);
   if (nodes * ppn < app.minRanks) {
     throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
   }

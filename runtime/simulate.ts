@@ -58,7 +58,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     procs.push(new Proc(r, Math.floor(r / ppn), r % ppn, thread, machine));
     bodies.push(async (ctx) => {
       results[r] = await opts.program(ctx);
-      finished[r] = machine.engine.now;
+      finished[r] = procs[r]!.time();
     });
   }
   const world = new MpiWorld(procs, config.mpi);

@@ -117,6 +117,7 @@ export class Dmapp {
     }
     const local = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     const peer = this.procs[target]!;
+    await this.proc.cpu(0, `dmapp.${call}(target=${target})`); // after any CPU time still owed
     this.pending++;
     const cpu = this.proc.nic.post({
       op,

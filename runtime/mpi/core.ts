@@ -132,7 +132,7 @@ export class MpiWorld implements EventHandler {
     me.sendSeq[dst] = seq + 1;
     const bytes = buf.length;
     let start: () => void;
-    let leaves = proc.charge(P.sendOverheadPs);
+    const leaves = proc.charge(P.sendOverheadPs);
     if (peer.node === proc.node) {
       // on-node path: copy into a shared buffer; the send completes when the copy is done
       const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq: -1 };
@@ -161,16 +161,20 @@ export class MpiWorld implements EventHandler {
       };
       proc.charge(proc.nic.smsgCostPs(0));
     }
-    if (leaves <= proc.engine.now) {
-      start();
-    } else {
-      // the message leaves once the call's overhead is spent
-      leaves = Math.round(leaves);
-      const id = this.nextPost++;
-      this.deferred.set(id, start);
-      proc.engine.at(leaves, this.id, EV_POST, id);
-    }
+    // the message leaves once the call's overhead is spent
+    this.runAt(proc, leaves, start);
     return req;
+  }
+
+  /** Runs `fn` at time `at` of `proc`'s clock: now, or by an event once the engine gets there. */
+  private runAt(proc: Proc, at: number, fn: () => void): void {
+    if (at <= proc.engine.now) {
+      fn();
+      return;
+    }
+    const id = this.nextPost++;
+    this.deferred.set(id, fn);
+    proc.engine.at(Math.round(at), this.id, EV_POST, id);
   }
 
   /** Posts a receive into `buf`; completes at once if a matching message already arrived. */
@@ -185,7 +189,8 @@ export class MpiWorld implements EventHandler {
     const i = me.unexpected.findIndex((a) => matches(posted, a.env));
     if (i >= 0) {
       const [a] = me.unexpected.splice(i, 1);
-      this.deliver(me, a!, posted);
+      // matched inside the call: protocol work starts at the caller's own time
+      this.runAt(me.proc, me.proc.time(), () => this.deliver(me, a!, posted));
     } else {
       me.posted.push(posted);
     }

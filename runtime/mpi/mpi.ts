@@ -102,7 +102,9 @@ export class Mpi {
    * rank 0, then binomial broadcast). Both buffers must have the same type and length.
    */
   async allreduce(sendBuf: NumericArray, recvBuf: NumericArray, op: Op): Promise<void> {
-    if (!ArrayBuffer.isView(sendBuf) || !ArrayBuffer.isView(recvBuf)) throw new MpiError('MPI_ERR_BUFFER', 'allreduce: buffers must be typed arrays');
+    if (!isTypedArray(sendBuf) || !isTypedArray(recvBuf)) {
+      throw new MpiError('MPI_ERR_BUFFER', `allreduce: sendBuf and recvBuf must be numeric typed arrays, got ${describe(sendBuf)} and ${describe(recvBuf)}`);
+    }
     if (sendBuf.constructor !== recvBuf.constructor || sendBuf.length !== recvBuf.length) {
       throw new MpiError('MPI_ERR_COUNT', `allreduce: sendBuf and recvBuf must have the same type and length (got ${sendBuf.constructor.name}[${sendBuf.length}] and ${recvBuf.constructor.name}[${recvBuf.length}])`);
     }
@@ -178,6 +180,10 @@ export class Mpi {
     const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     return this.world.irecv(this.rank, bytes, elem, source, tag, ctx, what);
   }
+}
+
+function isTypedArray(v: unknown): v is NumericArray {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
 }
 
 function byteLen(buf: ArrayBufferView): number | string {
