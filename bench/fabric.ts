@@ -1,11 +1,10 @@
 import { performance } from 'node:perf_hooks';
 import { Engine, type EventHandler } from '../fabric/engine/engine.ts';
 import { machineSpec, resolveMachine } from '../fabric/machine.ts';
-import { Network, type Endpoint } from '../fabric/network.ts';
+import { Network, type Endpoint, type NetworkAccess } from '../fabric/network.ts';
 import { PacketPool } from '../fabric/packet.ts';
-import type { RouteFn } from '../fabric/routing/routing.ts';
 import { torusDor, torusRouting } from '../fabric/routing/torus-routing.ts';
-import { buildTorus } from '../fabric/topology/torus.ts';
+import { buildTorus, type TorusGraph } from '../fabric/topology/torus.ts';
 
 /** Options of the fabric (uniform random traffic) benchmark. */
 export interface FabricBenchOptions {
@@ -44,7 +43,7 @@ class Sink implements Endpoint {
   constructor(
     private readonly stats: Stats,
     private readonly engine: Engine,
-    private readonly net: Network,
+    private readonly net: NetworkAccess,
     private readonly pool: PacketPool,
     private readonly node: number,
   ) {}
@@ -76,7 +75,7 @@ class UniformTraffic implements EventHandler {
   readonly id: number;
   constructor(
     private readonly engine: Engine,
-    private readonly net: Network,
+    private readonly net: NetworkAccess,
     private readonly pool: PacketPool,
     private readonly stats: Stats,
     private readonly nodes: number,
@@ -116,7 +115,7 @@ class UniformTraffic implements EventHandler {
 interface RunResult {
   seconds: number;
   stats: Stats;
-  net: Network;
+  net: Network<TorusGraph>;
   engine: Engine;
   nodes: number;
   dims: number[];
@@ -129,9 +128,7 @@ function fabricRun(dimsText: string, durationNs: number, intervalNs: number, phi
   const engine = new Engine(seed);
   const graph = buildTorus({ ...cfg.torus, nodes: cfg.nodes });
   const pool = new PacketPool(cfg.nic.format.maxPayloadBytes);
-  // torusDor takes a TorusGraph; the Network calls it with this very graph (as buildMachine does)
-  const route = torusDor as unknown as RouteFn;
-  const net = new Network(engine, graph, route, { ...cfg.network, vcs: torusRouting.vcs }, pool);
+  const net = new Network(engine, graph, torusDor, { ...cfg.network, vcs: torusRouting.vcs }, pool);
   if (phits > net.maxPacketPhits) throw new RangeError(`fabric bench: ${phits}-phit packets exceed the ${net.maxPacketPhits}-phit buffers`);
   const stats = new Stats();
   for (let n = 0; n < cfg.nodes; n++) net.attach(n, new Sink(stats, engine, net, pool, n));

@@ -151,7 +151,7 @@ export interface Machine {
   readonly config: MachineConfig;
   readonly engine: Engine;
   readonly graph: TorusGraph;
-  readonly net: Network;
+  readonly net: Network<TorusGraph>;
   readonly nics: readonly Nic[];
   /** Router-to-router hops between the routers of two nodes on a quiet network. */
   hops(nodeA: number, nodeB: number): number;
@@ -163,7 +163,7 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const graph = buildTorus({ ...config.torus, nodes: config.nodes });
   const route = pickRouting(torusRouting, 'torus', config.routing);
   const pool = new PacketPool(config.nic.format.maxPayloadBytes);
-  const net = new Network(engine, graph, route as never, { ...config.network, vcs: torusRouting.vcs }, pool);
+  const net = new Network(engine, graph, route, { ...config.network, vcs: torusRouting.vcs }, pool);
   const txns = new TxnTable();
   const nics: Nic[] = [];
   for (let n = 0; n < config.nodes; n++) nics.push(new Nic(engine, net, txns, n, config.nic));

@@ -35,6 +35,14 @@ export interface Endpoint {
   deliver(p: number): void;
 }
 
+/** What an endpoint (a NIC, a traffic generator) sees of the network it is attached to. */
+export interface NetworkAccess {
+  readonly pkts: PacketPool;
+  attach(node: number, ep: Endpoint): void;
+  inject(node: number, p: number): void;
+  ejectCredit(node: number, vc: number, phits: number, atPs: number): void;
+}
+
 /** Listener for hop-level tracing; only called when set. */
 export type HopListener = (p: number, channel: number, startPs: number) => void;
 
@@ -57,7 +65,7 @@ const DEBUG = false;
  * injection channels. Input queues: channel-sized id space x VCs, where the NIC queues of node n
  * sit at the pseudo-port routers*radix + n.
  */
-export class Network implements EventHandler {
+export class Network<G extends PortGraph = PortGraph> implements EventHandler, NetworkAccess {
   readonly id: number;
   readonly nv: number;
   private readonly nGP: number;
@@ -93,8 +101,8 @@ export class Network implements EventHandler {
 
   constructor(
     private readonly engine: Engine,
-    readonly graph: PortGraph,
-    private readonly route: RouteFn,
+    readonly graph: G,
+    private readonly route: RouteFn<G>,
     readonly params: NetworkParams,
     readonly pkts: PacketPool,
   ) {
@@ -254,7 +262,6 @@ export class Network implements EventHandler {
       }
       pk.vc[p] = ch.vc;
     }
-    pk.out[p] = chan;
     this.reqNext[iq] = -1;
     const t = this.reqTail[chan]!;
     if (t === -1) this.reqHead[chan] = iq;

@@ -20,8 +20,6 @@ export class PacketPool {
   vc = new Uint8Array(0);
   /** Global input port the packet sits at (router * radix + port), or the NIC pseudo-port. */
   at = new Int32Array(0);
-  /** Output channel chosen for the packet at its current router, or -1 while unrouted. */
-  out = new Int32Array(0);
   /** Time the packet's tail reaches its current position (ps). */
   tailAt = new Float64Array(0);
   /** Time the packet entered the network (ps). */
@@ -63,7 +61,6 @@ export class PacketPool {
     if (this.freeTop === 0) this.grow(this.capacity * 2);
     const p = this.freeList[--this.freeTop]!;
     this.next[p] = -1;
-    this.out[p] = -1;
     this.hops[p] = 0;
     this.rDim[p] = -1;
     this.rDateline[p] = 0;
@@ -91,7 +88,6 @@ export class PacketPool {
     this.vcClass = g(this.vcClass);
     this.vc = g(this.vc);
     this.at = g(this.at);
-    this.out = g(this.out);
     this.tailAt = g(this.tailAt);
     this.injectedAt = g(this.injectedAt);
     this.hops = g(this.hops);

@@ -1,5 +1,5 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
-import type { Network } from '../network.ts';
+import type { NetworkAccess } from '../network.ts';
 import type { PacketPool } from '../packet.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from './packet-format.ts';
 
@@ -164,7 +164,7 @@ export class Nic implements EventHandler {
 
   constructor(
     private readonly engine: Engine,
-    private readonly net: Network,
+    private readonly net: NetworkAccess,
     private readonly txns: TxnTable,
     readonly node: number,
     readonly params: NicParams,
