@@ -51,7 +51,7 @@ const EV_TRY = 1;
 const EV_CREDIT = 2;
 const EV_DELIVER = 3;
 const CREDIT_SCALE = 1 << 14;
-const DEBUG = false;
+const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
  * Packet-level virtual cut-through network. A packet moves onto a channel only when the
@@ -348,6 +348,7 @@ export class Network<G extends PortGraph = PortGraph> implements EventHandler, N
   private send(chan: number, p: number, iq: number): void {
     const pk = this.pkts;
     const now = this.engine.now;
+    if (DEBUG && this.busyUntil[chan]! > now) throw new Error(`channel ${chan} asked to send while busy until ${this.busyUntil[chan]}`);
     const phits = pk.phits[p]!;
     const vcOut = pk.vc[p]!;
     const ser = (phits + this.chanOvh[chan]!) * this.chanPhitPs[chan]!;
