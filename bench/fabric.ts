@@ -1,10 +1,9 @@
 import { performance } from 'node:perf_hooks';
 import { Engine, type EventHandler } from '../fabric/engine/engine.ts';
-import { machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { linksByClass, machineSpec, resolveMachine } from '../fabric/machine.ts';
 import { Network, type Endpoint, type NetworkAccess } from '../fabric/network.ts';
 import { PacketPool } from '../fabric/packet.ts';
-import { torusDor, torusRouting } from '../fabric/routing/torus-routing.ts';
-import { buildTorus, type TorusGraph } from '../fabric/topology/torus.ts';
+import { buildTopology } from '../fabric/topology/topologies.ts';
 
 /** Options of the fabric (uniform random traffic) benchmark. */
 export interface FabricBenchOptions {
@@ -115,10 +114,10 @@ class UniformTraffic implements EventHandler {
 interface RunResult {
   seconds: number;
   stats: Stats;
-  net: Network<TorusGraph>;
+  net: Network;
   engine: Engine;
   nodes: number;
-  dims: number[];
+  topology: string;
 }
 
 function fabricRun(dimsText: string, durationNs: number, intervalNs: number, phits: number, seed: number): RunResult {
@@ -126,9 +125,9 @@ function fabricRun(dimsText: string, durationNs: number, intervalNs: number, phi
   const nodes = dims.reduce((a, b) => a * b, 1) * 2;
   const cfg = resolveMachine(machineSpec('xe6'), nodes, { 'torus.dims': dimsText });
   const engine = new Engine(seed);
-  const graph = buildTorus({ ...cfg.torus, nodes: cfg.nodes });
+  const { graph, route, vcs } = buildTopology(cfg.topology);
   const pool = new PacketPool(cfg.nic.format.maxPayloadBytes);
-  const net = new Network(engine, graph, torusDor, { ...cfg.network, vcs: torusRouting.vcs }, pool);
+  const net = new Network(engine, graph, route, { ...cfg.network, vcs, links: linksByClass(cfg, graph) }, pool);
   if (phits > net.maxPacketPhits) throw new RangeError(`fabric bench: ${phits}-phit packets exceed the ${net.maxPacketPhits}-phit buffers`);
   const stats = new Stats();
   for (let n = 0; n < cfg.nodes; n++) net.attach(n, new Sink(stats, engine, net, pool, n));
@@ -140,7 +139,7 @@ function fabricRun(dimsText: string, durationNs: number, intervalNs: number, phi
   if (stats.delivered !== stats.injected || net.delivered !== stats.injected || pool.live !== 0) {
     throw new Error(`fabric bench: injected ${stats.injected}, delivered ${stats.delivered} (network ${net.delivered}), ${pool.live} packets live`);
   }
-  return { seconds, stats, net, engine, nodes: cfg.nodes, dims: cfg.torus.dims };
+  return { seconds, stats, net, engine, nodes: cfg.nodes, topology: cfg.topologySummary };
 }
 
 /**
@@ -165,7 +164,7 @@ export function benchFabric(opts: FabricBenchOptions = {}): FabricBenchResult {
     packets: s.delivered,
     meanLatencyNs: s.delivered > 0 ? s.latencyPs / s.delivered / 1000 : 0,
     meanHops: s.delivered > 0 ? s.hops / s.delivered : 0,
-    topology: `${r.dims.join('x')} torus`,
+    topology: r.topology,
     nodes: r.nodes,
     linkHops: r.net.linkHops,
     events: r.engine.events,

@@ -108,13 +108,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .action((opts: { json?: boolean }) => {
       const rows = Object.values(presets).map((spec) => {
         const c = resolveMachine(spec, 2);
-        const linkGBs = (c.nic.format.phitBits / 8 / c.network.linkPhitPs) * 1000;
+        const linkGBs = (c.nic.format.phitBits / 8 / c.links.link.phitPs) * 1000;
         return {
           machine: spec.name,
           title: spec.title,
-          topology: `torus, ${c.torus.links.join('/')} links per direction, ${c.torus.nodesPerRouter} nodes per router`,
+          topology: c.topologySummary,
           linkGBs: Number(linkGBs.toFixed(3)),
-          hopNs: (c.network.routerLatencyPs + c.network.linkLatencyPs) / 1000,
+          hopNs: (c.network.routerLatencyPs + c.links.link.latencyPs) / 1000,
           nicGBs: Number(((c.nic.format.maxPayloadBytes / c.nic.packetPs) * 1000).toFixed(2)),
           eagerMaxBytes: c.mpi.eagerMaxBytes,
           seed: spec.seed,

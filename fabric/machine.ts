@@ -1,14 +1,13 @@
 import { Engine } from './engine/engine.ts';
 import { presets } from './machines/index.ts';
 import { ParamReader, type MachineSpec } from './machines/spec.ts';
-import { Network, type NetworkParams } from './network.ts';
+import { Network, type LinkParams, type NetworkParams } from './network.ts';
 import type { PacketFormatConfig } from './nic/packet-format.ts';
 import { putRequestPhits } from './nic/packet-format.ts';
 import { Nic, TxnTable, type NicParams } from './nic/nic.ts';
 import { PacketPool } from './packet.ts';
-import { pickRouting } from './routing/routing.ts';
-import { torusRouting } from './routing/torus-routing.ts';
-import { balancedDims, buildTorus, torusDistance, type TorusGraph } from './topology/torus.ts';
+import { routerDistances, type PortGraph } from './topology/port-graph.ts';
+import { buildTopology, describeTopology, linkFamily, resolveTopology, type TopologySpec } from './topology/topologies.ts';
 import { cyclePs } from './units.ts';
 
 /** Processor model of one core. */
@@ -34,9 +33,13 @@ export interface MachineConfig {
   readonly title: string;
   readonly seed: string;
   readonly nodes: number;
-  readonly torus: { dims: number[]; links: number[]; wrap: boolean[]; nodesPerRouter: number };
-  readonly routing: string;
-  readonly network: Omit<NetworkParams, 'vcs'>;
+  readonly topology: TopologySpec;
+  /** One line describing the topology. */
+  readonly topologySummary: string;
+  /** Everything of the network but its VCs (from the routing) and its per-class links (below). */
+  readonly network: Omit<NetworkParams, 'vcs' | 'links'>;
+  /** Router-to-router link timing of each link family. */
+  readonly links: { readonly link: LinkParams; readonly optical?: LinkParams };
   readonly nic: NicParams;
   readonly cpu: CpuParams;
   readonly mpi: MpiParams;
@@ -54,21 +57,8 @@ export function machineSpec(name: string): MachineSpec {
 export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Record<string, string> = {}): MachineConfig {
   if (!Number.isInteger(nodes) || nodes < 1) throw new RangeError(`nodes must be a positive integer, got ${nodes}`);
   const r = new ParamReader(spec, overrides);
-  const links = r.ints('torus.links');
-  const nodesPerRouter = r.int('torus.nodesPerRouter');
-  const dimsText = r.string('torus.dims');
-  const dims = dimsText === 'auto' ? balancedDims(Math.ceil(nodes / nodesPerRouter), links.length) : r.ints('torus.dims');
-  const wrap = r.string('torus.wrap').split(',').map((s) => {
-    if (s !== 'true' && s !== 'false') throw new RangeError(`parameter torus.wrap: expected true/false per dimension, got "${s}"`);
-    return s === 'true';
-  });
-  const slots = dims.reduce((a, b) => a * b, 1) * nodesPerRouter;
-  if (nodes > slots) throw new RangeError(`nodes=${nodes} does not fit torus ${dims.join('x')} with ${nodesPerRouter} nodes per router (${slots} slots)`);
-
-  const routerCyclePs = cyclePs(r.hz('router.clock'));
+  const topology = resolveTopology(r, nodes);
   const phitBits = r.int('link.phitBits');
-  const laneBytesPerPs = r.bytesPerPs('link.laneRate');
-  const linkPhitPs = phitBits / 8 / (r.int('link.lanes') * laneBytesPerPs);
   const tiles = r.int('netlink.tiles');
   const maxPayload = r.bytes('packet.maxPayload');
   const format: PacketFormatConfig = {
@@ -84,19 +74,17 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     maxPayloadBytes: maxPayload,
   };
   const fullPacket = putRequestPhits(format, maxPayload);
-  const injectPhitPs = (r.int('netlink.tileCyclesPerPacket') * routerCyclePs) / fullPacket / tiles;
-  const network: Omit<NetworkParams, 'vcs'> = {
+  // each processor tile moves one phit per cycle; a NIC spreads its packets over its tiles
+  const injectPhitPs = cyclePs(r.hz('netlink.clock')) / tiles;
+  const network: Omit<NetworkParams, 'vcs' | 'links'> = {
     routerLatencyPs: r.timePs('router.latency'),
-    linkPhitPs,
-    linkLatencyPs: r.timePs('link.latency'),
-    linkOverheadPhits: r.int('link.overheadPhits'),
     injectPhitPs,
     injectLatencyPs: r.timePs('netlink.latency'),
     ejectPhitPs: injectPhitPs,
     ejectLatencyPs: r.timePs('netlink.latency'),
     inputBufferPhits: r.int('router.inputBuffer'),
     ejectBufferPhits: r.int('nic.receiveBuffer'),
-    // the Netlink spreads a NIC's packets over all its processor tiles, each with its own buffer
+    // the NIC's packets enter through all its processor tiles, each with its own buffer
     injectBufferPhits: tiles * r.int('router.inputBuffer'),
   };
   if (fullPacket > network.inputBufferPhits || fullPacket > network.ejectBufferPhits) {
@@ -123,14 +111,20 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     maxOutstandingPackets: r.int('nic.maxOutstandingPackets'),
     smsgHeaderBytes: r.bytes('nic.smsgHeader'),
   };
+  const linkOf = (family: 'link' | 'optical'): LinkParams => ({
+    phitPs: phitBits / 8 / (r.int(`${family}.lanes`) * r.bytesPerPs(`${family}.laneRate`) * r.number(`${family}.efficiency`)),
+    latencyPs: r.timePs(`${family}.latency`),
+    overheadPhits: r.int(`${family}.overheadPhits`),
+  });
   return {
     name: spec.name,
     title: spec.title,
     seed: spec.seed,
     nodes,
-    torus: { dims, links, wrap, nodesPerRouter },
-    routing: r.string('routing.algorithm'),
+    topology,
+    topologySummary: describeTopology(topology),
     network,
+    links: { link: linkOf('link'), ...(topology.kind === 'dragonfly' ? { optical: linkOf('optical') } : {}) },
     nic,
     cpu: { flopsPerPs: (r.number('cpu.gflops') * 1e9) / 1e12, memBytesPerPs: r.bytesPerPs('cpu.memBandwidth') },
     mpi: {
@@ -150,29 +144,44 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
 export interface Machine {
   readonly config: MachineConfig;
   readonly engine: Engine;
-  readonly graph: TorusGraph;
-  readonly net: Network<TorusGraph>;
+  readonly graph: PortGraph;
+  readonly net: Network;
   readonly nics: readonly Nic[];
-  /** Router-to-router hops between the routers of two nodes on a quiet network. */
+  /** Router-to-router hops between the routers of two nodes (shortest path). */
   hops(nodeA: number, nodeB: number): number;
+}
+
+/** Link timing of every link class of a built topology. */
+export function linksByClass(config: MachineConfig, graph: PortGraph): LinkParams[] {
+  return graph.classNames.map((name) => {
+    const family = linkFamily(config.topology, name);
+    const l = family === 'optical' ? config.links.optical : config.links.link;
+    if (!l) throw new RangeError(`machine ${config.name}: no ${family} link parameters for link class ${name}`);
+    return l;
+  });
 }
 
 /** Builds the simulator objects for a resolved machine. */
 export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const engine = new Engine(seed);
-  const graph = buildTorus({ ...config.torus, nodes: config.nodes });
-  const route = pickRouting(torusRouting, 'torus', config.routing);
+  const { graph, route, vcs } = buildTopology(config.topology);
   const pool = new PacketPool(config.nic.format.maxPayloadBytes);
-  const net = new Network(engine, graph, route, { ...config.network, vcs: torusRouting.vcs }, pool);
+  const net = new Network(engine, graph, route, { ...config.network, vcs, links: linksByClass(config, graph) }, pool);
   const txns = new TxnTable();
   const nics: Nic[] = [];
   for (let n = 0; n < config.nodes; n++) nics.push(new Nic(engine, net, txns, n, config.nic));
+  const distances = new Map<number, Int32Array>();
   return {
     config,
     engine,
     graph,
     net,
     nics,
-    hops: (a, b) => torusDistance(graph, graph.nodeRouter[a]!, graph.nodeRouter[b]!),
+    hops: (a, b) => {
+      const ra = graph.nodeRouter[a]!;
+      let d = distances.get(ra);
+      if (!d) distances.set(ra, (d = routerDistances(graph, ra)));
+      return d[graph.nodeRouter[b]!]!;
+    },
   };
 }

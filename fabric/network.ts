@@ -1,6 +1,6 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
 import type { PacketPool } from './packet.ts';
-import type { RouteChoice, RouteFn } from './routing/routing.ts';
+import type { BoundRoute, LoadView, RouteChoice } from './routing/routing.ts';
 import { PORT_NODE, type PortGraph } from './topology/port-graph.ts';
 
 /** Timing and buffering of a network, already in ps and phits. */
@@ -9,12 +9,8 @@ export interface NetworkParams {
   readonly vcs: number;
   /** From a head's arrival at a router input to its eligibility for an output (ps). */
   readonly routerLatencyPs: number;
-  /** Serialization time of one phit on a router-to-router link (ps). */
-  readonly linkPhitPs: number;
-  /** Wire and SerDes latency of a router-to-router link (ps). */
-  readonly linkLatencyPs: number;
-  /** Link-layer phits added to every packet on a router-to-router link (CRC, sideband, idle). */
-  readonly linkOverheadPhits: number;
+  /** Router-to-router link timing, indexed by the port graph's link class. */
+  readonly links: readonly LinkParams[];
   /** NIC -> router channel: phit time and latency (ps). */
   readonly injectPhitPs: number;
   readonly injectLatencyPs: number;
@@ -27,6 +23,16 @@ export interface NetworkParams {
   readonly ejectBufferPhits: number;
   /** Router buffer per VC behind a node port (phits): all the tiles a NIC injects through. */
   readonly injectBufferPhits: number;
+}
+
+/** Timing of one class of router-to-router link. */
+export interface LinkParams {
+  /** Serialization time of one phit, link-layer efficiency included (ps). */
+  readonly phitPs: number;
+  /** Wire and SerDes latency (ps). */
+  readonly latencyPs: number;
+  /** Link-layer phits added to every packet (CRC, sideband, idle). */
+  readonly overheadPhits: number;
 }
 
 /** What the network hands delivered packets to (the NIC of a node). */
@@ -65,7 +71,7 @@ const DEBUG = false; // hot-path assertions (busy channel, negative credits): se
  * injection channels. Input queues: channel-sized id space x VCs, where the NIC queues of node n
  * sit at the pseudo-port routers*radix + n.
  */
-export class Network<G extends PortGraph = PortGraph> implements EventHandler, NetworkAccess {
+export class Network implements EventHandler, NetworkAccess, LoadView {
   readonly id: number;
   readonly nv: number;
   private readonly nGP: number;
@@ -101,8 +107,8 @@ export class Network<G extends PortGraph = PortGraph> implements EventHandler, N
 
   constructor(
     private readonly engine: Engine,
-    readonly graph: G,
-    private readonly route: RouteFn<G>,
+    readonly graph: PortGraph,
+    private readonly route: BoundRoute,
     readonly params: NetworkParams,
     readonly pkts: PacketPool,
   ) {
@@ -138,13 +144,15 @@ export class Network<G extends PortGraph = PortGraph> implements EventHandler, N
       const peer = g.peerRouter[gp]!;
       if (peer >= 0) {
         const down = peer * g.radix + g.peerPort[gp]!;
+        const link = params.links[g.portClass[gp]!];
+        if (!link) throw new RangeError(`no link parameters for link class ${g.classNames[g.portClass[gp]!]}`);
         this.chanDown[gp] = down;
-        this.chanPhitPs[gp] = params.linkPhitPs;
-        this.chanLatPs[gp] = params.linkLatencyPs;
-        this.chanOvh[gp] = params.linkOverheadPhits;
+        this.chanPhitPs[gp] = link.phitPs;
+        this.chanLatPs[gp] = link.latencyPs;
+        this.chanOvh[gp] = link.overheadPhits;
         this.chanIsLink[gp] = 1;
         this.upChan[down] = gp;
-        this.upLatPs[down] = params.linkLatencyPs;
+        this.upLatPs[down] = link.latencyPs;
         for (let v = 0; v < nv; v++) this.credits[gp * nv + v] = params.inputBufferPhits;
       } else if (g.portClass[gp] === PORT_NODE) {
         const node = g.portNode[gp]!;
@@ -187,6 +195,11 @@ export class Network<G extends PortGraph = PortGraph> implements EventHandler, N
     // a response reuses its request's packet: its route starts afresh
     pk.rDim[p] = -1;
     pk.rDateline[p] = 0;
+    pk.rPhase[p] = 0;
+    pk.rInter[p] = -1;
+    pk.rStage[p] = 0;
+    pk.rGate[p] = -1;
+    pk.rSalt[p] = this.engine.rng.nextU32();
     pk.vc[p] = pk.vcClass[p]! * (this.nv >> 1);
     pk.at[p] = this.nGP + node;
     this.enqueue(p);
@@ -251,7 +264,7 @@ export class Network<G extends PortGraph = PortGraph> implements EventHandler, N
       const g = this.graph;
       const router = (gp / g.radix) | 0;
       const ch = this.choice;
-      this.route(g, router, pk, p, ch);
+      this.route(router, pk, p, ch, this);
       const base = router * g.radix + ch.port;
       if (ch.count === 1) {
         chan = base;
@@ -289,6 +302,17 @@ export class Network<G extends PortGraph = PortGraph> implements EventHandler, N
         best = c;
         if (load === 0) break;
       }
+    }
+    return best;
+  }
+
+  /** Waiting packets (and 1 if busy) on the least-loaded of `count` channels from `first`. */
+  groupLoad(first: number, count: number): number {
+    const now = this.engine.now;
+    let best = Infinity;
+    for (let c = first; c < first + count; c++) {
+      const l = this.reqCount[c]! + (this.busyUntil[c]! > now ? 1 : 0);
+      if (l < best) best = l;
     }
     return best;
   }

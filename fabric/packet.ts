@@ -32,6 +32,16 @@ export class PacketPool {
   rDim = new Int8Array(0);
   /** Torus routing: 1 once the packet has crossed the dateline of its current dimension. */
   rDateline = new Uint8Array(0);
+  /** Routing phase: dragonfly 0 = toward the intermediate router, 1 = toward the destination. */
+  rPhase = new Uint8Array(0);
+  /** Dragonfly: intermediate (Valiant) router, or -1 for a minimal route. */
+  rInter = new Int32Array(0);
+  /** Dragonfly: VC stage (rises by one per global hop and at the intermediate router). */
+  rStage = new Uint8Array(0);
+  /** Dragonfly: global port (router * radix + port) chosen to leave the current group, or -1. */
+  rGate = new Int32Array(0);
+  /** Random bits drawn from the run's generator at injection, for routing choices. */
+  rSalt = new Uint32Array(0);
   /** Deterministic (hashed) routing requested instead of adaptive. */
   ordered = new Uint8Array(0);
   // --- NIC fields
@@ -77,7 +87,7 @@ export class PacketPool {
 
   private grow(n: number): void {
     const old = this.capacity;
-    const g = <T extends Int32Array | Uint8Array | Int8Array | Int16Array | Float64Array>(a: T): T => {
+    const g = <T extends Int32Array | Uint32Array | Uint8Array | Int8Array | Int16Array | Float64Array>(a: T): T => {
       const b = new (a.constructor as new (n: number) => T)(n);
       b.set(a);
       return b;
@@ -94,6 +104,11 @@ export class PacketPool {
     this.next = g(this.next);
     this.rDim = g(this.rDim);
     this.rDateline = g(this.rDateline);
+    this.rPhase = g(this.rPhase);
+    this.rInter = g(this.rInter);
+    this.rSalt = g(this.rSalt);
+    this.rStage = g(this.rStage);
+    this.rGate = g(this.rGate);
     this.ordered = g(this.ordered);
     this.kind = g(this.kind);
     this.txn = g(this.txn);

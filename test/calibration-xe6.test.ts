@@ -157,9 +157,9 @@ describe(`xe6 packets and links (${SEED} §III, §V.A, G9, G12)`, () => {
   });
 
   it('G9: a torus connection (4 links x 3 lanes at 6.25 Gb/s) carries 9.375 GB/s raw, 63 % of it on 64-byte writes', () => {
-    const linkGBs = (f.phitBits / 8 / c.network.linkPhitPs) * 1000;
+    const linkGBs = (f.phitBits / 8 / c.links.link.phitPs) * 1000;
     expect(4 * linkGBs).toBeCloseTo(9.375, 6);
-    const efficiency = 64 / ((putRequestPhits(f, 64) + c.network.linkOverheadPhits) * (f.phitBits / 8));
+    const efficiency = 64 / ((putRequestPhits(f, 64) + c.links.link.overheadPhits) * (f.phitBits / 8));
     expect(Math.abs(efficiency - 0.63) / 0.63).toBeLessThan(0.01);
   });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Prng } from '../fabric/engine/prng.ts';
 import { buildMachine, machineSpec, resolveMachine, type Machine } from '../fabric/machine.ts';
 import { NicStatus, type NicMode } from '../fabric/nic/nic.ts';
+import type { TorusGraph } from '../fabric/topology/torus.ts';
 
 const SIZES = [1, 8, 64, 65, 4096, 100_000];
 const MODES: NicMode[] = ['fma', 'bte'];
@@ -41,15 +42,21 @@ function tracker(m: Machine): { done: Done; cb: (s: NicStatus) => void } {
   };
 }
 
+/** The torus graph of a machine built from a torus preset. */
+function torusOf(m: Machine): TorusGraph {
+  if (m.graph.topology !== 'torus') throw new Error(`expected a torus, got ${m.graph.topology}`);
+  return m.graph as TorusGraph;
+}
+
 describe('xe6 machine build', () => {
   it('resolves 32 nodes to a 4x2x2 Gemini torus with 2 nodes per router and the dor routing', () => {
-    expect(machine(64).graph.dims).toEqual([4, 4, 2]);
+    expect(torusOf(machine(64)).dims).toEqual([4, 4, 2]);
     const m = machine(32);
-    expect(m.graph.dims).toEqual([4, 2, 2]);
-    expect(m.graph.links).toEqual([8, 4, 8]);
+    expect(torusOf(m).dims).toEqual([4, 2, 2]);
+    expect(torusOf(m).links).toEqual([8, 4, 8]);
     expect(m.graph.nodes).toBe(32);
     expect(m.nics).toHaveLength(32);
-    expect(m.config.routing).toBe('dor');
+    expect(m.config.topology.routing).toBe('dor');
     expect(m.net.nv).toBe(4);
     expect(m.hops(0, 1)).toBe(0); // same Gemini
     expect(m.hops(0, 2)).toBe(1);
@@ -344,7 +351,7 @@ describe('VC use of response packets', () => {
    * has crossed the dateline (wraparound link) of the dimension it travels in.
    */
   function traceVcs(m: Machine): { cls: number; vc: number; expected: number; dim: number }[] {
-    const g = m.graph;
+    const g = torusOf(m);
     const pk = m.net.pkts;
     const n = g.dims.length;
     const nGP = g.routers * g.radix;

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PacketPool } from '../fabric/packet.ts';
-import type { RouteChoice, RouteFn } from '../fabric/routing/routing.ts';
+import type { LoadView, RouteChoice, RouteFn } from '../fabric/routing/routing.ts';
 import { pickRouting } from '../fabric/routing/routing.ts';
 import { TORUS_VCS, torusDor, torusRouting } from '../fabric/routing/torus-routing.ts';
 import { buildTorus, torusDistance, type TorusConfig, type TorusGraph } from '../fabric/topology/torus.ts';
 
 type TorusRoute = RouteFn<TorusGraph>;
+/** A quiet network: every output idle. */
+const IDLE: LoadView = { groupLoad: () => 0 };
 
 const TOPOLOGIES: { name: string; cfg: TorusConfig }[] = [
   { name: 'k=2 cube 2x2x2 (parallel links)', cfg: { dims: [2, 2, 2], links: [2, 1, 3], nodesPerRouter: 2 } },
@@ -43,7 +45,7 @@ function walk(g: TorusGraph, route: TorusRoute, pool: PacketPool, src: number, d
   const limit = g.routers + 1;
   try {
     for (;;) {
-      route(g, r, pool, p, out);
+      route(g, r, pool, p, out, IDLE);
       const h: Hop = { router: r, port: out.port, count: out.count, vc: out.vc };
       const peer = g.peerRouter[r * g.radix + out.port]!;
       if (peer < 0) return { hops, eject: h };

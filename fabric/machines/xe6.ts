@@ -13,6 +13,7 @@ export const xe6: MachineSpec = {
   seed: '004_c566599512f7712a.txt',
   params: {
     // --- topology
+    'topology.kind': { value: 'torus', help: 'topology builder', source: `${S} §I: 3-D torus` },
     'torus.dims': { value: 'auto', help: 'Geminis along x,y,z ("auto": near-cubic for --nodes)', source: 'assumed: sized to the run' },
     'torus.links': { value: '8,4,8', help: 'parallel links per direction in x,y,z', source: `${S} §I: 10 torus connections of 4 links, 4 in x and z, 2 in y` },
     'torus.wrap': { value: 'true,true,true', help: 'torus (true) or mesh (false) per dimension', source: `${S} §I: 3-D torus` },
@@ -26,9 +27,10 @@ export const xe6: MachineSpec = {
     'link.laneRate': { value: '6.25Gb/s', help: 'SerDes rate per lane', source: `${S} §V: SerDes 3.125 to 6.25 GHz (XE6 runs 6.25)` },
     'link.phitBits': { value: 24, help: 'bits per phit', source: `${S} §III: 24-bit phits` },
     'link.latency': { value: '15ns', help: 'wire and SerDes latency of a link', source: 'assumed: with router.latency gives 105 ns per hop (§V.A)' },
+    'link.efficiency': { value: 1, help: 'link-layer payload efficiency per phit', source: 'assumed: Gemini overheads are counted per packet (link.overheadPhits)' },
     'link.overheadPhits': { value: 2, help: 'link-layer phits per packet (CRC, sideband, ack)', source: `assumed: makes a 64-byte write 64/(34x3 B) = 63 % efficient, §V.A` },
     'netlink.tiles': { value: 8, help: 'router processor tiles the NICs inject through', source: `${S} §I: 8 tiles for the NICs` },
-    'netlink.tileCyclesPerPacket': { value: 32, help: 'router cycles per 64-byte (32-phit) packet per tile', source: `${S} §V.A` },
+    'netlink.clock': { value: '800MHz', help: 'processor tile clock: one phit per cycle per tile', source: `${S} §V.A: one 64-byte (32-phit) packet per tile every 32 cycles` },
     'netlink.latency': { value: '5ns', help: 'NIC to router (and back) latency', source: 'assumed' },
     // --- packet format
     'packet.requestHeaderPhits': { value: 7, help: 'write request header', source: `${S} §III` },

@@ -11,9 +11,16 @@ export interface RouteChoice {
   vc: number;
 }
 
+/** Live load of output channels, for adaptive routing (the network provides it). */
+export interface LoadView {
+  /** Load of the least-loaded of `count` parallel channels from global port `first` (0 = idle). */
+  groupLoad(first: number, count: number): number;
+}
+
 /**
  * A routing function: decides, at `router`, the output group and VC of packet `p` and may update
- * the packet's typed routing state. Reads the topology only; no module state.
+ * the packet's typed routing state. Reads the topology (and, if adaptive, the load view) only;
+ * no module state.
  */
 export type RouteFn<G extends PortGraph = PortGraph> = (
   g: G,
@@ -21,7 +28,16 @@ export type RouteFn<G extends PortGraph = PortGraph> = (
   pkts: PacketPool,
   p: number,
   out: RouteChoice,
+  load: LoadView,
 ) => void;
+
+/** A routing function bound to its topology, as the network calls it. */
+export type BoundRoute = (router: number, pkts: PacketPool, p: number, out: RouteChoice, load: LoadView) => void;
+
+/** Binds a routing function to its port graph (once per network, not per packet). */
+export function bindRoute<G extends PortGraph>(g: G, fn: RouteFn<G>): BoundRoute {
+  return (router, pkts, p, out, load) => fn(g, router, pkts, p, out, load);
+}
 
 /** Routing functions of one topology, with its VC layout. */
 export interface RoutingTable<G extends PortGraph = PortGraph> {

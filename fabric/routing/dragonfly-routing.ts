@@ -1,0 +1,211 @@
+import type { PacketPool } from '../packet.ts';
+import type { DragonflyGraph } from '../topology/dragonfly.ts';
+import type { LoadView, RouteChoice, RoutingTable } from './routing.ts';
+
+/**
+ * Dragonfly VC layout (seed 001, A11: 4 request + 4 response VCs): vc = 4 * class + stage. The
+ * stage rises by one on every global hop and jumps to 2 at a Valiant intermediate router, so a
+ * packet's stages never fall; within one stage a packet takes one green-then-black segment of
+ * local hops at most, so the channel dependency graph is acyclic.
+ */
+export const DRAGONFLY_VCS = 8;
+
+/** Routing phase of a packet: not yet decided, toward its intermediate router, toward its destination. */
+const UNDECIDED = 0;
+const TO_INTER = 1;
+const TO_DEST = 2;
+
+/** Salt-derived 32-bit hash (deterministic per packet and purpose). */
+function mix(a: number, b: number): number {
+  let h = Math.imul(a ^ Math.imul(b + 0x9e3779b9, 0x27d4eb2d), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Local hops (0-2) between two routers of one group: one green if the slots differ, one black if the chassis do. */
+function localHops(g: DragonflyGraph, a: number, b: number): number {
+  const R = g.config.routersPerChassis;
+  const la = a % g.routersPerGroup;
+  const lb = b % g.routersPerGroup;
+  return (la % R !== lb % R ? 1 : 0) + (Math.floor(la / R) !== Math.floor(lb / R) ? 1 : 0);
+}
+
+/** First local step from `a` toward `b` (same group, a != b): green to the slot first, then black. */
+function localStep(g: DragonflyGraph, a: number, b: number, out: RouteChoice): void {
+  const R = g.config.routersPerChassis;
+  const la = a % g.routersPerGroup;
+  const lb = b % g.routersPerGroup;
+  const sa = la % R;
+  const sb = lb % R;
+  if (sa !== sb) {
+    out.port = g.greenBase + (sb < sa ? sb : sb - 1);
+    out.count = 1;
+    return;
+  }
+  const ca = Math.floor(la / R);
+  const cb = Math.floor(lb / R);
+  out.port = g.blackBase + (cb < ca ? cb : cb - 1) * g.config.blackLinks;
+  out.count = g.config.blackLinks;
+}
+
+/** The gateway (global port id) packet `p` uses from group `from` to group `to`. */
+function gateway(g: DragonflyGraph, from: number, to: number, salt: number): number {
+  const L = g.linksPerPair;
+  return g.gateways[(from * g.config.groups + to) * L + (mix(salt, 0x100 + from) % L)]!;
+}
+
+/** Router hops of a minimal route from router a to router b through gateway `gw` (if groups differ). */
+function minimalHops(g: DragonflyGraph, a: number, b: number, gw: number): number {
+  const RG = g.routersPerGroup;
+  if (Math.floor(a / RG) === Math.floor(b / RG)) return localHops(g, a, b);
+  const gwRouter = Math.floor(gw / g.radix);
+  return localHops(g, a, gwRouter) + 1 + localHops(g, g.peerRouter[gw]!, b);
+}
+
+/** First hop (port group) from router `cur` toward router `target` via gateway `gw`; count 0 if cur is target. */
+function firstHop(g: DragonflyGraph, cur: number, target: number, gw: number, out: RouteChoice): void {
+  const RG = g.routersPerGroup;
+  out.count = 0;
+  if (cur === target) return;
+  if (Math.floor(cur / RG) === Math.floor(target / RG)) {
+    localStep(g, cur, target, out);
+  } else if (Math.floor(gw / g.radix) === cur) {
+    out.port = gw % g.radix;
+    out.count = 1;
+  } else {
+    localStep(g, cur, Math.floor(gw / g.radix), out);
+  }
+}
+
+/** Path cost for source-adaptive choice: (1 + load of the first hop) x hops; `scratch` is overwritten. */
+function cost(g: DragonflyGraph, cur: number, target: number, gw: number, hops: number, load: LoadView, scratch: RouteChoice): number {
+  firstHop(g, cur, target, gw, scratch);
+  const l = scratch.count === 0 ? 0 : load.groupLoad(cur * g.radix + scratch.port, scratch.count);
+  return (1 + l) * Math.max(1, hops);
+}
+
+/** Sets a packet's route at its source router; `scratch` may be overwritten. */
+type Decide = (g: DragonflyGraph, cur: number, pk: PacketPool, p: number, load: LoadView, scratch: RouteChoice) => void;
+
+/** Sends packet p from its source router along the routing state set by `decide`. */
+function route(g: DragonflyGraph, cur: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView, decide: Decide): void {
+  const RG = g.routersPerGroup;
+  const cls = pk.vcClass[p]!;
+  if (pk.rPhase[p] === UNDECIDED) decide(g, cur, pk, p, load, out);
+  const dst = pk.dst[p]!;
+  const dstRouter = g.nodeRouter[dst]!;
+  if (pk.rPhase[p] === TO_INTER && cur === pk.rInter[p]) {
+    pk.rPhase[p] = TO_DEST;
+    if (pk.rStage[p]! < 2) pk.rStage[p] = 2;
+    pk.rGate[p] = -1;
+  }
+  const target = pk.rPhase[p] === TO_INTER ? pk.rInter[p]! : dstRouter;
+  const stage = pk.rStage[p]!;
+  out.vc = 4 * cls + stage;
+  if (cur === target) {
+    // only reached in phase TO_DEST: eject
+    out.port = g.nodePort[dst]!;
+    out.count = 1;
+    return;
+  }
+  const gc = Math.floor(cur / RG);
+  const gt = Math.floor(target / RG);
+  if (gc === gt) {
+    localStep(g, cur, target, out);
+    return;
+  }
+  let gw = pk.rGate[p]!;
+  if (gw < 0 || Math.floor(Math.floor(gw / g.radix) / RG) !== gc) {
+    gw = pk.ordered[p] ? gateway(g, gc, gt, Math.imul(pk.src[p]! + 1, 0x9e3779b1) ^ dst) : gateway(g, gc, gt, pk.rSalt[p]!);
+    pk.rGate[p] = gw;
+  }
+  const gwRouter = Math.floor(gw / g.radix);
+  if (cur === gwRouter) {
+    out.port = gw % g.radix;
+    out.count = 1;
+    pk.rStage[p] = stage + 1; // the next group is one stage up
+    pk.rGate[p] = -1;
+    return;
+  }
+  localStep(g, cur, gwRouter, out);
+}
+
+const minimalDecide: Decide = (_g, _cur, pk, p) => {
+  pk.rPhase[p] = TO_DEST;
+};
+
+/** Valiant: an intermediate router drawn uniformly from the whole system (seed 001: "an intermediate Aries anywhere in the system"). */
+const valiantDecide: Decide = (g, cur, pk, p) => {
+  const inter = mix(pk.rSalt[p]!, 1) % g.routers;
+  if (inter === cur || inter === g.nodeRouter[pk.dst[p]!]) {
+    pk.rPhase[p] = TO_DEST;
+  } else {
+    pk.rPhase[p] = TO_INTER;
+    pk.rInter[p] = inter;
+  }
+};
+
+/**
+ * Source-adaptive (seed 001: "two minimal and two non-minimal routes ... the path with the
+ * lightest load is selected"): cost = (1 + first-hop load) x hops; non-minimal candidates pay
+ * `adaptiveBias` extra (biasing toward minimal).
+ */
+const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
+  const RG = g.routersPerGroup;
+  const dst = pk.dst[p]!;
+  const dstRouter = g.nodeRouter[dst]!;
+  const salt = pk.rSalt[p]!;
+  const gc = Math.floor(cur / RG);
+  const gd = Math.floor(dstRouter / RG);
+  let best = Infinity;
+  let bestGate = -1;
+  let bestInter = -1;
+  for (let k = 0; k < 2; k++) {
+    const gw = gc === gd ? -1 : gateway(g, gc, gd, mix(salt, 10 + k));
+    const c = cost(g, cur, dstRouter, gw, minimalHops(g, cur, dstRouter, gw), load, scratch);
+    if (c < best) {
+      best = c;
+      bestGate = gw;
+    }
+    if (gc === gd) break; // one minimal route inside a group
+  }
+  for (let k = 0; k < 2; k++) {
+    const inter = mix(salt, 20 + k) % g.routers;
+    if (inter === cur || inter === dstRouter) continue;
+    const gi = Math.floor(inter / RG);
+    const gw1 = gc === gi ? -1 : gateway(g, gc, gi, salt);
+    const gw2 = gi === gd ? -1 : gateway(g, gi, gd, salt);
+    const hops = minimalHops(g, cur, inter, gw1) + minimalHops(g, inter, dstRouter, gw2);
+    const c = cost(g, cur, inter, gw1, hops, load, scratch) + g.config.adaptiveBias;
+    if (c < best) {
+      best = c;
+      bestInter = inter;
+      bestGate = gw1;
+    }
+  }
+  if (bestInter >= 0) {
+    pk.rPhase[p] = TO_INTER;
+    pk.rInter[p] = bestInter;
+  } else {
+    pk.rPhase[p] = TO_DEST;
+  }
+  pk.rGate[p] = bestGate;
+};
+
+/** Minimal hashed route for traffic that must stay in order (the packet keeps one path). */
+const hashDecide: Decide = (_g, _cur, pk, p) => {
+  pk.ordered[p] = 1;
+  pk.rPhase[p] = TO_DEST;
+};
+
+/** The dragonfly routing table. */
+export const dragonflyRouting: RoutingTable<DragonflyGraph> = {
+  vcs: DRAGONFLY_VCS,
+  algorithms: {
+    minimal: (g, r, pk, p, out, load) => route(g, r, pk, p, out, load, minimalDecide),
+    valiant: (g, r, pk, p, out, load) => route(g, r, pk, p, out, load, valiantDecide),
+    adaptive: (g, r, pk, p, out, load) => route(g, r, pk, p, out, load, adaptiveDecide),
+    hash: (g, r, pk, p, out, load) => route(g, r, pk, p, out, load, hashDecide),
+  },
+};

@@ -1,0 +1,192 @@
+import type { ParamReader } from '../machines/spec.ts';
+import { PORT_NODE, PORT_UNUSED, type PortGraph } from './port-graph.ts';
+
+/** Configuration of a Cray XC style dragonfly (seed 001, "Dragonfly Implementation"). */
+export interface DragonflyConfig {
+  readonly groups: number;
+  /** Chassis per group (the black, rank-2 dimension). */
+  readonly chassis: number;
+  /** Routers per chassis (the green, rank-1 dimension). */
+  readonly routersPerChassis: number;
+  /** Parallel black links from a router to its peer in each other chassis. */
+  readonly blackLinks: number;
+  /** Global ports per router. */
+  readonly globalPorts: number;
+  /** Cables between each pair of groups. */
+  readonly cablesPerPair: number;
+  /** Global links per cable (a 12X cable carries 4 three-lane links). */
+  readonly linksPerCable: number;
+  readonly nodesPerRouter: number;
+  /** Nodes attached (the first `nodes` node slots, group by group). */
+  readonly nodes: number;
+  /** Adaptive routing: extra cost of a non-minimal candidate (in loaded hops); larger favours minimal. */
+  readonly adaptiveBias: number;
+}
+
+/** Link classes of a dragonfly. */
+export const DF_GREEN = 2;
+export const DF_BLACK = 3;
+export const DF_GLOBAL = 4;
+
+/** A dragonfly port graph with its layout. */
+export interface DragonflyGraph extends PortGraph {
+  readonly topology: 'dragonfly';
+  readonly config: DragonflyConfig;
+  readonly routersPerGroup: number;
+  /** First port of the green, black and global port ranges. */
+  readonly greenBase: number;
+  readonly blackBase: number;
+  readonly globalBase: number;
+  /** Global links between each ordered pair of groups. */
+  readonly linksPerPair: number;
+  /**
+   * Global ports (router * radix + port) of group g that lead to group h:
+   * `gateways[(g * groups + h) * linksPerPair + m]`, m < linksPerPair.
+   */
+  readonly gateways: Int32Array;
+}
+
+/**
+ * Port numbering, kept beside the routing that depends on it (dragonfly-routing.ts): ports
+ * [0, nodesPerRouter) attach nodes; then routersPerChassis - 1 green ports (one per other router
+ * of the chassis, in slot order); then blackLinks ports to each other chassis (in chassis order);
+ * then the global ports.
+ */
+export function dragonflyLayout(c: DragonflyConfig): { greenBase: number; blackBase: number; globalBase: number; radix: number } {
+  const greenBase = c.nodesPerRouter;
+  const blackBase = greenBase + c.routersPerChassis - 1;
+  const globalBase = blackBase + (c.chassis - 1) * c.blackLinks;
+  return { greenBase, blackBase, globalBase, radix: globalBase + c.globalPorts };
+}
+
+/** Largest number of cables between each pair of groups (seed 001, Configuration: floor(cables per group / (groups - 1))). */
+export function maxCablesPerPair(c: Pick<DragonflyConfig, 'groups' | 'chassis' | 'routersPerChassis' | 'globalPorts' | 'linksPerCable'>): number {
+  const cablesPerGroup = Math.floor((c.chassis * c.routersPerChassis * c.globalPorts) / c.linksPerCable);
+  return c.groups > 1 ? Math.floor(cablesPerGroup / (c.groups - 1)) : 0;
+}
+
+/** Builds a dragonfly port graph; throws RangeError naming the bad field. */
+export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
+  for (const k of ['groups', 'chassis', 'routersPerChassis', 'blackLinks', 'linksPerCable', 'nodesPerRouter'] as const) {
+    if (!Number.isInteger(c[k]) || c[k] < 1) throw new RangeError(`dragonfly.${k} must be a positive integer, got ${c[k]}`);
+  }
+  if (!Number.isInteger(c.globalPorts) || c.globalPorts < 0) throw new RangeError(`dragonfly.globalPorts must be a non-negative integer, got ${c.globalPorts}`);
+  const G = c.groups;
+  const RG = c.chassis * c.routersPerChassis;
+  const maxPairs = maxCablesPerPair(c);
+  if (G > 1 && (!Number.isInteger(c.cablesPerPair) || c.cablesPerPair < 1 || c.cablesPerPair > maxPairs)) {
+    throw new RangeError(`dragonfly.cablesPerPair must be an integer from 1 to ${maxPairs} for ${G} groups (${(RG * c.globalPorts) / c.linksPerCable} cables per group), got ${c.cablesPerPair}`);
+  }
+  const routers = G * RG;
+  const slots = routers * c.nodesPerRouter;
+  if (!Number.isInteger(c.nodes) || c.nodes < 1 || c.nodes > slots) {
+    throw new RangeError(`dragonfly.nodes must be an integer from 1 to ${slots} (${G} groups of ${RG * c.nodesPerRouter}), got ${c.nodes}`);
+  }
+  const { greenBase, blackBase, globalBase, radix } = dragonflyLayout(c);
+  const total = routers * radix;
+  const peerRouter = new Int32Array(total).fill(-1);
+  const peerPort = new Int32Array(total).fill(-1);
+  const portNode = new Int32Array(total).fill(-1);
+  const portClass = new Uint8Array(total).fill(PORT_UNUSED);
+  const nodeRouter = new Int32Array(c.nodes);
+  const nodePort = new Int32Array(c.nodes);
+  const wire = (ra: number, pa: number, rb: number, pb: number, cls: number): void => {
+    peerRouter[ra * radix + pa] = rb;
+    peerPort[ra * radix + pa] = pb;
+    portClass[ra * radix + pa] = cls;
+  };
+  for (let node = 0; node < c.nodes; node++) {
+    const r = Math.floor(node / c.nodesPerRouter);
+    const p = node % c.nodesPerRouter;
+    nodeRouter[node] = r;
+    nodePort[node] = p;
+    portNode[r * radix + p] = node;
+    portClass[r * radix + p] = PORT_NODE;
+  }
+  const R = c.routersPerChassis;
+  const C = c.chassis;
+  for (let r = 0; r < routers; r++) {
+    const g = Math.floor(r / RG);
+    const lr = r % RG;
+    const ch = Math.floor(lr / R);
+    const s = lr % R;
+    // green: all-to-all within the chassis
+    for (let s2 = 0; s2 < R; s2++) {
+      if (s2 === s) continue;
+      const r2 = g * RG + ch * R + s2;
+      wire(r, greenBase + (s2 < s ? s2 : s2 - 1), r2, greenBase + (s < s2 ? s : s - 1), DF_GREEN);
+    }
+    // black: blackLinks to the router in the same slot of every other chassis
+    for (let c2 = 0; c2 < C; c2++) {
+      if (c2 === ch) continue;
+      const r2 = g * RG + c2 * R + s;
+      for (let l = 0; l < c.blackLinks; l++) {
+        wire(r, blackBase + (c2 < ch ? c2 : c2 - 1) * c.blackLinks + l, r2, blackBase + (ch < c2 ? ch : ch - 1) * c.blackLinks + l, DF_BLACK);
+      }
+    }
+  }
+  // global: port index q = j * RG + lr spreads consecutive links over the group's routers;
+  // link q of group g goes to group (g + 1 + q mod (G-1)) mod G as its (q div (G-1))-th link there
+  const L = G > 1 ? c.cablesPerPair * c.linksPerCable : 0;
+  const gateways = new Int32Array(G * G * L).fill(-1);
+  if (G > 1) {
+    const portOf = (g: number, q: number): [number, number] => [g * RG + (q % RG), globalBase + Math.floor(q / RG)];
+    for (let g = 0; g < G; g++) {
+      for (let q = 0; q < L * (G - 1); q++) {
+        const k = q % (G - 1);
+        const m = Math.floor(q / (G - 1));
+        const h = (g + 1 + k) % G;
+        const q2 = m * (G - 1) + ((g - h - 1 + 2 * G) % G);
+        const [ra, pa] = portOf(g, q);
+        const [rb, pb] = portOf(h, q2);
+        wire(ra, pa, rb, pb, DF_GLOBAL);
+        gateways[(g * G + h) * L + m] = ra * radix + pa;
+      }
+    }
+  }
+  return {
+    topology: 'dragonfly',
+    routers,
+    radix,
+    nodes: c.nodes,
+    peerRouter,
+    peerPort,
+    portNode,
+    portClass,
+    nodeRouter,
+    nodePort,
+    classNames: ['node', 'unused', 'green', 'black', 'global'],
+    config: c,
+    routersPerGroup: RG,
+    greenBase,
+    blackBase,
+    globalBase,
+    linksPerPair: L,
+    gateways,
+  };
+}
+
+/** Reads a dragonfly's parameters for `nodes` nodes: groups and cables per pair default to the smallest full system. */
+export function resolveDragonfly(r: ParamReader, nodes: number): DragonflyConfig {
+  const base = {
+    chassis: r.int('dragonfly.chassis'),
+    routersPerChassis: r.int('dragonfly.routersPerChassis'),
+    blackLinks: r.int('dragonfly.blackLinks'),
+    globalPorts: r.int('dragonfly.globalPorts'),
+    linksPerCable: r.int('dragonfly.linksPerCable'),
+    nodesPerRouter: r.int('dragonfly.nodesPerRouter'),
+    adaptiveBias: r.number('routing.adaptiveBias'),
+  };
+  const perGroup = base.chassis * base.routersPerChassis * base.nodesPerRouter;
+  const groupsText = r.string('dragonfly.groups');
+  const groups = groupsText === 'auto' ? Math.ceil(nodes / perGroup) : r.int('dragonfly.groups');
+  if (groups < 1) throw new RangeError(`parameter dragonfly.groups: expected at least 1, got ${groups}`);
+  if (nodes > groups * perGroup) throw new RangeError(`nodes=${nodes} does not fit ${groups} dragonfly groups of ${perGroup} nodes`);
+  const cablesText = r.string('dragonfly.cablesPerPair');
+  const max = maxCablesPerPair({ ...base, groups });
+  const cablesPerPair = cablesText === 'max' ? max : r.int('dragonfly.cablesPerPair');
+  if (groups > 1 && (cablesPerPair < 1 || cablesPerPair > max)) {
+    throw new RangeError(`parameter dragonfly.cablesPerPair: ${groups} groups allow 1 to ${max} cables per pair, got ${cablesPerPair}`);
+  }
+  return { ...base, groups, cablesPerPair, nodes };
+}

@@ -1,0 +1,88 @@
+import type { ParamReader } from '../machines/spec.ts';
+import { bindRoute, pickRouting, type BoundRoute } from '../routing/routing.ts';
+import { torusRouting } from '../routing/torus-routing.ts';
+import { dragonflyRouting } from '../routing/dragonfly-routing.ts';
+import { buildDragonfly, resolveDragonfly, type DragonflyConfig } from './dragonfly.ts';
+import type { PortGraph } from './port-graph.ts';
+import { balancedDims, buildTorus, type TorusConfig } from './torus.ts';
+
+/**
+ * The topology of a resolved machine: which builder, its validated config and the routing
+ * algorithm. One explicit table of topologies (this union and the switches below), no
+ * registration by import side effect.
+ */
+export type TopologySpec =
+  | { readonly kind: 'torus'; readonly config: TorusConfig; readonly routing: string }
+  | { readonly kind: 'dragonfly'; readonly config: DragonflyConfig; readonly routing: string };
+
+/** The topology kinds, for messages. */
+export const TOPOLOGY_KINDS = ['torus', 'dragonfly'] as const;
+
+/** Reads the topology parameters of a machine for `nodes` nodes. */
+export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
+  const kind = r.string('topology.kind');
+  const routing = r.string('routing.algorithm');
+  switch (kind) {
+    case 'torus': {
+      const links = r.ints('torus.links');
+      const nodesPerRouter = r.int('torus.nodesPerRouter');
+      const dimsText = r.string('torus.dims');
+      const dims = dimsText === 'auto' ? balancedDims(Math.ceil(nodes / nodesPerRouter), links.length) : r.ints('torus.dims');
+      const wrap = r.string('torus.wrap').split(',').map((s) => {
+        if (s !== 'true' && s !== 'false') throw new RangeError(`parameter torus.wrap: expected true/false per dimension, got "${s}"`);
+        return s === 'true';
+      });
+      const slots = dims.reduce((a, b) => a * b, 1) * nodesPerRouter;
+      if (nodes > slots) throw new RangeError(`nodes=${nodes} does not fit torus ${dims.join('x')} with ${nodesPerRouter} nodes per router (${slots} slots)`);
+      pickRouting(torusRouting, 'torus', routing);
+      return { kind, config: { dims, links, wrap, nodesPerRouter, nodes }, routing };
+    }
+    case 'dragonfly': {
+      pickRouting(dragonflyRouting, 'dragonfly', routing);
+      return { kind, config: resolveDragonfly(r, nodes), routing };
+    }
+    default:
+      throw new RangeError(`parameter topology.kind: unknown topology "${kind}"; valid: ${TOPOLOGY_KINDS.join(', ')}`);
+  }
+}
+
+/** A built topology: its port graph, the routing bound to it and the VCs it needs. */
+export interface BuiltTopology {
+  readonly graph: PortGraph;
+  readonly route: BoundRoute;
+  readonly vcs: number;
+}
+
+/** Builds the port graph and binds the routing of a topology spec. */
+export function buildTopology(t: TopologySpec): BuiltTopology {
+  switch (t.kind) {
+    case 'torus': {
+      const g = buildTorus(t.config);
+      return { graph: g, route: bindRoute(g, pickRouting(torusRouting, 'torus', t.routing)), vcs: torusRouting.vcs };
+    }
+    case 'dragonfly': {
+      const g = buildDragonfly(t.config);
+      return { graph: g, route: bindRoute(g, pickRouting(dragonflyRouting, 'dragonfly', t.routing)), vcs: dragonflyRouting.vcs };
+    }
+  }
+}
+
+/** One line describing a topology spec. */
+export function describeTopology(t: TopologySpec): string {
+  switch (t.kind) {
+    case 'torus': {
+      const c = t.config;
+      const shape = c.dims.map((k, d) => `${k}${c.wrap?.[d] === false ? '(mesh)' : ''}`).join('x');
+      return `torus ${shape}, ${c.links.join('/')} links per direction, ${c.nodesPerRouter} nodes per router, ${t.routing} routing`;
+    }
+    case 'dragonfly': {
+      const c = t.config;
+      return `dragonfly ${c.groups} groups of ${c.chassis}x${c.routersPerChassis} routers, ${c.cablesPerPair} cables per group pair, ${c.nodesPerRouter} nodes per router, ${t.routing} routing`;
+    }
+  }
+}
+
+/** Which family of link parameters (`link.*` or `optical.*`) a link class uses. */
+export function linkFamily(t: TopologySpec, className: string): 'link' | 'optical' {
+  return t.kind === 'dragonfly' && className === 'global' ? 'optical' : 'link';
+}
