@@ -5,7 +5,9 @@ import { Command, CommanderError } from 'commander';
 import { tsImport } from 'tsx/esm/api';
 import { resolveParams, type App, type ParamSpec } from '../apps/app.ts';
 import { apps, findApp } from '../apps/index.ts';
-import { machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { machineSpec, rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
+import { topologyMetrics } from '../fabric/topology/metrics.ts';
+import { buildTopology } from '../fabric/topology/topologies.ts';
 import { presets } from '../fabric/machines/index.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
@@ -123,6 +125,19 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       io.out(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows));
     });
 
+  program
+    .command('topo')
+    .description('structure of a machine: routers, links, diameter, average hops, bisection')
+    .argument('<machine>', `machine preset (${Object.keys(presets).join(', ')})`)
+    .option('-n, --nodes <n>', 'number of nodes')
+    .option('--groups <g>', 'dragonfly groups')
+    .option('--cables-per-pair <c>', 'dragonfly optical cables between each pair of groups')
+    .option('--dims <XxYxZ>', 'torus dimensions, e.g. 8x8x8')
+    .option('--json', 'print one JSON object')
+    .action((name: string, opts: { nodes?: string; groups?: string; cablesPerPair?: string; dims?: string; json?: boolean }) => {
+      code = topoCommand(name, opts, io);
+    });
+
   try {
     await program.parseAsync(['node', 'phit', ...argv]);
     return code;
@@ -140,6 +155,57 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     io.err(`phit: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
+}
+
+function topoCommand(name: string, opts: { nodes?: string; groups?: string; cablesPerPair?: string; dims?: string; json?: boolean }, io: Io): number {
+  const spec = machineSpec(name);
+  const set: Record<string, string> = {};
+  if (opts.groups !== undefined) set['dragonfly.groups'] = String(positiveInt('groups', opts.groups));
+  if (opts.cablesPerPair !== undefined) set['dragonfly.cablesPerPair'] = String(positiveInt('cables-per-pair', opts.cablesPerPair));
+  if (opts.dims !== undefined) {
+    if (!/^\d+(x\d+)*$/.test(opts.dims)) throw new UsageError(`--dims ${opts.dims}: expected dimensions like 8x8x8`);
+    set['torus.dims'] = opts.dims;
+  }
+  for (const k of Object.keys(set)) {
+    if (!(k in spec.params)) throw new UsageError(`--${k.split('.')[1] === 'cablesPerPair' ? 'cables-per-pair' : k.split('.')[1]} does not apply to ${name} (${spec.title})`);
+  }
+  // without --nodes, fill the structure the other options describe
+  let nodes = opts.nodes !== undefined ? positiveInt('nodes', opts.nodes) : 0;
+  if (nodes === 0) {
+    const probe = resolveMachine(spec, 1, set);
+    nodes = buildTopology(probe.topology).graph.routers * probe.topology.config.nodesPerRouter;
+  }
+  const config = resolveMachine(spec, nodes, set);
+  const { graph } = buildTopology(config.topology);
+  const m = topologyMetrics(graph, (cls) => rawLinkGBs(config, cls));
+  const round3 = (v: number): number => Number(v.toFixed(3));
+  const out = {
+    machine: name,
+    topology: config.topologySummary,
+    routers: m.routers,
+    nodes: m.nodes,
+    linksPerClass: m.linksPerClass,
+    diameter: m.diameter,
+    averageHops: round3(m.averageHops),
+    averageHopsSampled: m.averageHopsSampled,
+    bisectionLinks: m.bisectionLinks,
+    bisectionUnit: m.bisectionUnit,
+    bisectionGBs: round3(m.bisectionGBs),
+    bisectionIsBound: m.bisectionIsBound,
+    globalCables: m.globalCables,
+    globalGBsPerNode: m.globalGBsPerNode === null ? null : round3(m.globalGBsPerNode),
+  };
+  if (opts.json) {
+    io.out(JSON.stringify(out));
+    return 0;
+  }
+  io.out(`${name} (${spec.title}): ${out.topology}`);
+  io.out(`routers ${out.routers}, nodes ${out.nodes}`);
+  io.out(`links per class: ${Object.entries(out.linksPerClass).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  io.out(`diameter ${out.diameter} router hops; average ${out.averageHops} hops over all node pairs${out.averageHopsSampled ? ' (sampled)' : ''}`);
+  io.out(`bisection ${out.bisectionLinks} ${out.bisectionUnit}, ${out.bisectionGBs} GB/s both directions${out.bisectionIsBound ? ' (bound)' : ' (exact)'}`);
+  if (out.globalCables !== null) io.out(`global network: ${out.globalCables} optical cables, peak ${out.globalGBsPerNode} GB/s per node`);
+  return 0;
 }
 
 async function runCommand(

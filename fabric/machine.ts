@@ -40,6 +40,8 @@ export interface MachineConfig {
   readonly network: Omit<NetworkParams, 'vcs' | 'links'>;
   /** Router-to-router link timing of each link family. */
   readonly links: { readonly link: LinkParams; readonly optical?: LinkParams };
+  /** Raw bandwidth of one link of each family, per direction, before link-layer efficiency (GB/s). */
+  readonly rawLinkGBs: { readonly link: number; readonly optical?: number };
   readonly nic: NicParams;
   readonly cpu: CpuParams;
   readonly mpi: MpiParams;
@@ -91,18 +93,17 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     throw new RangeError(`buffers (router.inputBuffer=${network.inputBufferPhits}, nic.receiveBuffer=${network.ejectBufferPhits}) must hold a full ${fullPacket}-phit packet`);
   }
   const nicCyclePs = cyclePs(r.hz('nic.clock'));
-  const htBytesPerPs = (r.hz('ht.clock') * r.int('ht.widthBits') * 2) / 8 / 1e12;
   const nic: NicParams = {
     format,
     packetPs: Math.round(r.int('nic.packetCycles') * nicCyclePs),
     cyclePs: Math.round(nicCyclePs),
     outLatencyPs: Math.round(r.int('nic.outLatencyCycles') * nicCyclePs),
     inLatencyPs: Math.round(r.int('nic.inLatencyCycles') * nicCyclePs),
-    hostBytesPerPs: htBytesPerPs,
-    hostLatencyPs: r.timePs('ht.latency'),
-    hostWriteOverheadBytes: r.bytes('ht.writeOverhead'),
-    hostReadRequestBytes: r.bytes('ht.readRequest'),
-    memoryReadLatencyPs: r.timePs('ht.memoryReadLatency'),
+    hostBytesPerPs: r.bytesPerPs('host.bandwidth'),
+    hostLatencyPs: r.timePs('host.latency'),
+    hostWriteOverheadBytes: r.bytes('host.writeOverhead'),
+    hostReadRequestBytes: r.bytes('host.readRequest'),
+    memoryReadLatencyPs: r.timePs('host.memoryReadLatency'),
     fmaIssuePs: r.timePs('fma.issue'),
     bteIssuePs: r.timePs('bte.issue'),
     bteStartupPs: r.timePs('bte.startup'),
@@ -111,6 +112,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     maxOutstandingPackets: r.int('nic.maxOutstandingPackets'),
     smsgHeaderBytes: r.bytes('nic.smsgHeader'),
   };
+  const rawOf = (family: 'link' | 'optical'): number => r.int(`${family}.lanes`) * r.bytesPerPs(`${family}.laneRate`) * 1000;
   const linkOf = (family: 'link' | 'optical'): LinkParams => ({
     phitPs: phitBits / 8 / (r.int(`${family}.lanes`) * r.bytesPerPs(`${family}.laneRate`) * r.number(`${family}.efficiency`)),
     latencyPs: r.timePs(`${family}.latency`),
@@ -125,6 +127,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     topologySummary: describeTopology(topology),
     network,
     links: { link: linkOf('link'), ...(topology.kind === 'dragonfly' ? { optical: linkOf('optical') } : {}) },
+    rawLinkGBs: { link: rawOf('link'), ...(topology.kind === 'dragonfly' ? { optical: rawOf('optical') } : {}) },
     nic,
     cpu: { flopsPerPs: (r.number('cpu.gflops') * 1e9) / 1e12, memBytesPerPs: r.bytesPerPs('cpu.memBandwidth') },
     mpi: {
@@ -159,6 +162,14 @@ export function linksByClass(config: MachineConfig, graph: PortGraph): LinkParam
     if (!l) throw new RangeError(`machine ${config.name}: no ${family} link parameters for link class ${name}`);
     return l;
   });
+}
+
+/** Raw bandwidth (GB/s per direction) of a link class of a machine. */
+export function rawLinkGBs(config: MachineConfig, className: string): number {
+  const family = linkFamily(config.topology, className);
+  const v = family === 'optical' ? config.rawLinkGBs.optical : config.rawLinkGBs.link;
+  if (v === undefined) throw new RangeError(`machine ${config.name}: no ${family} links`);
+  return v;
 }
 
 /** Builds the simulator objects for a resolved machine. */
