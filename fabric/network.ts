@@ -199,6 +199,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     pk.rInter[p] = -1;
     pk.rStage[p] = 0;
     pk.rGate[p] = -1;
+    pk.rLeft[p] = 0xff; // no source route yet: the first router computes it
     pk.rSalt[p] = this.engine.rng.nextU32();
     pk.vc[p] = pk.vcClass[p]! * (this.nv >> 1);
     pk.at[p] = this.nGP + node;

@@ -40,6 +40,10 @@ export class PacketPool {
   rStage = new Uint8Array(0);
   /** Dragonfly: global port (router * radix + port) chosen to leave the current group, or -1. */
   rGate = new Int32Array(0);
+  /** Source routing (Kautz): remaining route string, 2 bits per hop, low bits first. */
+  rRoute = new Uint32Array(0);
+  /** Source routing: hops left in `rRoute`. */
+  rLeft = new Uint8Array(0);
   /** Random bits drawn from the run's generator at injection, for routing choices. */
   rSalt = new Uint32Array(0);
   /** Deterministic (hashed) routing requested instead of adaptive. */
@@ -109,6 +113,8 @@ export class PacketPool {
     this.rSalt = g(this.rSalt);
     this.rStage = g(this.rStage);
     this.rGate = g(this.rGate);
+    this.rRoute = g(this.rRoute);
+    this.rLeft = g(this.rLeft);
     this.ordered = g(this.ordered);
     this.kind = g(this.kind);
     this.txn = g(this.txn);

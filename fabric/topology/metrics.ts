@@ -39,7 +39,8 @@ export function topologyMetrics(g: PortGraph, rawGBs: RawLinkGBs): TopologyMetri
   for (let gp = 0; gp < g.routers * g.radix; gp++) {
     if (g.peerRouter[gp]! < 0) continue;
     const name = g.classNames[g.portClass[gp]!]!.replace(/[+-]$/, '');
-    linksPerClass[name] = (linksPerClass[name] ?? 0) + 0.5; // each link is seen from both ends
+    // a two-way link is seen from both ends; a one-way link only from its output
+    linksPerClass[name] = (linksPerClass[name] ?? 0) + (g.directed ? 1 : 0.5);
   }
   const nodesAt = new Int32Array(g.routers);
   for (let n = 0; n < g.nodes; n++) nodesAt[g.nodeRouter[n]!]!++;

@@ -23,6 +23,12 @@ export interface PortGraph {
   readonly nodePort: Int32Array;
   /** Names of the link classes, indexed by class. */
   readonly classNames: readonly string[];
+  /**
+   * True when links are one-way (Kautz): a wired port is then an output whose peer port is an
+   * input, and input ports have no peer of their own. Otherwise every link is a pair of ports
+   * that name each other.
+   */
+  readonly directed?: boolean;
 }
 
 /** Port class of a port attached to a node. */
