@@ -7,6 +7,7 @@ import { resolveParams, type App, type ParamSpec } from '../apps/app.ts';
 import { apps, findApp } from '../apps/index.ts';
 import { machineSpec, rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
 import { topologyMetrics } from '../fabric/topology/metrics.ts';
+import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
 import { buildTopology } from '../fabric/topology/topologies.ts';
 import { presets } from '../fabric/machines/index.ts';
 import type { RankContext } from '../runtime/rank.ts';
@@ -138,6 +139,26 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       code = topoCommand(name, opts, io);
     });
 
+  program
+    .command('traffic')
+    .description('synthetic traffic from every NIC: offered vs accepted load and latency')
+    .option('-m, --machine <name>', `machine preset (${Object.keys(presets).join(', ')})`, 'xe6')
+    .option('-n, --nodes <n>', 'number of nodes', '64')
+    .option('--pattern <p>', `traffic pattern (${PATTERNS.join(', ')})`, 'uniform')
+    .option('--load <fraction>', 'offered load, fraction of each NIC peak injection bandwidth', '0.5')
+    .option('--sweep', 'sweep the load from 0.1 to 1.0 and report the saturation point')
+    .option('--routing <name>', 'routing algorithm (see the machine preset)')
+    .option('--hotspot <node>', 'hotspot pattern: the node everyone sends to', '0')
+    .option('--window <us>', 'measurement window in simulated us', '20')
+    .option('--warmup <us>', 'warm-up before measuring, simulated us', '5')
+    .option('--per-source', "report each source's share of the delivered bandwidth")
+    .option('-s, --set <key=value>', 'set a machine parameter (repeatable)', collect, [])
+    .option('--seed <s>', 'seed of the run', '1')
+    .option('--json', 'print one JSON object')
+    .action((opts: TrafficCliOptions) => {
+      code = trafficCommand(opts, io);
+    });
+
   try {
     await program.parseAsync(['node', 'phit', ...argv]);
     return code;
@@ -155,6 +176,60 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     io.err(`phit: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
+}
+
+interface TrafficCliOptions {
+  machine: string;
+  nodes: string;
+  pattern: string;
+  load: string;
+  sweep?: boolean;
+  routing?: string;
+  hotspot: string;
+  window: string;
+  warmup: string;
+  perSource?: boolean;
+  set: string[];
+  seed: string;
+  json?: boolean;
+}
+
+function positiveNumber(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isFinite(v) || v <= 0 || text.trim() === '') throw new UsageError(`--${name} ${text}: expected a positive number`);
+  return v;
+}
+
+function trafficCommand(opts: TrafficCliOptions, io: Io): number {
+  const spec = machineSpec(opts.machine);
+  if (!(PATTERNS as readonly string[]).includes(opts.pattern)) throw new UsageError(`--pattern ${opts.pattern}: valid: ${PATTERNS.join(', ')}`);
+  const nodes = positiveInt('nodes', opts.nodes);
+  const set = parseKeyValues(opts.set, '--set');
+  if (opts.routing !== undefined) set['routing.algorithm'] = opts.routing;
+  const config = resolveMachine(spec, nodes, set);
+  const base = {
+    pattern: opts.pattern as Pattern,
+    windowUs: positiveNumber('window', opts.window),
+    warmupUs: Number(opts.warmup),
+    hotspot: Number(opts.hotspot),
+    seed: Number(opts.seed),
+    perSource: opts.perSource ?? false,
+    ...(config.topology.kind === 'dragonfly'
+      ? { nodesPerGroup: config.topology.config.chassis * config.topology.config.routersPerChassis * config.topology.config.nodesPerRouter }
+      : {}),
+  };
+  const result = opts.sweep
+    ? sweepTraffic(config, base, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
+    : { rows: [runTraffic(config, { ...base, load: positiveNumber('load', opts.load) })], saturationFraction: null };
+  const out = { machine: spec.name, topology: config.topologySummary, nodes, pattern: opts.pattern, routing: config.topology.routing, ...result };
+  if (opts.json) {
+    io.out(JSON.stringify(out));
+    return 0;
+  }
+  io.out(`${opts.pattern} traffic on ${spec.name}: ${config.topologySummary}, ${nodes} nodes`);
+  io.out(formatTable(result.rows.map(({ sourceShares: _s, ...r }) => r)));
+  if (opts.sweep) io.out(result.saturationFraction === null ? 'no saturation up to full load' : `saturates at ${result.saturationFraction} of peak injection`);
+  return 0;
 }
 
 function topoCommand(name: string, opts: { nodes?: string; groups?: string; cablesPerPair?: string; dims?: string; json?: boolean }, io: Io): number {
