@@ -7,8 +7,12 @@ import { buildTopology } from '../fabric/topology/topologies.ts';
 
 /** Options of the fabric (uniform random traffic) benchmark. */
 export interface FabricBenchOptions {
-  /** Torus dimensions (default '8,8,8'; 2 nodes per router, so 8x8x8 has 1024 nodes). */
-  readonly dims?: string;
+  /** Machine preset (default xe6). */
+  readonly machine?: string;
+  /** Nodes (default 1024). */
+  readonly nodes?: number;
+  /** Machine parameter overrides (default for xe6: an 8x8x8 torus). */
+  readonly set?: Readonly<Record<string, string>>;
   /** Simulated time during which packets are injected, in ns (default 300,000 ns = 300 us). */
   readonly durationNs?: number;
   /** Mean time between two packets of one node, in ns (default 200 ns); Poisson arrivals. */
@@ -120,10 +124,8 @@ interface RunResult {
   topology: string;
 }
 
-function fabricRun(dimsText: string, durationNs: number, intervalNs: number, phits: number, seed: number): RunResult {
-  const dims = dimsText.split(',').map(Number);
-  const nodes = dims.reduce((a, b) => a * b, 1) * 2;
-  const cfg = resolveMachine(machineSpec('xe6'), nodes, { 'torus.dims': dimsText });
+function fabricRun(machine: string, nodes: number, set: Readonly<Record<string, string>>, durationNs: number, intervalNs: number, phits: number, seed: number): RunResult {
+  const cfg = resolveMachine(machineSpec(machine), nodes, { ...set });
   const engine = new Engine(seed);
   const { graph, route, vcs } = buildTopology(cfg.topology);
   const pool = new PacketPool(cfg.nic.format.maxPayloadBytes);
@@ -143,20 +145,22 @@ function fabricRun(dimsText: string, durationNs: number, intervalNs: number, phi
 }
 
 /**
- * Uniform random traffic on a torus at the packet level, straight on the Network (no NICs): every
+ * Uniform random traffic at the packet level, straight on the Network (no NICs): every
  * node's endpoint returns ejection credits at once, so the measured cost is the event queue,
  * routing, arbitration and credit flow. Reports packet-hops (router-to-router channel traversals)
  * per second of wall time. A short warm-up on a separate network runs first.
  */
 export function benchFabric(opts: FabricBenchOptions = {}): FabricBenchResult {
-  const dims = opts.dims ?? '8,8,8';
+  const machine = opts.machine ?? 'xe6';
+  const nodes = opts.nodes ?? 1024;
+  const set = opts.set ?? (machine === 'xe6' ? { 'torus.dims': '8,8,8' } : {});
   const durationNs = opts.durationNs ?? 300_000;
   const intervalNs = opts.intervalNs ?? 200;
   const phits = opts.phits ?? 32;
   const warmupNs = opts.warmupNs ?? 20_000;
   const seed = opts.seed ?? 1;
-  if (warmupNs > 0) fabricRun(dims, warmupNs, intervalNs, phits, seed + 1);
-  const r = fabricRun(dims, durationNs, intervalNs, phits, seed);
+  if (warmupNs > 0) fabricRun(machine, nodes, set, warmupNs, intervalNs, phits, seed + 1);
+  const r = fabricRun(machine, nodes, set, durationNs, intervalNs, phits, seed);
   const s = r.stats;
   return {
     packetHopsPerSec: r.net.linkHops / r.seconds,

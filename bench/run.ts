@@ -1,7 +1,9 @@
 /**
- * `npm run bench [-- --quick]`: the engine hold model and uniform random traffic on an 8x8x8
- * torus. Prints one JSON object on stdout; progress and details go to stderr.
+ * `npm run bench [-- --quick]`: the engine hold model, uniform random traffic on an 8x8x8
+ * torus, and uniform random traffic on every machine preset at about 1,000 nodes. Prints one
+ * JSON object on stdout; progress and details go to stderr.
  */
+import { presets } from '../fabric/machines/index.ts';
 import { benchEngine } from './engine.ts';
 import { benchFabric } from './fabric.ts';
 
@@ -27,6 +29,14 @@ process.stderr.write(
     `${fabric.seconds.toFixed(2)} s (simulated ${fabric.endNs.toFixed(0)} ns)\n`,
 );
 
+process.stderr.write(`bench: uniform random traffic on every preset at 1024 nodes${quick ? ' (quick)' : ''}...\n`);
+const perPreset: Record<string, { packetHopsPerSec: number; nodes: number; meanHops: number; topology: string }> = {};
+for (const name of Object.keys(presets)) {
+  const r = benchFabric({ machine: name, nodes: 1024, durationNs: quick ? 10_000 : 100_000, warmupNs: quick ? 0 : 10_000 });
+  perPreset[name] = { packetHopsPerSec: round(r.packetHopsPerSec), nodes: r.nodes, meanHops: round(r.meanHops, 3), topology: r.topology };
+  process.stderr.write(`bench: ${name}: ${(r.packetHopsPerSec / 1e6).toFixed(2)} M packet-hops/s\n`);
+}
+
 const result = {
   engine: { eventsPerSec: round(engine.eventsPerSec), events: engine.events, pending: engine.pending },
   fabric: {
@@ -37,10 +47,12 @@ const result = {
     meanHops: round(fabric.meanHops, 3),
     topology: fabric.topology,
   },
+  presets: perPreset,
   targets: TARGETS,
   meets: {
     engine: engine.eventsPerSec >= TARGETS.engineEventsPerSec,
     fabric: fabric.packetHopsPerSec >= TARGETS.fabricPacketHopsPerSec,
+    presets: Object.values(perPreset).every((p) => p.packetHopsPerSec >= TARGETS.fabricPacketHopsPerSec),
   },
   node: process.version,
 };

@@ -206,11 +206,17 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.enqueue(p);
   }
 
-  /** The NIC of `node` frees `phits` of its receive buffer on `vc` at time `atPs`. */
+  /** The NIC of `node` frees `phits` of its receive buffer on `vc` at time `atPs` (now or later). */
   ejectCredit(node: number, vc: number, phits: number, atPs: number): void {
     const g = this.graph;
     const chan = g.nodeRouter[node]! * g.radix + g.nodePort[node]!;
-    this.engine.at(atPs, this.id, EV_CREDIT, (chan * this.nv + vc) * CREDIT_SCALE + phits);
+    if (atPs > this.engine.now) {
+      this.engine.at(atPs, this.id, EV_CREDIT, (chan * this.nv + vc) * CREDIT_SCALE + phits);
+      return;
+    }
+    // due now: no event needed
+    this.credits[chan * this.nv + vc]! += phits;
+    if (this.reqHead[chan] !== -1) this.tryOut(chan);
   }
 
   onEvent(kind: number, arg: number): void {

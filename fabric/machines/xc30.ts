@@ -23,7 +23,7 @@ export const xc30: MachineSpec = {
     'dragonfly.linksPerCable': { value: 4, help: 'global links per optical cable', source: `${S}: links "combined in sets of four"; a 12X AOC carries 4 three-lane links` },
     'dragonfly.nodesPerRouter': { value: 4, help: 'nodes (NICs) per Aries', source: `${S}: four NICs per Aries (A1, A2)` },
     'routing.algorithm': { value: 'adaptive', help: 'routing function (dragonfly: minimal, valiant, adaptive, hash)', source: `${S} "Cray XC Routing": adaptive by default (A10)` },
-    'routing.adaptiveBias': { value: 1, help: 'extra cost of a non-minimal candidate (loaded hops); larger favours minimal', source: `assumed: ${S} "Load metrics can be biased towards minimal"` },
+    'routing.adaptiveBias': { value: 4, help: 'extra cost of a non-minimal candidate (loaded hops); larger favours minimal', source: `assumed: above 3 keeps an idle network minimal (minimal inter-group routes take at most 5 hops, non-minimal at least 2); ${S} "Load metrics can be biased towards minimal"` },
     // --- router and links
     'router.latency': { value: '85ns', help: 'head arrival to output eligibility in an Aries', source: `assumed: with link.latency about 100 ns per hop (A22)` },
     'router.inputBuffer': { value: 256, help: 'input buffer per port per VC (flits)', source: 'assumed' },

@@ -1,5 +1,5 @@
 import type { PacketPool } from '../packet.ts';
-import type { DragonflyGraph } from '../topology/dragonfly.ts';
+import { NEAR, type DragonflyGraph } from '../topology/dragonfly.ts';
 import type { LoadView, RouteChoice, RoutingTable } from './routing.ts';
 
 /**
@@ -25,50 +25,46 @@ function mix(a: number, b: number): number {
 
 /** Local hops (0-2) between two routers of one group: one green if the slots differ, one black if the chassis do. */
 function localHops(g: DragonflyGraph, a: number, b: number): number {
-  const R = g.config.routersPerChassis;
-  const la = a % g.routersPerGroup;
-  const lb = b % g.routersPerGroup;
-  return (la % R !== lb % R ? 1 : 0) + (Math.floor(la / R) !== Math.floor(lb / R) ? 1 : 0);
+  return (g.routerSlot[a] !== g.routerSlot[b] ? 1 : 0) + (g.routerChassis[a] !== g.routerChassis[b] ? 1 : 0);
 }
 
 /** First local step from `a` toward `b` (same group, a != b): green to the slot first, then black. */
 function localStep(g: DragonflyGraph, a: number, b: number, out: RouteChoice): void {
-  const R = g.config.routersPerChassis;
-  const la = a % g.routersPerGroup;
-  const lb = b % g.routersPerGroup;
-  const sa = la % R;
-  const sb = lb % R;
+  const sa = g.routerSlot[a]!;
+  const sb = g.routerSlot[b]!;
   if (sa !== sb) {
     out.port = g.greenBase + (sb < sa ? sb : sb - 1);
     out.count = 1;
     return;
   }
-  const ca = Math.floor(la / R);
-  const cb = Math.floor(lb / R);
+  const ca = g.routerChassis[a]!;
+  const cb = g.routerChassis[b]!;
   out.port = g.blackBase + (cb < ca ? cb : cb - 1) * g.config.blackLinks;
   out.count = g.config.blackLinks;
 }
 
-/** The gateway (global port id) packet `p` uses from group `from` to group `to`. */
-function gateway(g: DragonflyGraph, from: number, to: number, salt: number): number {
-  const L = g.linksPerPair;
-  return g.gateways[(from * g.config.groups + to) * L + (mix(salt, 0x100 + from) % L)]!;
+/**
+ * A minimal gateway (global port id) from router `cur` to group `to`: one of the nearest gateways
+ * of the minimal-route table, picked by `salt`.
+ */
+function gateway(g: DragonflyGraph, cur: number, to: number, salt: number): number {
+  const base = (cur * g.config.groups + to) * NEAR;
+  const second = g.nearGateways[base + 1]!;
+  return second >= 0 && (mix(salt, 0x100 + to) & 1) === 1 ? second : g.nearGateways[base]!;
 }
 
 /** Router hops of a minimal route from router a to router b through gateway `gw` (if groups differ). */
 function minimalHops(g: DragonflyGraph, a: number, b: number, gw: number): number {
-  const RG = g.routersPerGroup;
-  if (Math.floor(a / RG) === Math.floor(b / RG)) return localHops(g, a, b);
+  if (g.routerGroup[a] === g.routerGroup[b]) return localHops(g, a, b);
   const gwRouter = Math.floor(gw / g.radix);
   return localHops(g, a, gwRouter) + 1 + localHops(g, g.peerRouter[gw]!, b);
 }
 
 /** First hop (port group) from router `cur` toward router `target` via gateway `gw`; count 0 if cur is target. */
 function firstHop(g: DragonflyGraph, cur: number, target: number, gw: number, out: RouteChoice): void {
-  const RG = g.routersPerGroup;
   out.count = 0;
   if (cur === target) return;
-  if (Math.floor(cur / RG) === Math.floor(target / RG)) {
+  if (g.routerGroup[cur] === g.routerGroup[target]) {
     localStep(g, cur, target, out);
   } else if (Math.floor(gw / g.radix) === cur) {
     out.port = gw % g.radix;
@@ -90,9 +86,8 @@ type Decide = (g: DragonflyGraph, cur: number, pk: PacketPool, p: number, load: 
 
 /** Sends packet p from its source router along the routing state set by `decide`. */
 function route(g: DragonflyGraph, cur: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView, decide: Decide): void {
-  const RG = g.routersPerGroup;
   const cls = pk.vcClass[p]!;
-  if (pk.rPhase[p] === UNDECIDED) decide(g, cur, pk, p, load, out);
+  if (pk.rPhase[p] === UNDECIDED) (pk.ordered[p] ? hashDecide : decide)(g, cur, pk, p, load, out);
   const dst = pk.dst[p]!;
   const dstRouter = g.nodeRouter[dst]!;
   if (pk.rPhase[p] === TO_INTER && cur === pk.rInter[p]) {
@@ -109,15 +104,15 @@ function route(g: DragonflyGraph, cur: number, pk: PacketPool, p: number, out: R
     out.count = 1;
     return;
   }
-  const gc = Math.floor(cur / RG);
-  const gt = Math.floor(target / RG);
+  const gc = g.routerGroup[cur]!;
+  const gt = g.routerGroup[target]!;
   if (gc === gt) {
     localStep(g, cur, target, out);
     return;
   }
   let gw = pk.rGate[p]!;
-  if (gw < 0 || Math.floor(Math.floor(gw / g.radix) / RG) !== gc) {
-    gw = pk.ordered[p] ? gateway(g, gc, gt, Math.imul(pk.src[p]! + 1, 0x9e3779b1) ^ dst) : gateway(g, gc, gt, pk.rSalt[p]!);
+  if (gw < 0 || g.routerGroup[(gw / g.radix) | 0] !== gc) {
+    gw = gateway(g, cur, gt, pk.ordered[p] ? Math.imul(pk.src[p]! + 1, 0x9e3779b1) ^ dst : pk.rSalt[p]!);
     pk.rGate[p] = gw;
   }
   const gwRouter = Math.floor(gw / g.radix);
@@ -152,17 +147,16 @@ const valiantDecide: Decide = (g, cur, pk, p) => {
  * `adaptiveBias` extra (biasing toward minimal).
  */
 const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
-  const RG = g.routersPerGroup;
   const dst = pk.dst[p]!;
   const dstRouter = g.nodeRouter[dst]!;
   const salt = pk.rSalt[p]!;
-  const gc = Math.floor(cur / RG);
-  const gd = Math.floor(dstRouter / RG);
+  const gc = g.routerGroup[cur]!;
+  const gd = g.routerGroup[dstRouter]!;
   let best = Infinity;
   let bestGate = -1;
   let bestInter = -1;
   for (let k = 0; k < 2; k++) {
-    const gw = gc === gd ? -1 : gateway(g, gc, gd, mix(salt, 10 + k));
+    const gw = gc === gd ? -1 : gateway(g, cur, gd, mix(salt, 10 + k));
     const c = cost(g, cur, dstRouter, gw, minimalHops(g, cur, dstRouter, gw), load, scratch);
     if (c < best) {
       best = c;
@@ -173,9 +167,9 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
   for (let k = 0; k < 2; k++) {
     const inter = mix(salt, 20 + k) % g.routers;
     if (inter === cur || inter === dstRouter) continue;
-    const gi = Math.floor(inter / RG);
-    const gw1 = gc === gi ? -1 : gateway(g, gc, gi, salt);
-    const gw2 = gi === gd ? -1 : gateway(g, gi, gd, salt);
+    const gi = g.routerGroup[inter]!;
+    const gw1 = gc === gi ? -1 : gateway(g, cur, gi, salt);
+    const gw2 = gi === gd ? -1 : gateway(g, inter, gd, salt);
     const hops = minimalHops(g, cur, inter, gw1) + minimalHops(g, inter, dstRouter, gw2);
     const c = cost(g, cur, inter, gw1, hops, load, scratch) + g.config.adaptiveBias;
     if (c < best) {

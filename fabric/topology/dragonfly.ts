@@ -23,6 +23,9 @@ export interface DragonflyConfig {
   readonly adaptiveBias: number;
 }
 
+/** Gateways kept per (router, group) in the minimal-route table. */
+export const NEAR = 2;
+
 /** Link classes of a dragonfly. */
 export const DF_GREEN = 2;
 export const DF_BLACK = 3;
@@ -39,6 +42,16 @@ export interface DragonflyGraph extends PortGraph {
   readonly globalBase: number;
   /** Global links between each ordered pair of groups. */
   readonly linksPerPair: number;
+  /**
+   * Minimal-route table (the seed's "global minimal" route tables): for router r and group h,
+   * the NEAR gateways of r's group toward h with the fewest local hops from r,
+   * `nearGateways[(r * groups + h) * NEAR + i]`, -1 where there are fewer.
+   */
+  readonly nearGateways: Int32Array;
+  /** Group, chassis and slot of each router (precomputed for routing). */
+  readonly routerGroup: Int32Array;
+  readonly routerChassis: Int32Array;
+  readonly routerSlot: Int32Array;
   /**
    * Global ports (router * radix + port) of group g that lead to group h:
    * `gateways[(g * groups + h) * linksPerPair + m]`, m < linksPerPair.
@@ -105,6 +118,14 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
   }
   const R = c.routersPerChassis;
   const C = c.chassis;
+  const routerGroup = new Int32Array(routers);
+  const routerChassis = new Int32Array(routers);
+  const routerSlot = new Int32Array(routers);
+  for (let r = 0; r < routers; r++) {
+    routerGroup[r] = Math.floor(r / RG);
+    routerChassis[r] = Math.floor((r % RG) / R);
+    routerSlot[r] = r % R;
+  }
   for (let r = 0; r < routers; r++) {
     const g = Math.floor(r / RG);
     const lr = r % RG;
@@ -125,22 +146,70 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
       }
     }
   }
-  // global: port index q = j * RG + lr spreads consecutive links over the group's routers;
-  // link q of group g goes to group (g + 1 + q mod (G-1)) mod G as its (q div (G-1))-th link there
+  // global: every group gives each other group L = cablesPerPair x linksPerCable links. Port j of
+  // router lr serves the group at offset k = (lr + j) mod (G-1), so a router's links reach
+  // different groups; each offset takes its L ports round by round (port 0 of every router, then
+  // port 1, ...) so links spread evenly over routers. Should an offset find too few such ports,
+  // it takes free ports of routers that do not reach it yet, then any free port. The m-th link of
+  // group g to offset k pairs with the m-th link of the peer group back.
   const L = G > 1 ? c.cablesPerPair * c.linksPerCable : 0;
   const gateways = new Int32Array(G * G * L).fill(-1);
   if (G > 1) {
-    const portOf = (g: number, q: number): [number, number] => [g * RG + (q % RG), globalBase + Math.floor(q / RG)];
+    const K = G - 1;
+    const P = RG * c.globalPorts;
+    const place = new Int32Array(G * K * L); // global port of link (g, k, m)
+    const taken = new Uint8Array(P);
+    const reaches = new Uint8Array(RG * K);
     for (let g = 0; g < G; g++) {
-      for (let q = 0; q < L * (G - 1); q++) {
-        const k = q % (G - 1);
-        const m = Math.floor(q / (G - 1));
+      const used = new Int32Array(K);
+      taken.fill(0);
+      reaches.fill(0);
+      const take = (pos: number, k: number): void => {
+        const j = Math.floor(pos / RG);
+        const lr = pos % RG;
+        taken[pos] = 1;
+        reaches[lr * K + k] = 1;
+        place[(g * K + k) * L + used[k]!++] = (g * RG + lr) * radix + globalBase + j;
+      };
+      for (let pos = 0; pos < P; pos++) {
+        const k = ((pos % RG) + Math.floor(pos / RG)) % K;
+        if (used[k]! < L) take(pos, k);
+      }
+      for (let k = 0; k < K; k++) {
+        for (let pos = 0; pos < P && used[k]! < L; pos++) if (!taken[pos] && !reaches[(pos % RG) * K + k]) take(pos, k);
+        for (let pos = 0; pos < P && used[k]! < L; pos++) if (!taken[pos]) take(pos, k);
+      }
+    }
+    for (let g = 0; g < G; g++) {
+      for (let k = 0; k < K; k++) {
         const h = (g + 1 + k) % G;
-        const q2 = m * (G - 1) + ((g - h - 1 + 2 * G) % G);
-        const [ra, pa] = portOf(g, q);
-        const [rb, pb] = portOf(h, q2);
-        wire(ra, pa, rb, pb, DF_GLOBAL);
-        gateways[(g * G + h) * L + m] = ra * radix + pa;
+        const kBack = (g - h - 1 + 2 * G) % G;
+        for (let m = 0; m < L; m++) {
+          const a = place[(g * K + k) * L + m]!;
+          const b = place[(h * K + kBack) * L + m]!;
+          wire(Math.floor(a / radix), a % radix, Math.floor(b / radix), b % radix, DF_GLOBAL);
+          gateways[(g * G + h) * L + m] = a;
+        }
+      }
+    }
+  }
+  // minimal-route table: per router and target group, the gateways fewest local hops away
+  const nearGateways = new Int32Array(routers * G * NEAR).fill(-1);
+  if (G > 1) {
+    const localHops = (a: number, b: number): number => (routerSlot[a] !== routerSlot[b] ? 1 : 0) + (routerChassis[a] !== routerChassis[b] ? 1 : 0);
+    for (let r = 0; r < routers; r++) {
+      const g = routerGroup[r]!;
+      for (let h = 0; h < G; h++) {
+        if (h === g) continue;
+        const base = (r * G + h) * NEAR;
+        let found = 0;
+        for (let want = 0; want <= 2 && found < NEAR; want++) {
+          // start the scan at a router-dependent link so routers share the load of equal choices
+          for (let i = 0; i < L && found < NEAR; i++) {
+            const gw = gateways[(g * G + h) * L + ((i + r) % L)]!;
+            if (localHops(r, Math.floor(gw / radix)) === want) nearGateways[base + found++] = gw;
+          }
+        }
       }
     }
   }
@@ -163,6 +232,10 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
     globalBase,
     linksPerPair: L,
     gateways,
+    nearGateways,
+    routerGroup,
+    routerChassis,
+    routerSlot,
   };
 }
 
