@@ -8,7 +8,7 @@ import { apps, findApp } from '../apps/index.ts';
 import { machineSpec, rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
 import { topologyMetrics } from '../fabric/topology/metrics.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
-import { buildTopology } from '../fabric/topology/topologies.ts';
+import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
 import { presets } from '../fabric/machines/index.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
@@ -134,8 +134,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--groups <g>', 'dragonfly groups')
     .option('--cables-per-pair <c>', 'dragonfly optical cables between each pair of groups')
     .option('--dims <XxYxZ>', 'torus dimensions, e.g. 8x8x8')
+    .option('--diameter <k>', 'Kautz diameter (degree 3: 4 -> 108 nodes, 5 -> 324, 6 -> 972)')
     .option('--json', 'print one JSON object')
-    .action((name: string, opts: { nodes?: string; groups?: string; cablesPerPair?: string; dims?: string; json?: boolean }) => {
+    .action((name: string, opts: TopoCliOptions) => {
       code = topoCommand(name, opts, io);
     });
 
@@ -232,7 +233,16 @@ function trafficCommand(opts: TrafficCliOptions, io: Io): number {
   return 0;
 }
 
-function topoCommand(name: string, opts: { nodes?: string; groups?: string; cablesPerPair?: string; dims?: string; json?: boolean }, io: Io): number {
+interface TopoCliOptions {
+  nodes?: string;
+  groups?: string;
+  cablesPerPair?: string;
+  dims?: string;
+  diameter?: string;
+  json?: boolean;
+}
+
+function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
   const spec = machineSpec(name);
   const set: Record<string, string> = {};
   if (opts.groups !== undefined) set['dragonfly.groups'] = String(positiveInt('groups', opts.groups));
@@ -241,14 +251,16 @@ function topoCommand(name: string, opts: { nodes?: string; groups?: string; cabl
     if (!/^\d+(x\d+)*$/.test(opts.dims)) throw new UsageError(`--dims ${opts.dims}: expected dimensions like 8x8x8`);
     set['torus.dims'] = opts.dims;
   }
+  if (opts.diameter !== undefined) set['kautz.diameter'] = String(positiveInt('diameter', opts.diameter));
+  const flag: Record<string, string> = { 'dragonfly.groups': '--groups', 'dragonfly.cablesPerPair': '--cables-per-pair', 'torus.dims': '--dims', 'kautz.diameter': '--diameter' };
   for (const k of Object.keys(set)) {
-    if (!(k in spec.params)) throw new UsageError(`--${k.split('.')[1] === 'cablesPerPair' ? 'cables-per-pair' : k.split('.')[1]} does not apply to ${name} (${spec.title})`);
+    if (!(k in spec.params)) throw new UsageError(`${flag[k]} does not apply to ${name} (${spec.title})`);
   }
   // without --nodes, fill the structure the other options describe
   let nodes = opts.nodes !== undefined ? positiveInt('nodes', opts.nodes) : 0;
   if (nodes === 0) {
     const probe = resolveMachine(spec, 1, set);
-    nodes = buildTopology(probe.topology).graph.routers * probe.topology.config.nodesPerRouter;
+    nodes = buildTopology(probe.topology).graph.routers * nodesPerRouterOf(probe.topology);
   }
   const config = resolveMachine(spec, nodes, set);
   const { graph } = buildTopology(config.topology);

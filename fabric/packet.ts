@@ -40,7 +40,7 @@ export class PacketPool {
   rStage = new Uint8Array(0);
   /** Dragonfly: global port (router * radix + port) chosen to leave the current group, or -1. */
   rGate = new Int32Array(0);
-  /** Source routing (Kautz): remaining route string, 2 bits per hop, low bits first. */
+  /** Source routing: the remaining route string; its format belongs to the routing (Kautz: 3 bits per hop, see kautz-routing.ts). */
   rRoute = new Uint32Array(0);
   /** Source routing: hops left in `rRoute`. */
   rLeft = new Uint8Array(0);

@@ -105,3 +105,23 @@ describe('xe6 torus structure (seed 004_c566599512f7712a.txt, G2)', () => {
     expect(t.bisectionIsBound).toBe(true);
   });
 });
+
+describe('sc5832 Kautz structure (seed 002_d5d3150c0192c56e.txt, Table 1, K2, K9)', () => {
+  it.each([
+    { k: 4, nodes: 108, bound: 40 },
+    { k: 5, nodes: 324, bound: 97 },
+    { k: 6, nodes: 972, bound: 243 },
+  ])('K9: diameter $k for $nodes nodes, bisection lower bound $bound links', async ({ k, nodes, bound }) => {
+    const t = await topo('sc5832', '--diameter', String(k));
+    expect(t.nodes).toBe(nodes);
+    expect(t.diameter).toBe(k);
+    expect(t.bisectionLinks).toBe(bound);
+    expect(t.bisectionIsBound).toBe(true);
+    expect(t.linksPerClass.out).toBe(3 * nodes); // K2: 3 one-way links out of every node
+  });
+
+  it('K15: the average path of the 972-node fabric is about 5 hops', async () => {
+    const t = await topo('sc5832', '--diameter', '6');
+    expect(Math.abs(t.averageHops - 5) / 5).toBeLessThan(0.15);
+  });
+});

@@ -13,11 +13,12 @@ import type { RouteChoice, RoutingTable } from './routing.ts';
  * out the whole path, takes its first hop at once and stores the other hops, 3 bits each, low
  * bits first: bits 0-1 the selector j of the hop, bit 2 the decrement flag of the router that
  * takes it. rLeft counts the stored hops; a router that finds rLeft === 0 ejects. A route has at
- * most k + 1 hops (multipath), so k <= 10 stored hops fit the 32 bits, and 2-bit selectors
- * need d <= 4 (assertKautzRoutable).
+ * most k + 1 hops (multipath), so at most k are stored: 3k <= 30 bits for k <= 10; and 2-bit
+ * selectors need d <= 4 (assertKautzRoutable).
  *
  * VC rule (seed 002, §4.2, K7): at router Y, arrived from X and bound for Z, the VC number drops
- * by one when Y > X and Y > Z (router numbers as in kautz.ts: labels in dictionary order). The
+ * by one when Y > X and Y > Z (router numbers as in kautz.ts: labels in dictionary order); the
+ * first router (arrived from the NIC) and the last (bound for the node) never decrement. The
  * route function is not told the input port, so the source, which knows the whole path,
  * precomputes the rule into the decrement flags. A path of h hops has at most ceil((h-1)/2) such
  * peaks; a shortest path (h <= k) at most floor(k/2), so every packet starts on VC number
@@ -138,8 +139,9 @@ const chooseShortest: Choose = (g, src, dst) => {
 };
 
 /**
- * One of the d routes that leave by different out-links (seed 002, §5, K10: "d independent
+ * One of d routes that leave by different out-links (after seed 002, §5, K10: "d independent
  * routes"): first hop j = rSalt mod d, then the shortest route from there (at most k + 1 hops).
+ * Only the first links are sure to differ: later hops of the d routes may share routers.
  * Ordered packets always take the shortest route. A detour of k + 1 hops can pass
  * floor(k/2) + 1 peaks when k is odd, one more than the VCs allow; such a packet takes the
  * shortest route instead, so the VC count stays floor(k/2) + 1 for every k (never for even k,

@@ -1,4 +1,5 @@
 import type { DragonflyGraph } from './dragonfly.ts';
+import { kautzBisectionBound, type KautzGraph } from './kautz.ts';
 import { routerDistances, type PortGraph } from './port-graph.ts';
 import type { TorusGraph } from './torus.ts';
 
@@ -72,6 +73,12 @@ export function topologyMetrics(g: PortGraph, rawGBs: RawLinkGBs): TopologyMetri
   }
   const base = { routers: g.routers, nodes: g.nodes, linksPerClass, diameter, averageHops: pairs ? sum / pairs : 0, averageHopsSampled: sampled };
   if (g.topology === 'dragonfly') return { ...base, ...dragonflyBisection(g as DragonflyGraph, rawGBs) };
+  if (g.topology === 'kautz') {
+    // seed 002 Table 1 gives the best known lower bound on the bisection width, (d+1) d^k / 2k directed links
+    const k = g as KautzGraph;
+    const links = Math.floor(kautzBisectionBound(k.degree, k.diameter));
+    return { ...base, bisectionLinks: links, bisectionUnit: 'links', bisectionGBs: links * rawGBs('out'), bisectionIsBound: true, globalCables: null, globalGBsPerNode: null };
+  }
   if (g.topology === 'torus') return { ...base, ...torusBisection(g as TorusGraph, rawGBs), globalCables: null, globalGBsPerNode: null };
   return { ...base, bisectionLinks: 0, bisectionUnit: 'links', bisectionGBs: 0, bisectionIsBound: true, globalCables: null, globalGBsPerNode: null };
 }

@@ -2,6 +2,8 @@ import type { ParamReader } from '../machines/spec.ts';
 import { bindRoute, pickRouting, type BoundRoute } from '../routing/routing.ts';
 import { torusRouting } from '../routing/torus-routing.ts';
 import { dragonflyRouting } from '../routing/dragonfly-routing.ts';
+import { assertKautzRoutable, kautzRouting, kautzVcs } from '../routing/kautz-routing.ts';
+import { buildKautz, kautzSize, type KautzConfig } from './kautz.ts';
 import { buildDragonfly, resolveDragonfly, type DragonflyConfig } from './dragonfly.ts';
 import type { PortGraph } from './port-graph.ts';
 import { balancedDims, buildTorus, type TorusConfig } from './torus.ts';
@@ -13,10 +15,11 @@ import { balancedDims, buildTorus, type TorusConfig } from './torus.ts';
  */
 export type TopologySpec =
   | { readonly kind: 'torus'; readonly config: TorusConfig; readonly routing: string }
-  | { readonly kind: 'dragonfly'; readonly config: DragonflyConfig; readonly routing: string };
+  | { readonly kind: 'dragonfly'; readonly config: DragonflyConfig; readonly routing: string }
+  | { readonly kind: 'kautz'; readonly config: KautzConfig; readonly routing: string };
 
 /** The topology kinds, for messages. */
-export const TOPOLOGY_KINDS = ['torus', 'dragonfly'] as const;
+export const TOPOLOGY_KINDS = ['torus', 'dragonfly', 'kautz'] as const;
 
 /** Reads the topology parameters of a machine for `nodes` nodes. */
 export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
@@ -41,6 +44,22 @@ export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
       pickRouting(dragonflyRouting, 'dragonfly', routing);
       return { kind, config: resolveDragonfly(r, nodes), routing };
     }
+    case 'kautz': {
+      pickRouting(kautzRouting, 'kautz', routing);
+      const degree = r.int('kautz.degree');
+      let diameter: number;
+      if (r.string('kautz.diameter') === 'auto') {
+        // the smallest Kautz graph that holds the nodes
+        diameter = 1;
+        while (kautzSize(degree, diameter) < nodes) diameter++;
+      } else {
+        diameter = r.int('kautz.diameter');
+      }
+      assertKautzRoutable(degree, diameter);
+      const size = kautzSize(degree, diameter);
+      if (nodes > size) throw new RangeError(`nodes=${nodes} does not fit a Kautz graph of degree ${degree} and diameter ${diameter} (${size} nodes)`);
+      return { kind, config: { degree, diameter, nodes }, routing };
+    }
     default:
       throw new RangeError(`parameter topology.kind: unknown topology "${kind}"; valid: ${TOPOLOGY_KINDS.join(', ')}`);
   }
@@ -64,7 +83,17 @@ export function buildTopology(t: TopologySpec): BuiltTopology {
       const g = buildDragonfly(t.config);
       return { graph: g, route: bindRoute(g, pickRouting(dragonflyRouting, 'dragonfly', t.routing)), vcs: dragonflyRouting.vcs };
     }
+    case 'kautz': {
+      const g = buildKautz(t.config);
+      // the VC count depends on the diameter: floor(k/2) + 1 per class (seed 002, K7)
+      return { graph: g, route: bindRoute(g, pickRouting(kautzRouting, 'kautz', t.routing)), vcs: kautzVcs(t.config.diameter) };
+    }
   }
+}
+
+/** Node slots per router of a topology. */
+export function nodesPerRouterOf(t: TopologySpec): number {
+  return t.kind === 'kautz' ? 1 : t.config.nodesPerRouter;
 }
 
 /** One line describing a topology spec. */
@@ -74,6 +103,10 @@ export function describeTopology(t: TopologySpec): string {
       const c = t.config;
       const shape = c.dims.map((k, d) => `${k}${c.wrap?.[d] === false ? '(mesh)' : ''}`).join('x');
       return `torus ${shape}, ${c.links.join('/')} links per direction, ${c.nodesPerRouter} nodes per router, ${t.routing} routing`;
+    }
+    case 'kautz': {
+      const c = t.config;
+      return `Kautz digraph of degree ${c.degree} and diameter ${c.diameter} (${kautzSize(c.degree, c.diameter)} routers), ${t.routing} routing`;
     }
     case 'dragonfly': {
       const c = t.config;

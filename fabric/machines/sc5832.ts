@@ -1,0 +1,73 @@
+import type { MachineSpec } from './spec.ts';
+
+const S = 'seed 002';
+
+/**
+ * SiCortex SC5832 with its Kautz fabric (seed 002_d5d3150c0192c56e.txt). The fabric follows the
+ * paper; the DMA engine (NIC), host and MPI figures are first approximations (marked assumed)
+ * that the MPI calibration refines.
+ */
+export const sc5832: MachineSpec = {
+  name: 'sc5832',
+  title: 'SiCortex SC5832 (Kautz digraph)',
+  seed: '002_d5d3150c0192c56e.txt',
+  params: {
+    // --- topology
+    'topology.kind': { value: 'kautz', help: 'topology builder', source: `${S} §5: Kautz digraph` },
+    'kautz.degree': { value: 3, help: 'out-links (and in-links) per node', source: `${S} §1: three input and three output ports (K2)` },
+    'kautz.diameter': { value: 'auto', help: 'label length k ("auto": the smallest graph holding --nodes; 6 gives the 972-node SC5832)', source: `${S} §1: diameter 6 for 972 nodes (K2)` },
+    'routing.algorithm': { value: 'shortest', help: 'routing function (kautz: shortest, multipath)', source: `${S} §4: source routing, in-order delivery (K6); multipath: the d independent routes (K10)` },
+    // --- switch and links
+    'router.latency': { value: '20ns', help: 'cut-through latency of the node switch', source: 'assumed: a few 200 MHz switch cycles (K4: 50 ns of rate matching would be 20 % of a 5-hop path)' },
+    'router.inputBuffer': { value: 288, help: 'input buffer per port per VC (phits)', source: `assumed: ${S} §4 crosspoint buffers of 16 packets (K5), 16 x 18-word packets` },
+    'link.phitBits': { value: 64, help: 'bits per phit (one 64-bit word)', source: `${S} §3: packets are counted in 64-bit words` },
+    'link.lanes': { value: 8, help: 'data lanes per link', source: `${S} §3: 8 data lanes and a reverse control lane (K3)` },
+    'link.laneRate': { value: '2Gb/s', help: 'serial rate per lane', source: `${S} §3: 2 Gb/s per lane (K3)` },
+    'link.efficiency': { value: 0.8, help: 'payload efficiency of the line code', source: `${S} §3: 8b/10b coding (K3)` },
+    'link.latency': { value: '10ns', help: 'wire and SerDes latency', source: 'assumed' },
+    'link.overheadPhits': { value: 0, help: 'link-layer words per packet', source: `${S} §3: header and trailer are counted in the packet format` },
+    'netlink.tiles': { value: 1, help: 'injection channels of the DMA engine', source: 'assumed' },
+    'netlink.clock': { value: '250MHz', help: 'injection channel: one word per cycle', source: 'assumed: 2 GB/s into the switch' },
+    'netlink.latency': { value: '5ns', help: 'DMA engine to switch latency', source: 'assumed' },
+    // --- packet format
+    'packet.requestHeaderPhits': { value: 1, help: 'header word', source: `${S} §3: a 64-bit header` },
+    'packet.eopPhits': { value: 1, help: 'trailer word (CRC, type)', source: `${S} §3: trailer with end marker and 32-bit CRC` },
+    'packet.dataGroupBytes': { value: 8, help: 'payload bytes per word', source: `${S} §3: payload in 64-bit words` },
+    'packet.dataGroupPhits': { value: 1, help: 'phits per payload word', source: `${S} §3` },
+    'packet.responsePhits': { value: 2, help: 'acknowledgement packet', source: 'assumed: header and trailer' },
+    'packet.errorResponsePhits': { value: 2, help: 'acknowledgement on error', source: 'assumed' },
+    'packet.readRequestPhits': { value: 3, help: 'get request', source: 'assumed: header, address word, trailer' },
+    'packet.readResponseHeaderPhits': { value: 1, help: 'get response header', source: 'assumed' },
+    'packet.maxPayload': { value: '128B', help: 'largest payload per packet', source: `${S} §6.1: payload up to 128 B per packet (K12)` },
+    // --- DMA engine (NIC), approximate until the calibration
+    'nic.clock': { value: '250MHz', help: 'DMA engine clock', source: 'assumed' },
+    'nic.packetCycles': { value: 23, help: 'DMA engine cycles per full (128-byte) packet', source: `assumed: 128 B every 92 ns = 1.4 GB/s, the DMA limit of ${S} §6.1 (K11)` },
+    'nic.outLatencyCycles': { value: 25, help: 'DMA engine output latency', source: 'assumed' },
+    'nic.inLatencyCycles': { value: 25, help: 'DMA engine input latency', source: 'assumed' },
+    'nic.receiveBuffer': { value: 288, help: 'receive buffer per VC (phits)', source: 'assumed' },
+    'nic.maxOutstandingPackets': { value: 1024, help: 'packets awaiting acknowledgement', source: 'assumed' },
+    'nic.cqEventBytes': { value: '16B', help: 'completion event size', source: 'assumed' },
+    'nic.smsgHeader': { value: '32B', help: 'message header', source: 'assumed' },
+    'host.bandwidth': { value: '6.4GB/s', help: 'node memory to DMA engine bandwidth', source: 'assumed: on-chip DMA engine' },
+    'host.latency': { value: '60ns', help: 'processor <-> DMA engine latency', source: 'assumed: on-chip' },
+    'host.writeOverhead': { value: '8B', help: 'overhead per memory write', source: 'assumed' },
+    'host.readRequest': { value: '8B', help: 'memory read request size', source: 'assumed' },
+    'host.memoryReadLatency': { value: '100ns', help: 'memory access for a DMA read', source: 'assumed' },
+    'fma.issue': { value: '20ns', help: 'CPU time per programmed packet', source: 'assumed' },
+    'bte.issue': { value: '500ns', help: 'CPU time to start a DMA transfer', source: 'assumed' },
+    'bte.startup': { value: '1us', help: 'DMA descriptor to first read', source: 'assumed' },
+    'bte.readsInFlight': { value: 32, help: 'memory reads the DMA engine keeps in flight', source: 'assumed' },
+    // --- processor
+    'cpu.gflops': { value: 1, help: 'flop rate per core (GFlop/s)', source: 'assumed: 500 MHz 64-bit MIPS, 2 flops/cycle' },
+    'cpu.memBandwidth': { value: '1GB/s', help: 'memory bandwidth per core', source: 'assumed' },
+    // --- MPI (approximate until the MPI calibration)
+    'mpi.eagerMax': { value: '1KiB', help: 'largest eager message; rendezvous above', source: `${S} §6.1: eager up to 1024 bytes (K12)` },
+    'mpi.sendOverhead': { value: '1us', help: 'CPU time of a send call', source: 'assumed' },
+    'mpi.recvOverhead': { value: '1us', help: 'CPU time to match and complete a receive', source: 'assumed' },
+    'mpi.copyBandwidth': { value: '1GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },
+    'mpi.testOverhead': { value: '100ns', help: 'CPU time of a test/poll call', source: 'assumed' },
+    'mpi.shmLatency': { value: '1us', help: 'latency of the on-node path', source: 'assumed' },
+    'mpi.shmBandwidth': { value: '1GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
+    'dmapp.bteThreshold': { value: '1KiB', help: 'puts and gets above this use the DMA engine in block mode', source: 'assumed' },
+  },
+};
