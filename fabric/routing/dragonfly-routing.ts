@@ -164,7 +164,8 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
     }
     if (gc === gd) break; // one minimal route inside a group
   }
-  for (let k = 0; k < 2; k++) {
+  // a non-minimal route takes at least 2 hops, so it costs at least 2 + bias: no need to look
+  for (let k = 0; k < 2 && best > 2 + g.config.adaptiveBias; k++) {
     const inter = mix(salt, 20 + k) % g.routers;
     if (inter === cur || inter === dstRouter) continue;
     const gi = g.routerGroup[inter]!;
