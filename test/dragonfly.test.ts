@@ -14,6 +14,7 @@ import {
   type DragonflyGraph,
 } from '../fabric/topology/dragonfly.ts';
 import { PORT_NODE, PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';
+import { sortDependencies } from './helpers.ts';
 
 /*
  * The Cray XC dragonfly (seed 001, "Dragonfly Implementation" and "Cray XC Routing"; SEED-FIGURES
@@ -394,25 +395,7 @@ function dependencyCycles(g: DragonflyGraph, routers: Router[], seed: number): {
       }
     }
   }
-  const indeg = new Map<number, number>();
-  for (const [a, bs] of succ) {
-    if (!indeg.has(a)) indeg.set(a, 0);
-    for (const b of bs) indeg.set(b, (indeg.get(b) ?? 0) + 1);
-  }
-  const ready = [...indeg].filter(([, v]) => v === 0).map(([ch]) => ch);
-  let sorted = 0;
-  let edges = 0;
-  while (ready.length > 0) {
-    const ch = ready.pop()!;
-    sorted++;
-    for (const b of succ.get(ch) ?? []) {
-      edges++;
-      const v = indeg.get(b)! - 1;
-      indeg.set(b, v);
-      if (v === 0) ready.push(b);
-    }
-  }
-  return { cyclic: indeg.size - sorted, channels: indeg.size, edges, nonMinimal, walks };
+  return { ...sortDependencies(succ), nonMinimal, walks };
 }
 
 /** A load view returning pseudo-random loads 0-7 (both minimal and non-minimal adaptive choices occur). */

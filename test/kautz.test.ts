@@ -22,6 +22,7 @@ import {
   type KautzGraph,
 } from '../fabric/topology/kautz.ts';
 import { PORT_NODE, PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';
+import { sortDependencies } from './helpers.ts';
 
 // Seed 002 (SiCortex SC5832), §4-5: Kautz digraph, degree 3, diameter 6, 972 nodes (K2, K9).
 
@@ -140,25 +141,8 @@ function dependencyCycles(g: KautzGraph, walks: Iterable<Walk>, oneVc = false): 
       s.add(chan(seq[i + 1]!));
     }
   }
-  const indeg = new Map<number, number>();
-  for (const [a, bs] of succ) {
-    if (!indeg.has(a)) indeg.set(a, 0);
-    for (const b of bs) indeg.set(b, (indeg.get(b) ?? 0) + 1);
-  }
-  const ready = [...indeg].filter(([, v]) => v === 0).map(([c]) => c);
-  let sorted = 0;
-  let edges = 0;
-  while (ready.length > 0) {
-    const c = ready.pop()!;
-    sorted++;
-    for (const b of succ.get(c) ?? []) {
-      edges++;
-      const v = indeg.get(b)! - 1;
-      indeg.set(b, v);
-      if (v === 0) ready.push(b);
-    }
-  }
-  return { cyclic: indeg.size - sorted, edges };
+  const { cyclic, edges } = sortDependencies(succ);
+  return { cyclic, edges };
 }
 
 /** Every walk of `route` over all node pairs, both classes, and (multipath) every first-hop salt and the ordered variant. */

@@ -4,6 +4,7 @@ import type { LoadView, RouteChoice, RouteFn } from '../fabric/routing/routing.t
 import { pickRouting } from '../fabric/routing/routing.ts';
 import { TORUS_VCS, torusDor, torusRouting } from '../fabric/routing/torus-routing.ts';
 import { buildTorus, torusDistance, type TorusConfig, type TorusGraph } from '../fabric/topology/torus.ts';
+import { sortDependencies } from './helpers.ts';
 
 type TorusRoute = RouteFn<TorusGraph>;
 /** A quiet network: every output idle. */
@@ -97,25 +98,7 @@ function dependencyCycles(g: TorusGraph, route: TorusRoute): { cyclic: number; c
       }
     }
   }
-  const indeg = new Map<number, number>();
-  for (const [a, bs] of succ) {
-    if (!indeg.has(a)) indeg.set(a, 0);
-    for (const b of bs) indeg.set(b, (indeg.get(b) ?? 0) + 1);
-  }
-  const ready = [...indeg].filter(([, v]) => v === 0).map(([c]) => c);
-  let sorted = 0;
-  let edges = 0;
-  while (ready.length > 0) {
-    const c = ready.pop()!;
-    sorted++;
-    for (const b of succ.get(c) ?? []) {
-      edges++;
-      const v = indeg.get(b)! - 1;
-      indeg.set(b, v);
-      if (v === 0) ready.push(b);
-    }
-  }
-  return { cyclic: indeg.size - sorted, channels: indeg.size, edges };
+  return { ...sortDependencies(succ) };
 }
 
 /** The same dimension-order routing with the dateline ignored: one VC per class. */
