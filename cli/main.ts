@@ -6,6 +6,7 @@ import { tsImport } from 'tsx/esm/api';
 import { resolveParams, type App, type ParamSpec } from '../apps/app.ts';
 import { apps, findApp } from '../apps/index.ts';
 import { machineSpec, rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
+import { checkDeadlockFreedom } from '../fabric/deadlock.ts';
 import { topologyMetrics } from '../fabric/topology/metrics.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
 import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
@@ -135,6 +136,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--cables-per-pair <c>', 'dragonfly optical cables between each pair of groups')
     .option('--dims <XxYxZ>', 'torus dimensions, e.g. 8x8x8')
     .option('--diameter <k>', 'Kautz diameter (degree 3: 4 -> 108 nodes, 5 -> 324, 6 -> 972)')
+    .option('--check-deadlock', 'walk every route and check the channel dependency graph is acyclic')
     .option('--json', 'print one JSON object')
     .action((name: string, opts: TopoCliOptions) => {
       code = topoCommand(name, opts, io);
@@ -239,6 +241,7 @@ interface TopoCliOptions {
   cablesPerPair?: string;
   dims?: string;
   diameter?: string;
+  checkDeadlock?: boolean;
   json?: boolean;
 }
 
@@ -263,8 +266,10 @@ function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
     nodes = buildTopology(probe.topology).graph.routers * nodesPerRouterOf(probe.topology);
   }
   const config = resolveMachine(spec, nodes, set);
-  const { graph } = buildTopology(config.topology);
+  const built = buildTopology(config.topology);
+  const { graph } = built;
   const m = topologyMetrics(graph, (cls) => rawLinkGBs(config, cls));
+  const deadlock = opts.checkDeadlock ? checkDeadlockFreedom(graph, built.route, built.vcs, { salts: 8 }) : null;
   const round3 = (v: number): number => Number(v.toFixed(3));
   const out = {
     machine: name,
@@ -281,6 +286,7 @@ function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
     bisectionIsBound: m.bisectionIsBound,
     globalCables: m.globalCables,
     globalGBsPerNode: m.globalGBsPerNode === null ? null : round3(m.globalGBsPerNode),
+    ...(deadlock ? { deadlockFree: deadlock.cycle === null, dependencyCycle: deadlock.cycle, routesChecked: deadlock.routes } : {}),
   };
   if (opts.json) {
     io.out(JSON.stringify(out));
@@ -292,7 +298,14 @@ function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
   io.out(`diameter ${out.diameter} router hops; average ${out.averageHops} hops over all node pairs${out.averageHopsSampled ? ' (sampled)' : ''}`);
   io.out(`bisection ${out.bisectionLinks} ${out.bisectionUnit}, ${out.bisectionGBs} GB/s both directions${out.bisectionIsBound ? ' (bound)' : ' (exact)'}`);
   if (out.globalCables !== null) io.out(`global network: ${out.globalCables} optical cables, peak ${out.globalGBsPerNode} GB/s per node`);
-  return 0;
+  if (deadlock) {
+    io.out(
+      deadlock.cycle === null
+        ? `deadlock-free: ${deadlock.routes} routes, ${deadlock.channels} channels, ${deadlock.dependencies} dependencies, no cycle`
+        : `CAN DEADLOCK: dependency cycle ${deadlock.cycle.join(' -> ')}`,
+    );
+  }
+  return deadlock?.cycle ? 1 : 0;
 }
 
 async function runCommand(

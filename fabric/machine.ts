@@ -1,3 +1,4 @@
+import { assertDeadlockFree } from './deadlock.ts';
 import { Engine } from './engine/engine.ts';
 import { presets } from './machines/index.ts';
 import { ParamReader, type MachineSpec } from './machines/spec.ts';
@@ -176,6 +177,8 @@ export function rawLinkGBs(config: MachineConfig, className: string): number {
 export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const engine = new Engine(seed);
   const { graph, route, vcs } = buildTopology(config.topology);
+  // refuse a routing that can deadlock before anything runs (a sample of pairs on large systems)
+  assertDeadlockFree(`routing ${config.topology.routing} on ${config.topologySummary}`, graph, route, vcs, { maxPairs: 4096, salts: 2 });
   const pool = new PacketPool(config.nic.format.maxPayloadBytes);
   const net = new Network(engine, graph, route, { ...config.network, vcs, links: linksByClass(config, graph) }, pool);
   const txns = new TxnTable();
