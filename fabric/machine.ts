@@ -2,7 +2,7 @@ import { assertDeadlockFree } from './deadlock.ts';
 import { Engine } from './engine/engine.ts';
 import { presets } from './machines/index.ts';
 import { ParamReader, type MachineSpec } from './machines/spec.ts';
-import { Network, type LinkParams, type NetworkParams } from './network.ts';
+import { Network, type AgeArbitration, type LinkParams, type NetworkParams } from './network.ts';
 import type { PacketFormatConfig } from './nic/packet-format.ts';
 import { putRequestPhits } from './nic/packet-format.ts';
 import { Nic, TxnTable, type NicParams } from './nic/nic.ts';
@@ -89,6 +89,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     ejectBufferPhits: r.int('nic.receiveBuffer'),
     // the NIC's packets enter through all its processor tiles, each with its own buffer
     injectBufferPhits: tiles * r.int('router.inputBuffer'),
+    ...(spec.params['arbitration.ageRrSelect'] ? { age: resolveAge(r) } : {}),
   };
   if (fullPacket > network.inputBufferPhits || fullPacket > network.ejectBufferPhits) {
     throw new RangeError(`buffers (router.inputBuffer=${network.inputBufferPhits}, nic.receiveBuffer=${network.ejectBufferPhits}) must hold a full ${fullPacket}-phit packet`);
@@ -142,6 +143,18 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     },
     dmapp: { bteThresholdBytes: r.bytes('dmapp.bteThreshold') },
   };
+}
+
+/** SeaStar age-based arbitration parameters (AGE_RR_SELECT as 16 hex digits, bit i for grant i). */
+function resolveAge(r: ParamReader): AgeArbitration {
+  const text = r.string('arbitration.ageRrSelect');
+  if (!/^[0-9a-fA-F]{16}$/.test(text)) throw new RangeError(`parameter arbitration.ageRrSelect: expected 16 hex digits (64 bits), got "${text}"`);
+  const bits = BigInt(`0x${text}`);
+  const select = new Uint8Array(64);
+  for (let i = 0; i < 64; i++) select[i] = Number((bits >> BigInt(i)) & 1n);
+  const clockPeriodPs = r.timePs('arbitration.ageClockPeriod');
+  if (clockPeriodPs <= 0) throw new RangeError('parameter arbitration.ageClockPeriod: must be positive');
+  return { select, clockPeriodPs, requestBias: r.int('arbitration.reqAgeBias'), responseBias: r.int('arbitration.rspAgeBias') };
 }
 
 /** A built machine: engine, network and one NIC per node. */

@@ -23,6 +23,21 @@ export interface NetworkParams {
   readonly ejectBufferPhits: number;
   /** Router buffer per VC behind a node port (phits): all the tiles a NIC injects through. */
   readonly injectBufferPhits: number;
+  /** Age-based output arbitration (SeaStar); absent: round-robin only. */
+  readonly age?: AgeArbitration;
+}
+
+/**
+ * SeaStar age-based arbitration (seed 000, "Key parameters associated with age-based
+ * arbitration"): a packet ages one step per `clockPeriodPs` in the network plus a bias per hop
+ * (requests and responses separately), saturating at 255; each output keeps a 6-bit grant
+ * counter that indexes the 64-entry `select` mix (1 = grant the oldest, 0 = round-robin).
+ */
+export interface AgeArbitration {
+  readonly select: Uint8Array;
+  readonly clockPeriodPs: number;
+  readonly requestBias: number;
+  readonly responseBias: number;
 }
 
 /** Timing of one class of router-to-router link. */
@@ -90,6 +105,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly chanOvh: Int32Array;
   private readonly chanIsLink: Uint8Array;
   private readonly groupRot: Int32Array;
+  private readonly grants: Uint8Array;
   // input queues
   private readonly qHead: Int32Array;
   private readonly qTail: Int32Array;
@@ -133,6 +149,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.chanOvh = new Int32Array(nChan);
     this.chanIsLink = new Uint8Array(nChan);
     this.groupRot = new Int32Array(nChan);
+    this.grants = new Uint8Array(nChan);
+    if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
     this.qHead = new Int32Array(nChan * nv).fill(-1);
     this.qTail = new Int32Array(nChan * nv).fill(-1);
     this.reqNext = new Int32Array(nChan * nv).fill(-1);
@@ -189,7 +207,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const pk = this.pkts;
     if (DEBUG && pk.phits[p]! > this.maxPacketPhits) throw new Error(`packet of ${pk.phits[p]} phits exceeds buffers`);
     const now = this.engine.now;
-    pk.injectedAt[p] = now;
     pk.tailAt[p] = now;
     pk.hops[p] = 0;
     // a response reuses its request's packet: its route starts afresh
@@ -342,15 +359,20 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const nv = this.nv;
     const nq = this.nChan * nv;
     const rr = this.rr[chan]!;
+    // SeaStar mix: the grant counter picks oldest-first or round-robin for this grant
+    const age = this.params.age;
+    const byAge = age !== undefined && age.select[this.grants[chan]! & 63] === 1;
     let best = -1;
     let bestPrev = -1;
-    let bestKey = nq;
+    let bestKey = Infinity;
     let prev = -1;
     for (let iq = this.reqHead[chan]!; iq !== -1; prev = iq, iq = this.reqNext[iq]!) {
       const p = this.qHead[iq]!;
       if (this.credits[chan * nv + pk.vc[p]!]! < pk.phits[p]!) continue;
       let key = iq - rr;
       if (key < 0) key += nq;
+      // oldest first, round-robin order among equal ages
+      if (byAge) key -= this.ageOf(p, age) * nq;
       if (key < bestKey) {
         bestKey = key;
         best = iq;
@@ -364,7 +386,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     else this.reqNext[bestPrev] = nxt;
     if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
     this.reqCount[chan]!--;
-    this.rr[chan] = best + 1 === nq ? 0 : best + 1;
+    // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
+    if (!byAge) this.rr[chan] = best + 1 === nq ? 0 : best + 1;
+    this.grants[chan] = (this.grants[chan]! + 1) & 63;
     // dequeue the packet
     const p = this.qHead[best]!;
     const after = pk.next[p]!;
@@ -373,6 +397,13 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.send(chan, p, best);
     if (after !== -1) this.requestHead(best);
     if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
+  }
+
+  /** Age of packet p (0..255): time in the network over the age clock, plus the bias of every hop. */
+  private ageOf(p: number, age: AgeArbitration): number {
+    const pk = this.pkts;
+    const a = Math.floor((this.engine.now - pk.injectedAt[p]!) / age.clockPeriodPs) + pk.hops[p]! * (pk.vcClass[p] === 0 ? age.requestBias : age.responseBias);
+    return a > 255 ? 255 : a;
   }
 
   /** Puts packet `p`, leaving input queue `iq`, on channel `chan` now. */
@@ -395,6 +426,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (up >= 0) {
       this.engine.at(end + this.upLatPs[inGp]!, this.id, EV_CREDIT, (up * this.nv + (iq % this.nv)) * CREDIT_SCALE + phits);
     }
+    if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);
     const lat = this.chanLatPs[chan]!;
     const down = this.chanDown[chan]!;

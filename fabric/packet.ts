@@ -22,7 +22,7 @@ export class PacketPool {
   at = new Int32Array(0);
   /** Time the packet's tail reaches its current position (ps). */
   tailAt = new Float64Array(0);
-  /** Time the packet entered the network (ps). */
+  /** Time the packet left its NIC's queue onto the injection channel (ps): its age counts from here. */
   injectedAt = new Float64Array(0);
   /** Router-to-router hops taken so far. */
   hops = new Int16Array(0);

@@ -98,8 +98,9 @@ export function peakInjectionBytesPerPs(c: MachineConfig): number {
 /**
  * Drives a pattern from every NIC: each node issues one-packet short messages (a full packet on
  * the wire) with exponential gaps so that its offered load is `load` x the NIC's peak injection
- * bandwidth. Latency runs from the moment a message is offered to its arrival in the target's
- * memory; accepted load counts what arrives, of what was offered in the measurement window.
+ * bandwidth. Accepted load (and each source's share) counts what arrives in the target's memory
+ * during the measurement window, whenever it was offered; latency runs from offer to arrival for
+ * the messages offered in the window (those still queued at the end of the run are not counted).
  */
 class Generator implements EventHandler {
   readonly id: number;
@@ -149,10 +150,12 @@ class Generator implements EventHandler {
   }
 
   private arrived(src: number, sentAt: number): void {
-    if (sentAt < this.windowStart || sentAt >= this.windowEnd) return;
-    this.delivered++;
-    this.deliveredBySource[src]!++;
-    this.latencies.push(this.m.engine.now - sentAt);
+    const now = this.m.engine.now;
+    if (now >= this.windowStart && now < this.windowEnd) {
+      this.delivered++;
+      this.deliveredBySource[src]!++;
+    }
+    if (sentAt >= this.windowStart && sentAt < this.windowEnd) this.latencies.push(now - sentAt);
   }
 
   row(load: number, perSource: boolean, windowPs: number): TrafficRow {

@@ -1,0 +1,81 @@
+import type { MachineSpec } from './spec.ts';
+
+const S = 'seed 000';
+
+/**
+ * Cray XT4 with the SeaStar router (seed 000_33d619e66e39f877.txt). The router, links, flits and
+ * arbitration follow the paper; routing is dimension order with datelines (the paper's table
+ * generator, its hierarchical lookup and fault rules are not modelled yet); the NIC, host and MPI
+ * figures are first approximations, marked assumed.
+ */
+export const xt4: MachineSpec = {
+  name: 'xt4',
+  title: 'Cray XT4 (SeaStar 3-D torus)',
+  seed: '000_33d619e66e39f877.txt',
+  params: {
+    // --- topology
+    'topology.kind': { value: 'torus', help: 'topology builder', source: `${S}: k-ary n-cube or mesh (S1)` },
+    'torus.dims': { value: 'auto', help: 'routers along x,y,z ("auto": near-cubic for --nodes)', source: 'assumed: sized to the run' },
+    'torus.links': { value: '1,1,1', help: 'links per direction in x,y,z', source: `${S}: 6 network ports, +x -x +y -y +z -z (S1)` },
+    'torus.wrap': { value: 'true,true,true', help: 'torus (true) or mesh (false) per dimension', source: `${S}: any dimension torus or mesh (S1)` },
+    'torus.nodesPerRouter': { value: 1, help: 'nodes per SeaStar', source: `${S}: one processor port (S1)` },
+    'routing.algorithm': { value: 'dor', help: 'routing function (torus: dor)', source: `${S}: dimension order x, y, z with datelines (S9)` },
+    // --- router and links
+    'router.latency': { value: '45ns', help: 'head arrival to output eligibility', source: `assumed: with link.latency the 50 ns per hop of ${S} (S3)` },
+    'router.inputBuffer': { value: 96, help: 'input buffer per port per VC (flits)', source: `${S}: four 96-entry buffers per input port (S5)` },
+    'link.phitBits': { value: 68, help: 'bits per flit', source: `${S}: 68-bit flits (S7)` },
+    'link.lanes': { value: 12, help: 'lanes per link direction', source: `${S}: 12 lanes at 3.2 Gb/s, 4.8 GB/s (S4)` },
+    'link.laneRate': { value: '3.2Gb/s', help: 'lane rate', source: `${S} (S4)` },
+    'link.efficiency': { value: 1, help: 'payload efficiency per flit', source: 'assumed: flits carry their own framing' },
+    'link.latency': { value: '5ns', help: 'wire latency', source: `assumed: with router.latency 50 ns per hop (S3)` },
+    'link.overheadPhits': { value: 0, help: 'link-layer flits per packet', source: 'assumed' },
+    'netlink.tiles': { value: 1, help: 'processor ports', source: `${S}: one processor port (S1)` },
+    'netlink.clock': { value: '800MHz', help: 'processor port: one flit per cycle', source: 'assumed: faster than a link so a node can fill one' },
+    'netlink.latency': { value: '5ns', help: 'NIC to router latency', source: 'assumed' },
+    // --- arbitration
+    'arbitration.ageRrSelect': { value: '0000000000000000', help: 'AGE_RR_SELECT, 64 bits as 16 hex digits (bit i for grant i mod 64): 0 round-robin, 1 oldest first', source: `${S}: "all 0s will select round-robin ... all 1s age-based" (S13)` },
+    'arbitration.ageClockPeriod': { value: '5ns', help: 'AGE_CLOCK_PERIOD: network time per age step', source: `${S}: 2 ns to over 8 s (S13); assumed 5 ns: keeps ages below 255 in saturated 8-node merging traffic` },
+    'arbitration.reqAgeBias': { value: 1, help: 'REQ_AGE_BIAS: age added per hop on VC0/VC1', source: `${S}: default 1 (S13)` },
+    'arbitration.rspAgeBias': { value: 1, help: 'RSP_AGE_BIAS: age added per hop on VC2/VC3', source: `${S}: default 1 (S13)` },
+    // --- packet format
+    'packet.requestHeaderPhits': { value: 1, help: 'header flit', source: `${S}: header flit + up to 8 data flits (S7)` },
+    'packet.eopPhits': { value: 0, help: 'end-of-packet flits', source: `${S} (S7)` },
+    'packet.dataGroupBytes': { value: 8, help: 'payload bytes per flit', source: `${S}: 8 data flits carry 64 bytes (S7)` },
+    'packet.dataGroupPhits': { value: 1, help: 'flits per payload group', source: `${S} (S7)` },
+    'packet.responsePhits': { value: 1, help: 'response packet', source: 'assumed: one header flit' },
+    'packet.errorResponsePhits': { value: 1, help: 'response on error', source: 'assumed' },
+    'packet.readRequestPhits': { value: 2, help: 'get request', source: 'assumed: header and address flits' },
+    'packet.readResponseHeaderPhits': { value: 1, help: 'get response header', source: 'assumed' },
+    'packet.maxPayload': { value: '64B', help: 'largest payload per packet', source: `${S}: up to 8 data flits (S7)` },
+    // --- NIC (approximate)
+    'nic.clock': { value: '500MHz', help: 'NIC clock', source: 'assumed' },
+    'nic.packetCycles': { value: 6, help: 'NIC cycles per 64-byte packet', source: 'assumed: 5.3 GB/s, above the link rate' },
+    'nic.outLatencyCycles': { value: 50, help: 'NIC output latency', source: 'assumed' },
+    'nic.inLatencyCycles': { value: 50, help: 'NIC input latency', source: 'assumed' },
+    'nic.receiveBuffer': { value: 192, help: 'NIC receive buffer per VC (flits)', source: 'assumed' },
+    'nic.maxOutstandingPackets': { value: 1024, help: 'request packets awaiting responses', source: 'assumed' },
+    'nic.cqEventBytes': { value: '16B', help: 'completion event size', source: 'assumed' },
+    'nic.smsgHeader': { value: '32B', help: 'message header', source: 'assumed' },
+    'host.bandwidth': { value: '6.4GB/s', help: 'HyperTransport bandwidth per direction', source: 'assumed' },
+    'host.latency': { value: '150ns', help: 'host <-> NIC latency', source: 'assumed' },
+    'host.writeOverhead': { value: '12B', help: 'overhead per write', source: 'assumed' },
+    'host.readRequest': { value: '12B', help: 'read request size', source: 'assumed' },
+    'host.memoryReadLatency': { value: '100ns', help: 'memory access for a NIC read', source: 'assumed' },
+    'fma.issue': { value: '10ns', help: 'CPU time per programmed put', source: 'assumed' },
+    'bte.issue': { value: '500ns', help: 'CPU time to start a DMA transfer', source: 'assumed' },
+    'bte.startup': { value: '1us', help: 'DMA start-up', source: 'assumed' },
+    'bte.readsInFlight': { value: 32, help: 'host reads the DMA engine keeps in flight', source: 'assumed' },
+    // --- processor
+    'cpu.gflops': { value: 4.2, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.1 GHz Opteron, 2 flops/cycle' },
+    'cpu.memBandwidth': { value: '3GB/s', help: 'memory bandwidth per core', source: 'assumed' },
+    // --- MPI (approximate)
+    'mpi.eagerMax': { value: '128KiB', help: 'largest eager message', source: 'assumed: Portals MPI eager limit' },
+    'mpi.sendOverhead': { value: '1.5us', help: 'CPU time of a send call', source: 'assumed' },
+    'mpi.recvOverhead': { value: '1.5us', help: 'CPU time to match and complete a receive', source: 'assumed' },
+    'mpi.copyBandwidth': { value: '3GB/s', help: 'memcpy bandwidth', source: 'assumed' },
+    'mpi.testOverhead': { value: '100ns', help: 'CPU time of a test/poll call', source: 'assumed' },
+    'mpi.shmLatency': { value: '500ns', help: 'on-node path latency', source: 'assumed' },
+    'mpi.shmBandwidth': { value: '3GB/s', help: 'on-node path bandwidth', source: 'assumed' },
+    'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use the DMA engine', source: 'assumed' },
+  },
+};
