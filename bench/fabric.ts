@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { Engine, type EventHandler } from '../fabric/engine/engine.ts';
 import { linksByClass, machineSpec, resolveMachine } from '../fabric/machine.ts';
-import { Network, type Endpoint, type NetworkAccess } from '../fabric/network.ts';
+import { Network, type Endpoint, type LinkParams, type NetworkAccess } from '../fabric/network.ts';
+import { routerDistances, type PortGraph } from '../fabric/topology/port-graph.ts';
 import { PacketPool } from '../fabric/packet.ts';
 import { buildTopology } from '../fabric/topology/topologies.ts';
 
@@ -17,6 +18,11 @@ export interface FabricBenchOptions {
   readonly durationNs?: number;
   /** Mean time between two packets of one node, in ns (default 200 ns); Poisson arrivals. */
   readonly intervalNs?: number;
+  /**
+   * Instead of intervalNs: offered load as a fraction of the machine's estimated capacity for
+   * uniform traffic (its router-to-router links per node, divided by the mean hop count).
+   */
+  readonly load?: number;
   /** Packet size in phits (default 32). */
   readonly phits?: number;
   /** Simulated injection time of the warm-up run on a separate network, in ns (default 20,000). */
@@ -124,10 +130,34 @@ interface RunResult {
   topology: string;
 }
 
-function fabricRun(machine: string, nodes: number, set: Readonly<Record<string, string>>, durationNs: number, intervalNs: number, phits: number, seed: number): RunResult {
+/** Mean packet interval (ns) per node that offers `load` x the uniform-traffic capacity of a topology. */
+function intervalForLoad(graph: PortGraph, links: readonly LinkParams[], phits: number, load: number): number {
+  let linkPhitsPerPs = 0;
+  for (let gp = 0; gp < graph.routers * graph.radix; gp++) {
+    if (graph.peerRouter[gp]! >= 0) linkPhitsPerPs += 1 / links[graph.portClass[gp]!]!.phitPs;
+  }
+  // mean router hops from a sample of sources
+  let sum = 0;
+  let count = 0;
+  const step = Math.max(1, Math.floor(graph.nodes / 16));
+  for (let a = 0; a < graph.nodes; a += step) {
+    const d = routerDistances(graph, graph.nodeRouter[a]!);
+    for (let b = 0; b < graph.nodes; b++) {
+      if (b === a) continue;
+      sum += d[graph.nodeRouter[b]!]!;
+      count++;
+    }
+  }
+  const meanHops = Math.max(1, sum / count);
+  const capacityPhitsPerPsPerNode = linkPhitsPerPs / graph.nodes / meanHops;
+  return phits / (load * capacityPhitsPerPsPerNode) / 1000;
+}
+
+function fabricRun(machine: string, nodes: number, set: Readonly<Record<string, string>>, durationNs: number, intervalNs: number | null, load: number, phits: number, seed: number): RunResult {
   const cfg = resolveMachine(machineSpec(machine), nodes, { ...set });
   const engine = new Engine(seed);
   const { graph, route, vcs } = buildTopology(cfg.topology);
+  if (intervalNs === null) intervalNs = intervalForLoad(graph, linksByClass(cfg, graph), phits, load);
   const pool = new PacketPool(cfg.nic.format.maxPayloadBytes);
   const net = new Network(engine, graph, route, { ...cfg.network, vcs, links: linksByClass(cfg, graph) }, pool);
   if (phits > net.maxPacketPhits) throw new RangeError(`fabric bench: ${phits}-phit packets exceed the ${net.maxPacketPhits}-phit buffers`);
@@ -159,8 +189,10 @@ export function benchFabric(opts: FabricBenchOptions = {}): FabricBenchResult {
   const phits = opts.phits ?? 32;
   const warmupNs = opts.warmupNs ?? 20_000;
   const seed = opts.seed ?? 1;
-  if (warmupNs > 0) fabricRun(machine, nodes, set, warmupNs, intervalNs, phits, seed + 1);
-  const r = fabricRun(machine, nodes, set, durationNs, intervalNs, phits, seed);
+  const interval = opts.load !== undefined ? null : intervalNs;
+  const load = opts.load ?? 0;
+  if (warmupNs > 0) fabricRun(machine, nodes, set, warmupNs, interval, load, phits, seed + 1);
+  const r = fabricRun(machine, nodes, set, durationNs, interval, load, phits, seed);
   const s = r.stats;
   return {
     packetHopsPerSec: r.net.linkHops / r.seconds,
