@@ -60,12 +60,7 @@ export function checkDeadlockFreedom(g: PortGraph, route: BoundRoute, vcs: numbe
         pool.dst[p] = dst;
         pool.vcClass[p] = cls;
         pool.vc[p] = cls * (vcs >> 1);
-        pool.rPhase[p] = 0;
-        pool.rInter[p] = -1;
-        pool.rStage[p] = 0;
-        pool.rGate[p] = -1;
-        pool.rLeft[p] = 0xff;
-        pool.rSalt[p] = rng.nextU32();
+        pool.startRoute(p, rng.nextU32());
         const load = s % 2 === 0 ? idle : random;
         let r = g.nodeRouter[src]!;
         prev.length = 0;

@@ -210,14 +210,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     pk.tailAt[p] = now;
     pk.hops[p] = 0;
     // a response reuses its request's packet: its route starts afresh
-    pk.rDim[p] = -1;
-    pk.rDateline[p] = 0;
-    pk.rPhase[p] = 0;
-    pk.rInter[p] = -1;
-    pk.rStage[p] = 0;
-    pk.rGate[p] = -1;
-    pk.rLeft[p] = 0xff; // no source route yet: the first router computes it
-    pk.rSalt[p] = this.engine.rng.nextU32();
+    pk.startRoute(p, this.engine.rng.nextU32());
     pk.vc[p] = pk.vcClass[p]! * (this.nv >> 1);
     pk.at[p] = this.nGP + node;
     this.enqueue(p);
@@ -231,8 +224,13 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       this.engine.at(atPs, this.id, EV_CREDIT, (chan * this.nv + vc) * CREDIT_SCALE + phits);
       return;
     }
-    // due now: no event needed
-    this.credits[chan * this.nv + vc]! += phits;
+    this.addCredits(chan * this.nv + vc, phits); // due now: no event needed
+  }
+
+  /** Returns `phits` of credit to channel-VC `cv` and retries its output if packets wait. */
+  private addCredits(cv: number, phits: number): void {
+    this.credits[cv]! += phits;
+    const chan = (cv / this.nv) | 0;
     if (this.reqHead[chan] !== -1) this.tryOut(chan);
   }
 
@@ -247,9 +245,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         break;
       case EV_CREDIT: {
         const cv = Math.floor(arg / CREDIT_SCALE);
-        this.credits[cv] = this.credits[cv]! + (arg - cv * CREDIT_SCALE);
-        const chan = Math.floor(cv / this.nv);
-        if (this.reqHead[chan] !== -1) this.tryOut(chan);
+        this.addCredits(cv, arg - cv * CREDIT_SCALE);
         break;
       }
       case EV_DELIVER: {

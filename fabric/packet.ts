@@ -76,11 +76,23 @@ export class PacketPool {
     const p = this.freeList[--this.freeTop]!;
     this.next[p] = -1;
     this.hops[p] = 0;
-    this.rDim[p] = -1;
-    this.rDateline[p] = 0;
     this.ordered[p] = 0;
+    this.startRoute(p, 0);
     this.live++;
     return p;
+  }
+
+  /** Clears every routing field of packet p for a new trip; `salt` feeds its random routing choices. */
+  startRoute(p: number, salt: number): void {
+    this.rDim[p] = -1;
+    this.rDateline[p] = 0;
+    this.rPhase[p] = 0;
+    this.rInter[p] = -1;
+    this.rStage[p] = 0;
+    this.rGate[p] = -1;
+    this.rRoute[p] = 0;
+    this.rLeft[p] = 0xff; // no source route yet: the first router computes it
+    this.rSalt[p] = salt;
   }
 
   /** Returns a packet id to the pool. */

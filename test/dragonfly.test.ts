@@ -232,11 +232,7 @@ function walk(g: DragonflyGraph, route: DfRoute, pool: PacketPool, src: number, 
   pool.src[p] = src;
   pool.dst[p] = dst;
   pool.vcClass[p] = cls;
-  pool.rPhase[p] = 0;
-  pool.rInter[p] = -1;
-  pool.rStage[p] = 0;
-  pool.rGate[p] = -1;
-  pool.rSalt[p] = o.salt ?? 0;
+  pool.startRoute(p, o.salt ?? 0);
   pool.ordered[p] = o.ordered ?? 0;
   const load = o.load ?? IDLE;
   const out: RouteChoice = { port: -1, count: -1, vc: -1 };
@@ -430,11 +426,8 @@ function minimalFirstHops(g: DragonflyGraph, pool: PacketPool, cur: number, dst:
     pool.src[p] = 0;
     pool.dst[p] = dst;
     pool.vcClass[p] = 0;
-    pool.rPhase[p] = 0;
-    pool.rInter[p] = -1;
-    pool.rStage[p] = 0;
+    pool.startRoute(p, 0);
     pool.rGate[p] = gw;
-    pool.rSalt[p] = 0;
     pool.ordered[p] = 0;
     minimal(g, cur, pool, p, out, IDLE);
     firsts.add(cur * g.radix + out.port);

@@ -59,9 +59,7 @@ function walk(g: KautzGraph, route: KautzRoute, pool: PacketPool, src: number, d
   pool.dst[p] = dst;
   pool.vcClass[p] = cls;
   pool.vc[p] = cls * (KAUTZ_VCS >> 1);
-  pool.rLeft[p] = 0xff;
-  pool.rRoute[p] = 0;
-  pool.rSalt[p] = salt;
+  pool.startRoute(p, salt);
   pool.ordered[p] = ordered;
   const out: RouteChoice = { port: -1, count: -1, vc: -1 };
   const hops: Hop[] = [];
@@ -329,7 +327,6 @@ describe('kautz routing table', () => {
     pool.dst[p] = d;
     pool.vcClass[p] = 1;
     pool.vc[p] = KAUTZ_VCS >> 1; // as Network.inject leaves it
-    pool.rLeft[p] = 0xff;
     kautzShortest(g, s, pool, p, out);
     expect(pool.rLeft[p]).toBe(kautzDistance(g, s, d) - 1);
     expect(out.vc).toBe(per + 2); // class 1 starts on VC number floor(4/2)

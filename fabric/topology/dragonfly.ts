@@ -1,5 +1,5 @@
 import type { ParamReader } from '../machines/spec.ts';
-import { PORT_NODE, PORT_UNUSED, type PortGraph } from './port-graph.ts';
+import { newPortArrays, type PortGraph } from './port-graph.ts';
 
 /** Configuration of a Cray XC style dragonfly (seed 001, "Dragonfly Implementation"). */
 export interface DragonflyConfig {
@@ -96,26 +96,13 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
     throw new RangeError(`dragonfly.nodes must be an integer from 1 to ${slots} (${G} groups of ${RG * c.nodesPerRouter}), got ${c.nodes}`);
   }
   const { greenBase, blackBase, globalBase, radix } = dragonflyLayout(c);
-  const total = routers * radix;
-  const peerRouter = new Int32Array(total).fill(-1);
-  const peerPort = new Int32Array(total).fill(-1);
-  const portNode = new Int32Array(total).fill(-1);
-  const portClass = new Uint8Array(total).fill(PORT_UNUSED);
-  const nodeRouter = new Int32Array(c.nodes);
-  const nodePort = new Int32Array(c.nodes);
+  const ports = newPortArrays(routers, radix, c.nodes, c.nodesPerRouter);
+  const { peerRouter, peerPort, portClass } = ports;
   const wire = (ra: number, pa: number, rb: number, pb: number, cls: number): void => {
     peerRouter[ra * radix + pa] = rb;
     peerPort[ra * radix + pa] = pb;
     portClass[ra * radix + pa] = cls;
   };
-  for (let node = 0; node < c.nodes; node++) {
-    const r = Math.floor(node / c.nodesPerRouter);
-    const p = node % c.nodesPerRouter;
-    nodeRouter[node] = r;
-    nodePort[node] = p;
-    portNode[r * radix + p] = node;
-    portClass[r * radix + p] = PORT_NODE;
-  }
   const R = c.routersPerChassis;
   const C = c.chassis;
   const routerGroup = new Int32Array(routers);
@@ -218,12 +205,7 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
     routers,
     radix,
     nodes: c.nodes,
-    peerRouter,
-    peerPort,
-    portNode,
-    portClass,
-    nodeRouter,
-    nodePort,
+    ...ports,
     classNames: ['node', 'unused', 'green', 'black', 'global'],
     config: c,
     routersPerGroup: RG,

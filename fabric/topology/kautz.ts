@@ -1,4 +1,4 @@
-import { PORT_NODE, PORT_UNUSED, type PortGraph } from './port-graph.ts';
+import { newPortArrays, type PortGraph } from './port-graph.ts';
 
 /** Configuration of a Kautz digraph fabric (seed 002, §5: SiCortex SC5832 is degree 3, diameter 6). */
 export interface KautzConfig {
@@ -124,21 +124,11 @@ export function buildKautz(cfg: KautzConfig): KautzGraph {
   const radix = 1 + 2 * d;
   const outBase = 1;
   const inBase = 1 + d;
-  const total = routers * radix;
-  const peerRouter = new Int32Array(total).fill(-1);
-  const peerPort = new Int32Array(total).fill(-1);
-  const portNode = new Int32Array(total).fill(-1);
-  const portClass = new Uint8Array(total).fill(PORT_UNUSED);
+  // one node per router, on port 0
+  const ports = newPortArrays(routers, radix, nodes, 1);
+  const { peerRouter, peerPort, portClass } = ports;
   const labels = new Uint8Array(routers * k);
-  const nodeRouter = new Int32Array(nodes);
-  const nodePort = new Int32Array(nodes);
   for (let r = 0; r < routers; r++) kautzLabel(d, k, r, labels, r * k);
-  for (let node = 0; node < nodes; node++) {
-    nodeRouter[node] = node;
-    nodePort[node] = 0;
-    portNode[node * radix] = node;
-    portClass[node * radix] = PORT_NODE;
-  }
   const next = new Uint8Array(k);
   for (let r = 0; r < routers; r++) {
     const base = r * k;
@@ -163,12 +153,7 @@ export function buildKautz(cfg: KautzConfig): KautzGraph {
     routers,
     radix,
     nodes,
-    peerRouter,
-    peerPort,
-    portNode,
-    portClass,
-    nodeRouter,
-    nodePort,
+    ...ports,
     classNames: ['node', 'unused', 'out', 'in'],
     degree: d,
     diameter: k,

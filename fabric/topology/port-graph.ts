@@ -36,6 +36,34 @@ export const PORT_NODE = 0;
 /** Port class of a port that is not wired. */
 export const PORT_UNUSED = 1;
 
+/** The port and node arrays every builder fills. */
+export type PortArrays = Pick<PortGraph, 'peerRouter' | 'peerPort' | 'portNode' | 'portClass' | 'nodeRouter' | 'nodePort'>;
+
+/**
+ * Fresh port arrays: every port unwired and unused, then `nodes` nodes attached in order, node n
+ * on router floor(n / nodesPerRouter) at port n mod nodesPerRouter.
+ */
+export function newPortArrays(routers: number, radix: number, nodes: number, nodesPerRouter: number): PortArrays {
+  const total = routers * radix;
+  const a = {
+    peerRouter: new Int32Array(total).fill(-1),
+    peerPort: new Int32Array(total).fill(-1),
+    portNode: new Int32Array(total).fill(-1),
+    portClass: new Uint8Array(total).fill(PORT_UNUSED),
+    nodeRouter: new Int32Array(nodes),
+    nodePort: new Int32Array(nodes),
+  };
+  for (let node = 0; node < nodes; node++) {
+    const r = Math.floor(node / nodesPerRouter);
+    const p = node % nodesPerRouter;
+    a.nodeRouter[node] = r;
+    a.nodePort[node] = p;
+    a.portNode[r * radix + p] = node;
+    a.portClass[r * radix + p] = PORT_NODE;
+  }
+  return a;
+}
+
 /** Breadth-first router hop counts from `src` over router-to-router links. */
 export function routerDistances(g: PortGraph, src: number): Int32Array {
   const dist = new Int32Array(g.routers).fill(-1);

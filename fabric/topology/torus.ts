@@ -1,4 +1,4 @@
-import { PORT_NODE, PORT_UNUSED, type PortGraph } from './port-graph.ts';
+import { newPortArrays, type PortGraph } from './port-graph.ts';
 
 /** Configuration of a k-ary n-cube (torus) or mesh. */
 export interface TorusConfig {
@@ -69,11 +69,8 @@ export function buildTorus(cfg: TorusConfig): TorusGraph {
 
   const groupPort = torusGroupPorts(cfg.nodesPerRouter, cfg.links);
   const radix = cfg.nodesPerRouter + 2 * cfg.links.reduce((a, b) => a + b, 0);
-  const total = routers * radix;
-  const peerRouter = new Int32Array(total).fill(-1);
-  const peerPort = new Int32Array(total).fill(-1);
-  const portNode = new Int32Array(total).fill(-1);
-  const portClass = new Uint8Array(total).fill(PORT_UNUSED);
+  const ports = newPortArrays(routers, radix, nodes, cfg.nodesPerRouter);
+  const { peerRouter, peerPort, portClass } = ports;
   const coords = new Int32Array(routers * n);
   const strides: number[] = [];
   let stride = 1;
@@ -83,16 +80,6 @@ export function buildTorus(cfg: TorusConfig): TorusGraph {
   }
   for (let r = 0; r < routers; r++) {
     for (let d = 0; d < n; d++) coords[r * n + d] = Math.floor(r / strides[d]!) % cfg.dims[d]!;
-  }
-  const nodeRouter = new Int32Array(nodes);
-  const nodePort = new Int32Array(nodes);
-  for (let node = 0; node < nodes; node++) {
-    const r = Math.floor(node / cfg.nodesPerRouter);
-    const p = node % cfg.nodesPerRouter;
-    nodeRouter[node] = r;
-    nodePort[node] = p;
-    portNode[r * radix + p] = node;
-    portClass[r * radix + p] = PORT_NODE;
   }
   for (let r = 0; r < routers; r++) {
     for (let d = 0; d < n; d++) {
@@ -122,12 +109,7 @@ export function buildTorus(cfg: TorusConfig): TorusGraph {
     routers,
     radix,
     nodes,
-    peerRouter,
-    peerPort,
-    portNode,
-    portClass,
-    nodeRouter,
-    nodePort,
+    ...ports,
     classNames,
     dims: [...cfg.dims],
     links: [...cfg.links],
