@@ -63,6 +63,7 @@ export function checkDeadlockFreedom(g: PortGraph, route: BoundRoute, vcs: numbe
         pool.startRoute(p, rng.nextU32());
         const load = s % 2 === 0 ? idle : random;
         let r = g.nodeRouter[src]!;
+        pool.at[p] = r * g.radix + g.nodePort[src]!; // input port, for routing by table per input port
         prev.length = 0;
         for (let hop = 0; ; hop++) {
           if (hop > limit) throw new Error(`routing loops: no arrival from node ${src} to node ${dst} after ${limit} hops`);
@@ -84,6 +85,7 @@ export function checkDeadlockFreedom(g: PortGraph, route: BoundRoute, vcs: numbe
           pool.vc[p] = out.vc;
           r = g.peerRouter[base]!;
           if (r < 0) throw new Error(`routing sent a packet from node ${src} to node ${dst} out of unwired port ${out.port}`);
+          pool.at[p] = r * g.radix + g.peerPort[base]!;
         }
         pool.free(p);
         routes++;

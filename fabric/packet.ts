@@ -44,6 +44,8 @@ export class PacketPool {
   rRoute = new Uint32Array(0);
   /** Source routing: hops left in `rRoute`. */
   rLeft = new Uint8Array(0);
+  /** Sliced networks (BlackWidow): the slice the packet travels in, or 0xff before its first router. */
+  rPlane = new Uint8Array(0);
   /** Random bits drawn from the run's generator at injection, for routing choices. */
   rSalt = new Uint32Array(0);
   /** Deterministic (hashed) routing requested instead of adaptive. */
@@ -92,6 +94,7 @@ export class PacketPool {
     this.rGate[p] = -1;
     this.rRoute[p] = 0;
     this.rLeft[p] = 0xff; // no source route yet: the first router computes it
+    this.rPlane[p] = 0xff;
     this.rSalt[p] = salt;
   }
 
@@ -127,6 +130,7 @@ export class PacketPool {
     this.rGate = g(this.rGate);
     this.rRoute = g(this.rRoute);
     this.rLeft = g(this.rLeft);
+    this.rPlane = g(this.rPlane);
     this.ordered = g(this.ordered);
     this.kind = g(this.kind);
     this.txn = g(this.txn);
