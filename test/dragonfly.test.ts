@@ -788,16 +788,11 @@ describe('adaptive routing and load', () => {
     expect(idleNonMinimal({ ...cfg, adaptiveBias: 4 }, null)).toEqual([]);
   });
 
-  // Why the xc30 preset's adaptiveBias is 4: with a bias of 0 or 1 an idle network still sends a
-  // few packets non-minimally (a Valiant candidate through a router that holds a gateway can cost
+  // Why the xc30 preset's adaptiveBias is 4: with no bias an idle network still sends a few
+  // packets non-minimally (a Valiant candidate through a router that holds a gateway can cost
   // less than a minimal route with local hops at both ends). Seed "Cray XC Routing": "packets will
   // take a minimal path until the load on these paths increases".
-  it.fails.each(
-    MULTI.slice(0, 2).flatMap(({ name, cfg }) => [
-      { name, bias: '0', cfg: { ...cfg, adaptiveBias: 0 } },
-      { name, bias: '1 (xc30 preset)', cfg: { ...cfg, adaptiveBias: 1 } },
-    ]),
-  )('with all loads 0 and adaptiveBias $bias stays minimal between groups, on $name', ({ cfg }) => {
+  it.fails.each(MULTI.slice(0, 2).map(({ name, cfg }) => ({ name, bias: '0', cfg: { ...cfg, adaptiveBias: 0 } })))('with all loads 0 and adaptiveBias $bias stays minimal between groups, on $name', ({ cfg }) => {
     expect(idleNonMinimal(cfg, false)).toEqual([]);
   });
 });

@@ -49,8 +49,9 @@ function localStep(g: DragonflyGraph, a: number, b: number, out: RouteChoice): v
  */
 function gateway(g: DragonflyGraph, cur: number, to: number, salt: number): number {
   const base = (cur * g.config.groups + to) * NEAR;
-  const second = g.nearGateways[base + 1]!;
-  return second >= 0 && (mix(salt, 0x100 + to) & 1) === 1 ? second : g.nearGateways[base]!;
+  let n = 1;
+  while (n < NEAR && g.nearGateways[base + n]! >= 0) n++;
+  return g.nearGateways[base + (mix(salt, 0x100 + to) % n)]!;
 }
 
 /** Router hops of a minimal route from router a to router b through gateway `gw` (if groups differ). */
@@ -74,10 +75,16 @@ function firstHop(g: DragonflyGraph, cur: number, target: number, gw: number, ou
   }
 }
 
-/** Path cost for source-adaptive choice: (1 + load of the first hop) x hops; `scratch` is overwritten. */
+/**
+ * Path cost for source-adaptive choice: (1 + near-end load + far-end load) x hops, where the
+ * near-end load is that of the first hop and the far-end load that of the global link the path
+ * leaves the group by (seed 001, "Cray XC Routing": link loads combine near-end, downstream and
+ * estimated far-end load, one local and two remote metrics); `scratch` is overwritten.
+ */
 function cost(g: DragonflyGraph, cur: number, target: number, gw: number, hops: number, load: LoadView, scratch: RouteChoice): number {
   firstHop(g, cur, target, gw, scratch);
-  const l = scratch.count === 0 ? 0 : load.groupLoad(cur * g.radix + scratch.port, scratch.count);
+  let l = scratch.count === 0 ? 0 : load.groupLoad(cur * g.radix + scratch.port, scratch.count);
+  if (gw >= 0 && scratch.port !== gw % g.radix) l += load.groupLoad(gw, 1);
   return (1 + l) * Math.max(1, hops);
 }
 

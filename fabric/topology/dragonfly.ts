@@ -23,8 +23,8 @@ export interface DragonflyConfig {
   readonly adaptiveBias: number;
 }
 
-/** Gateways kept per (router, group) in the minimal-route table. */
-export const NEAR = 2;
+/** Most gateways kept per (router, group) in the minimal-route table. */
+export const NEAR = 8;
 
 /** Link classes of a dragonfly. */
 export const DF_GREEN = 2;
@@ -44,8 +44,8 @@ export interface DragonflyGraph extends PortGraph {
   readonly linksPerPair: number;
   /**
    * Minimal-route table (the seed's "global minimal" route tables): for router r and group h,
-   * the NEAR gateways of r's group toward h with the fewest local hops from r,
-   * `nearGateways[(r * groups + h) * NEAR + i]`, -1 where there are fewer.
+   * the gateways of r's group toward h with the fewest local hops from r (all of them, up to
+   * NEAR), `nearGateways[(r * groups + h) * NEAR + i]`, -1 where there are fewer.
    */
   readonly nearGateways: Int32Array;
   /** Group, chassis and slot of each router (precomputed for routing). */
@@ -190,7 +190,7 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
         if (h === g) continue;
         const base = (r * G + h) * NEAR;
         let found = 0;
-        for (let want = 0; want <= 2 && found < NEAR; want++) {
+        for (let want = 0; want <= 2 && found === 0; want++) {
           // start the scan at a router-dependent link so routers share the load of equal choices
           for (let i = 0; i < L && found < NEAR; i++) {
             const gw = gateways[(g * G + h) * L + ((i + r) % L)]!;
