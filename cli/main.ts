@@ -278,6 +278,7 @@ function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
     nodes: m.nodes,
     linksPerClass: m.linksPerClass,
     diameter: m.diameter,
+    diameterWithNodeLinks: m.diameter + 2,
     averageHops: round3(m.averageHops),
     averageHopsSampled: m.averageHopsSampled,
     bisectionLinks: m.bisectionLinks,
@@ -295,7 +296,7 @@ function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
   io.out(`${name} (${spec.title}): ${out.topology}`);
   io.out(`routers ${out.routers}, nodes ${out.nodes}`);
   io.out(`links per class: ${Object.entries(out.linksPerClass).map(([k, v]) => `${k} ${v}`).join(', ')}`);
-  io.out(`diameter ${out.diameter} router hops; average ${out.averageHops} hops over all node pairs${out.averageHopsSampled ? ' (sampled)' : ''}`);
+  io.out(`diameter ${out.diameter} router hops (${out.diameterWithNodeLinks} counting the two node links); average ${out.averageHops} hops over all node pairs${out.averageHopsSampled ? ' (sampled)' : ''}`);
   io.out(`bisection ${out.bisectionLinks} ${out.bisectionUnit}, ${out.bisectionGBs} GB/s both directions${out.bisectionIsBound ? ' (bound)' : ' (exact)'}`);
   if (out.globalCables !== null) io.out(`global network: ${out.globalCables} optical cables, peak ${out.globalGBsPerNode} GB/s per node`);
   if (deadlock) {

@@ -10,6 +10,7 @@ interface Topo {
   nodes: number;
   linksPerClass: Record<string, number>;
   diameter: number;
+  diameterWithNodeLinks: number;
   averageHops: number;
   bisectionLinks: number;
   bisectionUnit: string;
@@ -123,5 +124,41 @@ describe('sc5832 Kautz structure (seed 002_d5d3150c0192c56e.txt, Table 1, K2, K9
   it('K15: the average path of the 972-node fabric is about 5 hops', async () => {
     const t = await topo('sc5832', '--diameter', '6');
     expect(Math.abs(t.averageHops - 5) / 5).toBeLessThan(0.15);
+  });
+});
+
+describe('bw folded-Clos structure (seed 003_ad7045ffbf8f1bf9.txt, B6, B8)', () => {
+  it('B8: 32K processors have a worst-case diameter of 7 hops counting the processor links, 5 between routers', async () => {
+    const t = await topo('bw', '--nodes', '32768');
+    expect(t.nodes).toBe(32768);
+    expect(t.diameter).toBe(5);
+    expect(t.diameterWithNodeLinks).toBe(7);
+    // 4 slices of 1,024 R1, 2,048 R2 and 2,048 R3 routers, stacked per position
+    expect(t.routers).toBe(1024 + 2048 + 2048);
+  });
+
+  it.each([
+    { nodes: 32, diameter: 0 },
+    { nodes: 288, diameter: 1 },
+    { nodes: 1024, diameter: 2 },
+    { nodes: 4608, diameter: 3 },
+    { nodes: 16384, diameter: 4 },
+  ])('B6: $nodes processors have a diameter of $diameter router hops', async ({ nodes, diameter }) => {
+    const t = await topo('bw', '--nodes', String(nodes));
+    expect(t.diameter).toBe(diameter);
+  });
+
+  it('a full rank-2 fat tree has full bisection: half the processors x 4 slices links, exact', async () => {
+    const t = await topo('bw', '--nodes', '1024');
+    expect(t.bisectionLinks).toBe(512 * 4);
+    expect(t.bisectionIsBound).toBe(false);
+    // 18.75 Gb/s per link each way (B1)
+    expect(t.bisectionGBs).toBeCloseTo(2 * 2048 * 2.34375, 3);
+  });
+
+  it('sidelinks give less: 9 R1 subtrees with 4 links per pair cut 20 x 4 = 80 links per slice (bound)', async () => {
+    const t = await topo('bw', '--nodes', '288');
+    expect(t.bisectionLinks).toBe(80 * 4);
+    expect(t.bisectionIsBound).toBe(true);
   });
 });

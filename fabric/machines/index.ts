@@ -1,3 +1,4 @@
+import { bw } from './bw.ts';
 import { sc5832 } from './sc5832.ts';
 import type { MachineSpec } from './spec.ts';
 import { xc30 } from './xc30.ts';
@@ -5,4 +6,4 @@ import { xe6 } from './xe6.ts';
 import { xt4 } from './xt4.ts';
 
 /** Every machine preset, by name. */
-export const presets: Readonly<Record<string, MachineSpec>> = { xt4, xe6, xc30, sc5832 };
+export const presets: Readonly<Record<string, MachineSpec>> = { xt4, xe6, xc30, sc5832, bw };

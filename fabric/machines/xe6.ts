@@ -18,7 +18,8 @@ export const xe6: MachineSpec = {
     'torus.links': { value: '8,4,8', help: 'parallel links per direction in x,y,z', source: `${S} §I: 10 torus connections of 4 links, 4 in x and z, 2 in y` },
     'torus.wrap': { value: 'true,true,true', help: 'torus (true) or mesh (false) per dimension', source: `${S} §I: 3-D torus` },
     'torus.nodesPerRouter': { value: 2, help: 'nodes (NICs) per Gemini', source: `${S} §I: two NICs per Gemini` },
-    'routing.algorithm': { value: 'dor', help: 'routing function (torus: dor)', source: `${S} §III: adaptive over parallel links; dimension order assumed` },
+    'torus.brokenLinks': { value: 'none', help: 'broken links, e.g. "x+@1.2.3" (direction @ router coordinates); needs routing.algorithm=table', source: 'assumed: the SeaStar fault rules of seed 000 (S9); Gemini routing tables are not described in seed 004' },
+    'routing.algorithm': { value: 'dor', help: 'routing function (torus: dor, table)', source: `${S} §III: adaptive over parallel links; dimension order assumed` },
     // --- router and links
     'router.latency': { value: '90ns', help: 'head arrival to output eligibility in a Gemini', source: 'assumed: with link.latency gives the 105 ns per hop of §V.A' },
     'router.inputBuffer': { value: 256, help: 'input buffer per port per VC (phits)', source: `assumed: §III "deep enough to account for credit round-trip latency and the maximum packet size"` },

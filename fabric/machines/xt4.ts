@@ -4,8 +4,8 @@ const S = 'seed 000';
 
 /**
  * Cray XT4 with the SeaStar router (seed 000_33d619e66e39f877.txt). The router, links, flits and
- * arbitration follow the paper; routing is dimension order with datelines (the paper's table
- * generator, its hierarchical lookup and fault rules are not modelled yet); the NIC, host and MPI
+ * arbitration follow the paper; routing is table-driven (a global and a local table per input
+ * port, filled by a generator that follows the paper's deadlock and fault rules); the NIC, host and MPI
  * figures are first approximations, marked assumed.
  */
 export const xt4: MachineSpec = {
@@ -19,7 +19,8 @@ export const xt4: MachineSpec = {
     'torus.links': { value: '1,1,1', help: 'links per direction in x,y,z', source: `${S}: 6 network ports, +x -x +y -y +z -z (S1)` },
     'torus.wrap': { value: 'true,true,true', help: 'torus (true) or mesh (false) per dimension', source: `${S}: any dimension torus or mesh (S1)` },
     'torus.nodesPerRouter': { value: 1, help: 'nodes per SeaStar', source: `${S}: one processor port (S1)` },
-    'routing.algorithm': { value: 'dor', help: 'routing function (torus: dor)', source: `${S}: dimension order x, y, z with datelines (S9)` },
+    'routing.algorithm': { value: 'table', help: 'routing function (torus: table = routing tables per input port with the fault rules, dor = plain dimension order)', source: `${S}: table-driven routing, a global and a local table per input port (S8, S9)` },
+    'torus.brokenLinks': { value: 'none', help: 'broken links, e.g. "x+@1.2.3,y-@0.0.0" (direction @ router coordinates); the tables route around them', source: `${S}: fault rules for broken X, Y and Z links (S9)` },
     // --- router and links
     'router.latency': { value: '45ns', help: 'head arrival to output eligibility', source: `assumed: with link.latency the 50 ns per hop of ${S} (S3)` },
     'router.inputBuffer': { value: 96, help: 'input buffer per port per VC (flits)', source: `${S}: four 96-entry buffers per input port (S5)` },

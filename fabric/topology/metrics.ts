@@ -1,3 +1,4 @@
+import type { ClosGraph } from './clos.ts';
 import type { DragonflyGraph } from './dragonfly.ts';
 import { kautzBisectionBound, type KautzGraph } from './kautz.ts';
 import { routerDistances, type PortGraph } from './port-graph.ts';
@@ -80,6 +81,7 @@ export function topologyMetrics(g: PortGraph, rawGBs: RawLinkGBs): TopologyMetri
     return { ...base, bisectionLinks: links, bisectionUnit: 'links', bisectionGBs: links * rawGBs('out'), bisectionIsBound: true, globalCables: null, globalGBsPerNode: null };
   }
   if (g.topology === 'torus') return { ...base, ...torusBisection(g as TorusGraph, rawGBs), globalCables: null, globalGBsPerNode: null };
+  if (g.topology === 'clos') return { ...base, ...closBisection(g as ClosGraph, rawGBs), globalCables: null, globalGBsPerNode: null };
   return { ...base, bisectionLinks: 0, bisectionUnit: 'links', bisectionGBs: 0, bisectionIsBound: true, globalCables: null, globalGBsPerNode: null };
 }
 
@@ -135,4 +137,34 @@ function dragonflyBisection(g: DragonflyGraph, rawGBs: RawLinkGBs): Omit<Topolog
     globalCables: totalCables,
     globalGBsPerNode: (c.cablesPerPair * (G - 1) * cableGBs) / nodesPerGroup,
   };
+}
+
+/**
+ * Folded-Clos bisection (seed 003, §2.2), per slice times the slices. A full fat tree (ranks 2
+ * and 3) carries half its processors' bandwidth across any halving: floor(N / 2) links, exact
+ * when the R1 routers are full and even in number. Where subtrees are joined by sidelinks
+ * (ranks 1.5, 2.5, 3.5), splitting the subtrees in halves cuts floor(S/2) ceil(S/2) x links per
+ * peer x routers per subtree at that level; the smaller of that and floor(N / 2) is a bound (a
+ * cut that splits subtrees could be smaller). Rank 1, one router: the processor links of half.
+ */
+function closBisection(g: ClosGraph, rawGBs: RawLinkGBs): Pick<TopologyMetrics, 'bisectionLinks' | 'bisectionUnit' | 'bisectionGBs' | 'bisectionIsBound'> {
+  const half = Math.floor(g.processors / 2);
+  let perSlice = half;
+  let exact = g.rank === 1;
+  let cls = 'r1-r2';
+  const cut = (subtrees: number, links: number, routers: number): number => Math.floor(subtrees / 2) * Math.ceil(subtrees / 2) * links * routers;
+  if (g.rank === 1.5) {
+    perSlice = Math.min(half, cut(g.r1Count, g.side1Links, 1));
+    cls = 'side1';
+  } else if (g.rank === 2.5) {
+    perSlice = Math.min(half, cut(g.r2Subtrees, g.side2Links, g.r2Count / g.r2Subtrees));
+    cls = 'side2';
+  } else if (g.rank === 3.5) {
+    perSlice = Math.min(half, cut(g.r3Subtrees, g.side3Links, g.r3Count / g.r3Subtrees));
+    cls = 'side3';
+  } else if (g.rank === 2 || g.rank === 3) {
+    exact = g.processors % 32 === 0 && g.r1Count % 2 === 0;
+  }
+  const links = perSlice * g.slices;
+  return { bisectionLinks: links, bisectionUnit: 'links', bisectionGBs: 2 * links * rawGBs(g.rank === 1 ? 'node' : cls), bisectionIsBound: !exact };
 }

@@ -3,6 +3,9 @@ import { bindRoute, pickRouting, type BoundRoute } from '../routing/routing.ts';
 import { torusRouting } from '../routing/torus-routing.ts';
 import { dragonflyRouting } from '../routing/dragonfly-routing.ts';
 import { assertKautzRoutable, kautzRouting, kautzVcs } from '../routing/kautz-routing.ts';
+import { closRouting } from '../routing/clos-routing.ts';
+import { buildSeastarTables, parseBrokenLinks, SEASTAR_VCS, seastarTableRoute } from '../routing/seastar-routing.ts';
+import { buildClos, closRank, CLOS_RANKS, type ClosConfig, type ClosRank } from './clos.ts';
 import { buildKautz, kautzSize, type KautzConfig } from './kautz.ts';
 import { buildDragonfly, resolveDragonfly, type DragonflyConfig } from './dragonfly.ts';
 import type { PortGraph } from './port-graph.ts';
@@ -14,12 +17,20 @@ import { balancedDims, buildTorus, type TorusConfig } from './torus.ts';
  * registration by import side effect.
  */
 export type TopologySpec =
-  | { readonly kind: 'torus'; readonly config: TorusConfig; readonly routing: string }
+  | { readonly kind: 'torus'; readonly config: TorusConfig; readonly routing: string; readonly brokenLinks: string }
   | { readonly kind: 'dragonfly'; readonly config: DragonflyConfig; readonly routing: string }
-  | { readonly kind: 'kautz'; readonly config: KautzConfig; readonly routing: string };
+  | { readonly kind: 'kautz'; readonly config: KautzConfig; readonly routing: string }
+  | { readonly kind: 'clos'; readonly config: ClosConfig; readonly routing: string };
 
 /** The topology kinds, for messages. */
-export const TOPOLOGY_KINDS = ['torus', 'dragonfly', 'kautz'] as const;
+export const TOPOLOGY_KINDS = ['torus', 'dragonfly', 'kautz', 'clos'] as const;
+
+/**
+ * Torus routings: dimension order (torus-routing.ts) and the SeaStar's routing tables per input
+ * port with their fault rules (seastar-routing.ts), which need the graph and the broken links to
+ * build, so they are not a plain entry of the torus routing table.
+ */
+const TORUS_ROUTINGS = [...Object.keys(torusRouting.algorithms), 'table'];
 
 /** Reads the topology parameters of a machine for `nodes` nodes. */
 export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
@@ -37,8 +48,12 @@ export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
       });
       const slots = dims.reduce((a, b) => a * b, 1) * nodesPerRouter;
       if (nodes > slots) throw new RangeError(`nodes=${nodes} does not fit torus ${dims.join('x')} with ${nodesPerRouter} nodes per router (${slots} slots)`);
-      pickRouting(torusRouting, 'torus', routing);
-      return { kind, config: { dims, links, wrap, nodesPerRouter, nodes }, routing };
+      if (!TORUS_ROUTINGS.includes(routing)) throw new RangeError(`unknown routing "${routing}" for torus; valid: ${TORUS_ROUTINGS.join(', ')}`);
+      const brokenLinks = r.string('torus.brokenLinks');
+      if (brokenLinks !== 'none' && routing !== 'table') {
+        throw new RangeError(`parameter torus.brokenLinks: broken links need routing "table" (the fault rules of the routing tables), not "${routing}"`);
+      }
+      return { kind, config: { dims, links, wrap, nodesPerRouter, nodes }, routing, brokenLinks };
     }
     case 'dragonfly': {
       pickRouting(dragonflyRouting, 'dragonfly', routing);
@@ -60,6 +75,16 @@ export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
       if (nodes > size) throw new RangeError(`nodes=${nodes} does not fit a Kautz graph of degree ${degree} and diameter ${diameter} (${size} nodes)`);
       return { kind, config: { degree, diameter, nodes }, routing };
     }
+    case 'clos': {
+      pickRouting(closRouting, 'clos', routing);
+      const rankText = r.string('clos.rank');
+      let rank: ClosRank | undefined;
+      if (rankText !== 'auto') {
+        rank = CLOS_RANKS.find((k) => String(k) === rankText);
+        if (rank === undefined) throw new RangeError(`parameter clos.rank: expected auto or one of ${CLOS_RANKS.join(', ')}, got "${rankText}"`);
+      }
+      return { kind, config: { processors: nodes, slices: r.int('clos.slices'), ...(rank !== undefined ? { rank } : {}) }, routing };
+    }
     default:
       throw new RangeError(`parameter topology.kind: unknown topology "${kind}"; valid: ${TOPOLOGY_KINDS.join(', ')}`);
   }
@@ -77,7 +102,16 @@ export function buildTopology(t: TopologySpec): BuiltTopology {
   switch (t.kind) {
     case 'torus': {
       const g = buildTorus(t.config);
+      if (t.routing === 'table') {
+        // the tables route around the broken links of a graph that lacks them
+        const tables = buildSeastarTables(g, parseBrokenLinks(t.brokenLinks, g));
+        return { graph: tables.graph, route: bindRoute(tables.graph, seastarTableRoute(tables)), vcs: SEASTAR_VCS };
+      }
       return { graph: g, route: bindRoute(g, pickRouting(torusRouting, 'torus', t.routing)), vcs: torusRouting.vcs };
+    }
+    case 'clos': {
+      const g = buildClos(t.config);
+      return { graph: g, route: bindRoute(g, pickRouting(closRouting, 'clos', t.routing)), vcs: closRouting.vcs };
     }
     case 'dragonfly': {
       const g = buildDragonfly(t.config);
@@ -93,7 +127,9 @@ export function buildTopology(t: TopologySpec): BuiltTopology {
 
 /** Node slots per router of a topology. */
 export function nodesPerRouterOf(t: TopologySpec): number {
-  return t.kind === 'kautz' ? 1 : t.config.nodesPerRouter;
+  if (t.kind === 'kautz') return 1;
+  if (t.kind === 'clos') return 32; // processors per R1 router (seed 003, B6)
+  return t.config.nodesPerRouter;
 }
 
 /** One line describing a topology spec. */
@@ -102,7 +138,8 @@ export function describeTopology(t: TopologySpec): string {
     case 'torus': {
       const c = t.config;
       const shape = c.dims.map((k, d) => `${k}${c.wrap?.[d] === false ? '(mesh)' : ''}`).join('x');
-      return `torus ${shape}, ${c.links.join('/')} links per direction, ${c.nodesPerRouter} nodes per router, ${t.routing} routing`;
+      const faults = t.brokenLinks === 'none' ? '' : `, broken links ${t.brokenLinks}`;
+      return `torus ${shape}, ${c.links.join('/')} links per direction, ${c.nodesPerRouter} nodes per router, ${t.routing} routing${faults}`;
     }
     case 'kautz': {
       const c = t.config;
@@ -111,6 +148,10 @@ export function describeTopology(t: TopologySpec): string {
     case 'dragonfly': {
       const c = t.config;
       return `dragonfly ${c.groups} groups of ${c.chassis}x${c.routersPerChassis} routers, ${c.cablesPerPair} cables per group pair, ${c.nodesPerRouter} nodes per router, ${t.routing} routing`;
+    }
+    case 'clos': {
+      const c = t.config;
+      return `folded Clos of rank ${c.rank ?? closRank(c.processors)} for ${c.processors} processors, ${c.slices ?? 4} slices, ${t.routing} routing`;
     }
   }
 }

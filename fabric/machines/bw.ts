@@ -1,0 +1,74 @@
+import type { MachineSpec } from './spec.ts';
+
+const S = 'seed 003';
+
+/**
+ * Cray BlackWidow with its high-radix folded Clos (seed 003_ad7045ffbf8f1bf9.txt). The network
+ * (YARC routers, ranks, sidelinks, slices, phits, buffers) follows the paper; `--nodes` counts
+ * processors, each a network endpoint with one injection port per slice. The paper describes no
+ * NIC or MPI figures: those are first approximations, marked assumed.
+ */
+export const bw: MachineSpec = {
+  name: 'bw',
+  title: 'Cray BlackWidow (high-radix folded Clos)',
+  seed: '003_ad7045ffbf8f1bf9.txt',
+  params: {
+    // --- topology
+    'topology.kind': { value: 'clos', help: 'topology builder', source: `${S} §2.2: folded Clos with sidelinks` },
+    'clos.rank': { value: 'auto', help: 'rank: 1, 1.5, 2, 2.5, 3 or 3.5 ("auto": the smallest that holds --nodes processors)', source: `${S} §2.2: 32, 288, 1,024, 4.5K, 16K and 32K processors (B6)` },
+    'clos.slices': { value: 4, help: 'network slices, each a separate network; one injection port per processor per slice', source: `${S} §2.2: four injection ports, one per slice (B5)` },
+    'routing.algorithm': { value: 'adaptive', help: 'routing function (clos: adaptive = adaptive upward routing, hash = one hashed path per source and destination)', source: `${S} §1: adaptive and deterministic hash-based routing` },
+    // --- router and links
+    'router.latency': { value: '31.25ns', help: 'zero-load latency through a YARC', source: `${S} §3: 25 pipeline stages, 31.25 ns (B2)` },
+    'router.inputBuffer': { value: 256, help: 'input buffer per port per VC (phits)', source: `${S} §4.2: 256 phits per input buffer (B3)` },
+    'link.phitBits': { value: 24, help: 'bits per phit', source: `${S} §4.1: 24-bit phits (B4)` },
+    'link.lanes': { value: 3, help: 'lanes per link direction', source: `${S} §2.2: ports three bits wide in each direction (B1)` },
+    'link.laneRate': { value: '6.25Gb/s', help: 'lane rate', source: `${S}: 6.25 Gb/s differential signals, 18.75 Gb/s per port (B1)` },
+    'link.efficiency': { value: 1, help: 'payload efficiency per phit', source: `${S} §4.1: the data-link layer's sideband bits and EOP phit are counted in the packet format` },
+    'link.latency': { value: '10ns', help: 'cable and SerDes latency', source: 'assumed' },
+    'link.overheadPhits': { value: 0, help: 'link-layer phits per packet', source: `${S} §4.1: the EOP phit is in packet.eopPhits` },
+    'netlink.tiles': { value: 4, help: 'injection ports of a processor, one per slice', source: `${S} §2.2: four injection ports (B5)` },
+    'netlink.clock': { value: '781.25MHz', help: 'phit rate of one injection port', source: `${S}: 18.75 Gb/s / 24-bit phits (B1)` },
+    'netlink.latency': { value: '10ns', help: 'processor to R1 router latency', source: 'assumed: midplane links' },
+    // --- packet format (seed 003 §4.1: a 32 B write is 19 phits: 6 header, 12 data, 1 EOP)
+    'packet.requestHeaderPhits': { value: 6, help: 'write request header phits', source: `${S} §4.3: 6 header phits (B4)` },
+    'packet.eopPhits': { value: 1, help: 'end-of-packet phit', source: `${S} §4.3: 1 EOP phit (B4)` },
+    'packet.dataGroupBytes': { value: 8, help: 'payload bytes per group of data phits', source: `${S} §4.3: 32 bytes in 12 data phits (B4)` },
+    'packet.dataGroupPhits': { value: 3, help: 'phits per payload group', source: `${S} §4.3 (B4)` },
+    'packet.responsePhits': { value: 4, help: 'write response', source: `assumed: the minimum packet of 4 phits (${S} §4.1, B4)` },
+    'packet.errorResponsePhits': { value: 4, help: 'response on error', source: 'assumed: a minimum packet' },
+    'packet.readRequestPhits': { value: 7, help: 'read request: header and EOP', source: 'assumed: a write request without data' },
+    'packet.readResponseHeaderPhits': { value: 3, help: 'read response header phits', source: 'assumed' },
+    'packet.maxPayload': { value: '32B', help: 'largest payload per packet (a cache line)', source: `${S} §4.3: 32 B cache-line writes (B4)` },
+    // --- processor-network interface (not described in the seed)
+    'nic.clock': { value: '800MHz', help: 'network interface clock', source: 'assumed: the YARC clock (B1)' },
+    'nic.packetCycles': { value: 4, help: 'interface cycles per full (32-byte) packet', source: 'assumed: 6.4 GB/s, below the four ports' },
+    'nic.outLatencyCycles': { value: 20, help: 'interface output latency', source: 'assumed' },
+    'nic.inLatencyCycles': { value: 20, help: 'interface input latency', source: 'assumed' },
+    'nic.receiveBuffer': { value: 256, help: 'receive buffer per VC (phits)', source: 'assumed: like a router input' },
+    'nic.maxOutstandingPackets': { value: 4096, help: 'requests awaiting responses', source: `${S} §2.1: "thousands of outstanding global memory references"` },
+    'nic.cqEventBytes': { value: '16B', help: 'completion event size', source: 'assumed' },
+    'nic.smsgHeader': { value: '16B', help: 'message header', source: 'assumed' },
+    'host.bandwidth': { value: '16GB/s', help: 'local memory to network interface bandwidth', source: 'assumed' },
+    'host.latency': { value: '100ns', help: 'processor <-> interface latency', source: 'assumed' },
+    'host.writeOverhead': { value: '8B', help: 'overhead per memory write', source: 'assumed' },
+    'host.readRequest': { value: '8B', help: 'memory read request size', source: 'assumed' },
+    'host.memoryReadLatency': { value: '100ns', help: 'memory access for a remote read', source: 'assumed' },
+    'fma.issue': { value: '5ns', help: 'processor time per remote store', source: 'assumed: vector global stores' },
+    'bte.issue': { value: '300ns', help: 'processor time to start a block transfer', source: 'assumed' },
+    'bte.startup': { value: '500ns', help: 'block transfer start-up', source: 'assumed' },
+    'bte.readsInFlight': { value: 128, help: 'memory reads a block transfer keeps in flight', source: `assumed: ${S} §2.1, thousands of outstanding references` },
+    // --- processor
+    'cpu.gflops': { value: 20, help: 'flop rate per processor (GFlop/s)', source: 'assumed: 8 vector pipes' },
+    'cpu.memBandwidth': { value: '20GB/s', help: 'memory bandwidth per processor', source: 'assumed' },
+    // --- MPI (approximate)
+    'mpi.eagerMax': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed' },
+    'mpi.sendOverhead': { value: '500ns', help: 'CPU time of a send call', source: 'assumed' },
+    'mpi.recvOverhead': { value: '500ns', help: 'CPU time to match and complete a receive', source: 'assumed' },
+    'mpi.copyBandwidth': { value: '8GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },
+    'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },
+    'mpi.shmLatency': { value: '500ns', help: 'latency of the on-node path', source: 'assumed' },
+    'mpi.shmBandwidth': { value: '8GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
+    'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use block transfers', source: 'assumed' },
+  },
+};
