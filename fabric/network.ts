@@ -69,9 +69,7 @@ export type HopListener = (p: number, channel: number, startPs: number) => void;
 
 const EV_ARRIVE = 0;
 const EV_TRY = 1;
-const EV_CREDIT = 2;
-const EV_DELIVER = 3;
-const CREDIT_SCALE = 1 << 14;
+const EV_DELIVER = 2;
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
@@ -111,6 +109,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly qTail: Int32Array;
   private readonly reqNext: Int32Array;
   private readonly upChan: Int32Array; // per global input port: channel feeding it
+  // credits on their way back, per channel-VC a time-ordered list: applied when read, an event only when a request waits
+  private readonly pcHead: Int32Array;
+  private readonly pcTail: Int32Array;
+  private pcTime = new Float64Array(1024);
+  private pcPhits = new Int32Array(1024);
+  private pcNext = new Int32Array(1024);
+  private pcFree = -1;
+  private pcUsed = 0;
   private readonly upLatPs: Float64Array;
   private readonly choice: RouteChoice = { port: 0, count: 1, vc: 0 };
   private readonly endpoints: (Endpoint | undefined)[];
@@ -155,6 +161,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.qTail = new Int32Array(nChan * nv).fill(-1);
     this.reqNext = new Int32Array(nChan * nv).fill(-1);
     this.upChan = new Int32Array(nChan).fill(-1);
+    this.pcHead = new Int32Array(nChan * nv).fill(-1);
+    this.pcTail = new Int32Array(nChan * nv).fill(-1);
     this.upLatPs = new Float64Array(nChan);
     this.endpoints = new Array<Endpoint | undefined>(g.nodes);
 
@@ -220,18 +228,91 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   ejectCredit(node: number, vc: number, phits: number, atPs: number): void {
     const g = this.graph;
     const chan = g.nodeRouter[node]! * g.radix + g.nodePort[node]!;
-    if (atPs > this.engine.now) {
-      this.engine.at(atPs, this.id, EV_CREDIT, (chan * this.nv + vc) * CREDIT_SCALE + phits);
-      return;
-    }
-    this.addCredits(chan * this.nv + vc, phits); // due now: no event needed
+    this.returnCredits(chan, vc, phits, atPs);
   }
 
-  /** Returns `phits` of credit to channel-VC `cv` and retries its output if packets wait. */
-  private addCredits(cv: number, phits: number): void {
-    this.credits[cv]! += phits;
-    const chan = (cv / this.nv) | 0;
-    if (this.reqHead[chan] !== -1) this.tryOut(chan);
+  /**
+   * `phits` of credit reach channel `chan`'s VC `vc` at time `at` (now or later). A credit due now
+   * is applied at once; a later one waits in the channel-VC's list and is applied when the
+   * channel next reads its credits, with an event at its time only if a request waits there.
+   */
+  private returnCredits(chan: number, vc: number, phits: number, at: number): void {
+    const cv = chan * this.nv + vc;
+    if (at <= this.engine.now && this.pcHead[cv] === -1) {
+      this.credits[cv]! += phits;
+      if (this.reqHead[chan] !== -1) this.tryOut(chan);
+      return;
+    }
+    let n = this.pcFree;
+    if (n !== -1) this.pcFree = this.pcNext[n]!;
+    else {
+      if (this.pcUsed === this.pcTime.length) this.growPending();
+      n = this.pcUsed++;
+    }
+    this.pcTime[n] = at;
+    this.pcPhits[n] = phits;
+    // keep the list in time order; credits almost always arrive in order, so search from the tail
+    const tail = this.pcTail[cv]!;
+    if (tail === -1 || this.pcTime[tail]! <= at) {
+      this.pcNext[n] = -1;
+      if (tail === -1) this.pcHead[cv] = n;
+      else this.pcNext[tail] = n;
+      this.pcTail[cv] = n;
+    } else {
+      let prev = -1;
+      let cur = this.pcHead[cv]!;
+      while (cur !== -1 && this.pcTime[cur]! <= at) {
+        prev = cur;
+        cur = this.pcNext[cur]!;
+      }
+      this.pcNext[n] = cur;
+      if (prev === -1) this.pcHead[cv] = n;
+      else this.pcNext[prev] = n;
+    }
+    if (this.reqHead[chan] !== -1) this.scheduleTry(chan, at);
+  }
+
+  private growPending(): void {
+    const n = this.pcTime.length * 2;
+    const t = new Float64Array(n);
+    t.set(this.pcTime);
+    this.pcTime = t;
+    const ph = new Int32Array(n);
+    ph.set(this.pcPhits);
+    this.pcPhits = ph;
+    const nx = new Int32Array(n);
+    nx.set(this.pcNext);
+    this.pcNext = nx;
+  }
+
+  /** Credits of channel-VC `cv` now: applies the returns that are due. */
+  private creditsNow(cv: number): number {
+    let n = this.pcHead[cv]!;
+    if (n === -1) return this.credits[cv]!;
+    const now = this.engine.now;
+    let c = this.credits[cv]!;
+    while (n !== -1 && this.pcTime[n]! <= now) {
+      c += this.pcPhits[n]!;
+      const next = this.pcNext[n]!;
+      this.pcNext[n] = this.pcFree;
+      this.pcFree = n;
+      n = next;
+    }
+    this.pcHead[cv] = n;
+    if (n === -1) this.pcTail[cv] = -1;
+    this.credits[cv] = c;
+    return c;
+  }
+
+  /** Earliest credit return still to come on any VC of `chan` (those due are applied), or Infinity. */
+  private nextCreditAt(chan: number): number {
+    let t = Infinity;
+    for (let v = 0; v < this.nv; v++) {
+      this.creditsNow(chan * this.nv + v);
+      const n = this.pcHead[chan * this.nv + v]!;
+      if (n !== -1 && this.pcTime[n]! < t) t = this.pcTime[n]!;
+    }
+    return t;
   }
 
   onEvent(kind: number, arg: number): void {
@@ -243,11 +324,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         if (this.tryAt[arg] === this.engine.now) this.tryAt[arg] = -1;
         this.tryOut(arg);
         break;
-      case EV_CREDIT: {
-        const cv = Math.floor(arg / CREDIT_SCALE);
-        this.addCredits(cv, arg - cv * CREDIT_SCALE);
-        break;
-      }
       case EV_DELIVER: {
         this.delivered++;
         this.endpoints[this.pkts.dst[arg]!]!.deliver(arg);
@@ -316,7 +392,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       if (j >= count) j -= count;
       const c = base + j;
       const load =
-        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.credits[c * this.nv + vc]! < phits ? 1 : 0);
+        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow(c * this.nv + vc) < phits ? 1 : 0);
       if (load < bestLoad) {
         bestLoad = load;
         best = c;
@@ -364,7 +440,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     let prev = -1;
     for (let iq = this.reqHead[chan]!; iq !== -1; prev = iq, iq = this.reqNext[iq]!) {
       const p = this.qHead[iq]!;
-      if (this.credits[chan * nv + pk.vc[p]!]! < pk.phits[p]!) continue;
+      if (this.creditsNow(chan * nv + pk.vc[p]!) < pk.phits[p]!) continue;
       let key = iq - rr;
       if (key < 0) key += nq;
       // oldest first, round-robin order among equal ages
@@ -375,7 +451,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         bestPrev = prev;
       }
     }
-    if (best === -1) return; // waits for credits
+    if (best === -1) {
+      // waits for credits: those already on their way wake it; later ones schedule their own try
+      const t = this.nextCreditAt(chan);
+      if (t !== Infinity) this.scheduleTry(chan, t);
+      return;
+    }
     // unlink the granted request
     const nxt = this.reqNext[best]!;
     if (bestPrev === -1) this.reqHead[chan] = nxt;
@@ -419,9 +500,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     // the input buffer the packet leaves frees its space when the tail has left
     const inGp = (iq / this.nv) | 0;
     const up = this.upChan[inGp]!;
-    if (up >= 0) {
-      this.engine.at(end + this.upLatPs[inGp]!, this.id, EV_CREDIT, (up * this.nv + (iq % this.nv)) * CREDIT_SCALE + phits);
-    }
+    if (up >= 0) this.returnCredits(up, iq % this.nv, phits, end + this.upLatPs[inGp]!);
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);
     const lat = this.chanLatPs[chan]!;

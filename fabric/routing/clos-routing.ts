@@ -14,7 +14,8 @@ import type { LoadView, RouteChoice, RoutingTable } from './routing.ts';
  *
  * Slice: the source R1 picks the packet's slice and stores it in PacketPool.rPlane (0xff: not yet
  * chosen); every later group it is given lies in that slice's block. Adaptive: the slice whose
- * first-hop group is least loaded, ties broken from rSalt. Deterministic (the `hash` algorithm, or
+ * first-hop group is least loaded, judged by one port of each group drawn from rSalt, ties broken
+ * from rSalt. Deterministic (the `hash` algorithm, or
  * an ordered packet): a hash of (src, dst), so every packet of a pair takes the same slice.
  *
  * Route: a router that is an ancestor of the destination R1 (or that R1 itself) sends the packet
@@ -126,14 +127,15 @@ function pickSlice(g: ClosGraph, cur: number, d: number, dst: number, pk: Packet
   if (det) return mix(h, H_SLICE) % S;
   const start = pk.rSalt[p]! % S;
   if (S === 1 || cur === d) return start; // one slice, or a packet that never leaves its R1
-  // slice s's first-hop group is slice 0's shifted by s blocks
+  // slice s's first-hop group is slice 0's shifted by s blocks; each slice is judged by one port
+  // of its group drawn from the salt (the same position in every slice), not by a scan of all
   hop(g, cur, d, dst, 0, false, 0, out);
-  const first = cur * g.radix + out.port;
+  const first = cur * g.radix + out.port + (out.count > 1 ? mix(pk.rSalt[p]!, H_SLICE) % out.count : 0);
   let best = start;
   let bestLoad = Infinity;
   for (let i = 0; i < S; i++) {
     const s = start + i < S ? start + i : start + i - S;
-    const l = load.groupLoad(first + s * g.blockPorts, out.count);
+    const l = load.groupLoad(first + s * g.blockPorts, 1);
     if (l < bestLoad) {
       bestLoad = l;
       best = s;
