@@ -5,5 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'threads',
+    // the long traffic checks run beside the rest, also on a two-core machine
+    maxWorkers: 2,
   },
 });

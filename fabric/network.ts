@@ -95,6 +95,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly reqHead: Int32Array;
   private readonly reqTail: Int32Array;
   private readonly reqCount: Int32Array;
+  private readonly reqOnVc: Int32Array; // waiting requests per channel-VC
   private readonly rr: Int32Array;
   private readonly tryAt: Float64Array;
   private readonly chanDown: Int32Array; // downstream global port, or -1 - node for ejection
@@ -147,6 +148,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.reqHead = new Int32Array(nChan).fill(-1);
     this.reqTail = new Int32Array(nChan).fill(-1);
     this.reqCount = new Int32Array(nChan);
+    this.reqOnVc = new Int32Array(nChan * nv);
     this.rr = new Int32Array(nChan);
     this.tryAt = new Float64Array(nChan).fill(-1);
     this.chanDown = new Int32Array(nChan).fill(-1);
@@ -269,7 +271,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       if (prev === -1) this.pcHead[cv] = n;
       else this.pcNext[prev] = n;
     }
-    if (this.reqHead[chan] !== -1) this.scheduleTry(chan, at);
+    // wake the channel at `at` only if a request waits on this VC; a busy channel with waiting
+    // requests already has a try at the end of its packet, and reads its credits then
+    if (this.reqOnVc[cv]! > 0 && at > this.busyUntil[chan]!) this.scheduleTry(chan, at);
   }
 
   private growPending(): void {
@@ -304,13 +308,25 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     return c;
   }
 
-  /** Earliest credit return still to come on any VC of `chan` (those due are applied), or Infinity. */
-  private nextCreditAt(chan: number): number {
+  /**
+   * Earliest time at which the credits on their way to channel `chan` let one of its waiting
+   * packets go (due credits already applied), or Infinity if none would.
+   */
+  private creditsSufficeAt(chan: number): number {
+    const pk = this.pkts;
     let t = Infinity;
-    for (let v = 0; v < this.nv; v++) {
-      this.creditsNow(chan * this.nv + v);
-      const n = this.pcHead[chan * this.nv + v]!;
-      if (n !== -1 && this.pcTime[n]! < t) t = this.pcTime[n]!;
+    for (let iq = this.reqHead[chan]!; iq !== -1; iq = this.reqNext[iq]!) {
+      const p = this.qHead[iq]!;
+      const cv = chan * this.nv + pk.vc[p]!;
+      let have = this.credits[cv]!;
+      const need = pk.phits[p]!;
+      for (let n = this.pcHead[cv]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
+        have += this.pcPhits[n]!;
+        if (have >= need) {
+          t = this.pcTime[n]!;
+          break;
+        }
+      }
     }
     return t;
   }
@@ -377,6 +393,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     else this.reqNext[t] = iq;
     this.reqTail[chan] = iq;
     this.reqCount[chan]!++;
+    this.reqOnVc[chan * this.nv + pk.vc[p]!]!++;
     this.tryOut(chan);
   }
 
@@ -452,8 +469,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       }
     }
     if (best === -1) {
-      // waits for credits: those already on their way wake it; later ones schedule their own try
-      const t = this.nextCreditAt(chan);
+      // waits for credits: the first time credits on their way let a waiting packet go; credits
+      // returned later schedule their own try
+      const t = this.creditsSufficeAt(chan);
       if (t !== Infinity) this.scheduleTry(chan, t);
       return;
     }
@@ -463,6 +481,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     else this.reqNext[bestPrev] = nxt;
     if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
     this.reqCount[chan]!--;
+    this.reqOnVc[chan * nv + pk.vc[this.qHead[best]!]!]!--;
     // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
     if (!byAge) this.rr[chan] = best + 1 === nq ? 0 : best + 1;
     this.grants[chan] = (this.grants[chan]! + 1) & 63;
