@@ -12,8 +12,8 @@ import { buildTorus, type TorusGraph } from '../fabric/topology/torus.ts';
 import { buildTopology } from '../fabric/topology/topologies.ts';
 
 /** Dimension-order routing without the dateline VCs: deadlocks on rings of 4 or more. */
-const singleVc: RouteFn<TorusGraph> = (g, r, pk, p, out) => {
-  torusDor(g, r, pk, p, out);
+const singleVc: RouteFn<TorusGraph> = (g, r, pk, p, out, load) => {
+  torusDor(g, r, pk, p, out, load);
   out.vc = 2 * pk.vcClass[p]!;
 };
 

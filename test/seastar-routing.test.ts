@@ -225,7 +225,7 @@ describe('hierarchical lookup over 4096 nodes: 16x16x17, two global partitions (
       pool.vcClass[p] = 0;
       pool.at[p] = r * g.radix;
       const out: RouteChoice = { port: 0, count: 0, vc: 0 };
-      torusDor(g, r, pool, p, out);
+      torusDor(g, r, pool, p, out, { groupLoad: () => 0 });
       pool.free(p);
       const dor = out.port < g.nodesPerRouter ? SEASTAR_EJECT : dirOf(g, out.port);
       if (nid >>> 12 !== t.routerPartition[r]) {

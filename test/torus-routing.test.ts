@@ -102,8 +102,8 @@ function dependencyCycles(g: TorusGraph, route: TorusRoute): { cyclic: number; c
 }
 
 /** The same dimension-order routing with the dateline ignored: one VC per class. */
-const singleVc: TorusRoute = (g, router, pkts, p, out) => {
-  torusDor(g, router, pkts, p, out);
+const singleVc: TorusRoute = (g, router, pkts, p, out, load) => {
+  torusDor(g, router, pkts, p, out, load);
   out.vc = 2 * pkts.vcClass[p]!;
 };
 
@@ -226,11 +226,54 @@ describe('the channel dependency check can fail', () => {
     pool.dst[p] = 2;
     pool.vcClass[p] = 1;
     const out: RouteChoice = { port: 0, count: 0, vc: 0 };
-    torusDor(g, 0, pool, p, out);
+    torusDor(g, 0, pool, p, out, { groupLoad: () => 0 });
     expect(out.vc).toBe(2); // fresh: low VC of class 1 (0 -> 1 is not the wraparound link)
     pool.rDim[p] = 0;
     pool.rDateline[p] = 1;
-    torusDor(g, 0, pool, p, out);
+    torusDor(g, 0, pool, p, out, { groupLoad: () => 0 });
     expect(out.vc).toBe(3); // stale state: high VC
+  });
+});
+
+describe('half-ring ties (seed 004 §II: adaptive traffic over lightly loaded links)', () => {
+  const g = buildTorus({ dims: [8], links: [2], nodesPerRouter: 1 });
+  const route = (ordered: number, load: LoadView): number => {
+    const pool = new PacketPool(8, 4);
+    const p = pool.alloc();
+    pool.src[p] = 0;
+    pool.dst[p] = 4; // half way round: both ways are 4 hops
+    pool.vcClass[p] = 0;
+    pool.ordered[p] = ordered;
+    const out: RouteChoice = { port: 0, count: 0, vc: 0 };
+    torusDor(g, 0, pool, p, out, load);
+    expect(out.count).toBe(2);
+    return out.port;
+  };
+  const plus = g.groupPort[0]!;
+  const minus = g.groupPort[1]!;
+  const loadedPlus: LoadView = { groupLoad: (first) => (first === plus ? 3 : 0) };
+
+  it('an idle network goes +, a loaded + sends adaptive packets the other way, ordered packets always go +', () => {
+    expect(route(0, { groupLoad: () => 0 })).toBe(plus);
+    expect(route(0, loadedPlus)).toBe(minus);
+    expect(route(1, loadedPlus)).toBe(plus);
+  });
+
+  it('a packet that went - keeps going - (then the shorter way) and arrives in 4 hops', () => {
+    const pool = new PacketPool(8, 4);
+    const p = pool.alloc();
+    pool.src[p] = 0;
+    pool.dst[p] = 4;
+    pool.vcClass[p] = 0;
+    const out: RouteChoice = { port: 0, count: 0, vc: 0 };
+    let r = 0;
+    let hops = 0;
+    while (r !== 4) {
+      torusDor(g, r, pool, p, out, hops === 0 ? loadedPlus : { groupLoad: () => 0 });
+      expect(out.port).toBe(minus);
+      r = g.peerRouter[r * g.radix + out.port]!;
+      hops++;
+    }
+    expect(hops).toBe(4);
   });
 });

@@ -1,6 +1,6 @@
 import type { PacketPool } from '../packet.ts';
 import type { TorusGraph } from '../topology/torus.ts';
-import type { RouteChoice, RoutingTable } from './routing.ts';
+import type { LoadView, RouteChoice, RoutingTable } from './routing.ts';
 
 /**
  * Torus VC layout: two VC classes (0 = request, 1 = response; seed 004 §III names one VC for each)
@@ -10,11 +10,14 @@ import type { RouteChoice, RoutingTable } from './routing.ts';
 export const TORUS_VCS = 4;
 
 /**
- * Dimension-order routing (x, then y, then z), shortest way round each ring (ties go +). A
- * packet switches to the high VC of its class on the wraparound link of a dimension and returns
- * to the low VC when it turns into the next dimension. Port numbering: see torus.ts.
+ * Dimension-order routing (x, then y, then z), shortest way round each ring. Where both ways
+ * round are equally short (half a ring) an adaptive packet takes the less loaded way (seed 004
+ * §II: packet-by-packet adaptive routing "distributing traffic over lightly loaded links"; ties,
+ * and ordered packets, go +); it keeps that way, which is then the shorter. A packet switches to
+ * the high VC of its class on the wraparound link of a dimension and returns to the low VC when
+ * it turns into the next dimension. Port numbering: see torus.ts.
  */
-export function torusDor(g: TorusGraph, router: number, pkts: PacketPool, p: number, out: RouteChoice): void {
+export function torusDor(g: TorusGraph, router: number, pkts: PacketPool, p: number, out: RouteChoice, load: LoadView): void {
   const dst = pkts.dst[p]!;
   const target = g.nodeRouter[dst]!;
   const cls = pkts.vcClass[p]!;
@@ -34,7 +37,11 @@ export function torusDor(g: TorusGraph, router: number, pkts: PacketPool, p: num
     let plus: boolean;
     if (g.wrap[d]) {
       const delta = (t - c + k) % k;
-      plus = 2 * delta <= k;
+      plus = 2 * delta < k;
+      if (2 * delta === k) {
+        const base = router * g.radix;
+        plus = pkts.ordered[p] === 1 || load.groupLoad(base + g.groupPort[2 * d]!, g.links[d]!) <= load.groupLoad(base + g.groupPort[2 * d + 1]!, g.links[d]!);
+      }
     } else {
       plus = t > c;
     }
