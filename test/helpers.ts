@@ -1,4 +1,7 @@
 /** Helpers shared by the test suites. */
+import type { PacketPool } from '../fabric/packet.ts';
+import type { LoadView, RouteChoice, RouteFn } from '../fabric/routing/routing.ts';
+import type { TorusGraph } from '../fabric/topology/torus.ts';
 
 /** Awaits `p` and returns what it rejected with; fails if it resolved. */
 export async function rejection(p: Promise<unknown>): Promise<Error> {
@@ -37,3 +40,45 @@ export function sortDependencies(succ: ReadonlyMap<number, ReadonlySet<number>>)
   }
   return { cyclic: indeg.size - sorted, channels: indeg.size, edges };
 }
+
+/** One hop of a walked torus route. */
+export interface TorusHop {
+  router: number;
+  /** Local input port the packet arrived on, output port (first of its group), group size, VC. */
+  inPort: number;
+  port: number;
+  count: number;
+  vc: number;
+}
+
+/**
+ * Walks a packet from node src to node dst over graph g (the faulty graph for table routes), as the
+ * network does: `at` is the global input port. Returns the router-to-router hops and the ejection.
+ */
+export function walkTorus(g: TorusGraph, route: RouteFn<TorusGraph>, pool: PacketPool, src: number, dst: number, cls: number, load: LoadView): { hops: TorusHop[]; eject: TorusHop } {
+  const p = pool.alloc();
+  pool.src[p] = src;
+  pool.dst[p] = dst;
+  pool.vcClass[p] = cls;
+  const out: RouteChoice = { port: -1, count: -1, vc: -1 };
+  const hops: TorusHop[] = [];
+  let r = g.nodeRouter[src]!;
+  let inPort = g.nodePort[src]!;
+  try {
+    for (;;) {
+      pool.at[p] = r * g.radix + inPort;
+      route(g, r, pool, p, out, load);
+      const h: TorusHop = { router: r, inPort, port: out.port, count: out.count, vc: out.vc };
+      if (out.port < g.nodesPerRouter) return { hops, eject: h };
+      const gp = r * g.radix + out.port;
+      if (g.peerRouter[gp]! < 0) throw new Error(`route ${src} -> ${dst} leaves router ${r} by unwired port ${out.port}`);
+      hops.push(h);
+      if (hops.length > 4 * g.routers) throw new Error(`route ${src} -> ${dst} does not terminate`);
+      inPort = g.peerPort[gp]!;
+      r = g.peerRouter[gp]!;
+    }
+  } finally {
+    pool.free(p);
+  }
+}
+

@@ -26,49 +26,14 @@ import {
 import { torusDor } from '../fabric/routing/torus-routing.ts';
 import { PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';
 import { buildTorus, torusDistance, type TorusConfig, type TorusGraph } from '../fabric/topology/torus.ts';
+import { walkTorus, type TorusHop } from './helpers.ts';
 
 const IDLE: LoadView = { groupLoad: () => 0 };
 const PROC = SEASTAR_PROCESSOR_PORT;
 
-interface Hop {
-  router: number;
-  /** Local input port the packet arrived on, output port (first of its group), group size, VC. */
-  inPort: number;
-  port: number;
-  count: number;
-  vc: number;
-}
-
-/**
- * Walks a packet from node src to node dst over graph g (the faulty graph for table routes), as the
- * network does: `at` is the global input port. Returns the router-to-router hops and the ejection.
- */
-function walk(g: TorusGraph, route: RouteFn<TorusGraph>, pool: PacketPool, src: number, dst: number, cls: number): { hops: Hop[]; eject: Hop } {
-  const p = pool.alloc();
-  pool.src[p] = src;
-  pool.dst[p] = dst;
-  pool.vcClass[p] = cls;
-  const out: RouteChoice = { port: -1, count: -1, vc: -1 };
-  const hops: Hop[] = [];
-  let r = g.nodeRouter[src]!;
-  let inPort = g.nodePort[src]!;
-  try {
-    for (;;) {
-      pool.at[p] = r * g.radix + inPort;
-      route(g, r, pool, p, out, IDLE);
-      const h: Hop = { router: r, inPort, port: out.port, count: out.count, vc: out.vc };
-      if (out.port < g.nodesPerRouter) return { hops, eject: h };
-      const gp = r * g.radix + out.port;
-      if (g.peerRouter[gp]! < 0) throw new Error(`route ${src} -> ${dst} leaves router ${r} by unwired port ${out.port}`);
-      hops.push(h);
-      if (hops.length > 4 * g.routers) throw new Error(`route ${src} -> ${dst} does not terminate`);
-      inPort = g.peerPort[gp]!;
-      r = g.peerRouter[gp]!;
-    }
-  } finally {
-    pool.free(p);
-  }
-}
+/** Walks a packet as the network does (see helpers.ts), on an idle network. */
+const walk = (g: TorusGraph, route: RouteFn<TorusGraph>, pool: PacketPool, src: number, dst: number, cls: number): { hops: TorusHop[]; eject: TorusHop } =>
+  walkTorus(g, route, pool, src, dst, cls, IDLE);
 
 /** Direction (0..5: x+ x- y+ y- z+ z-) of local port `port`. */
 function dirOf(g: TorusGraph, port: number): number {
@@ -160,7 +125,7 @@ describe('SeaStar tables without faults: dimension order x, y, z (seed 000, S8, 
         for (let d = 0; d < g.nodes; d++) {
           const a = walk(t.graph, route, pool, s, d, cls);
           const b = walk(g, torusDor, pool, s, d, cls);
-          const strip = (h: Hop): number[] => [h.router, h.port, h.count, h.vc];
+          const strip = (h: TorusHop): number[] => [h.router, h.port, h.count, h.vc];
           expect(a.hops.map(strip), `${s} -> ${d}`).toEqual(b.hops.map(strip));
           expect(strip(a.eject)).toEqual(strip(b.eject));
           expect(a.hops.length).toBe(torusDistance(g, g.nodeRouter[s]!, g.nodeRouter[d]!));

@@ -4,7 +4,7 @@ import type { LoadView, RouteChoice, RouteFn } from '../fabric/routing/routing.t
 import { pickRouting } from '../fabric/routing/routing.ts';
 import { TORUS_VCS, torusDor, torusRouting } from '../fabric/routing/torus-routing.ts';
 import { buildTorus, torusDistance, type TorusConfig, type TorusGraph } from '../fabric/topology/torus.ts';
-import { sortDependencies } from './helpers.ts';
+import { sortDependencies, walkTorus, type TorusHop } from './helpers.ts';
 
 type TorusRoute = RouteFn<TorusGraph>;
 /** A quiet network: every output idle. */
@@ -23,41 +23,9 @@ const TOPOLOGIES: { name: string; cfg: TorusConfig }[] = [
   { name: 'partially populated 4x4x2', cfg: { dims: [4, 4, 2], links: [8, 4, 8], nodesPerRouter: 2, nodes: 45 } },
 ];
 
-interface Hop {
-  router: number;
-  /** Local first port of the chosen group, its size and VC. */
-  port: number;
-  count: number;
-  vc: number;
-}
-
-/**
- * Walks a fresh packet from node `src` to node `dst` with `route`, following the first port of
- * each chosen group. Returns the router-to-router hops and the final (ejection) choice.
- */
-function walk(g: TorusGraph, route: TorusRoute, pool: PacketPool, src: number, dst: number, cls: number): { hops: Hop[]; eject: Hop } {
-  const p = pool.alloc();
-  pool.src[p] = src;
-  pool.dst[p] = dst;
-  pool.vcClass[p] = cls;
-  const out: RouteChoice = { port: -1, count: -1, vc: -1 };
-  const hops: Hop[] = [];
-  let r = g.nodeRouter[src]!;
-  const limit = g.routers + 1;
-  try {
-    for (;;) {
-      route(g, r, pool, p, out, IDLE);
-      const h: Hop = { router: r, port: out.port, count: out.count, vc: out.vc };
-      const peer = g.peerRouter[r * g.radix + out.port]!;
-      if (peer < 0) return { hops, eject: h };
-      hops.push(h);
-      if (hops.length > limit) throw new Error(`route ${src} -> ${dst} does not terminate`);
-      r = peer;
-    }
-  } finally {
-    pool.free(p);
-  }
-}
+/** Walks a fresh packet from node `src` to node `dst` on an idle network (see helpers.ts). */
+const walk = (g: TorusGraph, route: TorusRoute, pool: PacketPool, src: number, dst: number, cls: number): { hops: TorusHop[]; eject: TorusHop } =>
+  walkTorus(g, route, pool, src, dst, cls, IDLE);
 
 /** Dimension and direction (0 = +, 1 = -) of local port `port`, from the port numbering in torus.ts. */
 function groupOf(g: TorusGraph, port: number): { d: number; s: number } {
@@ -82,7 +50,7 @@ function dependencyCycles(g: TorusGraph, route: TorusRoute): { cyclic: number; c
     if (!s) succ.set(a, (s = new Set()));
     s.add(b);
   };
-  const channelsOf = (h: Hop): number[] => {
+  const channelsOf = (h: TorusHop): number[] => {
     const out: number[] = [];
     for (let j = 0; j < h.count; j++) out.push((h.router * g.radix + h.port + j) * nv + h.vc);
     return out;
@@ -237,13 +205,18 @@ describe('the channel dependency check can fail', () => {
 
 describe('half-ring ties (seed 004 §II: adaptive traffic over lightly loaded links)', () => {
   const g = buildTorus({ dims: [8], links: [2], nodesPerRouter: 1 });
-  const route = (ordered: number, load: LoadView): number => {
+  /** A packet from router 0 to router 4, half way round: both ways are 4 hops. */
+  const halfWay = (ordered: number): { pool: PacketPool; p: number } => {
     const pool = new PacketPool(8, 4);
     const p = pool.alloc();
     pool.src[p] = 0;
-    pool.dst[p] = 4; // half way round: both ways are 4 hops
+    pool.dst[p] = 4;
     pool.vcClass[p] = 0;
     pool.ordered[p] = ordered;
+    return { pool, p };
+  };
+  const route = (ordered: number, load: LoadView): number => {
+    const { pool, p } = halfWay(ordered);
     const out: RouteChoice = { port: 0, count: 0, vc: 0 };
     torusDor(g, 0, pool, p, out, load);
     expect(out.count).toBe(2);
@@ -260,11 +233,7 @@ describe('half-ring ties (seed 004 §II: adaptive traffic over lightly loaded li
   });
 
   it('a packet that went - keeps going - (then the shorter way) and arrives in 4 hops', () => {
-    const pool = new PacketPool(8, 4);
-    const p = pool.alloc();
-    pool.src[p] = 0;
-    pool.dst[p] = 4;
-    pool.vcClass[p] = 0;
+    const { pool, p } = halfWay(0);
     const out: RouteChoice = { port: 0, count: 0, vc: 0 };
     let r = 0;
     let hops = 0;

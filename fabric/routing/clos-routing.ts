@@ -1,6 +1,6 @@
 import type { PacketPool } from '../packet.ts';
 import { CLOS_LEVEL_R1, CLOS_LEVEL_R2, type ClosGraph } from '../topology/clos.ts';
-import type { LoadView, RouteChoice, RoutingTable } from './routing.ts';
+import { mix, type LoadView, type RouteChoice, type RoutingTable } from './routing.ts';
 
 /*
  * BlackWidow routing (seed 003). The seed's routing section is not part of its text; what it
@@ -39,13 +39,6 @@ const H_UP1 = 2;
 const H_UP2 = 3;
 const H_SIDE = 4;
 
-/** 32-bit integer hash of two values. */
-function mix(a: number, b: number): number {
-  let h = Math.imul(a ^ Math.imul(b + 0x9e3779b9, 0x27d4eb2d), 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
 
 /** Hash of a packet's (src, dst) pair: the same for every packet of the pair. */
 function pairHash(pk: PacketPool, p: number): number {

@@ -1,6 +1,6 @@
 import type { PacketPool } from '../packet.ts';
 import { NEAR, type DragonflyGraph } from '../topology/dragonfly.ts';
-import type { LoadView, RouteChoice, RoutingTable } from './routing.ts';
+import { mix, type LoadView, type RouteChoice, type RoutingTable } from './routing.ts';
 
 /**
  * Dragonfly VC layout (seed 001, A11: 4 request + 4 response VCs): vc = 4 * class + stage. The
@@ -15,13 +15,6 @@ const UNDECIDED = 0;
 const TO_INTER = 1;
 const TO_DEST = 2;
 
-/** Salt-derived 32-bit hash (deterministic per packet and purpose). */
-function mix(a: number, b: number): number {
-  let h = Math.imul(a ^ Math.imul(b + 0x9e3779b9, 0x27d4eb2d), 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
 
 /** Local hops (0-2) between two routers of one group: one green if the slots differ, one black if the chassis do. */
 function localHops(g: DragonflyGraph, a: number, b: number): number {

@@ -54,3 +54,11 @@ export function pickRouting<G extends PortGraph>(table: RoutingTable<G>, topolog
   }
   return fn;
 }
+
+/** A 32-bit integer hash of two values: routing draws its salted and hashed choices from it. */
+export function mix(a: number, b: number): number {
+  let h = Math.imul(a ^ Math.imul(b + 0x9e3779b9, 0x27d4eb2d), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}

@@ -207,6 +207,22 @@ export function buildClos(cfg: ClosConfig): ClosGraph {
     peerPort[b] = pa;
     portClass[b] = cls;
   };
+  /**
+   * Sidelinks between `subtrees` subtrees of `per` routers from router `base`: router k of subtree
+   * a joins router k of every other subtree b by `links` links from port `first`, peers in subtree
+   * order (self skipped); link m of a toward b pairs with link m of b toward a.
+   */
+  const sidelinks = (subtrees: number, per: number, base: number, first: number, links: number, cls: number): void => {
+    for (let a = 0; a < subtrees && links > 0; a++) {
+      for (let b = a + 1; b < subtrees; b++) {
+        for (let k = 0; k < per; k++) {
+          for (let m = 0; m < links; m++) {
+            wire(base + a * per + k, first + peerIndex(a, b) * links + m, base + b * per + k, first + peerIndex(b, a) * links + m, cls);
+          }
+        }
+      }
+    }
+  };
 
   const routerLevel = new Uint8Array(routers);
   const r2Subtree = new Int32Array(routers).fill(-1);
@@ -228,14 +244,8 @@ export function buildClos(cfg: ClosConfig): ClosGraph {
   for (let s = 0; s < S; s++) {
     const up1 = r1UpBase + s * B; // slice s's block at an R1 stack
     const blk = s * B; // slice s's block at an R2 or R3 stack
-    // rank 1.5: R1 sidelinks, link m of a toward b pairs with link m of b toward a
-    for (let a = 0; a < r1Count && side1Links > 0; a++) {
-      for (let b = a + 1; b < r1Count; b++) {
-        for (let m = 0; m < side1Links; m++) {
-          wire(a, up1 + peerIndex(a, b) * side1Links + m, b, up1 + peerIndex(b, a) * side1Links + m, CLOS_SIDE1);
-        }
-      }
-    }
+    // rank 1.5: R1 sidelinks
+    sidelinks(r1Count, 1, 0, up1, side1Links, CLOS_SIDE1);
     // ranks >= 2: R1 uplink j -> R2 router j of its subtree, at the R1's down port
     if (rank >= 2) {
       for (let i = 0; i < r1Count; i++) {
@@ -244,21 +254,7 @@ export function buildClos(cfg: ClosConfig): ClosGraph {
       }
     }
     // rank 2.5: R2 router j of subtree t to R2 router j of every other subtree
-    for (let t = 0; t < r2Subtrees && side2Links > 0; t++) {
-      for (let t2 = t + 1; t2 < r2Subtrees; t2++) {
-        for (let j = 0; j < R2_ROUTERS; j++) {
-          for (let m = 0; m < side2Links; m++) {
-            wire(
-              r2Base + t * R2_ROUTERS + j,
-              blk + R2_SUBTREE_R1S + peerIndex(t, t2) * side2Links + m,
-              r2Base + t2 * R2_ROUTERS + j,
-              blk + R2_SUBTREE_R1S + peerIndex(t2, t) * side2Links + m,
-              CLOS_SIDE2,
-            );
-          }
-        }
-      }
-    }
+    sidelinks(r2Subtrees, R2_ROUTERS, r2Base, blk + R2_SUBTREE_R1S, side2Links, CLOS_SIDE2);
     // ranks >= 3: R2 router j of subtree t, uplink u -> R3 router (j, u) of its R3 subtree, down port t
     if (rank >= 3) {
       for (let t = 0; t < r2Subtrees; t++) {
@@ -271,21 +267,7 @@ export function buildClos(cfg: ClosConfig): ClosGraph {
       }
     }
     // rank 3.5: R3 router (j, u) of subtree q to R3 router (j, u) of every other R3 subtree
-    for (let q = 0; q < r3Subtrees && side3Links > 0; q++) {
-      for (let q2 = q + 1; q2 < r3Subtrees; q2++) {
-        for (let k = 0; k < R3_ROUTERS; k++) {
-          for (let m = 0; m < side3Links; m++) {
-            wire(
-              r3Base + q * R3_ROUTERS + k,
-              blk + R3_SUBTREE_R2S + peerIndex(q, q2) * side3Links + m,
-              r3Base + q2 * R3_ROUTERS + k,
-              blk + R3_SUBTREE_R2S + peerIndex(q2, q) * side3Links + m,
-              CLOS_SIDE3,
-            );
-          }
-        }
-      }
-    }
+    sidelinks(r3Subtrees, R3_ROUTERS, r3Base, blk + R3_SUBTREE_R2S, side3Links, CLOS_SIDE3);
   }
 
   return {
