@@ -136,6 +136,58 @@ describe('EventQueue', () => {
     }
   });
 
+  // The queue keeps near events in a timing wheel (256 ps buckets, about 8.4 us ahead) and the
+  // rest in a heap: times from picoseconds to milliseconds, crowded buckets, long idle gaps and
+  // pushes behind the bucket being drained must all come out in (time, push) order.
+  it.each([
+    { name: 'mixed scales', monotone: true },
+    { name: 'mixed scales, pushes into the past too', monotone: false },
+  ])('matches a sorted reference across both tiers ($name)', ({ monotone }) => {
+    const scales = [0, 20, 300, 5_000, 200_000, 9_000_000, 2e9];
+    for (const seed of [5, 6, 7]) {
+      const rnd = mulberry32(seed);
+      const q = new EventQueue(16);
+      const pending: Ev[] = [];
+      let id = 0;
+      let now = 0;
+      for (let step = 0; step < 8000; step++) {
+        if (rnd() < 0.55 || pending.length === 0) {
+          const scale = scales[Math.floor(rnd() * scales.length)]!;
+          const base = monotone || rnd() < 0.8 ? now : Math.max(0, now - Math.floor(rnd() * 3000));
+          const time = base + Math.floor(rnd() * scale);
+          // bursts of equal times crowd one bucket
+          const burst = rnd() < 0.02 ? 40 : 1;
+          for (let k = 0; k < burst; k++) {
+            q.push(time, id % 97, id % 13, id);
+            pending.push({ time, id, target: id % 97, kind: id % 13 });
+            id++;
+          }
+        } else {
+          pending.sort(byTimeThenPush);
+          const want = pending.shift()!;
+          expect(q.peekTime()).toBe(want.time);
+          expect(q.pop()).toBe(true);
+          expect([q.popTime, q.popArg]).toEqual([want.time, want.id]);
+          now = want.time;
+        }
+        expect(q.size).toBe(pending.length);
+      }
+      pending.sort(byTimeThenPush);
+      expect(popAll(q).map((e) => e.arg)).toEqual(pending.map((e) => e.id));
+    }
+  });
+
+  it('an event just beyond the wheel horizon does not overtake a near one in the bucket it would wrap onto', () => {
+    const horizon = 32768 * 256; // buckets x ps per bucket
+    for (const beyond of [horizon, horizon + 1, horizon + 300, 2 * horizon + 300]) {
+      const q = new EventQueue();
+      q.push(beyond, 1, 0, 1);
+      q.push(600, 2, 0, 2); // two buckets on: the slot `beyond + 300` would wrap onto
+      q.push(horizon - 1, 3, 0, 3); // the last bucket inside the horizon
+      expect(popAll(q).map((e) => e.time)).toEqual([600, horizon - 1, beyond]);
+    }
+  });
+
   it('property: any sequence of pushes and pops behaves like a stable sort by time (fast-check)', () => {
     const op = fc.oneof(
       { weight: 3, arbitrary: fc.record({ push: fc.constant(true as const), time: fc.integer({ min: 0, max: 12 }) }) },

@@ -1,21 +1,51 @@
 /**
- * Event queue keyed by (time in ps, sequence number): a binary min-heap of slot indices over
- * struct-of-arrays event storage. Pushing and popping allocate nothing once capacity is reached;
- * same-time events pop in the order they were pushed, which makes every run deterministic.
+ * Event queue keyed by (time in ps, sequence number): same-time events pop in the order they were
+ * pushed, which makes every run deterministic. Nothing is allocated per event once capacity is
+ * reached: events live in struct-of-arrays slots.
+ *
+ * Two tiers hold the slots. Most events of a network simulation fall due within a few
+ * microseconds, so a timing wheel of WHEEL_BUCKETS buckets, each BUCKET_PS wide, takes every
+ * event whose bucket lies within the wheel's horizon from the bucket being drained: pushing
+ * appends to a bucket's list, and a bucket is sorted by (time, sequence) once, when the queue
+ * reaches it. Events beyond the horizon, or earlier than the bucket being drained, go to a
+ * binary min-heap. A pop takes the smaller of the wheel's first event and the heap's top, so the
+ * order is exactly (time, sequence) whichever tier holds an event.
  */
+const BUCKET_SHIFT = 8; // 256 ps per bucket
+const BUCKET_PS = 1 << BUCKET_SHIFT;
+const WHEEL_BUCKETS = 32768; // a horizon of about 8.4 us
+const WHEEL_MASK = WHEEL_BUCKETS - 1;
+const WORDS = WHEEL_BUCKETS >> 5;
+/** Longest walk to keep the bucket being drained sorted; an event due deeper goes to the heap. */
+const INSERT_STEPS = 8;
+
 export class EventQueue {
   // per-slot payload
+  private time: Float64Array;
   private seq: Float64Array;
   private target: Int32Array;
   private kind: Int32Array;
   private arg: Float64Array;
+  /** Next slot in the same wheel bucket, or -1. */
+  private link: Int32Array;
+  private free: Int32Array;
+  private freeTop = 0;
+  private nextSeq = 0;
+  // the wheel: a list per bucket, a bit per non-empty bucket
+  private readonly head = new Int32Array(WHEEL_BUCKETS).fill(-1);
+  private readonly tail = new Int32Array(WHEEL_BUCKETS).fill(-1);
+  private readonly bits = new Uint32Array(WORDS);
+  /** Absolute index (time / BUCKET_PS) of the bucket being drained; the wheel holds [cur, cur + WHEEL_BUCKETS). */
+  private cur = 0;
+  /** Whether bucket `cur` is sorted (then pushes into it keep it sorted). */
+  private curSorted = false;
+  private wheelCount = 0;
+  private sortScratch = new Int32Array(64);
+  private mergeScratch = new Int32Array(64);
   // the heap, in heap order: each position's time (compared most) and slot
   private hTime: Float64Array;
   private hSlot: Int32Array;
-  private free: Int32Array;
-  private freeTop = 0;
-  private count = 0;
-  private nextSeq = 0;
+  private heapCount = 0;
 
   /** Fields of the event returned by the last `pop()`. */
   popTime = 0;
@@ -25,10 +55,12 @@ export class EventQueue {
 
   constructor(initialCapacity = 1024) {
     const n = Math.max(16, initialCapacity);
+    this.time = new Float64Array(n);
     this.seq = new Float64Array(n);
     this.target = new Int32Array(n);
     this.kind = new Int32Array(n);
     this.arg = new Float64Array(n);
+    this.link = new Int32Array(n);
     this.hTime = new Float64Array(n);
     this.hSlot = new Int32Array(n);
     this.free = new Int32Array(n);
@@ -38,27 +70,199 @@ export class EventQueue {
 
   /** Number of pending events. */
   get size(): number {
-    return this.count;
+    return this.wheelCount + this.heapCount;
   }
 
   /** Time of the earliest pending event, or Infinity when empty. */
   peekTime(): number {
-    return this.count === 0 ? Infinity : this.hTime[0]!;
+    const w = this.wheelFront();
+    const wt = w === -1 ? Infinity : this.time[w]!;
+    const ht = this.heapCount === 0 ? Infinity : this.hTime[0]!;
+    return wt < ht ? wt : ht;
   }
 
   /** Adds an event; same-time events keep their push order. */
   push(time: number, target: number, kind: number, arg: number): void {
     if (this.freeTop === 0) this.grow();
     const slot = this.free[--this.freeTop]!;
-    const s = this.nextSeq++;
-    this.seq[slot] = s;
+    this.time[slot] = time;
+    this.seq[slot] = this.nextSeq++;
     this.target[slot] = target;
     this.kind[slot] = kind;
     this.arg[slot] = arg;
+    const b = Math.floor(time / BUCKET_PS);
+    if (b >= this.cur && b < this.cur + WHEEL_BUCKETS) this.wheelAdd(slot, b);
+    else this.heapAdd(slot);
+  }
+
+  /** Removes the earliest event into the pop* fields; returns false when empty. */
+  pop(): boolean {
+    const w = this.wheelFront();
+    let slot: number;
+    if (w !== -1 && (this.heapCount === 0 || this.before(w, this.hSlot[0]!))) {
+      // unlink the first event of bucket cur
+      const i = this.cur & WHEEL_MASK;
+      const nx = this.link[w]!;
+      this.head[i] = nx;
+      if (nx === -1) {
+        this.tail[i] = -1;
+        this.bits[i >> 5]! &= ~(1 << (i & 31));
+        this.curSorted = false;
+      }
+      this.wheelCount--;
+      slot = w;
+    } else if (this.heapCount > 0) {
+      slot = this.heapTake();
+      // an empty wheel moves to the new time, so that the events pushed from now on fit in it
+      if (this.wheelCount === 0) {
+        this.cur = Math.floor(this.time[slot]! / BUCKET_PS);
+        this.curSorted = false;
+      }
+    } else {
+      return false;
+    }
+    this.popTime = this.time[slot]!;
+    this.popTarget = this.target[slot]!;
+    this.popKind = this.kind[slot]!;
+    this.popArg = this.arg[slot]!;
+    this.free[this.freeTop++] = slot;
+    return true;
+  }
+
+  /** Whether slot a pops before slot b. */
+  private before(a: number, b: number): boolean {
+    const ta = this.time[a]!;
+    const tb = this.time[b]!;
+    return ta < tb || (ta === tb && this.seq[a]! < this.seq[b]!);
+  }
+
+  // --- the wheel
+
+  private wheelAdd(slot: number, b: number): void {
+    const i = b & WHEEL_MASK;
+    const t = this.tail[i]!;
+    this.wheelCount++;
+    if (t === -1) {
+      this.link[slot] = -1;
+      this.head[i] = slot;
+      this.tail[i] = slot;
+      this.bits[i >> 5]! |= 1 << (i & 31);
+      return;
+    }
+    if (b !== this.cur || !this.curSorted || this.before(t, slot)) {
+      // an unsorted bucket, or the new event goes last
+      this.link[slot] = -1;
+      this.link[t] = slot;
+      this.tail[i] = slot;
+      return;
+    }
+    // the bucket being drained stays sorted; deep inside a crowded bucket the heap takes it
+    let prev = -1;
+    let n = this.head[i]!;
+    let steps = 0;
+    while (n !== -1 && this.before(n, slot)) {
+      if (++steps > INSERT_STEPS) {
+        this.wheelCount--;
+        this.heapAdd(slot);
+        return;
+      }
+      prev = n;
+      n = this.link[n]!;
+    }
+    this.link[slot] = n;
+    if (prev === -1) this.head[i] = slot;
+    else this.link[prev] = slot;
+  }
+
+  /** The wheel's earliest event (advancing to the next non-empty bucket and sorting it), or -1. */
+  private wheelFront(): number {
+    if (this.wheelCount === 0) return -1;
+    let i = this.cur & WHEEL_MASK;
+    if (this.head[i] === -1) {
+      const next = this.nextBucket(i);
+      this.cur += (next - i) & WHEEL_MASK;
+      this.curSorted = false;
+      i = next;
+    }
+    if (!this.curSorted) {
+      this.sortBucket(i);
+      this.curSorted = true;
+    }
+    return this.head[i]!;
+  }
+
+  /** First non-empty bucket at or after index `from`, going round the wheel (some bucket is non-empty). */
+  private nextBucket(from: number): number {
+    const bits = this.bits;
+    let w = from >> 5;
+    let word = bits[w]! & (~0 << (from & 31));
+    for (let k = 0; k <= WORDS; k++) {
+      if (word !== 0) return (w << 5) + (31 - Math.clz32(word & -word));
+      w = w + 1 === WORDS ? 0 : w + 1;
+      word = bits[w]!;
+    }
+    throw new Error('event queue: the wheel count says non-empty but no bucket is');
+  }
+
+  /** Sorts bucket `i` by (time, sequence): insertion sort when short, bottom-up merge sort when crowded. */
+  private sortBucket(i: number): void {
+    let n = 0;
+    for (let s = this.head[i]!; s !== -1; s = this.link[s]!) {
+      if (n === this.sortScratch.length) this.growScratch();
+      this.sortScratch[n++] = s;
+    }
+    let a = this.sortScratch;
+    if (n <= 16) {
+      for (let k = 1; k < n; k++) {
+        const s = a[k]!;
+        let j = k - 1;
+        while (j >= 0 && this.before(s, a[j]!)) {
+          a[j + 1] = a[j]!;
+          j--;
+        }
+        a[j + 1] = s;
+      }
+    } else {
+      let b = this.mergeScratch;
+      for (let width = 1; width < n; width *= 2) {
+        for (let lo = 0; lo < n; lo += 2 * width) {
+          const mid = Math.min(lo + width, n);
+          const hi = Math.min(lo + 2 * width, n);
+          let x = lo;
+          let y = mid;
+          for (let k = lo; k < hi; k++) {
+            if (x < mid && (y >= hi || !this.before(a[y]!, a[x]!))) b[k] = a[x++]!;
+            else b[k] = a[y++]!;
+          }
+        }
+        const t = a;
+        a = b;
+        b = t;
+      }
+    }
+    for (let k = 0; k < n - 1; k++) this.link[a[k]!] = a[k + 1]!;
+    this.link[a[n - 1]!] = -1;
+    this.head[i] = a[0]!;
+    this.tail[i] = a[n - 1]!;
+  }
+
+  private growScratch(): void {
+    const n = this.sortScratch.length * 2;
+    const a = new Int32Array(n);
+    a.set(this.sortScratch);
+    this.sortScratch = a;
+    this.mergeScratch = new Int32Array(n);
+  }
+
+  // --- the heap
+
+  private heapAdd(slot: number): void {
+    const time = this.time[slot]!;
+    const s = this.seq[slot]!;
     const hTime = this.hTime;
     const hSlot = this.hSlot;
     const seqs = this.seq;
-    let i = this.count++;
+    let i = this.heapCount++;
     while (i > 0) {
       const parent = (i - 1) >> 1;
       const pt = hTime[parent]!;
@@ -71,18 +275,12 @@ export class EventQueue {
     hSlot[i] = slot;
   }
 
-  /** Removes the earliest event into the pop* fields; returns false when empty. */
-  pop(): boolean {
-    if (this.count === 0) return false;
+  /** Removes and returns the heap's top slot. */
+  private heapTake(): number {
     const hTime = this.hTime;
     const hSlot = this.hSlot;
     const top = hSlot[0]!;
-    this.popTime = hTime[0]!;
-    this.popTarget = this.target[top]!;
-    this.popKind = this.kind[top]!;
-    this.popArg = this.arg[top]!;
-    this.free[this.freeTop++] = top;
-    const n = --this.count;
+    const n = --this.heapCount;
     if (n > 0) {
       const seqs = this.seq;
       const lt = hTime[n]!;
@@ -109,7 +307,7 @@ export class EventQueue {
       hTime[i] = lt;
       hSlot[i] = lslot;
     }
-    return true;
+    return top;
   }
 
   private grow(): void {
@@ -125,10 +323,12 @@ export class EventQueue {
       b.set(a);
       return b;
     };
+    this.time = f64(this.time);
     this.seq = f64(this.seq);
     this.target = i32(this.target);
     this.kind = i32(this.kind);
     this.arg = f64(this.arg);
+    this.link = i32(this.link);
     this.hTime = f64(this.hTime);
     this.hSlot = i32(this.hSlot);
     // all old slots are in use when we grow: the free stack holds the new ones
