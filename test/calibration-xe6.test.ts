@@ -6,31 +6,21 @@
 import { describe, expect, it } from 'vitest';
 import { resolveParams } from '../apps/app.ts';
 import { pingpong } from '../apps/pingpong.ts';
-import { putget } from '../apps/putget.ts';
 import { buildMachine, machineSpec, resolveMachine } from '../fabric/machine.ts';
 import { getResponsePhits, putRequestPhits } from '../fabric/nic/packet-format.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { putgetOn, slope, type PutGetRow } from './helpers.ts';
 
 const SEED = 'seed 004_c566599512f7712a.txt';
 
-interface PutGetRow {
-  op: string;
-  bytes: number;
-  hops: number;
-  latencyUs: number;
-  bandwidthGBs: number;
-}
 interface PingRow {
   bytes: number;
   latencyUs: number;
   bandwidthGBs: number;
 }
 
-async function putgetRows(nodes: number, target: number, params: Record<string, string>): Promise<PutGetRow[]> {
-  const p = resolveParams(putget, { target: String(target), ...params });
-  const r = await simulate({ machine: 'xe6', nodes, program: (ctx) => putget.main(ctx, p) });
-  return (r.result as unknown as { rows: PutGetRow[] }).rows;
-}
+/** Rows of the putget app on xe6. */
+const putgetRows = (nodes: number, target: number, params: Record<string, string>): Promise<PutGetRow[]> => putgetOn('xe6', nodes, target, params);
 
 async function pingRows(nodes: number, peer: number, params: Record<string, string>): Promise<PingRow[]> {
   const p = resolveParams(pingpong, { peer: String(peer), ...params });
@@ -70,12 +60,7 @@ describe(`xe6 latencies (${SEED} §V.A, G4)`, () => {
     const hopSet = new Set(points.map((p) => p.hops));
     expect(hopSet.size).toBeGreaterThanOrEqual(4);
     // least-squares slope of round-trip latency per hop, halved for the one-way increment
-    const n = points.length;
-    const mx = points.reduce((a, p) => a + p.hops, 0) / n;
-    const my = points.reduce((a, p) => a + p.latencyUs, 0) / n;
-    const slope =
-      points.reduce((a, p) => a + (p.hops - mx) * (p.latencyUs - my), 0) / points.reduce((a, p) => a + (p.hops - mx) ** 2, 0);
-    const oneWayNs = (slope / 2) * 1000;
+    const oneWayNs = (slope(points.map((p) => ({ x: p.hops, y: p.latencyUs }))) / 2) * 1000;
     expect(oneWayNs).toBeGreaterThanOrEqual(95);
     expect(oneWayNs).toBeLessThanOrEqual(115);
   });

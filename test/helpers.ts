@@ -1,4 +1,7 @@
 /** Helpers shared by the test suites. */
+import { resolveParams } from '../apps/app.ts';
+import { putget } from '../apps/putget.ts';
+import { simulate } from '../runtime/simulate.ts';
 import type { PacketPool } from '../fabric/packet.ts';
 import type { LoadView, RouteChoice, RouteFn } from '../fabric/routing/routing.ts';
 import type { TorusGraph } from '../fabric/topology/torus.ts';
@@ -82,3 +85,27 @@ export function walkTorus(g: TorusGraph, route: RouteFn<TorusGraph>, pool: Packe
   }
 }
 
+
+/** One row of the putget app. */
+export interface PutGetRow {
+  op: string;
+  bytes: number;
+  hops: number;
+  latencyUs: number;
+  bandwidthGBs: number;
+}
+
+/** Runs the putget app from rank 0 to `target` on `machine` and returns its rows. */
+export async function putgetOn(machine: string, nodes: number, target: number, params: Record<string, string>): Promise<PutGetRow[]> {
+  const p = resolveParams(putget, { target: String(target), ...params });
+  const r = await simulate({ machine, nodes, program: (ctx) => putget.main(ctx, p) });
+  return (r.result as unknown as { rows: PutGetRow[] }).rows;
+}
+
+/** Least-squares slope of y over x. */
+export function slope(points: readonly { x: number; y: number }[]): number {
+  const n = points.length;
+  const mx = points.reduce((a, p) => a + p.x, 0) / n;
+  const my = points.reduce((a, p) => a + p.y, 0) / n;
+  return points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
+}

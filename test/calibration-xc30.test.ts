@@ -1,0 +1,49 @@
+/**
+ * The xc30 preset's one-sided latencies against the Aries paper, seed 001_68348b17bd328203.txt
+ * ("Aries Performance", figure ids A21, A22 from SEED-FIGURES.md), on a quiet network. A put or
+ * get latency runs from issue to the source's completion event (DESIGN.md); the paper measures
+ * between nodes on neighbouring Aries one green hop apart. Each figure within 15 %.
+ */
+import { describe, expect, it } from 'vitest';
+import { putgetOn, slope } from './helpers.ts';
+
+const SEED = 'seed 001_68348b17bd328203.txt';
+/** Node 4 sits on the Aries next to node 0's, one green hop away (4 nodes per Aries, 16 Aries per chassis). */
+const GREEN_NEIGHBOUR = 4;
+
+const within = (model: number, paper: number, tolerance = 0.15): boolean => Math.abs(model - paper) / paper <= tolerance;
+
+describe(`xc30 one-sided latencies (${SEED} "Aries Performance")`, () => {
+  it('A21: an 8-byte put one green hop apart takes 0.8 us, a 64 or 128-byte one little more', async () => {
+    const rows = await putgetOn('xc30', 8, GREEN_NEIGHBOUR, { minBytes: '8', maxBytes: '128', ops: 'put' });
+    const at = (b: number): number => rows.find((r) => r.bytes === b)!.latencyUs;
+    expect(rows[0]!.hops).toBe(1);
+    expect(within(at(8), 0.8), `8-byte put ${at(8)} us`).toBe(true);
+    expect(at(128) / at(8)).toBeLessThan(1.1);
+    expect(at(128)).toBeGreaterThan(at(8));
+  });
+
+  it('A21: an 8-byte get takes 1.6 us (a host-memory read at the target), 128 bytes little more', async () => {
+    const rows = await putgetOn('xc30', 8, GREEN_NEIGHBOUR, { minBytes: '8', maxBytes: '128', ops: 'get' });
+    const at = (b: number): number => rows.find((r) => r.bytes === b)!.latencyUs;
+    expect(within(at(8), 1.6), `8-byte get ${at(8)} us`).toBe(true);
+    expect(at(128) / at(8)).toBeLessThan(1.1);
+  });
+
+  it('A22: about 100 ns per router hop one way, minimal routes between groups within 500 ns of hops', async () => {
+    // two groups: targets on the same Aries, one green, one black, green + black, and in the other group
+    const points: { x: number; y: number }[] = [];
+    for (const target of [1, 4, 64, 68, 400, 700]) {
+      const [put] = await putgetOn('xc30', 768, target, { minBytes: '8', maxBytes: '8', ops: 'put', iterations: '2' });
+      points.push({ x: put!.hops, y: put!.latencyUs });
+    }
+    expect(new Set(points.map((p) => p.x)).size).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...points.map((p) => p.x))).toBeGreaterThanOrEqual(3);
+    // the round trip crosses every hop twice
+    const oneWayNs = (slope(points) / 2) * 1000;
+    expect(within(oneWayNs, 100), `${oneWayNs.toFixed(1)} ns per hop`).toBe(true);
+    const longest = points.reduce((a, p) => (p.x > a.x ? p : a));
+    expect(longest.x).toBeLessThanOrEqual(5);
+    expect(longest.x * oneWayNs).toBeLessThanOrEqual(500);
+  });
+});
