@@ -70,6 +70,8 @@ export type HopListener = (p: number, channel: number, startPs: number) => void;
 const EV_ARRIVE = 0;
 const EV_TRY = 1;
 const EV_DELIVER = 2;
+/** Load counts one unit per 16 phits waiting in the downstream buffer (as well as per waiting request). */
+const LOAD_PHITS_SHIFT = 4;
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
@@ -96,6 +98,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly reqTail: Int32Array;
   private readonly reqCount: Int32Array;
   private readonly reqOnVc: Int32Array; // waiting requests per channel-VC
+  private readonly downPhits: Int32Array; // per channel: phits sent into the downstream buffer that have not left it
   private readonly rr: Int32Array;
   private readonly tryAt: Float64Array;
   private readonly chanDown: Int32Array; // downstream global port, or -1 - node for ejection
@@ -149,6 +152,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.reqTail = new Int32Array(nChan).fill(-1);
     this.reqCount = new Int32Array(nChan);
     this.reqOnVc = new Int32Array(nChan * nv);
+    this.downPhits = new Int32Array(nChan);
     this.rr = new Int32Array(nChan);
     this.tryAt = new Float64Array(nChan).fill(-1);
     this.chanDown = new Int32Array(nChan).fill(-1);
@@ -240,6 +244,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    */
   private returnCredits(chan: number, vc: number, phits: number, at: number): void {
     const cv = chan * this.nv + vc;
+    this.downPhits[chan]! -= phits; // the phits have left the downstream buffer; their credits are on the way
     if (at <= this.engine.now && this.pcHead[cv] === -1) {
       this.credits[cv]! += phits;
       if (this.reqHead[chan] !== -1) this.tryOut(chan);
@@ -419,12 +424,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     return best;
   }
 
-  /** Waiting packets (and 1 if busy) on the least-loaded of `count` channels from `first`. */
+  /** Load of the least-loaded of `count` channels from `first`: waiting requests, 1 if busy, and the downstream buffer's fill (seed 001: downstream and near-end load). */
   groupLoad(first: number, count: number): number {
     const now = this.engine.now;
     let best = Infinity;
     for (let c = first; c < first + count; c++) {
-      const l = this.reqCount[c]! + (this.busyUntil[c]! > now ? 1 : 0);
+      const l = this.reqCount[c]! + (this.busyUntil[c]! > now ? 1 : 0) + (this.downPhits[c]! >> LOAD_PHITS_SHIFT);
       if (l < best) best = l;
     }
     return best;
@@ -515,6 +520,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     end = Math.ceil(end);
     this.busyUntil[chan] = end;
     this.credits[chan * this.nv + vcOut]! -= phits;
+    this.downPhits[chan]! += phits;
     if (DEBUG && this.credits[chan * this.nv + vcOut]! < 0) throw new Error('negative credits');
     // the input buffer the packet leaves frees its space when the tail has left
     const inGp = (iq / this.nv) | 0;

@@ -2,7 +2,8 @@
  * The xc30 preset's one-sided latencies against the Aries paper, seed 001_68348b17bd328203.txt
  * ("Aries Performance", figure ids A21, A22 from SEED-FIGURES.md), on a quiet network. A put or
  * get latency runs from issue to the source's completion event (DESIGN.md); the paper measures
- * between nodes on neighbouring Aries one green hop apart. Each figure within 15 %.
+ * between nodes on neighbouring Aries one green hop apart. Each figure within 15 %; A23's put
+ * bandwidth as well.
  */
 import { describe, expect, it } from 'vitest';
 import { putgetOn, slope } from './helpers.ts';
@@ -13,7 +14,7 @@ const GREEN_NEIGHBOUR = 4;
 
 const within = (model: number, paper: number, tolerance = 0.15): boolean => Math.abs(model - paper) / paper <= tolerance;
 
-describe(`xc30 one-sided latencies (${SEED} "Aries Performance")`, () => {
+describe(`xc30 one-sided latency and bandwidth (${SEED} "Aries Performance")`, () => {
   it('A21: an 8-byte put one green hop apart takes 0.8 us, a 64 or 128-byte one little more', async () => {
     const rows = await putgetOn('xc30', 8, GREEN_NEIGHBOUR, { minBytes: '8', maxBytes: '128', ops: 'put' });
     const at = (b: number): number => rows.find((r) => r.bytes === b)!.latencyUs;
@@ -46,4 +47,12 @@ describe(`xc30 one-sided latencies (${SEED} "Aries Performance")`, () => {
     expect(longest.x).toBeLessThanOrEqual(5);
     expect(longest.x * oneWayNs).toBeLessThanOrEqual(500);
   });
+
+  it('A23: one node puts to its green neighbour at up to about 10 GB/s, spread beyond the one green link of the minimal route', async () => {
+    const [put] = await putgetOn('xc30', 8, GREEN_NEIGHBOUR, { minBytes: '1MiB', maxBytes: '1MiB', ops: 'put' });
+    expect(within(put!.bandwidthGBs, 10), `${put!.bandwidthGBs} GB/s`).toBe(true);
+    // one green link carries 5.25 GB/s raw, less than 4 GB/s of payload: adaptive routing must use others
+    expect(put!.bandwidthGBs).toBeGreaterThan(5.25);
+  });
 });
+

@@ -23,7 +23,7 @@ export const xc30: MachineSpec = {
     'dragonfly.linksPerCable': { value: 4, help: 'global links per optical cable', source: `${S}: links "combined in sets of four"; a 12X AOC carries 4 three-lane links` },
     'dragonfly.nodesPerRouter': { value: 4, help: 'nodes (NICs) per Aries', source: `${S}: four NICs per Aries (A1, A2)` },
     'routing.algorithm': { value: 'adaptive', help: 'routing function (dragonfly: minimal, valiant, adaptive, hash)', source: `${S} "Cray XC Routing": adaptive by default (A10)` },
-    'routing.adaptiveBias': { value: 4, help: 'extra cost of a non-minimal candidate (loaded hops); larger favours minimal', source: `assumed: above 3 keeps an idle network minimal (minimal inter-group routes take at most 5 hops, non-minimal at least 2); ${S} "Load metrics can be biased towards minimal"` },
+    'routing.adaptiveBias': { value: 2, help: 'extra cost of a non-minimal candidate (loaded hops); larger favours minimal', source: `assumed: keeps an idle 2- and 6-group network minimal (every route checked) while one node's puts spread over non-minimal paths to 10 GB/s (A23); ${S} "Load metrics can be biased towards minimal"` },
     // --- router and links
     'router.latency': { value: '85ns', help: 'head arrival to output eligibility in an Aries', source: `assumed: with link.latency about 100 ns per hop (A22)` },
     'router.inputBuffer': { value: 256, help: 'input buffer per port per VC (flits)', source: 'assumed' },
@@ -68,7 +68,7 @@ export const xc30: MachineSpec = {
     'fma.issue': { value: '10ns', help: 'CPU time per FMA store', source: 'assumed' },
     'bte.issue': { value: '300ns', help: 'CPU time to post a BTE descriptor', source: 'assumed' },
     'bte.startup': { value: '700ns', help: 'BTE descriptor to first read', source: 'assumed' },
-    'bte.readsInFlight': { value: 64, help: 'host reads a BTE put keeps in flight', source: 'assumed' },
+    'bte.readsInFlight': { value: 128, help: 'host reads a BTE put keeps in flight', source: 'assumed: enough to cover the 0.8 us PCIe read round trip at 10 GB/s' },
     // --- processor
     'cpu.gflops': { value: 20.8, help: 'flop rate per core (GFlop/s)', source: `assumed: ${S} Sandy Bridge at 2600 MHz, 8 flops/cycle` },
     'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },
