@@ -1,11 +1,13 @@
 /**
  * `npm run bench [-- --quick]`: the engine hold model, uniform random traffic on an 8x8x8
- * torus, and uniform random traffic on every machine preset at about 1,000 nodes. Prints one
+ * torus, and uniform random traffic on every machine preset at about 1,000 nodes (each in a fresh
+ * worker thread, one after another). Prints one
  * JSON object on stdout; progress and details go to stderr.
  */
+import Tinypool from 'tinypool';
 import { presets } from '../fabric/machines/index.ts';
 import { benchEngine } from './engine.ts';
-import { benchFabric } from './fabric.ts';
+import { benchFabric, type FabricBenchResult } from './fabric.ts';
 
 const TARGETS = { engineEventsPerSec: 5e6, fabricPacketHopsPerSec: 1e6 };
 
@@ -31,12 +33,15 @@ process.stderr.write(
 
 process.stderr.write(`bench: uniform random traffic on every preset at 1024 nodes${quick ? ' (quick)' : ''}...\n`);
 const perPreset: Record<string, { packetHopsPerSec: number; nodes: number; meanHops: number; offeredFraction: number; topology: string }> = {};
+// one preset at a time, each in a fresh worker thread (its own compiled code, nothing running beside it)
+const pool = new Tinypool({ filename: new URL('./preset-worker.mjs', import.meta.url).href, minThreads: 0, maxThreads: 1, isolateWorkers: true });
 for (const name of Object.keys(presets)) {
   // the same load on every machine: 20 % of its estimated uniform-traffic capacity
-  const r = benchFabric({ machine: name, nodes: 1024, load: 0.2, durationNs: quick ? 10_000 : 100_000, warmupNs: quick ? 0 : 10_000 });
+  const r = (await pool.run({ machine: name, nodes: 1024, load: 0.2, durationNs: quick ? 10_000 : 100_000, warmupNs: quick ? 0 : 10_000 })) as FabricBenchResult;
   perPreset[name] = { packetHopsPerSec: round(r.packetHopsPerSec), nodes: r.nodes, meanHops: round(r.meanHops, 3), offeredFraction: 0.2, topology: r.topology };
   process.stderr.write(`bench: ${name}: ${(r.packetHopsPerSec / 1e6).toFixed(2)} M packet-hops/s\n`);
 }
+await pool.destroy();
 
 const result = {
   engine: { eventsPerSec: round(engine.eventsPerSec), events: engine.events, pending: engine.pending },
