@@ -39,6 +39,45 @@ function mulberry32(seed: number): () => number {
   };
 }
 
+/** The queue under test beside a sorted reference: every pop is checked against the reference's. */
+class Checked {
+  readonly q = new EventQueue(16);
+  private readonly pending: Ev[] = [];
+  private id = 0;
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  push(time: number): void {
+    const id = this.id++;
+    this.q.push(time, id % 97, id % 13, id);
+    this.pending.push({ time, id, target: id % 97, kind: id % 13 });
+  }
+
+  /** Pops one event from both and compares them; returns its time. */
+  pop(): number {
+    this.pending.sort(byTimeThenPush);
+    const want = this.pending.shift()!;
+    expect(this.q.peekTime()).toBe(want.time);
+    expect(this.q.pop()).toBe(true);
+    expect({ time: this.q.popTime, target: this.q.popTarget, kind: this.q.popKind, arg: this.q.popArg }).toEqual({
+      time: want.time,
+      target: want.target,
+      kind: want.kind,
+      arg: want.id,
+    });
+    expect(this.q.size).toBe(this.pending.length);
+    return want.time;
+  }
+
+  /** Drains both and compares the orders. */
+  finish(): void {
+    this.pending.sort(byTimeThenPush);
+    expect(popAll(this.q).map((e) => e.arg)).toEqual(this.pending.map((e) => e.id));
+  }
+}
+
 describe('EventQueue', () => {
   it('is empty when new: size 0, peekTime Infinity, pop returns false', () => {
     const q = new EventQueue();
@@ -104,35 +143,15 @@ describe('EventQueue', () => {
   it('matches a sorted reference over a fixed-seed interleaving of pushes and pops (growing several times)', () => {
     for (const seed of [1, 2, 3, 99, 2024]) {
       const rnd = mulberry32(seed);
-      const q = new EventQueue(16);
-      const pending: Ev[] = [];
-      let id = 0;
+      const c = new Checked();
       let now = 0;
       for (let step = 0; step < 6000; step++) {
         // pushes dominate early (forcing growth), pops dominate late
         const pushBias = step < 3000 ? 0.75 : 0.35;
-        if (rnd() < pushBias || pending.length === 0) {
-          const time = now + Math.floor(rnd() * 20);
-          q.push(time, id % 97, id % 13, id);
-          pending.push({ time, id, target: id % 97, kind: id % 13 });
-          id++;
-        } else {
-          pending.sort(byTimeThenPush);
-          const want = pending.shift()!;
-          expect(q.peekTime()).toBe(want.time);
-          expect(q.pop()).toBe(true);
-          expect({ time: q.popTime, target: q.popTarget, kind: q.popKind, arg: q.popArg }).toEqual({
-            time: want.time,
-            target: want.target,
-            kind: want.kind,
-            arg: want.id,
-          });
-          now = want.time; // like the engine: never push into the past
-        }
-        expect(q.size).toBe(pending.length);
+        if (rnd() < pushBias || c.size === 0) c.push(now + Math.floor(rnd() * 20));
+        else now = c.pop(); // like the engine: never push into the past
       }
-      pending.sort(byTimeThenPush);
-      expect(popAll(q).map((e) => e.arg)).toEqual(pending.map((e) => e.id));
+      c.finish();
     }
   });
 
@@ -146,34 +165,21 @@ describe('EventQueue', () => {
     const scales = [0, 20, 300, 5_000, 200_000, 9_000_000, 2e9];
     for (const seed of [5, 6, 7]) {
       const rnd = mulberry32(seed);
-      const q = new EventQueue(16);
-      const pending: Ev[] = [];
-      let id = 0;
+      const c = new Checked();
       let now = 0;
       for (let step = 0; step < 8000; step++) {
-        if (rnd() < 0.55 || pending.length === 0) {
+        if (rnd() < 0.55 || c.size === 0) {
           const scale = scales[Math.floor(rnd() * scales.length)]!;
           const base = monotone || rnd() < 0.8 ? now : Math.max(0, now - Math.floor(rnd() * 3000));
           const time = base + Math.floor(rnd() * scale);
           // bursts of equal times crowd one bucket
           const burst = rnd() < 0.02 ? 40 : 1;
-          for (let k = 0; k < burst; k++) {
-            q.push(time, id % 97, id % 13, id);
-            pending.push({ time, id, target: id % 97, kind: id % 13 });
-            id++;
-          }
+          for (let k = 0; k < burst; k++) c.push(time);
         } else {
-          pending.sort(byTimeThenPush);
-          const want = pending.shift()!;
-          expect(q.peekTime()).toBe(want.time);
-          expect(q.pop()).toBe(true);
-          expect([q.popTime, q.popArg]).toEqual([want.time, want.id]);
-          now = want.time;
+          now = c.pop();
         }
-        expect(q.size).toBe(pending.length);
       }
-      pending.sort(byTimeThenPush);
-      expect(popAll(q).map((e) => e.arg)).toEqual(pending.map((e) => e.id));
+      c.finish();
     }
   });
 
