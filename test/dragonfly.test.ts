@@ -10,6 +10,7 @@ import {
   DF_GREEN,
   dragonflyLayout,
   maxCablesPerPair,
+  NEAR,
   type DragonflyConfig,
   type DragonflyGraph,
 } from '../fabric/topology/dragonfly.ts';
@@ -158,6 +159,23 @@ function builderViolations(g: DragonflyGraph, limit = 20): string[] {
       if (links.length !== L) fail(`groups ${a} -> ${b}: ${links.length} global links, expected ${L}`);
       const sorted = [...gws].sort((x, y) => x - y);
       if (sorted.join() !== [...links].sort((x, y) => x - y).join()) fail(`gateways ${a} -> ${b} are not exactly its links`);
+    }
+  }
+  // minimal-route table: for each router and other group, the gateways at the least local distance (up to NEAR)
+  const local = (x: number, y: number): number => (x % R !== y % R ? 1 : 0) + (Math.floor((x % RG) / R) !== Math.floor((y % RG) / R) ? 1 : 0);
+  for (let r = 0; r < g.routers; r++) {
+    const a = Math.floor(r / RG);
+    for (let b = 0; b < G; b++) {
+      if (b === a) continue;
+      const row = r * G + b;
+      const n = g.nearCount[row]!;
+      const all = [...g.gateways.subarray((a * G + b) * L, (a * G + b + 1) * L)];
+      const best = Math.min(...all.map((gw) => local(r, Math.floor(gw / g.radix))));
+      const atBest = all.filter((gw) => local(r, Math.floor(gw / g.radix)) === best).length;
+      const row8 = [...g.nearGateways.subarray(row * NEAR, (row + 1) * NEAR)];
+      if (n !== Math.min(NEAR, atBest)) fail(`router ${r} -> group ${b}: ${n} near gateways, expected ${Math.min(NEAR, atBest)}`);
+      if (row8.slice(0, n).some((gw) => !all.includes(gw) || local(r, Math.floor(gw / g.radix)) !== best)) fail(`router ${r} -> group ${b}: a near gateway is not among the nearest`);
+      if (row8.slice(n).some((gw) => gw !== -1)) fail(`router ${r} -> group ${b}: entries past the count are set`);
     }
   }
   return bad;

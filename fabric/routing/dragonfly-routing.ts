@@ -41,10 +41,8 @@ function localStep(g: DragonflyGraph, a: number, b: number, out: RouteChoice): v
  * of the minimal-route table, picked by `salt`.
  */
 function gateway(g: DragonflyGraph, cur: number, to: number, salt: number): number {
-  const base = (cur * g.config.groups + to) * NEAR;
-  let n = 1;
-  while (n < NEAR && g.nearGateways[base + n]! >= 0) n++;
-  return g.nearGateways[base + (mix(salt, 0x100 + to) % n)]!;
+  const row = cur * g.config.groups + to;
+  return g.nearGateways[row * NEAR + (mix(salt, 0x100 + to) % g.nearCount[row]!)]!;
 }
 
 /** Router hops of a minimal route from router a to router b through gateway `gw` (if groups differ). */

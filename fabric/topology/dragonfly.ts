@@ -48,6 +48,8 @@ export interface DragonflyGraph extends PortGraph {
    * NEAR), `nearGateways[(r * groups + h) * NEAR + i]`, -1 where there are fewer.
    */
   readonly nearGateways: Int32Array;
+  /** How many entries of each (router, group) row of nearGateways are set: `nearCount[r * groups + h]`. */
+  readonly nearCount: Uint8Array;
   /** Group, chassis and slot of each router (precomputed for routing). */
   readonly routerGroup: Int32Array;
   readonly routerChassis: Int32Array;
@@ -182,6 +184,7 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
   }
   // minimal-route table: per router and target group, the gateways fewest local hops away
   const nearGateways = new Int32Array(routers * G * NEAR).fill(-1);
+  const nearCount = new Uint8Array(routers * G);
   if (G > 1) {
     const localHops = (a: number, b: number): number => (routerSlot[a] !== routerSlot[b] ? 1 : 0) + (routerChassis[a] !== routerChassis[b] ? 1 : 0);
     for (let r = 0; r < routers; r++) {
@@ -197,6 +200,7 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
             if (localHops(r, Math.floor(gw / radix)) === want) nearGateways[base + found++] = gw;
           }
         }
+        nearCount[r * G + h] = found;
       }
     }
   }
@@ -215,6 +219,7 @@ export function buildDragonfly(c: DragonflyConfig): DragonflyGraph {
     linksPerPair: L,
     gateways,
     nearGateways,
+    nearCount,
     routerGroup,
     routerChassis,
     routerSlot,
