@@ -15,7 +15,7 @@ import {
   type DragonflyGraph,
 } from '../fabric/topology/dragonfly.ts';
 import { PORT_NODE, PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';
-import { sortDependencies } from './helpers.ts';
+import { sortDependencies, type Hop } from './helpers.ts';
 
 /*
  * The Cray XC dragonfly (seed 001, "Dragonfly Implementation" and "Cray XC Routing"; SEED-FIGURES
@@ -210,14 +210,6 @@ function cables(g: DragonflyGraph): number {
 
 // ---------------------------------------------------------------------------------------------
 // route walks
-
-interface Hop {
-  router: number;
-  /** Local first port of the chosen group, its size and VC. */
-  port: number;
-  count: number;
-  vc: number;
-}
 
 interface Walk {
   hops: Hop[];

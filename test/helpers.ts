@@ -44,14 +44,17 @@ export function sortDependencies(succ: ReadonlyMap<number, ReadonlySet<number>>)
   return { cyclic: indeg.size - sorted, channels: indeg.size, edges };
 }
 
-/** One hop of a walked torus route. */
-export interface TorusHop {
+/** One hop of a walked route: the router, the first port of the chosen group, its size and the VC. */
+export interface Hop {
   router: number;
-  /** Local input port the packet arrived on, output port (first of its group), group size, VC. */
-  inPort: number;
   port: number;
   count: number;
   vc: number;
+}
+
+/** One hop of a walked torus route, with the local input port the packet arrived on. */
+export interface TorusHop extends Hop {
+  inPort: number;
 }
 
 /**

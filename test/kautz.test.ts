@@ -22,7 +22,7 @@ import {
   type KautzGraph,
 } from '../fabric/topology/kautz.ts';
 import { PORT_NODE, PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';
-import { sortDependencies } from './helpers.ts';
+import { sortDependencies, type Hop } from './helpers.ts';
 
 // Seed 002 (SiCortex SC5832), §4-5: Kautz digraph, degree 3, diameter 6, 972 nodes (K2, K9).
 
@@ -38,13 +38,6 @@ function full(degree: number, diameter: number): KautzGraph {
 /** Label of router r as a string of letters. */
 function label(g: KautzGraph, r: number): number[] {
   return Array.from(g.labels.subarray(r * g.diameter, (r + 1) * g.diameter));
-}
-
-interface Hop {
-  router: number;
-  port: number;
-  count: number;
-  vc: number;
 }
 
 interface Walk {

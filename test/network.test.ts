@@ -380,14 +380,19 @@ describe('VC use of response packets', () => {
     return out;
   }
 
-  it('request packets use the low VC of class 0 until they cross the dateline, then the high one', () => {
+  /** An 8-byte put from node 4 (router 2) to node 0 on a 4-router ring; returns the traced hops. */
+  function putOverDateline(): ReturnType<typeof traceVcs> {
     const m = machine(8, 1, { 'torus.dims': '4,1,1' });
     const hops = traceVcs(m);
-    const seg = new Uint8Array(64);
-    const h = m.nics[0]!.register(seg);
-    // node 4 sits on router 2: the put goes 2 -> 3 -> 0 (x+, over the wraparound link 3 -> 0)
+    const h = m.nics[0]!.register(new Uint8Array(64));
     m.nics[4]!.post({ op: 'put', mode: 'fma', local: pattern(8, 1), remoteNode: 0, remoteHandle: h, remoteOffset: 0, onComplete: () => {} });
     m.engine.drain();
+    return hops;
+  }
+
+  it('request packets use the low VC of class 0 until they cross the dateline, then the high one', () => {
+    // node 4 sits on router 2: the put goes 2 -> 3 -> 0 (x+, over the wraparound link 3 -> 0)
+    const hops = putOverDateline();
     const req = hops.filter((x) => x.cls === 0);
     expect(req.map((x) => x.vc)).toEqual([0, 1]);
     expect(req.map((x) => x.expected)).toEqual([0, 1]);
@@ -397,13 +402,8 @@ describe('VC use of response packets', () => {
   // routing state, or a response whose first dimension is the request's last one inherits
   // rDateline = 1 and rides the high VC before it has crossed the dateline.
   it('a response packet uses the low VC of class 1 until it crosses the dateline (routing state is reset)', () => {
-    const m = machine(8, 1, { 'torus.dims': '4,1,1' });
-    const hops = traceVcs(m);
-    const seg = new Uint8Array(64);
-    const h = m.nics[0]!.register(seg);
     // request 2 -> 3 -> 0 crosses the x dateline; its response 0 -> 1 -> 2 (tie: + way) does not
-    m.nics[4]!.post({ op: 'put', mode: 'fma', local: pattern(8, 1), remoteNode: 0, remoteHandle: h, remoteOffset: 0, onComplete: () => {} });
-    m.engine.drain();
+    const hops = putOverDateline();
     const resp = hops.filter((x) => x.cls === 1);
     expect(resp).toHaveLength(2);
     expect(resp.map((x) => x.expected)).toEqual([2, 2]);
