@@ -33,11 +33,12 @@ process.stderr.write(
 
 process.stderr.write(`bench: uniform random traffic on every preset at 1024 nodes${quick ? ' (quick)' : ''}...\n`);
 const perPreset: Record<string, { packetHopsPerSec: number; nodes: number; meanHops: number; offeredFraction: number; topology: string }> = {};
-// one preset at a time, each in a fresh worker thread (its own compiled code, nothing running beside it)
+// one preset at a time, each in a fresh worker thread (its own compiled code, nothing running beside it);
+// a fresh thread compiles from scratch, so even the quick run warms up first
 const pool = new Tinypool({ filename: new URL('./preset-worker.mjs', import.meta.url).href, minThreads: 0, maxThreads: 1, isolateWorkers: true });
 for (const name of Object.keys(presets)) {
   // the same load on every machine: 20 % of its estimated uniform-traffic capacity
-  const r = (await pool.run({ machine: name, nodes: 1024, load: 0.2, durationNs: quick ? 10_000 : 100_000, warmupNs: quick ? 0 : 10_000 })) as FabricBenchResult;
+  const r = (await pool.run({ machine: name, nodes: 1024, load: 0.2, durationNs: quick ? 10_000 : 100_000, warmupNs: quick ? 2_000 : 10_000 })) as FabricBenchResult;
   perPreset[name] = { packetHopsPerSec: round(r.packetHopsPerSec), nodes: r.nodes, meanHops: round(r.meanHops, 3), offeredFraction: 0.2, topology: r.topology };
   process.stderr.write(`bench: ${name}: ${(r.packetHopsPerSec / 1e6).toFixed(2)} M packet-hops/s\n`);
 }
