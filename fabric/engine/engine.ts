@@ -172,8 +172,7 @@ export class Engine implements EventHandler {
       this.events++;
       handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);
       // run all same-time events that do not wake a thread before awaiting anything
-      while (this.ready.length === 0 && q.size > 0 && q.peekTime() === this.now) {
-        q.pop();
+      while (this.ready.length === 0 && q.pop(this.now)) {
         this.events++;
         handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);
       }
@@ -192,8 +191,7 @@ export class Engine implements EventHandler {
   drain(limitPs = Infinity): void {
     const q = this.queue;
     const handlers = this.handlers;
-    while (q.size > 0 && q.peekTime() <= limitPs) {
-      q.pop();
+    while (q.pop(limitPs)) {
       this.now = q.popTime;
       this.events++;
       handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);

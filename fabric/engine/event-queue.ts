@@ -11,9 +11,9 @@
  * binary min-heap. A pop takes the smaller of the wheel's first event and the heap's top, so the
  * order is exactly (time, sequence) whichever tier holds an event.
  */
-const BUCKET_SHIFT = 8; // 256 ps per bucket
+const BUCKET_SHIFT = 8;
 const BUCKET_PS = 1 << BUCKET_SHIFT;
-const WHEEL_BUCKETS = 32768; // a horizon of about 8.4 us
+const WHEEL_BUCKETS = 32768;
 const WHEEL_MASK = WHEEL_BUCKETS - 1;
 const WORDS = WHEEL_BUCKETS >> 5;
 /** Longest walk to keep the bucket being drained sorted; an event due deeper goes to the heap. */
@@ -95,11 +95,15 @@ export class EventQueue {
     else this.heapAdd(slot);
   }
 
-  /** Removes the earliest event into the pop* fields; returns false when empty. */
-  pop(): boolean {
+  /**
+   * Removes the earliest event into the pop* fields if it is due at or before `limitPs`; returns
+   * false (and removes nothing) when the queue is empty or its earliest event is later.
+   */
+  pop(limitPs = Infinity): boolean {
     const w = this.wheelFront();
     let slot: number;
     if (w !== -1 && (this.heapCount === 0 || this.before(w, this.hSlot[0]!))) {
+      if (this.time[w]! > limitPs) return false;
       // unlink the first event of bucket cur
       const i = this.cur & WHEEL_MASK;
       const nx = this.link[w]!;
@@ -112,6 +116,7 @@ export class EventQueue {
       this.wheelCount--;
       slot = w;
     } else if (this.heapCount > 0) {
+      if (this.hTime[0]! > limitPs) return false;
       slot = this.heapTake();
       // an empty wheel moves to the new time, so that the events pushed from now on fit in it
       if (this.wheelCount === 0) {
@@ -204,19 +209,25 @@ export class EventQueue {
     throw new Error('event queue: the wheel count says non-empty but no bucket is');
   }
 
-  /** Sorts bucket `i` by (time, sequence): insertion sort when short, bottom-up merge sort when crowded. */
+  /**
+   * Sorts bucket `i` by (time, sequence): insertion sort when short, bottom-up merge sort when
+   * crowded. A bucket not yet reached holds its events in push order, which is sequence order, so
+   * a stable sort by time alone gives (time, sequence) order.
+   */
   private sortBucket(i: number): void {
     let n = 0;
     for (let s = this.head[i]!; s !== -1; s = this.link[s]!) {
       if (n === this.sortScratch.length) this.growScratch();
       this.sortScratch[n++] = s;
     }
+    const time = this.time;
     let a = this.sortScratch;
     if (n <= 16) {
       for (let k = 1; k < n; k++) {
         const s = a[k]!;
+        const t = time[s]!;
         let j = k - 1;
-        while (j >= 0 && this.before(s, a[j]!)) {
+        while (j >= 0 && t < time[a[j]!]!) {
           a[j + 1] = a[j]!;
           j--;
         }
@@ -231,7 +242,7 @@ export class EventQueue {
           let x = lo;
           let y = mid;
           for (let k = lo; k < hi; k++) {
-            if (x < mid && (y >= hi || !this.before(a[y]!, a[x]!))) b[k] = a[x++]!;
+            if (x < mid && (y >= hi || time[a[y]!]! >= time[a[x]!]!)) b[k] = a[x++]!;
             else b[k] = a[y++]!;
           }
         }
