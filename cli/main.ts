@@ -89,9 +89,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('-n, --nodes <n>', 'number of nodes', '2')
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
+    .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; see 'phit machines'", collect, [])
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
-    .action(async (appName: string, opts: { machine: string; nodes: string; ppn: string; param: string[]; seed: string; json?: boolean }) => {
+    .action(async (appName: string, opts: { machine: string; nodes: string; ppn: string; param: string[]; set: string[]; seed: string; json?: boolean }) => {
       code = await runCommand(appName, opts, io);
     });
 
@@ -311,7 +312,7 @@ function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
 
 async function runCommand(
   appName: string,
-  opts: { machine: string; nodes: string; ppn: string; param: string[]; seed: string; json?: boolean },
+  opts: { machine: string; nodes: string; ppn: string; param: string[]; set: string[]; seed: string; json?: boolean },
   io: Io,
 ): Promise<number> {
   const app = USER_FILE.test(appName) || appName.includes('/') ? await loadUserApp(appName) : findApp(appName);
@@ -325,8 +326,9 @@ async function runCommand(
   if (nodes * ppn < app.minRanks) {
     throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
   }
-  resolveMachine(spec, nodes); // reports impossible sizes before any rank starts
-  const r = await simulate({ machine: spec, nodes, ppn, seed, program: (ctx) => app.main(ctx, params) });
+  const set = parseKeyValues(opts.set, '--set');
+  resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
+  const r = await simulate({ machine: spec, nodes, ppn, seed, set, program: (ctx) => app.main(ctx, params) });
   const results = r.result ?? null;
   if (opts.json) {
     io.out(JSON.stringify({ app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results }));

@@ -28,6 +28,18 @@ export interface MpiParams {
   readonly shmBytesPerPs: number;
 }
 
+/** The one-sided library layer (DMAPP, and SHMEM over it). */
+export interface DmappParams {
+  /** Puts and gets above this many bytes use the BTE. */
+  readonly bteThresholdBytes: number;
+  /** CPU time of the library in each call. */
+  readonly overheadPs: number;
+  /** The symmetric heap uses one virtual MDH on every node. */
+  readonly vmdh: boolean;
+  /** Page size of the symmetric heap (IOMMU translation). */
+  readonly heapPageBytes: number;
+}
+
 /** A machine preset resolved for one run: every value in ps, bytes or counts. */
 export interface MachineConfig {
   readonly name: string;
@@ -46,7 +58,7 @@ export interface MachineConfig {
   readonly nic: NicParams;
   readonly cpu: CpuParams;
   readonly mpi: MpiParams;
-  readonly dmapp: { readonly bteThresholdBytes: number };
+  readonly dmapp: DmappParams;
 }
 
 /** Looks up a preset by name; throws RangeError listing the valid ones. */
@@ -113,6 +125,18 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     cqEventBytes: r.bytes('nic.cqEventBytes'),
     maxOutstandingPackets: r.int('nic.maxOutstandingPackets'),
     smsgHeaderBytes: r.bytes('nic.smsgHeader'),
+    hasFma: r.yesNo('fma.present'),
+    fmaDescriptors: r.int('fma.descriptors'),
+    fmaOpPs: r.timePs('fma.op'),
+    fmaMdhChangePs: r.timePs('fma.mdhChange'),
+    bteChannels: Math.max(1, r.int('bte.channels')),
+    hostReadsInFlight: Math.max(1, r.int('host.readsInFlight')),
+    amoOpPs: r.timePs('amo.op'),
+    amoCacheEntries: r.int('amo.cacheEntries'),
+    amoFillPs: r.timePs('amo.fill'),
+    pteEntries: r.int('iommu.pteEntries'),
+    pteWays: Math.max(1, r.int('iommu.ways')),
+    ptesPerEntry: Math.max(1, r.int('iommu.ptesPerEntry')),
   };
   const rawOf = (family: 'link' | 'optical'): number => r.int(`${family}.lanes`) * r.bytesPerPs(`${family}.laneRate`) * 1000;
   const linkOf = (family: 'link' | 'optical'): LinkParams => ({
@@ -141,7 +165,12 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       shmLatencyPs: r.timePs('mpi.shmLatency'),
       shmBytesPerPs: r.bytesPerPs('mpi.shmBandwidth'),
     },
-    dmapp: { bteThresholdBytes: r.bytes('dmapp.bteThreshold') },
+    dmapp: {
+      bteThresholdBytes: r.bytes('dmapp.bteThreshold'),
+      overheadPs: r.timePs('dmapp.overhead'),
+      vmdh: r.yesNo('dmapp.vmdh'),
+      heapPageBytes: r.bytes('dmapp.heapPage'),
+    },
   };
 }
 

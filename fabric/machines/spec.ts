@@ -74,6 +74,13 @@ export class ParamReader {
       }),
     );
   }
+  yesNo(key: string): boolean {
+    return this.wrap(key, (s) => {
+      if (s === 'yes' || s === 'true') return true;
+      if (s === 'no' || s === 'false') return false;
+      throw new RangeError(`expected yes or no, got "${s}"`);
+    });
+  }
   string(key: string): string {
     return String(this.raw(key));
   }

@@ -60,6 +60,18 @@ export const xe6: MachineSpec = {
     'bte.issue': { value: '300ns', help: 'CPU time to post a BTE descriptor', source: 'assumed' },
     'bte.readsInFlight': { value: 64, help: 'host reads a BTE put keeps in flight', source: 'assumed: enough to cover the host read round trip at full rate' },
     'bte.startup': { value: '700ns', help: 'BTE descriptor to first read', source: `assumed: §II.C "BTE transfers take longer to start"` },
+    'fma.present': { value: 'yes', help: 'the NIC has FMA windows (PIO puts, gets, AMOs)', source: `${S} §II.B` },
+    'fma.descriptors': { value: 127, help: 'FMA descriptors per NIC', source: 'assumed: as Aries (seed 001 A14)' },
+    'fma.op': { value: '10ns', help: 'FMA unit time per operation', source: 'assumed' },
+    'fma.mdhChange': { value: '5ns', help: 'extra FMA unit time when the MDH changes between operations', source: 'assumed' },
+    'bte.channels': { value: 4, help: 'block transfers the BTE runs at once', source: 'assumed: as Aries (seed 001 A14)' },
+    'host.readsInFlight': { value: 128, help: 'host-memory reads the NIC keeps in flight', source: 'assumed' },
+    'amo.op': { value: '10ns', help: 'AMO unit time per operation', source: `${S} §V: 100 million AMOs/s with cache reuse (G11)` },
+    'amo.cacheEntries': { value: 64, help: 'AMO cache entries', source: `assumed size; ${S} §II.E: Gemini maintains an AMO cache` },
+    'amo.fill': { value: '20ns', help: 'AMO unit time to bring in a variable that missed the cache', source: 'assumed: over 45 million random AMOs/s (G11)' },
+    'iommu.pteEntries': { value: 0, help: 'IOMMU PTE cache entries (0: no IOMMU modelled)', source: 'assumed: Gemini\'s memory relocation table is not modelled' },
+    'iommu.ways': { value: 4, help: 'PTE cache associativity', source: 'unused' },
+    'iommu.ptesPerEntry': { value: 8, help: 'PTEs per PTE cache entry', source: 'unused' },
     // --- processor
     'cpu.gflops': { value: 8.8, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.2 GHz Opteron, 4 flops/cycle' },
     'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },
@@ -73,5 +85,8 @@ export const xe6: MachineSpec = {
     'mpi.shmBandwidth': { value: '4GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
     // --- DMAPP
     'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use the BTE', source: 'assumed: §II.C FMA small, BTE large' },
+    'dmapp.overhead': { value: '50ns', help: 'CPU time of the library in each DMAPP/SHMEM call', source: 'assumed' },
+    'dmapp.vmdh': { value: 'no', help: 'the symmetric heap uses one virtual MDH on every node', source: `${S}: vMDH is an Aries addition (seed 001)` },
+    'dmapp.heapPage': { value: '2MiB', help: 'page size of the symmetric heap', source: 'assumed: large pages' },
   },
 };

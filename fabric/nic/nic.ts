@@ -1,6 +1,7 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
 import type { NetworkAccess } from '../network.ts';
 import type { PacketPool } from '../packet.ts';
+import { CqEventKind, type CompletionQueue } from './cq.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from './packet-format.ts';
 
 /** NIC timing, already in ps and bytes (see the machine presets for values and provenance). */
@@ -38,6 +39,28 @@ export interface NicParams {
   readonly maxOutstandingPackets: number;
   /** Header bytes a short message (mailbox put) carries besides its payload. */
   readonly smsgHeaderBytes: number;
+  /** Whether the NIC has an FMA unit; without one, FMA-mode transfers run on the block engine. */
+  readonly hasFma: boolean;
+  /** FMA descriptors (and windows) the NIC can hand out to processes. */
+  readonly fmaDescriptors: number;
+  /** FMA unit time per operation (FMA launch: one per put, get or AMO request). */
+  readonly fmaOpPs: number;
+  /** Extra FMA unit time when an operation needs a different memory-domain handle than the last. */
+  readonly fmaMdhChangePs: number;
+  /** Block transfers the BTE runs at once; more wait in its descriptor queue. */
+  readonly bteChannels: number;
+  /** Host-memory reads (gets, AMO fills, PTE fetches) the NIC keeps in flight. */
+  readonly hostReadsInFlight: number;
+  /** AMO unit time per operation. */
+  readonly amoOpPs: number;
+  /** AMO cache entries (0: no AMO cache; every AMO reads host memory). */
+  readonly amoCacheEntries: number;
+  /** AMO unit time to bring a missed variable in (on top of the host read). */
+  readonly amoFillPs: number;
+  /** IOMMU page-table-entry cache: entries (0: no IOMMU modelled), ways, PTEs per entry. */
+  readonly pteEntries: number;
+  readonly pteWays: number;
+  readonly ptesPerEntry: number;
 }
 
 /** Completion status of a transaction, as a CQ status word would report it. */
@@ -47,6 +70,30 @@ export const enum NicStatus {
   BadHandle = 1,
   /** The access falls outside the registered segment. */
   OutOfBounds = 2,
+  /** The target belongs to another communication domain (ptag): refused, nothing changed. */
+  DomainRefused = 3,
+  /** An AMO address is not aligned to its operand width. */
+  Misaligned = 4,
+}
+
+/** Name of a status, for messages. */
+export function statusName(s: NicStatus): string {
+  return ['Ok', 'BadHandle', 'OutOfBounds', 'DomainRefused', 'Misaligned'][s] ?? `status ${s}`;
+}
+
+/** AMO operations of the AMO unit (seed 001 "Remote Memory Access", seed 004 §II.E). */
+export type AmoOp = 'add' | 'and' | 'or' | 'xor' | 'swap' | 'cswap';
+
+/** An atomic memory operation on a 4- or 8-byte variable. */
+export interface AmoRequest {
+  readonly op: AmoOp;
+  /** Operand width in bytes. */
+  readonly width: 4 | 8;
+  readonly operand: bigint;
+  /** Compare value of a compare-and-swap. */
+  readonly compare?: bigint;
+  /** Whether the old value comes back (into the transfer's `local`, `width` bytes, little-endian). */
+  readonly fetch: boolean;
 }
 
 /** Packet kinds on the wire. */
@@ -56,28 +103,78 @@ const K_SMSG = 2;
 const K_PUT_RESP = 3;
 const K_GET_RESP = 4;
 const K_SMSG_RESP = 5;
+const K_AMO = 6;
+const K_AMO_RESP = 7;
 
 const EV_READY = 0;
 const EV_INJECT = 1;
 const EV_COMPLETE = 2;
 const EV_REMOTE = 3;
+const EV_REMOTE_EVENT = 4;
 
 /** A transfer mechanism: FMA (CPU stores, low latency) or BTE (block engine, no CPU). */
 export type NicMode = 'fma' | 'bte';
 
 /** A one-sided transfer request. */
 export interface NicTransfer {
-  readonly op: 'put' | 'get';
+  readonly op: 'put' | 'get' | 'amo';
   readonly mode: NicMode;
-  /** Local bytes: source of a put, destination of a get. */
+  /** Local bytes: source of a put, destination of a get, the fetched value of an AMO. */
   readonly local: Uint8Array;
   readonly remoteNode: number;
+  /** Memory-domain handle at the target; with `vmdh`, a virtual handle the target translates. */
   readonly remoteHandle: number;
   readonly remoteOffset: number;
+  /** Issuing process (NIC instance) on this node; default 0. */
+  readonly inst?: number;
+  /** Communication domain (ptag) of the issuing process; default 0. */
+  readonly ptag?: number;
+  /** Target process (instance) whose virtual handle `remoteHandle` is; used with `vmdh`. */
+  readonly remoteInst?: number;
+  /** `remoteHandle` is a virtual MDH (seed 001 "Address Translation": the same on every node). */
+  readonly vmdh?: boolean;
+  /** The AMO of an `amo` transfer. */
+  readonly amo?: AmoRequest;
+  /** BTE: start only after every earlier block transfer of this NIC has completed. */
+  readonly fence?: boolean;
+  /** Write a destination-side event to the target segment's completion queue when all has landed. */
+  readonly remoteEvent?: boolean;
+  /** User data of the destination-side event. */
+  readonly remoteData?: number;
+  /** Source completion queue and the user data of its event. */
+  readonly cq?: CompletionQueue;
+  readonly cqData?: number;
   /** Hashed deterministic routing instead of adaptive (keeps the packets in order). */
   readonly ordered?: boolean;
-  /** Source completion event: every response is back. */
-  readonly onComplete: (status: NicStatus) => void;
+  /** Source completion: every response is back (also written to `cq` if given). */
+  readonly onComplete?: (status: NicStatus) => void;
+}
+
+/** Options of a memory registration. */
+export interface RegisterOptions {
+  /** Registering process (instance) on the node; default 0. */
+  readonly inst?: number;
+  /** Its communication domain; accesses from other domains are refused. Default 0. */
+  readonly ptag?: number;
+  /** Page size backing the segment (IOMMU translation); default 4 KiB. */
+  readonly pageBytes?: number;
+  /** Also bind this virtual MDH of `inst` to the segment (vMDH). */
+  readonly vmdh?: number;
+  /** Completion queue of destination-side events for transfers into the segment. */
+  readonly cq?: CompletionQueue;
+}
+
+/** A registered memory segment. */
+interface Segment {
+  readonly bytes: Uint8Array;
+  readonly view: DataView;
+  readonly inst: number;
+  readonly ptag: number;
+  /** Virtual address of byte 0 (page aligned), for the IOMMU. */
+  readonly base: number;
+  readonly pageShift: number;
+  readonly vmdh: number;
+  readonly cq: CompletionQueue | undefined;
 }
 
 /** Receives short messages addressed to one instance (process) on a node. */
@@ -111,8 +208,23 @@ class Txn {
   reads = 0;
   ordered = false;
   onComplete: ((status: NicStatus) => void) | null = null;
-  // short messages
   inst = 0;
+  ptag = 0;
+  remoteInst = 0;
+  vmdh = false;
+  amo: AmoRequest | null = null;
+  fence = false;
+  remoteEvent = false;
+  remoteData = 0;
+  cq: CompletionQueue | null = null;
+  cqData = 0;
+  /** BTE: still holds a BTE channel (packets left to emit). */
+  onBte = false;
+  /** FMA: the descriptor needed another memory-domain handle for this operation. */
+  mdhChange = false;
+  /** Target segment's completion queue for the destination-side event. */
+  remoteCq: CompletionQueue | null = null;
+  // short messages (inst: the target instance's mailbox)
   meta: unknown = null;
   landing: Uint8Array = EMPTY;
   refs = 0;
@@ -137,19 +249,105 @@ export class TxnTable {
   }
 }
 
+/** Virtual addresses of registered segments start here (any non-zero page-aligned value would do). */
+const VA_START = 2 ** 32;
+
 /**
- * A Gemini-style NIC (seed 004 §II): FMA and BTE transfers broken into packets of at most
- * `maxPayloadBytes`, a host interface with bandwidth, latency and per-transfer overhead in each
- * direction, output and input pipelines, SSID transactions that complete when every response is
- * back, registered memory segments and short-message mailboxes. Real bytes move: a put's data
- * lands in the target segment, and a get's data in the local buffer, when the carrying packet is
- * delivered. Shared resources are reserved first come, first served in simulated time.
+ * A set-associative cache of `entries` lines, least recently used replaced: the IOMMU's PTE
+ * cache (seed 001 "Address Translation": four-way, 128 entries of eight PTEs). `ways` equal to
+ * `entries` makes it fully associative (the AMO cache).
+ */
+class LruCache {
+  private readonly keys: Float64Array;
+  private readonly stamps: Float64Array;
+  private readonly sets: number;
+  private clock = 0;
+  hits = 0;
+  misses = 0;
+  constructor(
+    readonly entries: number,
+    private readonly ways: number,
+  ) {
+    this.keys = new Float64Array(entries).fill(-1);
+    this.stamps = new Float64Array(entries);
+    this.sets = Math.max(1, Math.floor(entries / ways));
+  }
+
+  /**
+   * Looks `key` up in the set of index `index % sets` (both non-negative integers); a miss
+   * brings it in. Returns whether it hit.
+   */
+  touch(key: number, index: number): boolean {
+    const base = (index % this.sets) * this.ways;
+    let victim = base;
+    const now = ++this.clock;
+    for (let w = base; w < base + this.ways; w++) {
+      if (this.keys[w] === key) {
+        this.stamps[w] = now;
+        this.hits++;
+        return true;
+      }
+      if (this.stamps[w]! < this.stamps[victim]!) victim = w;
+    }
+    this.keys[victim] = key;
+    this.stamps[victim] = now;
+    this.misses++;
+    return false;
+  }
+}
+
+/** Applies an AMO to the little-endian variable at `off`; returns the old value. */
+function applyAmo(view: DataView, off: number, a: AmoRequest): bigint {
+  const wide = a.width === 8;
+  const mask = wide ? 0xffff_ffff_ffff_ffffn : 0xffff_ffffn;
+  const old = wide ? view.getBigUint64(off, true) : BigInt(view.getUint32(off, true));
+  const v = a.operand & mask;
+  let next: bigint;
+  switch (a.op) {
+    case 'add':
+      next = (old + v) & mask;
+      break;
+    case 'and':
+      next = old & v;
+      break;
+    case 'or':
+      next = old | v;
+      break;
+    case 'xor':
+      next = old ^ v;
+      break;
+    case 'swap':
+      next = v;
+      break;
+    case 'cswap':
+      next = old === ((a.compare ?? 0n) & mask) ? v : old;
+      break;
+  }
+  if (wide) view.setBigUint64(off, next, true);
+  else view.setUint32(off, Number(next), true);
+  return old;
+}
+
+/**
+ * A Cray-style NIC (Gemini, seed 004 §II; Aries, seed 001 "Aries NIC" to "Ordering and
+ * Completion"): FMA and BTE transfers broken into packets of at most `maxPayloadBytes`, a host
+ * interface with bandwidth, latency and per-transfer overhead in each direction, output and
+ * input pipelines, SSID transactions that complete when every response is back, registered
+ * memory segments (with vMDH and communication domains), short-message mailboxes, an AMO unit
+ * with its cache, an IOMMU PTE cache and completion queues. Real bytes move: a put's data lands
+ * in the target segment, and a get's data in the local buffer, when the carrying packet is
+ * delivered; an AMO updates the target variable when the AMO unit executes it. Shared resources
+ * are reserved first come, first served in simulated time.
  */
 export class Nic implements EventHandler {
   readonly id: number;
-  private readonly segments: (Uint8Array | undefined)[] = [];
+  private readonly segments: (Segment | undefined)[] = [];
   private readonly freeHandles: number[] = [];
+  /** vMDH CAM: per instance, virtual handle -> handle. */
+  private readonly vmdhCam: (number | undefined)[][] = [];
+  private nextVa = VA_START;
   private readonly smsg: (SmsgHandler | undefined)[] = [];
+  private readonly smsgPtag: number[] = [];
   private outFree = 0;
   private inFree = 0;
   /** Host interface, host -> NIC direction, free from this time. */
@@ -159,6 +357,24 @@ export class Nic implements EventHandler {
   private outstanding = 0;
   private readonly stalled: number[] = [];
   private readonly pkts: PacketPool;
+  // FMA unit
+  private fmaFree = 0;
+  private readonly fmaOwner: number[] = [];
+  private fmaInUse = 0;
+  /** Per instance: the memory-domain handle its FMA descriptor last held. */
+  private readonly lastMdh: number[] = [];
+  // BTE
+  private bteActive = 0;
+  private bteStarted = 0;
+  private readonly bteQueue: number[] = [];
+  // host reads of gets, AMO fills and PTE fetches: a ring of read slots
+  private readonly readSlots: Float64Array;
+  private readIdx = 0;
+  // AMO unit
+  private amoFree = 0;
+  private amoFillFree = 0;
+  private readonly amoCache: LruCache | null;
+  private readonly pteCache: LruCache | null;
   /** Packets this NIC has injected. */
   injected = 0;
 
@@ -172,25 +388,83 @@ export class Nic implements EventHandler {
     this.id = engine.register(this);
     this.pkts = net.pkts;
     net.attach(node, this);
+    this.readSlots = new Float64Array(Math.max(1, params.hostReadsInFlight));
+    this.amoCache = params.amoCacheEntries > 0 ? new LruCache(params.amoCacheEntries, params.amoCacheEntries) : null;
+    this.pteCache = params.pteEntries > 0 ? new LruCache(params.pteEntries, params.pteWays) : null;
   }
 
-  /** Registers local memory for remote access; returns its memory-domain handle. */
-  register(bytes: Uint8Array): number {
+  /** AMO cache hits and misses so far (0 and every AMO when there is no cache). */
+  get amoStats(): { hits: number; misses: number } {
+    return { hits: this.amoCache?.hits ?? 0, misses: this.amoCache?.misses ?? this.amoNoCache };
+  }
+  private amoNoCache = 0;
+
+  /** IOMMU PTE cache hits and misses so far (zeros when no IOMMU is modelled). */
+  get pteStats(): { hits: number; misses: number } {
+    return { hits: this.pteCache?.hits ?? 0, misses: this.pteCache?.misses ?? 0 };
+  }
+
+  /**
+   * Registers local memory for remote access; returns its memory-domain handle. With
+   * `opts.vmdh`, the segment is also reachable through that virtual handle of `opts.inst`.
+   */
+  register(bytes: Uint8Array, opts: RegisterOptions = {}): number {
+    const inst = opts.inst ?? 0;
+    const pageBytes = opts.pageBytes ?? 4096;
+    if (!Number.isInteger(pageBytes) || pageBytes < 1 || (pageBytes & (pageBytes - 1)) !== 0) {
+      throw new RangeError(`NIC ${this.node}: pageBytes=${pageBytes} must be a power of two`);
+    }
+    const cam = (this.vmdhCam[inst] ??= []);
+    if (opts.vmdh !== undefined && cam[opts.vmdh] !== undefined) {
+      throw new RangeError(`NIC ${this.node}: virtual handle ${opts.vmdh} of instance ${inst} is already bound`);
+    }
     const h = this.freeHandles.length > 0 ? this.freeHandles.pop()! : this.segments.length;
-    this.segments[h] = bytes;
+    const base = Math.ceil(this.nextVa / pageBytes) * pageBytes;
+    this.nextVa = base + Math.max(1, bytes.length) + pageBytes;
+    this.segments[h] = {
+      bytes,
+      view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+      inst,
+      ptag: opts.ptag ?? 0,
+      base,
+      pageShift: Math.log2(pageBytes),
+      vmdh: opts.vmdh ?? -1,
+      cq: opts.cq,
+    };
+    if (opts.vmdh !== undefined) cam[opts.vmdh] = h;
     return h;
   }
 
   /** Removes a registration; later accesses to the handle complete with BadHandle. */
   deregister(handle: number): void {
-    if (this.segments[handle] === undefined) throw new RangeError(`NIC ${this.node}: handle ${handle} is not registered`);
+    const seg = this.segments[handle];
+    if (seg === undefined) throw new RangeError(`NIC ${this.node}: handle ${handle} is not registered`);
+    if (seg.vmdh >= 0) this.vmdhCam[seg.inst]![seg.vmdh] = undefined;
     this.segments[handle] = undefined;
     this.freeHandles.push(handle);
   }
 
-  /** Sets the receiver of short messages for instance `inst` on this node. */
-  setSmsgHandler(inst: number, handler: SmsgHandler): void {
+  /** Hands an FMA descriptor to instance `inst`; -1 when all `fmaDescriptors` are taken. */
+  allocFma(inst: number): number {
+    if (this.fmaInUse >= this.params.fmaDescriptors) return -1;
+    let d = this.fmaOwner.indexOf(-1);
+    if (d < 0) d = this.fmaOwner.length;
+    this.fmaOwner[d] = inst;
+    this.fmaInUse++;
+    return d;
+  }
+
+  /** Returns FMA descriptor `d`. */
+  freeFma(d: number): void {
+    if (this.fmaOwner[d] === undefined || this.fmaOwner[d] === -1) throw new RangeError(`NIC ${this.node}: FMA descriptor ${d} is not allocated`);
+    this.fmaOwner[d] = -1;
+    this.fmaInUse--;
+  }
+
+  /** Sets the receiver of short messages for instance `inst` (of domain `ptag`) on this node. */
+  setSmsgHandler(inst: number, handler: SmsgHandler, ptag = 0): void {
     this.smsg[inst] = handler;
+    this.smsgPtag[inst] = ptag;
   }
 
   /** CPU time (ps) the issuing process spends on a short message of `bytes` payload. */
@@ -199,17 +473,39 @@ export class Nic implements EventHandler {
     return Math.max(1, Math.ceil((P.smsgHeaderBytes + bytes) / P.format.maxPayloadBytes)) * P.fmaIssuePs;
   }
 
-  /** Issues a put or get now; returns the CPU time (ps) the issuing process spends on it. */
+  /** Issues a put, get or AMO now; returns the CPU time (ps) the issuing process spends on it. */
   post(t: NicTransfer): number {
+    if (t.op === 'amo' && !t.amo) throw new RangeError(`NIC ${this.node}: an amo transfer needs its amo`);
     const [id, x] = this.txns.alloc();
-    x.op = t.op === 'put' ? K_PUT : K_GET;
-    x.mode = t.mode;
+    x.op = t.op === 'put' ? K_PUT : t.op === 'get' ? K_GET : K_AMO;
+    // a NIC without FMA (SeaStar) runs every transfer on its block engine
+    x.mode = this.params.hasFma ? t.mode : 'bte';
     x.local = t.local;
     x.remoteHandle = t.remoteHandle;
     x.remoteOffset = t.remoteOffset;
-    x.bytes = t.local.length;
+    x.inst = t.inst ?? 0;
+    x.ptag = t.ptag ?? 0;
+    x.remoteInst = t.remoteInst ?? 0;
+    x.vmdh = t.vmdh ?? false;
+    x.fence = t.fence ?? false;
+    x.cq = t.cq ?? null;
+    x.cqData = t.cqData ?? 0;
     x.ordered = t.ordered ?? false;
-    x.onComplete = t.onComplete;
+    x.onComplete = t.onComplete ?? null;
+    if (x.op === K_AMO) {
+      const a = t.amo!;
+      x.amo = a;
+      // the request carries the operand (and the compare value of a compare-and-swap)
+      x.bytes = a.op === 'cswap' ? 2 * a.width : a.width;
+      // the old value of an amo, when fetched, is ordered with the data: hashed routing is not needed
+    } else {
+      x.bytes = t.local.length;
+    }
+    if (t.remoteEvent) {
+      x.remoteEvent = true;
+      x.remoteData = t.remoteData ?? 0;
+      x.refs = 1; // the target side holds the transaction until its last packet has landed
+    }
     return this.start(id, x, t.remoteNode);
   }
 
@@ -217,14 +513,15 @@ export class Nic implements EventHandler {
    * Sends a short message (FMA put into the target instance's mailbox, with a destination-side
    * event). `meta` travels as the message header; `payload` bytes move for real.
    */
-  sendSmsg(dstNode: number, inst: number, meta: unknown, payload: Uint8Array, onComplete: (s: NicStatus) => void): number {
+  sendSmsg(dstNode: number, inst: number, meta: unknown, payload: Uint8Array, onComplete: (s: NicStatus) => void, ptag = 0): number {
     const [id, x] = this.txns.alloc();
     x.op = K_SMSG;
     x.mode = 'fma';
     x.local = payload;
     x.bytes = payload.length;
     x.header = this.params.smsgHeaderBytes;
-    x.inst = inst;
+    x.remoteInst = inst;
+    x.ptag = ptag;
     x.meta = meta;
     x.onComplete = onComplete;
     x.refs = 1; // the destination-side event also holds the transaction
@@ -241,21 +538,41 @@ export class Nic implements EventHandler {
     x.responsesLeft = x.packets;
     x.refs += 1;
     x.startPs = now;
-    let cpu: number;
     if (x.mode === 'fma') {
-      cpu = x.packets * P.fmaIssuePs;
+      // the FMA descriptor holds one memory-domain handle; another costs a descriptor write
+      const mdh = x.op === K_SMSG ? -1 - x.remoteInst : x.vmdh ? -1e9 - x.remoteHandle : dst * 4096 + x.remoteHandle;
+      x.mdhChange = this.lastMdh[x.inst] !== undefined && this.lastMdh[x.inst] !== mdh;
+      this.lastMdh[x.inst] = mdh;
       x.cursorPs = now;
-    } else {
-      cpu = P.bteIssuePs;
-      x.cursorPs = now + P.bteIssuePs + P.hostLatencyPs + P.bteStartupPs;
-      if (x.op !== K_GET) {
+      this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
+      return x.packets * P.fmaIssuePs;
+    }
+    // BTE: the descriptor crosses the host interface into the BTE queue
+    x.cursorPs = now + P.bteIssuePs + P.hostLatencyPs;
+    this.bteQueue.push(id);
+    this.pumpBte();
+    return P.bteIssuePs;
+  }
+
+  /** Starts queued block transfers while a BTE channel is free (a fenced one waits for all before it). */
+  private pumpBte(): void {
+    const P = this.params;
+    while (this.bteQueue.length > 0 && this.bteActive < P.bteChannels) {
+      const id = this.bteQueue[0]!;
+      const x = this.txns.list[id]!;
+      if (x.fence && this.bteStarted > 0) return;
+      this.bteQueue.shift();
+      this.bteActive++;
+      this.bteStarted++;
+      x.onBte = true;
+      x.cursorPs = Math.max(this.engine.now, x.cursorPs) + P.bteStartupPs;
+      if (x.op === K_PUT) {
         // the BTE starts its read pipeline: up to bteReadsInFlight host reads ahead of the data
         x.readReady = new Float64Array(Math.min(P.bteReadsInFlight, x.packets));
         while (x.reads < x.readReady.length) this.issueRead(x, x.cursorPs);
       }
+      this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
     }
-    this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
-    return cpu;
   }
 
   /** BTE put: sends the next host read request at `at` (or when the host interface frees). */
@@ -269,21 +586,68 @@ export class Nic implements EventHandler {
     x.readReady[i % x.readReady.length] = this.htDownFree;
   }
 
+  /**
+   * A host-memory read of `bytes` by the NIC from time `t` (a get's data, an AMO fill, a PTE
+   * fetch): it takes one of the NIC's read slots, crosses the host interface both ways and
+   * returns the time its data is at the NIC.
+   */
+  private hostRead(t: number, bytes: number): number {
+    const P = this.params;
+    const slots = this.readSlots;
+    const k = this.readIdx;
+    this.readIdx = k + 1 === slots.length ? 0 : k + 1;
+    const rq = Math.max(t, slots[k]!, this.htUpFree);
+    this.htUpFree = rq + Math.ceil(P.hostReadRequestBytes / P.hostBytesPerPs);
+    const back = Math.max(this.htUpFree + 2 * P.hostLatencyPs + P.memoryReadLatencyPs, this.htDownFree);
+    this.htDownFree = back + Math.ceil((bytes + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
+    slots[k] = this.htDownFree;
+    return this.htDownFree;
+  }
+
+  /** A posted write of `bytes` to host memory from time `t`; returns when it has left the NIC. */
+  private hostWrite(t: number, bytes: number): number {
+    const P = this.params;
+    const w = Math.max(t, this.htUpFree);
+    this.htUpFree = w + Math.ceil((bytes + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
+    return this.htUpFree;
+  }
+
+  /**
+   * IOMMU translation of byte `off` of `seg` from time `t`: a PTE-cache hit costs nothing; a
+   * miss fetches the page table entries from host memory (two levels for small pages, one for
+   * huge pages, seed 001 "Address Translation") before the access goes on.
+   */
+  private translate(seg: Segment, off: number, t: number): number {
+    const cache = this.pteCache;
+    if (cache === null) return t;
+    const page = Math.floor((seg.base + off) / 2 ** seg.pageShift);
+    const entry = Math.floor(page / this.params.ptesPerEntry);
+    if (cache.touch(entry * 64 + seg.pageShift, entry)) return t;
+    let at = t;
+    for (let level = seg.pageShift <= 12 ? 2 : 1; level > 0; level--) at = this.hostRead(at, 64);
+    return at;
+  }
+
   /** When the data (or control word) of packet `x.sent` is at the NIC, reserving the host interface. */
   private nextReadyPs(x: Txn): number {
     const P = this.params;
     const i = x.sent;
     const chunk = this.chunkBytes(x, i);
     if (x.mode === 'fma') {
-      // the CPU stores one packet's worth (or a get control word) per fmaIssuePs
+      // the CPU stores one packet's worth (or a get/AMO control word) per fmaIssuePs
       const stored = x.startPs + (i + 1) * P.fmaIssuePs;
       const bytes = (x.op === K_GET ? 8 : chunk) + P.hostWriteOverheadBytes;
       const s = Math.max(stored, this.htDownFree);
       this.htDownFree = s + Math.ceil(bytes / P.hostBytesPerPs);
-      return this.htDownFree + P.hostLatencyPs;
+      const at = this.htDownFree + P.hostLatencyPs;
+      if (i > 0) return at;
+      // the FMA unit takes one operation at a time (seed 001: FMA launch, A24)
+      const go = Math.max(at, this.fmaFree);
+      this.fmaFree = go + P.fmaOpPs + (x.mdhChange ? P.fmaMdhChangePs : 0);
+      return go;
     }
-    if (x.op === K_GET) {
-      // BTE get: the engine issues read requests to the network at the output pipeline's pace
+    if (x.op !== K_PUT) {
+      // BTE get (or a DMA-engine AMO): requests go out at the output pipeline's pace
       return Math.max(x.cursorPs, this.outFree - P.packetPs);
     }
     // BTE put: packet i's read was issued earlier; a freed slot starts read i + window
@@ -317,19 +681,33 @@ export class Nic implements EventHandler {
       case EV_COMPLETE: {
         const x = this.txns.list[arg]!;
         const cb = x.onComplete;
+        const cq = x.cq;
+        if (x.mode === 'bte' && x.op !== K_SMSG) {
+          this.bteStarted--;
+          this.pumpBte();
+        }
         this.unref(arg, x);
+        if (cq) cq.post({ kind: CqEventKind.Local, status: x.status, data: x.cqData, sourceNode: this.node });
         if (cb) cb(x.status);
         break;
       }
       case EV_REMOTE: {
         const x = this.txns.list[arg]!;
-        const h = this.smsg[x.inst];
+        const h = this.smsg[x.remoteInst];
         const meta = x.meta;
         const landing = x.landing;
         const src = x.srcNode;
         this.unref(arg, x);
-        if (!h) throw new Error(`NIC ${this.node}: short message for instance ${x.inst}, which has no mailbox`);
+        if (!h) throw new Error(`NIC ${this.node}: short message for instance ${x.remoteInst}, which has no mailbox`);
         h(src, meta, landing);
+        break;
+      }
+      case EV_REMOTE_EVENT: {
+        const x = this.txns.list[arg]!;
+        const cq = x.remoteCq!;
+        const ev = { kind: CqEventKind.Remote, status: NicStatus.Ok, data: x.remoteData, sourceNode: x.srcNode };
+        this.unref(arg, x);
+        cq.post(ev);
         break;
       }
     }
@@ -365,6 +743,8 @@ export class Nic implements EventHandler {
     pk.ordered[p] = x.ordered ? 1 : 0;
     if (x.op === K_GET) {
       pk.phits[p] = F.readRequestPhits;
+    } else if (x.op === K_AMO) {
+      pk.phits[p] = putRequestPhits(F, chunk); // the operand(s) travel as data
     } else {
       pk.phits[p] = putRequestPhits(F, chunk);
       // the NIC reads the source bytes now (FMA: the stored data; BTE: the host read)
@@ -377,7 +757,14 @@ export class Nic implements EventHandler {
     this.outFree = s + this.slotPs(x.op === K_GET ? 0 : chunk);
     this.outstanding++;
     this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
-    if (x.sent < x.packets) this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
+    if (x.sent < x.packets) {
+      this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
+    } else if (x.onBte) {
+      // the last packet is out: the BTE channel takes the next queued transfer
+      x.onBte = false;
+      this.bteActive--;
+      this.pumpBte();
+    }
   }
 
   /** The network delivers a packet's tail to this NIC now. */
@@ -399,22 +786,46 @@ export class Nic implements EventHandler {
       case K_GET:
         this.onRead(p, x, t);
         break;
+      case K_AMO:
+        this.onAmo(p, x, t);
+        break;
       case K_PUT_RESP:
       case K_SMSG_RESP:
         pk.free(p);
         this.onResponse(x, id, t);
         break;
-      case K_GET_RESP: {
+      case K_GET_RESP:
+      case K_AMO_RESP: {
         const wireOff = pk.offset[p]!;
         const n = pk.bytes[p]!;
-        x.local.set(pk.data.subarray(p * P.format.maxPayloadBytes, p * P.format.maxPayloadBytes + n), wireOff);
-        const w = Math.max(t, this.htUpFree);
-        this.htUpFree = w + Math.ceil((n + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
+        const from = p * P.format.maxPayloadBytes;
+        if (pk.kind[p] === K_GET_RESP) x.local.set(pk.data.subarray(from, from + n), wireOff);
+        else x.local.set(pk.data.subarray(from, from + Math.min(n, x.local.length)));
         pk.free(p);
-        this.onResponse(x, id, this.htUpFree);
+        this.onResponse(x, id, this.hostWrite(t, n));
         break;
       }
     }
+  }
+
+  /**
+   * Target-side checks of transaction x (the whole range, so a bad access changes nothing):
+   * its segment, or the status that refuses it.
+   */
+  private resolve(x: Txn): Segment | NicStatus {
+    let h = x.remoteHandle;
+    if (x.vmdh) {
+      const real = this.vmdhCam[x.remoteInst]?.[h];
+      if (real === undefined) return NicStatus.BadHandle;
+      h = real;
+    }
+    const seg = this.segments[h];
+    if (seg === undefined) return NicStatus.BadHandle;
+    if (seg.ptag !== x.ptag) return NicStatus.DomainRefused;
+    const span = x.op === K_AMO ? x.amo!.width : x.bytes;
+    if (x.remoteOffset < 0 || x.remoteOffset + span > seg.bytes.length) return NicStatus.OutOfBounds;
+    if (x.op === K_AMO && (seg.base + x.remoteOffset) % span !== 0) return NicStatus.Misaligned;
+    return seg;
   }
 
   /** Target side of a put or short-message packet: write to memory, answer with a response. */
@@ -426,26 +837,48 @@ export class Nic implements EventHandler {
     const n = pk.bytes[p]!;
     let status = NicStatus.Ok;
     if (pk.kind[p] === K_SMSG) {
-      if (x.landing.length !== x.bytes) x.landing = new Uint8Array(x.bytes);
-      const from = Math.max(0, wireOff - x.header);
-      const to = wireOff + n - x.header;
-      if (to > from) x.landing.set(pk.data.subarray(p * max + (from + x.header - wireOff), p * max + n), from);
+      if (this.smsgPtag[x.remoteInst] !== undefined && this.smsgPtag[x.remoteInst] !== x.ptag) {
+        status = NicStatus.DomainRefused;
+      } else {
+        if (x.landing.length !== x.bytes) x.landing = new Uint8Array(x.bytes);
+        const from = Math.max(0, wireOff - x.header);
+        const to = wireOff + n - x.header;
+        if (to > from) x.landing.set(pk.data.subarray(p * max + (from + x.header - wireOff), p * max + n), from);
+      }
     } else {
-      const seg = this.segments[x.remoteHandle];
-      status = this.check(seg, x);
-      if (status === NicStatus.Ok) seg!.set(pk.data.subarray(p * max, p * max + n), x.remoteOffset + wireOff);
+      const seg = this.resolve(x);
+      if (typeof seg === 'number') {
+        status = seg;
+      } else {
+        t = this.translate(seg, x.remoteOffset + wireOff, t);
+        seg.bytes.set(pk.data.subarray(p * max, p * max + n), x.remoteOffset + wireOff);
+        if (x.remoteEvent) x.remoteCq = seg.cq ?? null;
+      }
     }
     // posted write to host memory; the response leaves once the write is ordered at the NIC
     const w = Math.max(t, this.htUpFree);
     this.htUpFree = w + Math.ceil((n + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
-    if (pk.kind[p] === K_SMSG) {
+    if (status !== NicStatus.Ok && x.status === NicStatus.Ok) x.status = status;
+    if (pk.kind[p] === K_SMSG || x.remoteEvent) {
       x.deliveredAtTarget++;
       const visible = this.htUpFree + P.hostLatencyPs;
       if (visible > x.targetDoneAt) x.targetDoneAt = visible;
-      if (x.deliveredAtTarget === x.packets) this.engine.at(x.targetDoneAt, this.id, EV_REMOTE, id);
+      if (x.deliveredAtTarget === x.packets) this.landed(x, id);
     }
-    if (status !== NicStatus.Ok && x.status === NicStatus.Ok) x.status = status;
     this.respond(p, pk.kind[p] === K_SMSG ? K_SMSG_RESP : K_PUT_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w);
+  }
+
+  /** Every packet of x has landed at this (target) NIC: the destination-side event, if any. */
+  private landed(x: Txn, id: number): void {
+    const ok = x.status === NicStatus.Ok;
+    if (x.op === K_SMSG) {
+      if (ok) this.engine.at(x.targetDoneAt, this.id, EV_REMOTE, id);
+      else this.unref(id, x);
+    } else if (ok && x.remoteCq) {
+      this.engine.at(x.targetDoneAt, this.id, EV_REMOTE_EVENT, id);
+    } else {
+      this.unref(id, x);
+    }
   }
 
   /** Target side of a get packet: read host memory, answer with the data. */
@@ -455,28 +888,62 @@ export class Nic implements EventHandler {
     const max = P.format.maxPayloadBytes;
     const off = pk.offset[p]!;
     const n = pk.bytes[p]!;
-    const seg = this.segments[x.remoteHandle];
-    const at = x.remoteOffset + off;
-    const status = this.check(seg, x);
-    const rq = Math.max(t, this.htUpFree);
-    this.htUpFree = rq + Math.ceil(P.hostReadRequestBytes / P.hostBytesPerPs);
-    const back = Math.max(this.htUpFree + 2 * P.hostLatencyPs + P.memoryReadLatencyPs, this.htDownFree);
-    this.htDownFree = back + Math.ceil((n + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
-    if (status === NicStatus.Ok) {
-      pk.data.set(seg!.subarray(at, at + n), p * max);
-      this.respond(p, K_GET_RESP, getResponsePhits(P.format, n), this.htDownFree);
-    } else {
-      if (x.status === NicStatus.Ok) x.status = status;
+    const seg = this.resolve(x);
+    if (typeof seg === 'number') {
+      if (x.status === NicStatus.Ok) x.status = seg;
       pk.bytes[p] = 0;
-      this.respond(p, K_GET_RESP, P.format.errorResponsePhits, this.htDownFree);
+      this.respond(p, K_GET_RESP, P.format.errorResponsePhits, t);
+      return;
     }
+    const at = x.remoteOffset + off;
+    const ready = this.hostRead(this.translate(seg, at, t), n);
+    pk.data.set(seg.bytes.subarray(at, at + n), p * max);
+    this.respond(p, K_GET_RESP, getResponsePhits(P.format, n), ready);
   }
 
-  /** Whether transaction x may touch `seg`: the whole range is checked, so a bad one writes nothing. */
-  private check(seg: Uint8Array | undefined, x: Txn): NicStatus {
-    if (seg === undefined) return NicStatus.BadHandle;
-    if (x.remoteOffset < 0 || x.remoteOffset + x.bytes > seg.length) return NicStatus.OutOfBounds;
-    return NicStatus.Ok;
+  /**
+   * Target side of an AMO packet: the AMO unit takes one operation per `amoOpPs`; a variable
+   * missing from the AMO cache is read from host memory first; host memory is updated with every
+   * result (seed 001 "Remote Memory Access"); a fetching AMO answers with the old value.
+   */
+  private onAmo(p: number, x: Txn, t: number): void {
+    const P = this.params;
+    const pk = this.pkts;
+    const a = x.amo!;
+    const seg = this.resolve(x);
+    if (typeof seg === 'number') {
+      if (x.status === NicStatus.Ok) x.status = seg;
+      pk.bytes[p] = 0;
+      this.respond(p, K_AMO_RESP, P.format.errorResponsePhits, t);
+      return;
+    }
+    const off = x.remoteOffset;
+    const go = Math.max(this.translate(seg, off, t), this.amoFree);
+    this.amoFree = go + P.amoOpPs;
+    let ready = go + P.amoOpPs;
+    const hit = this.amoCache !== null && this.amoCache.touch(Math.floor((seg.base + off) / 8), 0);
+    if (!hit) {
+      if (this.amoCache === null) this.amoNoCache++;
+      const fill = Math.max(this.hostRead(go, 64), this.amoFillFree);
+      this.amoFillFree = fill + P.amoFillPs;
+      ready = fill + P.amoFillPs;
+    }
+    const old = applyAmo(seg.view, off, a);
+    this.hostWrite(ready, a.width);
+    const max = P.format.maxPayloadBytes;
+    if (a.fetch) {
+      if (a.width === 8) {
+        for (let i = 0, v = old; i < 8; i++, v >>= 8n) pk.data[p * max + i] = Number(v & 0xffn);
+      } else {
+        const v = Number(old);
+        for (let i = 0; i < 4; i++) pk.data[p * max + i] = (v >>> (8 * i)) & 0xff;
+      }
+      pk.bytes[p] = a.width;
+      this.respond(p, K_AMO_RESP, getResponsePhits(P.format, a.width), ready);
+    } else {
+      pk.bytes[p] = 0;
+      this.respond(p, K_AMO_RESP, P.format.responsePhits, ready);
+    }
   }
 
   /** Turns request packet `p` into its response and queues it on the output pipeline at `ready`. */
@@ -489,9 +956,9 @@ export class Nic implements EventHandler {
     pk.kind[p] = kind;
     pk.vcClass[p] = 1;
     pk.phits[p] = phits;
-    if (kind !== K_GET_RESP) pk.bytes[p] = 0;
+    if (kind !== K_GET_RESP && kind !== K_AMO_RESP) pk.bytes[p] = 0;
     const s = Math.max(ready, this.outFree);
-    this.outFree = s + this.slotPs(kind === K_GET_RESP ? pk.bytes[p]! : 0);
+    this.outFree = s + this.slotPs(kind === K_GET_RESP || kind === K_AMO_RESP ? pk.bytes[p]! : 0);
     this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
   }
 

@@ -65,7 +65,9 @@ export class Dmapp {
     let row = this.heap.handles[id];
     if (!row) this.heap.handles[id] = row = new Int32Array(this.heap.pes).fill(-1);
     const local = new Uint8Array(bytes);
-    row[this.pe] = this.proc.nic.register(local);
+    const d = this.proc.machine.config.dmapp;
+    // the heap sits on large pages; with vMDH its segment answers to the same handle on every node
+    row[this.pe] = this.proc.nic.register(local, { inst: this.proc.inst, pageBytes: d.heapPageBytes, ...(d.vmdh ? { vmdh: id } : {}) });
     return { id, local };
   }
 
@@ -117,14 +119,18 @@ export class Dmapp {
     }
     const local = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     const peer = this.procs[target]!;
-    await this.proc.cpu(0, `dmapp.${call}(target=${target})`); // after any CPU time still owed
+    const d = this.proc.machine.config.dmapp;
+    // the library's own work, after any CPU time still owed
+    await this.proc.cpu(d.overheadPs, `dmapp.${call}(target=${target})`);
     this.pending++;
     const cpu = this.proc.nic.post({
       op,
-      mode: local.length > this.proc.machine.config.dmapp.bteThresholdBytes ? 'bte' : 'fma',
+      mode: local.length > d.bteThresholdBytes ? 'bte' : 'fma',
       local,
       remoteNode: peer.node,
-      remoteHandle: handle,
+      inst: this.proc.inst,
+      remoteInst: peer.inst,
+      ...(d.vmdh ? { vmdh: true, remoteHandle: seg.id } : { remoteHandle: handle }),
       remoteOffset: offset,
       onComplete: (s) => {
         if (s !== NicStatus.Ok && this.firstError === NicStatus.Ok) this.firstError = s;
