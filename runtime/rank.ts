@@ -1,4 +1,6 @@
 import type { Dmapp } from './dmapp/dmapp.ts';
+import type { Shmem } from './shmem/shmem.ts';
+import type { Gni } from './ugni/gni.ts';
 import type { Mpi } from './mpi/mpi.ts';
 import type { Proc } from './proc.ts';
 
@@ -23,6 +25,10 @@ export interface RankContext {
   readonly size: number;
   readonly mpi: Mpi;
   readonly dmapp: Dmapp;
+  /** OpenSHMEM over DMAPP. */
+  readonly shmem: Shmem;
+  /** uGNI over the NIC. */
+  readonly gni: Gni;
   readonly machine: MachineView;
   /** Simulated time in microseconds. */
   now(): number;
@@ -37,13 +43,15 @@ export interface RankContext {
 export type RankProgram<R = unknown> = (ctx: RankContext) => Promise<R>;
 
 /** Builds the context of one rank. */
-export function makeContext(proc: Proc, size: number, mpi: Mpi, dmapp: Dmapp, machine: MachineView): RankContext {
+export function makeContext(proc: Proc, size: number, mpi: Mpi, dmapp: Dmapp, shmem: Shmem, gni: Gni, machine: MachineView): RankContext {
   const cpu = proc.machine.config.cpu;
   return {
     rank: proc.rank,
     size,
     mpi,
     dmapp,
+    shmem,
+    gni,
     machine,
     now: () => proc.time() / 1e6,
     compute: (work: Work) => proc.cpu(workPs(work, cpu.flopsPerPs, cpu.memBytesPerPs), 'compute'),

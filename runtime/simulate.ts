@@ -4,6 +4,8 @@ import { Dmapp, SymmetricHeap } from './dmapp/dmapp.ts';
 import { MpiWorld } from './mpi/core.ts';
 import { Mpi } from './mpi/mpi.ts';
 import { Proc } from './proc.ts';
+import { Shmem } from './shmem/shmem.ts';
+import { Gni, GniJob } from './ugni/gni.ts';
 import { makeContext, type MachineView, type RankProgram } from './rank.ts';
 
 /** Options of one simulation run. */
@@ -71,7 +73,11 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     nodeOf: (rank) => procs[rank]!.node,
     hops: (a, b) => machine.hops(procs[a]!.node, procs[b]!.node),
   };
-  const contexts = procs.map((p) => makeContext(p, size, new Mpi(world, p), new Dmapp(p, heap, procs), view));
+  const gniJob = new GniJob(procs);
+  const contexts = procs.map((p) => {
+    const dmapp = new Dmapp(p, heap, procs);
+    return makeContext(p, size, new Mpi(world, p), dmapp, new Shmem(dmapp, p), new Gni(p, gniJob), view);
+  });
   await machine.engine.run();
   return {
     machine: config.name,

@@ -1,12 +1,31 @@
-import { NicStatus } from '../../fabric/nic/nic.ts';
+import { NicStatus, statusName, type AmoOp, type NicTransfer } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 
 /** DMAPP return codes (the subset this layer produces). */
 export const DMAPP_RC = {
   SUCCESS: 'DMAPP_RC_SUCCESS',
   INVALID_PARAM: 'DMAPP_RC_INVALID_PARAM',
+  ALIGNMENT_ERROR: 'DMAPP_RC_ALIGNMENT_ERROR',
   TRANSACTION_ERROR: 'DMAPP_RC_TRANSACTION_ERROR',
+  NOT_DONE: 'DMAPP_RC_NOT_DONE',
 } as const;
+
+/** Handle of one non-blocking (`...Nb`) operation: wait on it with `syncidWait`, once. */
+export class SyncId {
+  /** @internal */ done = false;
+  /** @internal */ status: NicStatus = NicStatus.Ok;
+  /** @internal */ waited = false;
+  /** @internal */ waiting = false;
+  /** @internal */ result = 0n;
+  constructor(
+    /** Name of the call that returned it, for messages. */
+    readonly call: string,
+  ) {}
+}
+
+/** Element types of strided and indexed transfers, as DMAPP's type codes (bytes per element). */
+export type DmappType = 'byte' | 'dw' | 'qw' | 'dqw';
+const TYPE_BYTES: Readonly<Record<DmappType, number>> = { byte: 1, dw: 4, qw: 8, dqw: 16 };
 
 /** Error from a DMAPP call, with its return code. */
 export class DmappError extends Error {
@@ -33,10 +52,18 @@ export class SymmetricHeap {
   constructor(readonly pes: number) {}
 }
 
+/** How a call completes: blocking, non-blocking with a handle, or non-blocking implicit. */
+type Completion = 'blocking' | 'nb' | 'nbi';
+
 /**
- * A thin DMAPP face over the NIC (seed 004 §I: DMAPP wraps FMA for one-sided puts and gets):
- * blocking and non-blocking-implicit puts and gets on symmetric segments; transfers up to
- * `dmapp.bteThreshold` use FMA, larger ones the BTE.
+ * The DMAPP face over the NIC (seed 004 §I and seed 001 "Remote Memory Access": DMAPP wraps FMA
+ * for one-sided puts, gets and AMOs): blocking, non-blocking with a handle (`...Nb`, waited on by
+ * `syncidWait`) and non-blocking-implicit (`...Nbi`, completed by `gsyncWait`) puts, gets and
+ * AMOs on symmetric segments, strided (`iput`/`iget`) and indexed (scatter/gather) variants.
+ * Transfers up to `dmapp.bteThreshold` use FMA, larger ones the BTE. Every call charges the
+ * library's own CPU time (`dmapp.overhead`). With `dmapp.vmdh` the heap answers to one virtual
+ * handle on every node. Errors: DMAPP_RC_* codes thrown as DmappError; a transfer refused by the
+ * NIC (bad handle, out of bounds, another domain) fails its wait with TRANSACTION_ERROR.
  */
 export class Dmapp {
   private pending = 0;
@@ -55,6 +82,11 @@ export class Dmapp {
     return this.proc.rank;
   }
 
+  /** Number of PEs. */
+  get npes(): number {
+    return this.procs.length;
+  }
+
   /**
    * Allocates `bytes` on the symmetric heap. Every PE must make the same sequence of calls; a
    * PE may access another's segment only after that PE has allocated it (synchronise first).
@@ -71,26 +103,184 @@ export class Dmapp {
     return { id, local };
   }
 
+  /** Frees a symmetric segment on this PE (every PE frees it; accesses afterwards fail). */
+  free(seg: SymmetricSegment): void {
+    const row = this.heap.handles[seg.id];
+    const h = row?.[this.pe] ?? -1;
+    if (h < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `free: symmetric segment ${seg.id} is not allocated on PE ${this.pe}`);
+    this.proc.nic.deregister(h);
+    row![this.pe] = -1;
+  }
+
+  // --- contiguous puts and gets
+
   /** Blocking put of `src` into `target`'s copy of `seg` at byte `offset`. */
   async put(target: number, seg: SymmetricSegment, offset: number, src: ArrayBufferView): Promise<void> {
-    await this.start('put', 'put', target, seg, offset, src);
-    await this.gsyncWait();
+    await this.transfer('put', 'put', 'blocking', target, seg, offset, bytesOf('put', src));
   }
 
   /** Blocking get from `target`'s copy of `seg` at byte `offset` into `dst`. */
   async get(target: number, seg: SymmetricSegment, offset: number, dst: ArrayBufferView): Promise<void> {
-    await this.start('get', 'get', target, seg, offset, dst);
-    await this.gsyncWait();
+    await this.transfer('get', 'get', 'blocking', target, seg, offset, bytesOf('get', dst));
+  }
+
+  /** Non-blocking put: wait on the returned handle with `syncidWait` (src must stay unchanged until then). */
+  putNb(target: number, seg: SymmetricSegment, offset: number, src: ArrayBufferView): Promise<SyncId> {
+    return this.transfer('putNb', 'put', 'nb', target, seg, offset, bytesOf('putNb', src)) as Promise<SyncId>;
+  }
+
+  /** Non-blocking get: `dst` holds the data after `syncidWait` on the returned handle. */
+  getNb(target: number, seg: SymmetricSegment, offset: number, dst: ArrayBufferView): Promise<SyncId> {
+    return this.transfer('getNb', 'get', 'nb', target, seg, offset, bytesOf('getNb', dst)) as Promise<SyncId>;
   }
 
   /** Non-blocking-implicit put: completes at the next `gsyncWait()`. */
-  putNbi(target: number, seg: SymmetricSegment, offset: number, src: ArrayBufferView): Promise<void> {
-    return this.start('putNbi', 'put', target, seg, offset, src);
+  async putNbi(target: number, seg: SymmetricSegment, offset: number, src: ArrayBufferView): Promise<void> {
+    await this.transfer('putNbi', 'put', 'nbi', target, seg, offset, bytesOf('putNbi', src));
   }
 
   /** Non-blocking-implicit get: the data is in `dst` after the next `gsyncWait()`. */
-  getNbi(target: number, seg: SymmetricSegment, offset: number, dst: ArrayBufferView): Promise<void> {
-    return this.start('getNbi', 'get', target, seg, offset, dst);
+  async getNbi(target: number, seg: SymmetricSegment, offset: number, dst: ArrayBufferView): Promise<void> {
+    await this.transfer('getNbi', 'get', 'nbi', target, seg, offset, bytesOf('getNbi', dst));
+  }
+
+  // --- strided and indexed (scatter/gather)
+
+  /**
+   * Strided put (dmapp_iput): `count` elements of `type` from `src` (every `srcStride` elements)
+   * to `target` at byte `offset` (every `dstStride` elements); implicit completion (gsyncWait).
+   */
+  async iputNbi(target: number, seg: SymmetricSegment, offset: number, src: ArrayBufferView, type: DmappType, dstStride: number, srcStride: number, count: number): Promise<void> {
+    const e = elemBytes('iputNbi', type);
+    const bytes = bytesOf('iputNbi', src);
+    checkStrides('iputNbi', dstStride, srcStride, count);
+    if ((count - 1) * srcStride * e + e > bytes.length && count > 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `iputNbi: count=${count} elements at srcStride=${srcStride} run past the ${bytes.length}-byte source`);
+    for (let i = 0; i < count; i++) {
+      const from = i * srcStride * e;
+      await this.transfer('iputNbi', 'put', 'nbi', target, seg, offset + i * dstStride * e, bytes.subarray(from, from + e));
+    }
+  }
+
+  /** Strided get (dmapp_iget): the mirror of `iputNbi`, into `dst`. */
+  async igetNbi(target: number, seg: SymmetricSegment, offset: number, dst: ArrayBufferView, type: DmappType, dstStride: number, srcStride: number, count: number): Promise<void> {
+    const e = elemBytes('igetNbi', type);
+    const bytes = bytesOf('igetNbi', dst);
+    checkStrides('igetNbi', dstStride, srcStride, count);
+    if ((count - 1) * dstStride * e + e > bytes.length && count > 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `igetNbi: count=${count} elements at dstStride=${dstStride} run past the ${bytes.length}-byte destination`);
+    for (let i = 0; i < count; i++) {
+      const to = i * dstStride * e;
+      await this.transfer('igetNbi', 'get', 'nbi', target, seg, offset + i * srcStride * e, bytes.subarray(to, to + e));
+    }
+  }
+
+  /** Indexed put (scatter): element i of `src` goes to byte `offset + indices[i] * size(type)` of `target`. */
+  async scatterNbi(target: number, seg: SymmetricSegment, offset: number, src: ArrayBufferView, type: DmappType, indices: ArrayLike<number>): Promise<void> {
+    const e = elemBytes('scatterNbi', type);
+    const bytes = bytesOf('scatterNbi', src);
+    if (indices.length * e > bytes.length) throw new DmappError(DMAPP_RC.INVALID_PARAM, `scatterNbi: ${indices.length} indices need ${indices.length * e} source bytes, got ${bytes.length}`);
+    for (let i = 0; i < indices.length; i++) {
+      const ix = indices[i]!;
+      if (!Number.isInteger(ix) || ix < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `scatterNbi: indices[${i}]=${ix} must be a non-negative integer`);
+      await this.transfer('scatterNbi', 'put', 'nbi', target, seg, offset + ix * e, bytes.subarray(i * e, i * e + e));
+    }
+  }
+
+  /** Indexed get (gather): element i of `dst` comes from byte `offset + indices[i] * size(type)` of `target`. */
+  async gatherNbi(target: number, seg: SymmetricSegment, offset: number, dst: ArrayBufferView, type: DmappType, indices: ArrayLike<number>): Promise<void> {
+    const e = elemBytes('gatherNbi', type);
+    const bytes = bytesOf('gatherNbi', dst);
+    if (indices.length * e > bytes.length) throw new DmappError(DMAPP_RC.INVALID_PARAM, `gatherNbi: ${indices.length} indices need ${indices.length * e} destination bytes, got ${bytes.length}`);
+    for (let i = 0; i < indices.length; i++) {
+      const ix = indices[i]!;
+      if (!Number.isInteger(ix) || ix < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `gatherNbi: indices[${i}]=${ix} must be a non-negative integer`);
+      await this.transfer('gatherNbi', 'get', 'nbi', target, seg, offset + ix * e, bytes.subarray(i * e, i * e + e));
+    }
+  }
+
+  // --- AMOs (quadword, 8 bytes, at an 8-byte aligned offset)
+
+  /** Atomic add (non-fetching, blocking). */
+  async aaddQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<void> {
+    await this.amo('aaddQw', 'add', false, 'blocking', target, seg, offset, value);
+  }
+  /** Atomic add, non-blocking implicit (completes at `gsyncWait`). */
+  async aaddQwNbi(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<void> {
+    await this.amo('aaddQwNbi', 'add', false, 'nbi', target, seg, offset, value);
+  }
+  /** Atomic and / or / xor (non-fetching, blocking). */
+  async aandQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<void> {
+    await this.amo('aandQw', 'and', false, 'blocking', target, seg, offset, value);
+  }
+  async aorQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<void> {
+    await this.amo('aorQw', 'or', false, 'blocking', target, seg, offset, value);
+  }
+  async axorQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<void> {
+    await this.amo('axorQw', 'xor', false, 'blocking', target, seg, offset, value);
+  }
+  /** Fetching atomics (blocking): return the old value. */
+  async afaddQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<bigint> {
+    return (await this.amo('afaddQw', 'add', true, 'blocking', target, seg, offset, value)) as bigint;
+  }
+  async afandQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<bigint> {
+    return (await this.amo('afandQw', 'and', true, 'blocking', target, seg, offset, value)) as bigint;
+  }
+  async aforQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<bigint> {
+    return (await this.amo('aforQw', 'or', true, 'blocking', target, seg, offset, value)) as bigint;
+  }
+  async afxorQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<bigint> {
+    return (await this.amo('afxorQw', 'xor', true, 'blocking', target, seg, offset, value)) as bigint;
+  }
+  /** Atomic swap: writes `value`, returns the old one. */
+  async aswapQw(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<bigint> {
+    return (await this.amo('aswapQw', 'swap', true, 'blocking', target, seg, offset, value)) as bigint;
+  }
+  /** Atomic compare-and-swap: writes `swap` if the variable equals `compare`; returns the old value. */
+  async acswapQw(target: number, seg: SymmetricSegment, offset: number, compare: bigint, swap: bigint): Promise<bigint> {
+    return (await this.amo('acswapQw', 'cswap', true, 'blocking', target, seg, offset, swap, compare)) as bigint;
+  }
+  /** Fetching add, non-blocking with a handle: the old value is `syncidResult(handle)` after `syncidWait`. */
+  afaddQwNb(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<SyncId> {
+    return this.amo('afaddQwNb', 'add', true, 'nb', target, seg, offset, value) as Promise<SyncId>;
+  }
+
+  /**
+   * Any AMO of the NIC's AMO unit, 4 or 8 bytes wide, in any completion mode: the general form
+   * the named calls use (and SHMEM's typed atomics). Blocking fetching calls resolve to the old value.
+   */
+  amo(call: string, op: AmoOp, fetch: boolean, completion: Completion, target: number, seg: SymmetricSegment, offset: number, operand: bigint, compare?: bigint, width: 4 | 8 = 8): Promise<bigint | SyncId | undefined> {
+    if (typeof operand !== 'bigint') throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: the operand must be a bigint, got ${typeof operand}`);
+    if (!Number.isInteger(offset) || offset < 0 || offset % width !== 0) {
+      throw new DmappError(Number.isInteger(offset) && offset >= 0 ? DMAPP_RC.ALIGNMENT_ERROR : DMAPP_RC.INVALID_PARAM, `${call}: offset=${offset} must be a multiple of ${width}`);
+    }
+    const result = new Uint8Array(fetch ? width : 0);
+    return this.transfer(call, 'amo', completion, target, seg, offset, result, { op, width, operand, fetch, ...(compare !== undefined ? { compare } : {}) });
+  }
+
+  // --- completion
+
+  /** Waits for a non-blocking operation's handle; throws TRANSACTION_ERROR if it failed. A handle is waited on once. */
+  async syncidWait(h: SyncId): Promise<void> {
+    this.checkHandle('syncidWait', h);
+    while (!h.done) {
+      h.waiting = true;
+      await this.proc.block(() => `dmapp.syncidWait(${h.call})`);
+      h.waiting = false;
+    }
+    h.waited = true;
+    if (h.status !== NicStatus.Ok) throw new DmappError(DMAPP_RC.TRANSACTION_ERROR, `${h.call} failed with NIC status ${statusName(h.status)}`);
+  }
+
+  /** Whether a non-blocking operation has completed (DMAPP_RC_NOT_DONE otherwise); does not consume the handle. */
+  async syncidTest(h: SyncId): Promise<boolean> {
+    this.checkHandle('syncidTest', h);
+    await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, 'dmapp.syncidTest');
+    return h.done;
+  }
+
+  /** The old value fetched by a completed non-blocking fetching AMO. */
+  syncidResult(h: SyncId): bigint {
+    if (!h.done) throw new DmappError(DMAPP_RC.NOT_DONE, `syncidResult: ${h.call} has not completed (syncidWait first)`);
+    return h.result;
   }
 
   /** Waits until every implicit operation of this PE has completed; throws on a failed one. */
@@ -103,40 +293,97 @@ export class Dmapp {
     const e = this.firstError;
     if (e !== NicStatus.Ok) {
       this.firstError = NicStatus.Ok;
-      throw new DmappError(DMAPP_RC.TRANSACTION_ERROR, `a put or get failed with NIC status ${e === NicStatus.BadHandle ? 'BadHandle' : 'OutOfBounds'}`);
+      throw new DmappError(DMAPP_RC.TRANSACTION_ERROR, `a put, get or AMO failed with NIC status ${statusName(e)}`);
     }
   }
 
-  private async start(call: string, op: 'put' | 'get', target: number, seg: SymmetricSegment, offset: number, buf: ArrayBufferView): Promise<void> {
+  /** Whether every implicit operation has completed (does not wait). */
+  gsyncTest(): boolean {
+    return this.pending === 0;
+  }
+
+  private checkHandle(call: string, h: SyncId): void {
+    if (!(h instanceof SyncId)) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: not a handle returned by a ...Nb call`);
+    if (h.waited) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: the handle of ${h.call} was already waited on`);
+  }
+
+  /** Checks, charges and posts one transfer; resolves as its completion mode says. */
+  private async transfer(
+    call: string,
+    op: 'put' | 'get' | 'amo',
+    completion: Completion,
+    target: number,
+    seg: SymmetricSegment,
+    offset: number,
+    local: Uint8Array,
+    amo?: NicTransfer['amo'],
+  ): Promise<bigint | SyncId | undefined> {
     if (!Number.isInteger(target) || target < 0 || target >= this.procs.length) {
       throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: target=${target} is not a PE (0..${this.procs.length - 1})`);
     }
-    if (!ArrayBuffer.isView(buf)) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: buffer must be a typed array`);
     if (!Number.isInteger(offset) || offset < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: offset=${offset} must be a non-negative integer`);
+    if (seg === null || typeof seg !== 'object' || !Number.isInteger(seg.id)) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: not a symmetric segment`);
     const handle = this.heap.handles[seg.id]?.[target] ?? -1;
     if (handle < 0) {
-      throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: PE ${target} has not allocated symmetric segment ${seg.id} yet (synchronise after malloc)`);
+      throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: PE ${target} has not allocated symmetric segment ${seg.id} (synchronise after malloc)`);
     }
-    const local = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
     const peer = this.procs[target]!;
     const d = this.proc.machine.config.dmapp;
     // the library's own work, after any CPU time still owed
     await this.proc.cpu(d.overheadPs, `dmapp.${call}(target=${target})`);
-    this.pending++;
+    const h = completion === 'nbi' ? null : new SyncId(call);
+    if (!h) this.pending++;
     const cpu = this.proc.nic.post({
       op,
-      mode: local.length > d.bteThresholdBytes ? 'bte' : 'fma',
+      mode: op !== 'amo' && local.length > d.bteThresholdBytes ? 'bte' : 'fma',
       local,
       remoteNode: peer.node,
       inst: this.proc.inst,
       remoteInst: peer.inst,
       ...(d.vmdh ? { vmdh: true, remoteHandle: seg.id } : { remoteHandle: handle }),
       remoteOffset: offset,
+      ...(amo ? { amo } : {}),
       onComplete: (s) => {
+        if (h) {
+          h.done = true;
+          h.status = s;
+          if (amo?.fetch && s === NicStatus.Ok) h.result = readUint(local, amo.width);
+          if (h.waiting) this.proc.wake();
+          return;
+        }
         if (s !== NicStatus.Ok && this.firstError === NicStatus.Ok) this.firstError = s;
         if (--this.pending === 0 && this.waiting) this.proc.wake();
       },
     });
     await this.proc.cpu(cpu, `dmapp.${call}(target=${target})`);
+    if (completion === 'nbi') return undefined;
+    if (completion === 'nb') return h!;
+    await this.syncidWait(h!);
+    return amo?.fetch ? h!.result : undefined;
   }
+}
+
+/** The bytes of a typed array (or DataView), or INVALID_PARAM naming the call. */
+function bytesOf(call: string, buf: ArrayBufferView): Uint8Array {
+  if (!ArrayBuffer.isView(buf)) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: buffer must be a typed array`);
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+function elemBytes(call: string, type: DmappType): number {
+  const e = TYPE_BYTES[type];
+  if (e === undefined) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: type=${String(type)}; valid: ${Object.keys(TYPE_BYTES).join(', ')}`);
+  return e;
+}
+
+function checkStrides(call: string, dstStride: number, srcStride: number, count: number): void {
+  for (const [k, v] of [['dstStride', dstStride], ['srcStride', srcStride], ['count', count]] as const) {
+    if (!Number.isInteger(v) || v < (k === 'count' ? 0 : 1)) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: ${k}=${v} must be a ${k === 'count' ? 'non-negative' : 'positive'} integer`);
+  }
+}
+
+/** Little-endian unsigned value of the first `width` bytes. */
+function readUint(b: Uint8Array, width: number): bigint {
+  let v = 0n;
+  for (let i = width - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i]!);
+  return v;
 }
