@@ -17,6 +17,25 @@ export interface MachineView {
   nodeOf(rank: number): number;
   /** Router-to-router hops between the nodes of two ranks on a quiet network. */
   hops(rankA: number, rankB: number): number;
+  /** NIC features of the run's machine (after `set` overrides), for apps that report them. */
+  readonly nic: NicFeatures;
+  /** Hits and misses so far of a node's AMO cache and IOMMU PTE cache (zeros where not modelled). */
+  nicStats(node: number): NicStats;
+}
+
+/** What a NIC has: FMA unit, AMO cache entries (0: none), IOMMU PTE cache entries (0: not modelled), vMDH heap and its page size. */
+export interface NicFeatures {
+  readonly fma: boolean;
+  readonly amoCacheEntries: number;
+  readonly pteCacheEntries: number;
+  readonly vmdh: boolean;
+  readonly heapPageBytes: number;
+}
+
+/** Cache counters of one NIC. */
+export interface NicStats {
+  readonly amo: { readonly hits: number; readonly misses: number };
+  readonly pte: { readonly hits: number; readonly misses: number };
 }
 
 /** The context handed to a rank program. */

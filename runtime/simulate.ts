@@ -72,6 +72,18 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     ppn,
     nodeOf: (rank) => procs[rank]!.node,
     hops: (a, b) => machine.hops(procs[a]!.node, procs[b]!.node),
+    nic: {
+      fma: config.nic.hasFma,
+      amoCacheEntries: config.nic.amoCacheEntries,
+      pteCacheEntries: config.nic.pteEntries,
+      vmdh: config.dmapp.vmdh,
+      heapPageBytes: config.dmapp.heapPageBytes,
+    },
+    nicStats: (node) => {
+      const nic = machine.nics[node];
+      if (!nic) throw new RangeError(`nicStats: node=${node} is not a node (0..${config.nodes - 1})`);
+      return { amo: nic.amoStats, pte: nic.pteStats };
+    },
   };
   const gniJob = new GniJob(procs);
   const contexts = procs.map((p) => {
