@@ -1,0 +1,391 @@
+import { describe, expect, it } from 'vitest';
+import { DmappError } from '../runtime/dmapp/dmapp.ts';
+import type { RankContext } from '../runtime/rank.ts';
+import { ShmemError, type AtomicType, type ReduceType } from '../runtime/shmem/shmem.ts';
+import { simulate } from '../runtime/simulate.ts';
+import { rejection } from './helpers.ts';
+
+/** Runs `program` and returns every rank's result. */
+async function run<R>(machine: string, nodes: number, ppn: number, program: (ctx: RankContext) => Promise<R>): Promise<readonly R[]> {
+  const r = await simulate({ machine, nodes, ppn, program });
+  expect(r.simulatedTimeUs).toBeGreaterThan(0);
+  return r.rankResults;
+}
+
+/** A deterministic value of PE `pe`, element `j` (seeded, no Math.random). */
+function val(pe: number, j: number, salt: number): number {
+  let x = (pe * 7919 + j * 104729 + salt * 1299709) >>> 0;
+  x ^= x << 13;
+  x ^= x >>> 17;
+  x ^= x << 5;
+  return ((x >>> 0) % 2001) - 1000;
+}
+
+describe('OpenSHMEM over DMAPP', () => {
+  it.each(['xt4', 'xe6', 'xc30', 'sc5832', 'bw'])('%s: put, get, an atomic and barrierAll give the right data on 4 PEs', async (machine) => {
+    const res = await run(machine, 2, 2, async (ctx) => {
+      const s = ctx.shmem;
+      s.init();
+      const me = s.myPe();
+      const n = s.nPes();
+      const ring = await s.malloc(8 * n);
+      const counter = await s.malloc(8);
+      await s.putInt64(ring.element('int64', me), [BigInt(100 + me)], 1, (me + 1) % n);
+      const ticket = await s.atomicFetchInc(counter, 0);
+      await s.barrierAll();
+      const back = new BigInt64Array(1);
+      await s.getInt64(back, ring.element('int64', me), 1, (me + 1) % n);
+      await s.finalize();
+      return { ticket, back: back[0], fromLeft: ring.int64()[(me - 1 + n) % n], counter: counter.int64()[0] };
+    });
+    expect(res.map((r) => r.back)).toEqual([100n, 101n, 102n, 103n]);
+    expect(res.map((r) => r.fromLeft)).toEqual([103n, 100n, 101n, 102n]);
+    expect(res[0]!.counter).toBe(4n);
+    expect(res.map((r) => r.ticket).sort()).toEqual([0n, 1n, 2n, 3n]);
+  });
+
+  it.each(['xe6', 'xc30'])('%s: putmem/getmem, typed put/get, p/g, iput/iget and the nbi forms move real data across nodes', async (machine) => {
+    const res = await run(machine, 2, 1, async (ctx): Promise<Record<string, unknown>> => {
+      const s = ctx.shmem;
+      const me = s.myPe();
+      const other = 1 - me;
+      const bytes = await s.malloc(6000); // above the BTE threshold of both machines
+      const f = await s.malloc(8 * 16);
+      const i32 = await s.malloc(4 * 16);
+      const i64 = await s.malloc(8 * 16);
+      const strided = await s.malloc(8 * 16);
+      if (me === 0) {
+        const src = new Uint8Array(6000).map((_, i) => (i * 7 + 3) & 0xff);
+        await s.putmem(bytes, src, 6000, other);
+        src.fill(0); // the source may be reused at once
+        await s.putFloat64(f.element('float64', 2), new Float64Array([1.25, -2.5, 1e300]), 3, other);
+        await s.putInt32(i32, [-1, 2147483647, -2147483648], 3, other);
+        await s.putInt64(i64.element('int64', 1), [-(2n ** 63n), 2n ** 63n - 1n], 2, other);
+        await s.pFloat64(f.element('float64', 10), Math.PI, other);
+        await s.pInt32(i32.element('int32', 5), -77, other);
+        await s.pInt64(i64.element('int64', 7), -5n, other);
+        // every second element of the source to every third element of dest
+        await s.iputFloat64(strided, [0, 100, 1, 101, 2, 102, 3], 3, 2, 4, other);
+        const nbi = new Float64Array([9, 8, 7]);
+        await s.putFloat64Nbi(f.element('float64', 13), nbi, 3, other);
+        await s.quiet();
+      }
+      await s.barrierAll();
+      if (me === 1) {
+        // read PE 1's own copies back through remote gets by PE 1 from PE 1 and from PE 0's view
+        return { bytesOk: bytes.local.every((b, i) => b === ((i * 7 + 3) & 0xff)), f: [...f.float64()], i32: [...i32.int32()], i64: [...i64.int64()], strided: [...strided.float64()] };
+      }
+      const g = new Uint8Array(6000);
+      await s.getmem(g, bytes, 6000, other);
+      const gf = new Float64Array(3);
+      await s.getFloat64(gf, f.element('float64', 2), 3, other);
+      const gi = new Int32Array(3);
+      await s.getInt32(gi, i32, 3, other);
+      const gl = new BigInt64Array(2);
+      await s.getInt64(gl, i64.element('int64', 1), 2, other);
+      const every = new Float64Array(8);
+      await s.igetFloat64(every, strided, 2, 3, 4, other); // every third remote element to every second local one
+      const nbiDst = new Float64Array(3);
+      await s.getFloat64Nbi(nbiDst, f.element('float64', 13), 3, other);
+      const raw = new Uint8Array(16);
+      await s.getmemNbi(raw, bytes, 16, other);
+      await s.quiet();
+      return {
+        bytesOk: g.every((b, i) => b === ((i * 7 + 3) & 0xff)),
+        gf: [...gf],
+        gi: [...gi],
+        gl: [...gl],
+        g1: [await s.gFloat64(f.element('float64', 10), other), await s.gInt32(i32.element('int32', 5), other), await s.gInt64(i64.element('int64', 7), other)],
+        every: [...every],
+        nbi: [...nbiDst],
+        raw: [...raw],
+      };
+    });
+    const [a, b] = [res[0]!, res[1]!];
+    expect(b.bytesOk).toBe(true);
+    const f = b.f as number[];
+    expect(f.slice(2, 5)).toEqual([1.25, -2.5, 1e300]);
+    expect(f[10]).toBe(Math.PI);
+    expect(f.slice(13, 16)).toEqual([9, 8, 7]);
+    expect((b.i32 as number[]).slice(0, 6)).toEqual([-1, 2147483647, -2147483648, 0, 0, -77]);
+    expect((b.i64 as bigint[]).slice(0, 8)).toEqual([0n, -(2n ** 63n), 2n ** 63n - 1n, 0n, 0n, 0n, 0n, -5n]);
+    expect((b.strided as number[]).slice(0, 11)).toEqual([0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0]);
+    expect(a.bytesOk).toBe(true);
+    expect(a.gf).toEqual([1.25, -2.5, 1e300]);
+    expect(a.gi).toEqual([-1, 2147483647, -2147483648]);
+    expect(a.gl).toEqual([-(2n ** 63n), 2n ** 63n - 1n]);
+    expect(a.g1).toEqual([Math.PI, -77, -5n]);
+    expect(a.every).toEqual([0, 0, 1, 0, 2, 0, 3, 0]);
+    expect(a.nbi).toEqual([9, 8, 7]);
+    expect(a.raw).toEqual(Array.from({ length: 16 }, (_, i) => (i * 7 + 3) & 0xff));
+  });
+
+  it.each<{ type: AtomicType; neg: bigint }>([
+    { type: 'int64', neg: -3n },
+    { type: 'uint64', neg: 2n ** 64n - 3n },
+    { type: 'int32', neg: -3n },
+    { type: 'uint32', neg: 2n ** 32n - 3n },
+  ])('every atomic returns the old value and leaves the right one ($type, on another node)', async ({ type, neg }) => {
+    const bits = type.endsWith('32') ? 32 : 64;
+    const signed = !type.startsWith('u');
+    const wrap = (v: bigint): bigint => (signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v));
+    const res = await run('xc30', 2, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const v = await s.malloc(16);
+      const x = v.element(type, 1); // not at the start of the allocation
+      const log: [string, bigint | undefined][] = [];
+      if (s.myPe() === 0) {
+        const t = 1;
+        await s.atomicSet(x, 5, t, type);
+        log.push(['fetch', await s.atomicFetch(x, t, type)]);
+        await s.atomicAdd(x, 10, t, type);
+        log.push(['fetchAdd', await s.atomicFetchAdd(x, signed ? -18n : (1n << BigInt(bits)) - 18n, t, type)]);
+        log.push(['after', await s.atomicFetch(x, t, type)]);
+        await s.atomicInc(x, t, type);
+        log.push(['fetchInc', await s.atomicFetchInc(x, t, type)]);
+        log.push(['swap', await s.atomicSwap(x, 0b1100, t, type)]);
+        log.push(['cswapMiss', await s.atomicCompareSwap(x, 1, 99, t, type)]);
+        log.push(['cswapHit', await s.atomicCompareSwap(x, 0b1100, 0b1010, t, type)]);
+        await s.atomicAnd(x, 0b0110, t, type);
+        log.push(['fetchAnd', await s.atomicFetchAnd(x, 0b0011, t, type)]);
+        await s.atomicOr(x, 0b1000, t, type);
+        log.push(['fetchOr', await s.atomicFetchOr(x, 0b0100, t, type)]);
+        await s.atomicXor(x, 0b1111, t, type);
+        log.push(['fetchXor', await s.atomicFetchXor(x, 0b0101, t, type)]);
+        log.push(['end', await s.atomicFetch(x, t, type)]);
+      }
+      await s.barrierAll();
+      return { log, mine: type.endsWith('32') ? BigInt(v.int32()[1]!) : v.int64()[1]! };
+    });
+    const log = Object.fromEntries(res[0]!.log);
+    expect(log.fetch).toBe(5n);
+    expect(log.fetchAdd).toBe(15n);
+    expect(log.after).toBe(neg); // 15 - 18 wraps for unsigned types
+    expect(log.fetchInc).toBe(wrap(neg + 1n));
+    expect(log.swap).toBe(wrap(neg + 2n));
+    expect(log.cswapMiss).toBe(0b1100n);
+    expect(log.cswapHit).toBe(0b1100n);
+    expect(log.fetchAnd).toBe(0b0010n); // 1010 & 0110
+    expect(log.fetchOr).toBe(0b1010n); // 0010 & 0011 = 0010, | 1000
+    expect(log.fetchXor).toBe(0b0001n); // 1010 | 0100 = 1110, ^ 1111
+    expect(log.end).toBe(0b0100n); // 0001 ^ 0101
+    expect(BigInt.asUintN(bits, res[1]!.mine)).toBe(0b0100n);
+  });
+
+  it('atomics from every PE to one variable are not lost (17 PEs, fetch-add tickets are a permutation)', async () => {
+    const res = await run('xe6', 1, 17, async (ctx) => {
+      const s = ctx.shmem;
+      const c = await s.malloc(8);
+      const tickets: bigint[] = [];
+      for (let i = 0; i < 3; i++) tickets.push(await s.atomicFetchAdd(c, 1, 3));
+      await s.barrierAll();
+      return { tickets, total: s.myPe() === 3 ? c.int64()[0] : undefined };
+    });
+    expect(res[3]!.total).toBe(51n);
+    expect(res.flatMap((r) => r.tickets).sort((a, b) => Number(a - b))).toEqual(Array.from({ length: 51 }, (_, i) => BigInt(i)));
+  });
+
+  // PE counts 1..17, as nodes x ppn with at most 5 nodes where the count allows it
+  const shapes = Array.from({ length: 17 }, (_, i) => i + 1).map((n) => {
+    let nodes = 1;
+    for (let d = Math.min(5, n); d >= 1; d--) {
+      if (n % d === 0) {
+        nodes = d;
+        break;
+      }
+    }
+    return { n, nodes, ppn: n / nodes };
+  });
+
+  it.each(shapes)('collectives on $n PEs ($nodes nodes x $ppn): broadcast, fcollect, sum/min/max of float64, int32 and int64', async ({ n, nodes, ppn }) => {
+    const k = 3;
+    const root = (n * 5 + 3) % n;
+    const res = await run('xe6', nodes, ppn, async (ctx) => {
+      const s = ctx.shmem;
+      const me = s.myPe();
+      const bsrc = await s.malloc(24);
+      const bdst = await s.malloc(24);
+      if (me === root) bsrc.float64().set([root + 0.5, -1, 42]);
+      await s.broadcastmem(bdst, bsrc, 24, root);
+      const csrc = await s.malloc(4 * 2);
+      const cdst = await s.malloc(4 * 2 * n);
+      csrc.int32().set([me, -me * 3]);
+      await s.fcollectmem(cdst, csrc, 8);
+      const out: Record<string, (number | bigint)[]> = { bcast: [...bdst.float64()], collect: [...cdst.int32()] };
+      for (const type of ['float64', 'int32', 'int64'] as ReduceType[]) {
+        const src = await s.malloc(8 * k);
+        const dst = await s.malloc(8 * k);
+        for (let j = 0; j < k; j++) {
+          const v = val(me, j, 1);
+          if (type === 'float64') src.float64()[j] = v / 8;
+          else if (type === 'int32') src.int32()[j] = v;
+          else src.int64()[j] = BigInt(v) * 10_000_000_000n;
+        }
+        for (const op of ['sum', 'min', 'max'] as const) {
+          await s[`${op}ToAll`](dst, src, k, type);
+          out[`${type}.${op}`] = type === 'float64' ? [...dst.float64().subarray(0, k)] : type === 'int32' ? [...dst.int32().subarray(0, k)] : [...dst.int64().subarray(0, k)];
+        }
+        // in place: dest == source
+        await s.sumToAll(src, src, k, type);
+        out[`${type}.inplace`] = type === 'float64' ? [...src.float64().subarray(0, k)] : type === 'int32' ? [...src.int32().subarray(0, k)] : [...src.int64().subarray(0, k)];
+      }
+      return out;
+    });
+    expect(res).toHaveLength(n);
+    const pes = Array.from({ length: n }, (_, p) => p);
+    const expected: Record<string, (number | bigint)[]> = {
+      bcast: [root + 0.5, -1, 42],
+      collect: pes.flatMap((p) => [p, 0 - p * 3]),
+    };
+    for (const type of ['float64', 'int32', 'int64'] as const) {
+      const conv = (v: number): number | bigint => (type === 'float64' ? v / 8 : type === 'int32' ? v : BigInt(v) * 10_000_000_000n);
+      const col = (j: number): (number | bigint)[] => pes.map((p) => conv(val(p, j, 1)));
+      const js = Array.from({ length: k }, (_, j) => j);
+      const sum = js.map((j) => col(j).reduce((a, b) => (typeof a === 'bigint' ? a + (b as bigint) : (a as number) + (b as number))));
+      expected[`${type}.sum`] = sum;
+      expected[`${type}.inplace`] = sum;
+      expected[`${type}.min`] = js.map((j) => col(j).reduce((a, b) => (b < a ? b : a)));
+      expected[`${type}.max`] = js.map((j) => col(j).reduce((a, b) => (b > a ? b : a)));
+    }
+    for (const [pe, r] of res.entries()) expect(r, `PE ${pe}`).toEqual(expected);
+  });
+
+  it('waitUntil wakes on remote atomics and puts; every comparison; test() does not wait', async () => {
+    const res = await run('xc30', 2, 2, async (ctx) => {
+      const s = ctx.shmem;
+      const me = s.myPe();
+      const flag = await s.malloc(8);
+      const small = await s.malloc(4);
+      if (me !== 0) {
+        await ctx.compute({ us: 5 * me });
+        await s.atomicInc(flag, 0);
+        if (me === 3) await s.pInt32(small, -7, 0);
+        return null;
+      }
+      const before = ctx.now();
+      const early = await s.test(flag, 'ge', 3);
+      await s.waitUntil(flag, 'ge', 3);
+      const woke = ctx.now();
+      await s.waitUntil(small, 'eq', -7, 'int32');
+      for (const [cmp, v] of [['eq', 3], ['ne', 2], ['gt', 2], ['ge', 3], ['lt', 4], ['le', 3]] as const) await s.waitUntil(flag, cmp, v);
+      return { early, waited: woke - before, late: await s.test(flag, 'eq', 3n) };
+    });
+    const r = res[0]!;
+    expect(r.early).toBe(false);
+    expect(r.late).toBe(true);
+    // the last increment leaves PE 3 after 15 us of compute; the poll notices it within about 1 us
+    expect(r.waited).toBeGreaterThan(15);
+    expect(r.waited).toBeLessThan(20);
+  });
+
+  it('a waitUntil that can never be satisfied ends in a ShmemError after 1 s of simulated time, naming the variable and condition', async () => {
+    const err = await rejection(
+      run('xe6', 2, 1, async (ctx) => {
+        const s = ctx.shmem;
+        const flag = await s.malloc(16);
+        if (s.myPe() === 1) await s.waitUntil(flag.element('int64', 1), 'eq', 42);
+        return ctx.now();
+      }),
+    );
+    expect(err.message).toMatch(/rank 1 failed at 1\d{6}\.\d+ us: waitUntil\(ivar at segment \d+ byte 8, eq 42\) on PE 1: the int64 value is 0; not satisfied after 1\d{6} us/);
+  });
+
+  // The NIC delivers packets adaptively: a 64 KiB put (BTE, many packets) followed by an 8-byte
+  // flag put (one packet) without fence/quiet lets the flag land first, so the reader sees the
+  // flag with only part of the data. A fence between them (here: quiet) fixes it.
+  it.each(['xe6', 'xc30'])('%s: flag-then-data race without fence, fixed by fence and by quiet', async (machine) => {
+    const seen: Record<string, number> = {};
+    for (const order of ['none', 'fence', 'quiet'] as const) {
+      const res = await run(machine, 2, 1, async (ctx) => {
+        const s = ctx.shmem;
+        const n = 8192;
+        const data = await s.malloc(8 * n);
+        const flag = await s.malloc(8);
+        if (s.myPe() === 0) {
+          await s.putFloat64(data, new Float64Array(n).fill(7), n, 1);
+          if (order === 'fence') await s.fence();
+          if (order === 'quiet') await s.quiet();
+          await s.pInt64(flag, 1n, 1);
+          await s.quiet();
+          return -1;
+        }
+        await s.waitUntil(flag, 'eq', 1);
+        return data.float64().filter((v) => v === 7).length;
+      });
+      seen[order] = res[1]!;
+    }
+    expect(seen.none).toBeLessThan(8192);
+    expect(seen.none).toBeGreaterThan(0);
+    expect(seen.fence).toBe(8192);
+    expect(seen.quiet).toBe(8192);
+  });
+
+  it('bad arguments throw ShmemError naming the argument', async () => {
+    const res = await run('xe6', 2, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const a = await s.malloc(16);
+      const gone = await s.malloc(8);
+      await s.free(gone);
+      const out: string[] = [];
+      const note = async (p: Promise<unknown>): Promise<void> => {
+        const e = await rejection(p);
+        out.push(`${e instanceof ShmemError ? 'ShmemError' : e.name}: ${e.message}`);
+      };
+      await note(s.putmem(a, new Uint8Array(8), 8, 2));
+      await note(s.pInt64(a, 1n, -1));
+      await note(s.atomicAdd(a.at(4), 1, 1));
+      await note(s.atomicFetch(a.at(2), 1, 'int32'));
+      await note(s.putmem(new Uint8Array(8) as never, new Uint8Array(8), 8, 1));
+      await note(s.getmem(new Uint8Array(8), gone, 8, 1));
+      await note(s.putmem(a.at(8), new Uint8Array(16), 16, 1));
+      await note(s.getFloat64(new Float64Array(4), a, 4, 1));
+      await note(s.waitUntil(a, 'bigger' as never, 1));
+      await note(s.atomicAdd(a, 1, 1, 'float64' as never));
+      await note(s.atomicAdd(a, 2n ** 70n, 1));
+      await note(s.malloc(-1));
+      await note(s.putFloat64(a, [1], 2, 1));
+      await note(s.broadcastmem(a, a, 8, 9));
+      await note(s.iputFloat64(a, [1, 2], 0, 1, 2, 1));
+      await note(Promise.resolve().then(() => a.float64().length && a.at(4).float64()));
+      // a NIC-level failure (here: a DMAPP put past the end of the segment) surfaces from quiet
+      await ctx.dmapp.putNbi(1 - s.myPe(), a.segment, 64, new Uint8Array(8));
+      const q = await rejection(s.quiet());
+      out.push(`${q.name}: ${q.message} / cause ${q.cause instanceof DmappError ? q.cause.rc : 'none'}`);
+      return out;
+    });
+    expect(res[0]).toEqual([
+      'ShmemError: putmem: pe=2 is not a PE (0..1)',
+      'ShmemError: pInt64: pe=-1 is not a PE (0..1)',
+      'ShmemError: atomicAdd: dest is at byte offset 4, not aligned to the 8-byte int64',
+      'ShmemError: atomicFetch: source is at byte offset 2, not aligned to the 4-byte int32',
+      'ShmemError: putmem: dest is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
+      expect.stringMatching(/^ShmemError: getmem: source \(symmetric segment \d+\) has been freed$/),
+      'ShmemError: putmem: 16 bytes at dest run past the end of its symmetric object (8 bytes from byte offset 8)',
+      'ShmemError: getFloat64: 32 bytes at source run past the end of its symmetric object (16 bytes from byte offset 0)',
+      'ShmemError: waitUntil: cmp=bigger; valid: eq, ne, gt, ge, lt, le',
+      'ShmemError: atomicAdd: type=float64; valid: int32, uint32, int64, uint64',
+      'ShmemError: atomicAdd: value=1180591620717411303424 does not fit int64 (-9223372036854775808..9223372036854775807)',
+      'ShmemError: malloc: bytes=-1 must be a non-negative integer',
+      'ShmemError: putFloat64: source has 1 elements, fewer than the 2 needed',
+      'ShmemError: broadcastmem: root=9 is not a PE (0..1)',
+      'ShmemError: iputFloat64: dst=0 must be a positive integer',
+      'ShmemError: float64: the symmetric address is at byte offset 4, not 8-byte aligned',
+      'ShmemError: quiet: DMAPP_RC_TRANSACTION_ERROR: a put, get or AMO failed with NIC status OutOfBounds / cause DMAPP_RC_TRANSACTION_ERROR',
+    ]);
+  });
+
+  it("a PE may not name another PE's symmetric object", async () => {
+    const objs: unknown[] = [];
+    const err = await rejection(
+      run('xe6', 2, 1, async (ctx) => {
+        const s = ctx.shmem;
+        const a = await s.malloc(8);
+        objs[s.myPe()] = a;
+        await s.barrierAll();
+        if (s.myPe() === 0) await s.pInt64(objs[1] as typeof a, 1n, 1);
+        return 0;
+      }),
+    );
+    expect(err.message).toMatch(/pInt64: dest is not a symmetric address of PE 0/);
+  });
+});
