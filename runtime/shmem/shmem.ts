@@ -136,7 +136,12 @@ export class Shmem {
 
   // --- setup
 
-  /** Marks the start of SHMEM use (shmem_init); sets up the internal synchronisation area. */
+  /**
+   * Marks the start of SHMEM use (shmem_init). The first SHMEM call of a PE (this one, `malloc`
+   * or a collective) allocates the internal synchronisation segment from DMAPP's symmetric heap,
+   * so a program that also calls `dmapp.malloc` must make that first call at the same point on
+   * every PE.
+   */
   init(): void {
     this.ready();
   }
