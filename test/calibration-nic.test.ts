@@ -30,15 +30,6 @@ const num = (r: Row | undefined, key: string): number => {
   return v;
 };
 
-/**
- * The AMO unit writes each result back to host memory by reserving the host interface at the
- * result's time, after the miss's host read (fabric/nic/nic.ts, onAmo: `hostWrite(ready, ...)`).
- * Since host-interface reservations only move forward, the next AMO's host read waits for that
- * write: misses serialise at one host read round trip each (about 1.3 M/s on xc30, 3 M/s on
- * xe6). These figures need that NIC model change; `it.fails` turns red once it is made, so the
- * marks can come off.
- */
-const NEEDS_AMO_WRITEBACK_FIX = it.fails;
 
 describe(`xc30 put bandwidth (${ARIES} "Aries Performance", Figure 12)`, () => {
   it('A23: over 15 GB/s bidirectional between two nodes one green hop apart (nodes 0 and 4), 1 MiB puts', async () => {
@@ -107,12 +98,12 @@ describe(`xc30 AMO rate (${ARIES} "Aries Performance", A27)`, () => {
     expect(num(large, 'pteCacheHitPct')).toBeLessThan(25);
   });
 
-  NEEDS_AMO_WRITEBACK_FIX('A27: about 120 million AMOs/s on 8192 random variables with large pages', async () => {
+  it('A27: about 120 million AMOs/s on 8192 random variables with large pages', async () => {
     const r = await amo({ vars: '8192' });
     expect(within(num(r, 'rateMps'), 120), `${r.rateMps} M/s`).toBe(true);
   });
 
-  NEEDS_AMO_WRITEBACK_FIX('A27: 50-60 million AMOs/s on random variables of a 64 MiB array on 4 KiB pages', async () => {
+  it('A27: 50-60 million AMOs/s on random variables of a 64 MiB array on 4 KiB pages', async () => {
     const r = await amo({ vars: '8192', arrayBytes: '64MiB' }, { 'dmapp.heapPage': '4KiB' });
     expect(num(r, 'rateMps')).toBeGreaterThan(50 * 0.85);
     expect(num(r, 'rateMps')).toBeLessThan(60 * 1.15);
@@ -133,7 +124,7 @@ describe(`xe6 FMA bandwidth and AMO rate (${GEMINI} §V)`, () => {
     expect(within(num(r, 'rateMps'), 100), `${r!.rateMps} M/s`).toBe(true);
   });
 
-  NEEDS_AMO_WRITEBACK_FIX('G11: over 45 million AMOs/s on 8192 random variables', async () => {
+  it('G11: over 45 million AMOs/s on 8192 random variables', async () => {
     const [r] = await rows('amorate', 'xe6', 8, 8, { vars: '8192', amos: '200', warmup: '50' });
     expect(num(r, 'rateMps')).toBeGreaterThan(45);
   });

@@ -932,7 +932,8 @@ export class Nic implements EventHandler {
       ready = fill + P.amoFillPs;
     }
     const old = applyAmo(seg.view, off, a);
-    this.hostWrite(ready, a.width);
+    // the write-through to host memory is posted: its bandwidth is taken on arrival, not reserved ahead
+    this.hostWrite(t, a.width);
     const max = P.format.maxPayloadBytes;
     if (a.fetch) {
       if (a.width === 8) {
