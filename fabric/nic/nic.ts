@@ -374,6 +374,8 @@ export class Nic implements EventHandler {
   private amoFree = 0;
   private amoFillFree = 0;
   private readonly amoCache: LruCache | null;
+  /** AMOs executed without an AMO cache (every one reads host memory). */
+  private amoNoCache = 0;
   private readonly pteCache: LruCache | null;
   /** Packets this NIC has injected. */
   injected = 0;
@@ -397,8 +399,6 @@ export class Nic implements EventHandler {
   get amoStats(): { hits: number; misses: number } {
     return { hits: this.amoCache?.hits ?? 0, misses: this.amoCache?.misses ?? this.amoNoCache };
   }
-  private amoNoCache = 0;
-
   /** IOMMU PTE cache hits and misses so far (zeros when no IOMMU is modelled). */
   get pteStats(): { hits: number; misses: number } {
     return { hits: this.pteCache?.hits ?? 0, misses: this.pteCache?.misses ?? 0 };
@@ -497,7 +497,6 @@ export class Nic implements EventHandler {
       x.amo = a;
       // the request carries the operand (and the compare value of a compare-and-swap)
       x.bytes = a.op === 'cswap' ? 2 * a.width : a.width;
-      // the old value of an amo, when fetched, is ordered with the data: hashed routing is not needed
     } else {
       x.bytes = t.local.length;
     }
@@ -577,13 +576,9 @@ export class Nic implements EventHandler {
 
   /** BTE put: sends the next host read request at `at` (or when the host interface frees). */
   private issueRead(x: Txn, at: number): void {
-    const P = this.params;
     const i = x.reads++;
-    const rq = Math.max(at, this.htUpFree);
-    this.htUpFree = rq + Math.ceil(P.hostReadRequestBytes / P.hostBytesPerPs);
-    const back = Math.max(this.htUpFree + 2 * P.hostLatencyPs + P.memoryReadLatencyPs, this.htDownFree);
-    this.htDownFree = back + Math.ceil((this.chunkBytes(x, i) + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
-    x.readReady[i % x.readReady.length] = this.htDownFree;
+    // the BTE's own read window paces it, not the NIC's read slots
+    x.readReady[i % x.readReady.length] = this.hostReadFrom(at, this.chunkBytes(x, i));
   }
 
   /**
@@ -592,24 +587,36 @@ export class Nic implements EventHandler {
    * returns the time its data is at the NIC.
    */
   private hostRead(t: number, bytes: number): number {
-    const P = this.params;
     const slots = this.readSlots;
     const k = this.readIdx;
     this.readIdx = k + 1 === slots.length ? 0 : k + 1;
-    const rq = Math.max(t, slots[k]!, this.htUpFree);
+    const done = this.hostReadFrom(Math.max(t, slots[k]!), bytes);
+    slots[k] = done;
+    return done;
+  }
+
+  /**
+   * A host-memory read of `bytes` whose request leaves at `t` (or when the NIC-to-host direction
+   * frees): the request goes up, memory answers, the data comes down; returns when it is at the NIC.
+   */
+  private hostReadFrom(t: number, bytes: number): number {
+    const P = this.params;
+    const rq = Math.max(t, this.htUpFree);
     this.htUpFree = rq + Math.ceil(P.hostReadRequestBytes / P.hostBytesPerPs);
     const back = Math.max(this.htUpFree + 2 * P.hostLatencyPs + P.memoryReadLatencyPs, this.htDownFree);
     this.htDownFree = back + Math.ceil((bytes + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
-    slots[k] = this.htDownFree;
     return this.htDownFree;
   }
 
-  /** A posted write of `bytes` to host memory from time `t`; returns when it has left the NIC. */
+  /**
+   * A posted write of `bytes` (plus the per-transfer overhead) to host memory from time `t`, or
+   * when the NIC-to-host direction frees; returns its start. It has left the NIC at `htUpFree`.
+   */
   private hostWrite(t: number, bytes: number): number {
     const P = this.params;
     const w = Math.max(t, this.htUpFree);
     this.htUpFree = w + Math.ceil((bytes + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
-    return this.htUpFree;
+    return w;
   }
 
   /**
@@ -803,7 +810,8 @@ export class Nic implements EventHandler {
         if (pk.kind[p] === K_GET_RESP) x.local.set(pk.data.subarray(from, from + n), wireOff);
         else x.local.set(pk.data.subarray(from, from + Math.min(n, x.local.length)));
         pk.free(p);
-        this.onResponse(x, id, this.hostWrite(t, n));
+        this.hostWrite(t, n);
+        this.onResponse(x, id, this.htUpFree);
         break;
       }
     }
@@ -857,8 +865,7 @@ export class Nic implements EventHandler {
       }
     }
     // posted write to host memory; the response leaves once the write is ordered at the NIC
-    const w = Math.max(t, this.htUpFree);
-    this.htUpFree = w + Math.ceil((n + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
+    const w = this.hostWrite(t, n);
     if (status !== NicStatus.Ok && x.status === NicStatus.Ok) x.status = status;
     if (pk.kind[p] === K_SMSG || x.remoteEvent) {
       x.deliveredAtTarget++;
@@ -973,8 +980,7 @@ export class Nic implements EventHandler {
     if (--x.responsesLeft > 0) return;
     // completion event: written to the completion queue in host memory
     const P = this.params;
-    const w = Math.max(t, this.htUpFree);
-    this.htUpFree = w + Math.ceil((P.cqEventBytes + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
+    this.hostWrite(t, P.cqEventBytes);
     this.engine.at(this.htUpFree + P.hostLatencyPs, this.id, EV_COMPLETE, id);
   }
 }
