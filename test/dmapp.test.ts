@@ -152,6 +152,13 @@ describe('DMAPP', () => {
       out.push(await rc(d.afaddQw(1, seg, -8, 1n)));
       out.push(await rc(d.put(2, seg, 0, new Uint8Array(8))));
       out.push(await rc(d.get(-1, seg, 0, new Uint8Array(8))));
+      // strided and indexed calls check their element layout before anything moves
+      out.push(await rc(d.iputNbi(1, seg, 0, new BigInt64Array(3), 'qw', 1, 2, 3)));
+      out.push(await rc(d.igetNbi(1, seg, 0, new BigInt64Array(4), 'qw', 0, 1, 2)));
+      out.push(await rc(d.scatterNbi(1, seg, 0, new Int32Array(2), 'dw', [1, -3])));
+      out.push(await rc(d.gatherNbi(1, seg, 0, new Int32Array(2), 'dw', [1, 2, 3])));
+      out.push(await rc(d.gatherNbi(1, seg, 0, new Int32Array(2), 'word' as never, [1])));
+      expect(d.gsyncTest()).toBe(true); // nothing of the refused calls went out
       // the NIC refuses an access past the end of the target's segment
       await d.putNbi(1, seg, 60, new Uint8Array(8));
       out.push(await rc(d.gsyncWait()));
@@ -171,6 +178,11 @@ describe('DMAPP', () => {
       'DMAPP_RC_INVALID_PARAM: afaddQw: offset=-8 must be a multiple of 8',
       'DMAPP_RC_INVALID_PARAM: put: target=2 is not a PE (0..1)',
       'DMAPP_RC_INVALID_PARAM: get: target=-1 is not a PE (0..1)',
+      'DMAPP_RC_INVALID_PARAM: iputNbi: 3 elements of 8 bytes run past the 24-byte source',
+      'DMAPP_RC_INVALID_PARAM: igetNbi: dstStride=0 must be a positive integer',
+      'DMAPP_RC_INVALID_PARAM: scatterNbi: element 1 goes to index -3, which must be a non-negative integer',
+      'DMAPP_RC_INVALID_PARAM: gatherNbi: 3 elements of 4 bytes run past the 8-byte destination',
+      'DMAPP_RC_INVALID_PARAM: gatherNbi: type=word; valid: byte, dw, qw, dqw',
       'DMAPP_RC_TRANSACTION_ERROR: a put, get or AMO failed with NIC status OutOfBounds',
       'DMAPP_RC_TRANSACTION_ERROR: getNb failed with NIC status OutOfBounds',
       'DMAPP_RC_TRANSACTION_ERROR: aaddQw failed with NIC status OutOfBounds',

@@ -151,49 +151,56 @@ export class Dmapp {
    * to `target` at byte `offset` (every `dstStride` elements); implicit completion (gsyncWait).
    */
   async iputNbi(target: number, seg: SymmetricSegment, offset: number, src: ArrayBufferView, type: DmappType, dstStride: number, srcStride: number, count: number): Promise<void> {
-    const e = elemBytes('iputNbi', type);
-    const bytes = bytesOf('iputNbi', src);
     checkStrides('iputNbi', dstStride, srcStride, count);
-    if ((count - 1) * srcStride * e + e > bytes.length && count > 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `iputNbi: count=${count} elements at srcStride=${srcStride} run past the ${bytes.length}-byte source`);
-    for (let i = 0; i < count; i++) {
-      const from = i * srcStride * e;
-      await this.transfer('iputNbi', 'put', 'nbi', target, seg, offset + i * dstStride * e, bytes.subarray(from, from + e));
-    }
+    return this.elementwise('iputNbi', 'put', target, seg, offset, src, type, count, (i) => i * dstStride, (i) => i * srcStride);
   }
 
   /** Strided get (dmapp_iget): the mirror of `iputNbi`, into `dst`. */
   async igetNbi(target: number, seg: SymmetricSegment, offset: number, dst: ArrayBufferView, type: DmappType, dstStride: number, srcStride: number, count: number): Promise<void> {
-    const e = elemBytes('igetNbi', type);
-    const bytes = bytesOf('igetNbi', dst);
     checkStrides('igetNbi', dstStride, srcStride, count);
-    if ((count - 1) * dstStride * e + e > bytes.length && count > 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `igetNbi: count=${count} elements at dstStride=${dstStride} run past the ${bytes.length}-byte destination`);
-    for (let i = 0; i < count; i++) {
-      const to = i * dstStride * e;
-      await this.transfer('igetNbi', 'get', 'nbi', target, seg, offset + i * srcStride * e, bytes.subarray(to, to + e));
-    }
+    return this.elementwise('igetNbi', 'get', target, seg, offset, dst, type, count, (i) => i * srcStride, (i) => i * dstStride);
   }
 
   /** Indexed put (scatter): element i of `src` goes to byte `offset + indices[i] * size(type)` of `target`. */
   async scatterNbi(target: number, seg: SymmetricSegment, offset: number, src: ArrayBufferView, type: DmappType, indices: ArrayLike<number>): Promise<void> {
-    const e = elemBytes('scatterNbi', type);
-    const bytes = bytesOf('scatterNbi', src);
-    if (indices.length * e > bytes.length) throw new DmappError(DMAPP_RC.INVALID_PARAM, `scatterNbi: ${indices.length} indices need ${indices.length * e} source bytes, got ${bytes.length}`);
-    for (let i = 0; i < indices.length; i++) {
-      const ix = indices[i]!;
-      if (!Number.isInteger(ix) || ix < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `scatterNbi: indices[${i}]=${ix} must be a non-negative integer`);
-      await this.transfer('scatterNbi', 'put', 'nbi', target, seg, offset + ix * e, bytes.subarray(i * e, i * e + e));
-    }
+    return this.elementwise('scatterNbi', 'put', target, seg, offset, src, type, indices.length, (i) => indices[i]!, (i) => i);
   }
 
   /** Indexed get (gather): element i of `dst` comes from byte `offset + indices[i] * size(type)` of `target`. */
   async gatherNbi(target: number, seg: SymmetricSegment, offset: number, dst: ArrayBufferView, type: DmappType, indices: ArrayLike<number>): Promise<void> {
-    const e = elemBytes('gatherNbi', type);
-    const bytes = bytesOf('gatherNbi', dst);
-    if (indices.length * e > bytes.length) throw new DmappError(DMAPP_RC.INVALID_PARAM, `gatherNbi: ${indices.length} indices need ${indices.length * e} destination bytes, got ${bytes.length}`);
-    for (let i = 0; i < indices.length; i++) {
-      const ix = indices[i]!;
-      if (!Number.isInteger(ix) || ix < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `gatherNbi: indices[${i}]=${ix} must be a non-negative integer`);
-      await this.transfer('gatherNbi', 'get', 'nbi', target, seg, offset + ix * e, bytes.subarray(i * e, i * e + e));
+    return this.elementwise('gatherNbi', 'get', target, seg, offset, dst, type, indices.length, (i) => indices[i]!, (i) => i);
+  }
+
+  /**
+   * `count` implicit one-element transfers of `type`: element `localAt(i)` of `buf` to or from
+   * element `remoteAt(i)` after byte `offset` of `target`'s segment (the strided and indexed calls).
+   */
+  private async elementwise(
+    call: string,
+    op: 'put' | 'get',
+    target: number,
+    seg: SymmetricSegment,
+    offset: number,
+    buf: ArrayBufferView,
+    type: DmappType,
+    count: number,
+    remoteAt: (i: number) => number,
+    localAt: (i: number) => number,
+  ): Promise<void> {
+    const e = elemBytes(call, type);
+    const bytes = bytesOf(call, buf);
+    // local positions rise with i in every caller, so the last one bounds them all
+    if (count > 0 && (localAt(count - 1) + 1) * e > bytes.length) {
+      throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: ${count} elements of ${e} bytes run past the ${bytes.length}-byte ${op === 'put' ? 'source' : 'destination'}`);
+    }
+    // every element is checked before any moves
+    for (let i = 0; i < count; i++) {
+      const ix = remoteAt(i);
+      if (!Number.isInteger(ix) || ix < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: element ${i} goes to index ${ix}, which must be a non-negative integer`);
+    }
+    for (let i = 0; i < count; i++) {
+      const at = localAt(i) * e;
+      await this.transfer(call, op, 'nbi', target, seg, offset + remoteAt(i) * e, bytes.subarray(at, at + e));
     }
   }
 
