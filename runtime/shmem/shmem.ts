@@ -400,15 +400,7 @@ export class Shmem {
    * waits); a condition not met within `waitLimitPs` of simulated time throws a ShmemError.
    */
   async waitUntil(ivar: Symmetric, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<void> {
-    const call = 'waitUntil';
-    this.checkSym(call, 'ivar', ivar);
-    if (!CMPS.includes(cmp)) throw new ShmemError(`${call}: cmp=${String(cmp)}; valid: ${CMPS.join(', ')}`);
-    const width = this.atomicType(call, type);
-    this.checkRange(call, 'ivar', ivar, width);
-    if (ivar.offset % width !== 0) throw new ShmemError(`${call}: ivar is at byte offset ${ivar.offset}, not aligned to the ${width}-byte ${type}`);
-    const want = this.operand(call, 'value', value, type);
-    const view = new DataView(ivar.segment.local.buffer, ivar.segment.local.byteOffset, ivar.segment.local.byteLength);
-    const read = (): bigint => readVar(view, ivar.offset, type);
+    const { read, want } = this.condition('waitUntil', ivar, cmp, value, type);
     await this.poll(
       () => compare(read(), cmp, want),
       () => `waitUntil(ivar at segment ${ivar.segment.id} byte ${ivar.offset}, ${cmp} ${want}) on PE ${this.myPe()}: the ${type} value is ${read()}`,
@@ -417,16 +409,21 @@ export class Shmem {
 
   /** Whether this PE's `ivar` compares to `value` as `cmp` says, without waiting (shmem_test). */
   async test(ivar: Symmetric, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<boolean> {
-    const call = 'test';
+    const { read, want } = this.condition('test', ivar, cmp, value, type);
+    await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, 'shmem.test');
+    return compare(read(), cmp, want);
+  }
+
+  /** Checks the arguments of a wait or test on `ivar`; returns a reader of its local value and the value to compare with. */
+  private condition(call: string, ivar: Symmetric, cmp: ShmemCmp, value: bigint | number, type: AtomicType): { read: () => bigint; want: bigint } {
     this.checkSym(call, 'ivar', ivar);
     if (!CMPS.includes(cmp)) throw new ShmemError(`${call}: cmp=${String(cmp)}; valid: ${CMPS.join(', ')}`);
     const width = this.atomicType(call, type);
     this.checkRange(call, 'ivar', ivar, width);
     if (ivar.offset % width !== 0) throw new ShmemError(`${call}: ivar is at byte offset ${ivar.offset}, not aligned to the ${width}-byte ${type}`);
     const want = this.operand(call, 'value', value, type);
-    await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, 'shmem.test');
     const view = new DataView(ivar.segment.local.buffer, ivar.segment.local.byteOffset, ivar.segment.local.byteLength);
-    return compare(readVar(view, ivar.offset, type), cmp, want);
+    return { read: () => readVar(view, ivar.offset, type), want };
   }
 
   // --- collectives (all PEs)
