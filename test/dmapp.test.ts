@@ -136,6 +136,51 @@ describe('DMAPP', () => {
     expect(res[1]!.target).toBe(16n);
   });
 
+  it.each(['xe6', 'xc30'])('%s: a fetching nbi AMO returns before its answer; the old value is in the result buffer after gsyncWait', async (machine) => {
+    const res = await run(machine, async (ctx) => {
+      const d = ctx.dmapp;
+      const seg = d.malloc(64);
+      if (d.pe === 1) new BigInt64Array(seg.local.buffer, 0, 2).set([41n, -7n]);
+      new Int32Array(seg.local.buffer, 16, 2).set([-5, 9]);
+      await ctx.mpi.barrier();
+      if (d.pe === 1) {
+        await ctx.mpi.barrier();
+        return { q: [...new BigInt64Array(seg.local.buffer, 0, 2)], dw: [...new Int32Array(seg.local.buffer, 16, 2)] };
+      }
+      const q = new BigInt64Array([-1n, -1n]);
+      const dw = new Int32Array([-1, -1, -1]);
+      const t0 = ctx.now();
+      await d.afaddQwNbi(1, seg, 8, 100n, q.subarray(1));
+      // the general form: a 4-byte fetching xor into element 1 of dw
+      await d.amo('afxorDwNbi', 'xor', true, 'nbi', 1, seg, 20, 0b1010n, undefined, 4, dw.subarray(1, 2));
+      const issued = ctx.now() - t0;
+      const early = { q: [...q], dw: [...dw], idle: d.gsyncTest() };
+      await d.gsyncWait();
+      const done = ctx.now() - t0;
+      const late = { q: [...q], dw: [...dw] };
+      const errors = [
+        await rc(d.amo('afaddQwNbi', 'add', true, 'nbi', 1, seg, 0, 1n)),
+        await rc(d.afaddQwNbi(1, seg, 0, 1n, new Uint8Array(4))),
+        await rc(d.amo('aaddQwNbi', 'add', false, 'nbi', 1, seg, 0, 1n, undefined, 8, new BigInt64Array(1))),
+        await rc(d.afaddQwNbi(1, seg, 0, 1n, [0n] as never)),
+      ];
+      await ctx.mpi.barrier();
+      return { early, late, issued, done, errors };
+    });
+    const r0 = res[0] as { early: { q: bigint[]; dw: number[]; idle: boolean }; late: { q: bigint[]; dw: number[] }; issued: number; done: number; errors: string[] };
+    expect(r0.early).toEqual({ q: [-1n, -1n], dw: [-1, -1, -1], idle: false });
+    expect(r0.late).toEqual({ q: [-1n, -7n], dw: [-1, 9, -1] });
+    // issuing both took library time only; the answers came a network round trip later
+    expect(r0.done).toBeGreaterThan(3 * r0.issued);
+    expect(r0.errors).toEqual([
+      'DMAPP_RC_INVALID_PARAM: afaddQwNbi: a fetching nbi AMO needs a result buffer for the old value',
+      'DMAPP_RC_INVALID_PARAM: afaddQwNbi: the result buffer has 4 bytes, fewer than the 8 of the old value',
+      'DMAPP_RC_INVALID_PARAM: aaddQwNbi: a non-fetching AMO takes no result buffer',
+      'DMAPP_RC_INVALID_PARAM: afaddQwNbi: buffer must be a typed array',
+    ]);
+    expect(res[1]).toEqual({ q: [41n, 93n], dw: [-5, 9 ^ 0b1010] });
+  });
+
   it('bad calls: misaligned AMO, target out of range, access beyond a segment, access after free', async () => {
     const res = await run('xe6', async (ctx) => {
       const d = ctx.dmapp;

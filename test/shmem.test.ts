@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DmappError } from '../runtime/dmapp/dmapp.ts';
 import type { RankContext } from '../runtime/rank.ts';
-import { ShmemError, type AtomicType, type ReduceType } from '../runtime/shmem/shmem.ts';
+import { ShmemError, type AtomicType, type FetchArray, type ReduceType, type Symmetric } from '../runtime/shmem/shmem.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { rejection } from './helpers.ts';
 
@@ -136,21 +136,28 @@ describe('OpenSHMEM over DMAPP', () => {
       const log: [string, bigint | undefined][] = [];
       if (s.myPe() === 0) {
         const t = 1;
+        // the non-fetching atomics complete at quiet and are ordered only by a fence
         await s.atomicSet(x, 5, t, type);
+        await s.fence();
         log.push(['fetch', await s.atomicFetch(x, t, type)]);
         await s.atomicAdd(x, 10, t, type);
+        await s.fence();
         log.push(['fetchAdd', await s.atomicFetchAdd(x, signed ? -18n : (1n << BigInt(bits)) - 18n, t, type)]);
         log.push(['after', await s.atomicFetch(x, t, type)]);
         await s.atomicInc(x, t, type);
+        await s.fence();
         log.push(['fetchInc', await s.atomicFetchInc(x, t, type)]);
         log.push(['swap', await s.atomicSwap(x, 0b1100, t, type)]);
         log.push(['cswapMiss', await s.atomicCompareSwap(x, 1, 99, t, type)]);
         log.push(['cswapHit', await s.atomicCompareSwap(x, 0b1100, 0b1010, t, type)]);
         await s.atomicAnd(x, 0b0110, t, type);
+        await s.fence();
         log.push(['fetchAnd', await s.atomicFetchAnd(x, 0b0011, t, type)]);
         await s.atomicOr(x, 0b1000, t, type);
+        await s.fence();
         log.push(['fetchOr', await s.atomicFetchOr(x, 0b0100, t, type)]);
         await s.atomicXor(x, 0b1111, t, type);
+        await s.fence();
         log.push(['fetchXor', await s.atomicFetchXor(x, 0b0101, t, type)]);
         log.push(['end', await s.atomicFetch(x, t, type)]);
       }
@@ -183,6 +190,292 @@ describe('OpenSHMEM over DMAPP', () => {
     });
     expect(res[3]!.total).toBe(51n);
     expect(res.flatMap((r) => r.tickets).sort((a, b) => Number(a - b))).toEqual(Array.from({ length: 51 }, (_, i) => BigInt(i)));
+  });
+
+  it.each<{ type: AtomicType; neg: bigint }>([
+    { type: 'int64', neg: -13n },
+    { type: 'uint64', neg: 2n ** 64n - 13n },
+    { type: 'int32', neg: -13n },
+    { type: 'uint32', neg: 2n ** 32n - 13n },
+  ])('every fetching nbi atomic puts the old value in its fetch element, there after quiet ($type, on another node)', async ({ type, neg }) => {
+    const bits = type.endsWith('32') ? 32 : 64;
+    const signed = !type.startsWith('u');
+    const wrap = (v: bigint): bigint => (signed ? BigInt.asIntN(bits, v) : BigInt.asUintN(bits, v));
+    const res = await run('xc30', 2, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const v = await s.malloc(16);
+      const x = v.element(type, 1);
+      if (s.myPe() !== 0) {
+        await s.barrierAll();
+        return { got: [] as bigint[], untouched: [] as bigint[] };
+      }
+      const f = type === 'int64' ? new BigInt64Array(12) : type === 'uint64' ? new BigUint64Array(12) : type === 'int32' ? new Int32Array(12) : new Uint32Array(12);
+      const sentinel = type === 'int64' || type === 'uint64' ? 77n : 77;
+      f.fill(sentinel as never);
+      const t = 1;
+      // each one is quieted before the next, so they take effect in this order
+      const steps: ((i: number) => Promise<void>)[] = [
+        (i) => s.atomicFetchNbi(f, i, x, t, type),
+        (i) => s.atomicFetchAddNbi(f, i, x, signed ? -18n : (1n << BigInt(bits)) - 18n, t, type),
+        (i) => s.atomicFetchIncNbi(f, i, x, t, type),
+        (i) => s.atomicSwapNbi(f, i, x, 0b1100, t, type),
+        (i) => s.atomicCompareSwapNbi(f, i, x, 1, 99, t, type),
+        (i) => s.atomicCompareSwapNbi(f, i, x, 0b1100, 0b1010, t, type),
+        (i) => s.atomicFetchAndNbi(f, i, x, 0b0110, t, type),
+        (i) => s.atomicFetchOrNbi(f, i, x, 0b1000, t, type),
+        (i) => s.atomicFetchXorNbi(f, i, x, 0b1111, t, type),
+        (i) => s.atomicFetchNbi(f, i, x, t, type),
+      ];
+      await s.atomicSet(x, 5, t, type);
+      await s.quiet();
+      for (const [i, step] of steps.entries()) {
+        // odd elements only, so a write to the wrong element shows
+        await step(2 * i + 1 - (i >= 6 ? 11 : 0));
+        await s.quiet();
+      }
+      await s.barrierAll();
+      return { got: [...f].map((e) => BigInt(e)), untouched: [] };
+    });
+    const f = res[0]!.got;
+    // steps 0..5 wrote elements 1, 3, 5, 7, 9, 11; steps 6..9 wrote 2, 4, 6, 8; element 0 and 10 stay 77
+    const at = (i: number): bigint => f[2 * i + 1 - (i >= 6 ? 11 : 0)]!;
+    expect([f[0], f[10]]).toEqual([77n, 77n]);
+    expect(at(0)).toBe(5n); // fetch
+    expect(at(1)).toBe(5n); // fetch-add -18
+    expect(at(2)).toBe(neg); // 5 - 18, wrapped for unsigned types
+    expect(at(3)).toBe(wrap(neg + 1n)); // swap
+    expect(at(4)).toBe(0b1100n); // compare-swap misses
+    expect(at(5)).toBe(0b1100n); // compare-swap hits
+    expect(at(6)).toBe(0b1010n); // and 0110
+    expect(at(7)).toBe(0b0010n); // or 1000
+    expect(at(8)).toBe(0b1010n); // xor 1111
+    expect(at(9)).toBe(0b0101n);
+  });
+
+  it.each(['xe6', 'xc30'])('%s: nbi atomics return once issued: the fetched value arrives only by quiet (barrierAll included), sooner than a blocking call returns', async (machine) => {
+    const res = await run(machine, 2, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const x = await s.malloc(8);
+      if (s.myPe() === 1) {
+        x.int64()[0] = 7n;
+        await s.barrierAll();
+        await s.barrierAll();
+        return { x: x.int64()[0] };
+      }
+      await s.barrierAll();
+      const fetch = new BigInt64Array([-1n, -1n]);
+      const t0 = ctx.now();
+      await s.atomicFetchAddNbi(fetch, 1, x, 5, 1);
+      const t1 = ctx.now();
+      const atReturn = [...fetch];
+      await s.quiet();
+      const t2 = ctx.now();
+      const afterQuiet = [...fetch];
+      const old = await s.atomicFetchAdd(x, 5, 1);
+      const t3 = ctx.now();
+      await s.atomicAdd(x, 5, 1);
+      const t4 = ctx.now();
+      await s.quiet();
+      const t5 = ctx.now();
+      // PE 1 waits in barrierAll already, so only the barrier's quiet holds this PE until the answer is back
+      await s.atomicFetchIncNbi(fetch, 0, x, 1);
+      await s.barrierAll();
+      return { atReturn, afterQuiet, old, end: fetch[0], nbi: t1 - t0, nbiQuiet: t2 - t0, blocking: t3 - t2, add: t4 - t3, addQuiet: t5 - t3 };
+    });
+    const r = res[0]! as Exclude<(typeof res)[0], { x: unknown }>;
+    expect(res[1]).toEqual({ x: 23n });
+    expect(r.atReturn).toEqual([-1n, -1n]);
+    expect(r.afterQuiet).toEqual([-1n, 7n]);
+    expect(r.old).toBe(12n);
+    expect(r.end).toBe(22n);
+    // issuing takes the library's time; the answer needs a network round trip, as the blocking call does
+    expect(r.nbi).toBeLessThan(r.blocking / 3);
+    expect(r.nbiQuiet).toBeGreaterThan(r.blocking / 2);
+    expect(r.add).toBeLessThan(r.blocking / 3);
+    expect(r.addQuiet).toBeGreaterThan(3 * r.add);
+  });
+
+  it('fetch-add nbi from 12 PEs on 3 nodes to one counter: after quiet the tickets are 0..35, each once', async () => {
+    const res = await run('xe6', 3, 4, async (ctx) => {
+      const s = ctx.shmem;
+      const c = await s.malloc(8);
+      const tickets = new BigInt64Array(3).fill(-1n);
+      for (let i = 0; i < 3; i++) await s.atomicFetchAddNbi(tickets, i, c, 1, 5);
+      await s.quiet();
+      const mine = [...tickets];
+      await s.barrierAll();
+      return { tickets: mine, total: s.myPe() === 5 ? c.int64()[0] : undefined };
+    });
+    expect(res[5]!.total).toBe(36n);
+    expect(res.flatMap((r) => r.tickets).sort((a, b) => Number(a - b))).toEqual(Array.from({ length: 36 }, (_, i) => BigInt(i)));
+  });
+
+  it('non-fetching atomics from every PE complete by barrierAll: the exact sum, in int64 and int32', async () => {
+    const res = await run('xc30', 4, 2, async (ctx) => {
+      const s = ctx.shmem;
+      const me = s.myPe();
+      const c64 = await s.malloc(8);
+      const c32 = await s.malloc(8);
+      for (let i = 0; i < 5; i++) {
+        await s.atomicAdd(c64, BigInt(val(me, i, 3)) * 1_000_000_000n, 6);
+        await s.atomicAdd(c32.element('int32', 1), val(me, i, 4), 6, 'int32');
+      }
+      await s.atomicInc(c64, 6);
+      await s.barrierAll();
+      return me === 6 ? { c64: c64.int64()[0], c32: c32.int32()[1] } : null;
+    });
+    const pes = Array.from({ length: 8 }, (_, p) => p);
+    const is = [0, 1, 2, 3, 4];
+    expect(res[6]).toEqual({
+      c64: pes.reduce((a, p) => a + is.reduce((b, i) => b + BigInt(val(p, i, 3)) * 1_000_000_000n, 0n), 0n) + 8n,
+      c32: pes.reduce((a, p) => a + is.reduce((b, i) => b + val(p, i, 4), 0), 0),
+    });
+  });
+
+  it('nbi atomics: a bad PE, a misaligned target, a wrong fetch array and an index out of range throw ShmemError naming it; nothing is issued', async () => {
+    const res = await run('xe6', 2, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const a = await s.malloc(16);
+      const f = new BigInt64Array(2);
+      const calls: Record<string, (fetch: FetchArray, index: number, at: Symmetric, pe: number, type?: AtomicType) => Promise<void>> = {
+        atomicFetchNbi: (fe, i, at, pe, type) => s.atomicFetchNbi(fe, i, at, pe, type),
+        atomicFetchAddNbi: (fe, i, at, pe, type) => s.atomicFetchAddNbi(fe, i, at, 1, pe, type),
+        atomicFetchIncNbi: (fe, i, at, pe, type) => s.atomicFetchIncNbi(fe, i, at, pe, type),
+        atomicSwapNbi: (fe, i, at, pe, type) => s.atomicSwapNbi(fe, i, at, 1, pe, type),
+        atomicCompareSwapNbi: (fe, i, at, pe, type) => s.atomicCompareSwapNbi(fe, i, at, 0, 1, pe, type),
+        atomicFetchAndNbi: (fe, i, at, pe, type) => s.atomicFetchAndNbi(fe, i, at, 1, pe, type),
+        atomicFetchOrNbi: (fe, i, at, pe, type) => s.atomicFetchOrNbi(fe, i, at, 1, pe, type),
+        atomicFetchXorNbi: (fe, i, at, pe, type) => s.atomicFetchXorNbi(fe, i, at, 1, pe, type),
+      };
+      const out: Record<string, string[]> = {};
+      for (const [name, call] of Object.entries(calls)) {
+        const msgs: string[] = [];
+        for (const p of [
+          call(f, 0, a, 2),
+          call(f, 0, a.at(4), 1),
+          call(new Int32Array(2), 0, a, 1),
+          call(new BigInt64Array(2), 0, a, 1, 'uint64'),
+          call([0n] as never, 0, a, 1),
+          call(f, 2, a, 1),
+          call(f, 0.5, a, 1),
+          call(f, 0, new BigInt64Array(2) as never, 1),
+        ]) {
+          const e = await rejection(p);
+          msgs.push(`${e instanceof ShmemError ? 'ShmemError' : e.name}: ${e.message}`);
+        }
+        out[name] = msgs;
+      }
+      // every refusal came before the NIC: nothing was issued, nothing fails at quiet
+      await s.quiet();
+      await s.barrierAll();
+      return { out, f: [...f], a: [...a.int64()] };
+    });
+    for (const r of res) expect(r.a).toEqual([0n, 0n]);
+    expect(res[0]!.f).toEqual([0n, 0n]);
+    const out = res[0]!.out;
+    expect(Object.keys(out)).toHaveLength(8);
+    for (const [name, msgs] of Object.entries(out)) {
+      const arg = name === 'atomicFetchNbi' ? 'source' : 'dest';
+      expect(msgs).toEqual([
+        `ShmemError: ${name}: pe=2 is not a PE (0..1)`,
+        `ShmemError: ${name}: ${arg} is at byte offset 4, not aligned to the 8-byte int64`,
+        `ShmemError: ${name}: fetch must be a BigInt64Array (the atomic's type is int64), got Int32Array`,
+        `ShmemError: ${name}: fetch must be a BigUint64Array (the atomic's type is uint64), got BigInt64Array`,
+        `ShmemError: ${name}: fetch must be a BigInt64Array (the atomic's type is int64), got object`,
+        `ShmemError: ${name}: index=2 is not an element of fetch (0..1)`,
+        `ShmemError: ${name}: index=0.5 is not an element of fetch (0..1)`,
+        `ShmemError: ${name}: ${arg} is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)`,
+      ]);
+    }
+  });
+
+  // collectmem sizes: some PEs give 0 bytes, the rest odd sizes, so blocks land unaligned; with
+  // `big` the last PE gives a block above the BTE threshold
+  const collectBytes = (pe: number, n: number, salt: number, big: boolean): number => (big && pe === n - 1 ? 6001 : (pe + salt) % 3 === 0 ? 0 : 1 + ((pe * 37 + salt * 11) % 13));
+  const collectByte = (pe: number, i: number, salt: number): number => (pe * 31 + i * 7 + salt * 101 + 1) & 0xff;
+
+  it.each([
+    { n: 1, nodes: 1, ppn: 1 },
+    { n: 3, nodes: 3, ppn: 1 },
+    { n: 5, nodes: 5, ppn: 1 },
+    { n: 4, nodes: 2, ppn: 2 },
+    { n: 6, nodes: 3, ppn: 2 },
+  ])('collectmem on $n PEs ($nodes nodes x $ppn): different sizes per PE, 0 included, concatenated in PE order, byte by byte', async ({ n, nodes, ppn }) => {
+    const rounds = [
+      { salt: 0, big: false },
+      { salt: 1, big: false },
+      { salt: 2, big: true },
+    ];
+    const res = await run('xc30', nodes, ppn, async (ctx) => {
+      const s = ctx.shmem;
+      const me = s.myPe();
+      const src = await s.malloc(7000);
+      const dst = await s.malloc(7000 + 13 * n);
+      const got: number[][] = [];
+      await ctx.compute({ us: 1 }); // on 1 PE a collect is local copies only, which take no simulated time
+      // back to back, so a fast PE's next sizes meet a slow PE still in the previous call
+      for (const { salt, big } of rounds) {
+        dst.local.fill(0xee);
+        const nbytes = collectBytes(me, n, salt, big);
+        for (let i = 0; i < nbytes; i++) src.local[i] = collectByte(me, i, salt);
+        await s.barrierAll();
+        await s.collectmem(dst, src, nbytes);
+        got.push([...dst.local]);
+      }
+      return got;
+    });
+    expect(res).toHaveLength(n);
+    for (const [r, { salt, big }] of rounds.entries()) {
+      const want: number[] = [];
+      for (let p = 0; p < n; p++) for (let i = 0; i < collectBytes(p, n, salt, big); i++) want.push(collectByte(p, i, salt));
+      while (want.length < 7000 + 13 * n) want.push(0xee);
+      for (const [pe, got] of res.entries()) {
+        const bad = got[r]!.findIndex((b, i) => b !== want[i]);
+        expect(bad, `PE ${pe}, round ${r}: first wrong byte`).toBe(-1);
+      }
+    }
+  });
+
+  it('collectmem: bad dest, source or nbytes, and a dest too small for the total on every PE, throw ShmemError naming it', async () => {
+    const res = await run('xe6', 3, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const me = s.myPe();
+      const src = await s.malloc(16);
+      const dst = await s.malloc(24);
+      const gone = await s.malloc(8);
+      await s.free(gone);
+      const out: string[] = [];
+      const note = async (p: Promise<unknown>): Promise<void> => {
+        const e = await rejection(p);
+        out.push(`${e instanceof ShmemError ? 'ShmemError' : e.name}: ${e.message}`);
+      };
+      await note(s.collectmem(new Uint8Array(24) as never, src, 8));
+      await note(s.collectmem(dst, gone, 8));
+      await note(s.collectmem(dst, src, -1));
+      await note(s.collectmem(dst, src, 2.5));
+      await note(s.collectmem(dst, src, 17));
+      // 8 + 9 + 10 = 27 bytes do not fit the 24 of dest, nor 8 + 8 + 8 the 16 bytes from byte 8
+      await note(s.collectmem(dst, src, 8 + me));
+      await note(s.collectmem(dst.at(8), src, 8));
+      // the failed calls leave every PE in step: a good one still works
+      src.local.fill(me + 1);
+      await s.collectmem(dst, src, 8);
+      out.push([...dst.local].join(','));
+      return out;
+    });
+    const good = [...Array<number>(8).fill(1), ...Array<number>(8).fill(2), ...Array<number>(8).fill(3)].join(',');
+    for (const [me, r] of res.entries()) {
+      expect(r).toEqual([
+        'ShmemError: collectmem: dest is not a symmetric address of PE ' + me + ' (allocate it with shmem.malloc; private memory cannot be named remotely)',
+        expect.stringMatching(/^ShmemError: collectmem: source \(symmetric segment \d+\) has been freed$/),
+        'ShmemError: collectmem: nbytes=-1 must be a non-negative integer',
+        'ShmemError: collectmem: nbytes=2.5 must be a non-negative integer',
+        'ShmemError: collectmem: 17 bytes at source run past the end of its symmetric object (16 bytes from byte offset 0)',
+        `ShmemError: collectmem: the 3 PEs contribute 27 bytes in all (this PE ${8 + me}), more than the 24 bytes at dest (byte offset 0 of its symmetric object)`,
+        'ShmemError: collectmem: the 3 PEs contribute 24 bytes in all (this PE 8), more than the 16 bytes at dest (byte offset 8 of its symmetric object)',
+        good,
+      ]);
+    }
   });
 
   // PE counts 1..17, as nodes x ppn with at most 5 nodes where the count allows it

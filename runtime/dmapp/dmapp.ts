@@ -249,18 +249,50 @@ export class Dmapp {
   afaddQwNb(target: number, seg: SymmetricSegment, offset: number, value: bigint): Promise<SyncId> {
     return this.amo('afaddQwNb', 'add', true, 'nb', target, seg, offset, value) as Promise<SyncId>;
   }
+  /**
+   * Fetching add, non-blocking implicit (dmapp_afadd_qw_nbi): the old value is written to the
+   * first 8 bytes of `result` (little-endian) when the AMO completes; it is there after `gsyncWait`.
+   */
+  async afaddQwNbi(target: number, seg: SymmetricSegment, offset: number, value: bigint, result: ArrayBufferView): Promise<void> {
+    await this.amo('afaddQwNbi', 'add', true, 'nbi', target, seg, offset, value, undefined, 8, result);
+  }
 
   /**
    * Any AMO of the NIC's AMO unit, 4 or 8 bytes wide, in any completion mode: the general form
-   * the named calls use (and SHMEM's typed atomics). Blocking fetching calls resolve to the old value.
+   * the named calls use (and SHMEM's typed atomics). Blocking fetching calls resolve to the old
+   * value. A fetching AMO writes the old value into the first `width` bytes of `result`
+   * (little-endian) when it completes, as the NIC delivers it; a fetching `nbi` AMO needs
+   * `result`, since it returns nothing and its value is there only after `gsyncWait`. Bad
+   * arguments reject the returned promise.
    */
-  amo(call: string, op: AmoOp, fetch: boolean, completion: Completion, target: number, seg: SymmetricSegment, offset: number, operand: bigint, compare?: bigint, width: 4 | 8 = 8): Promise<bigint | SyncId | undefined> {
+  async amo(
+    call: string,
+    op: AmoOp,
+    fetch: boolean,
+    completion: Completion,
+    target: number,
+    seg: SymmetricSegment,
+    offset: number,
+    operand: bigint,
+    compare?: bigint,
+    width: 4 | 8 = 8,
+    result?: ArrayBufferView,
+  ): Promise<bigint | SyncId | undefined> {
     if (typeof operand !== 'bigint') throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: the operand must be a bigint, got ${typeof operand}`);
     if (!Number.isInteger(offset) || offset < 0 || offset % width !== 0) {
       throw new DmappError(Number.isInteger(offset) && offset >= 0 ? DMAPP_RC.ALIGNMENT_ERROR : DMAPP_RC.INVALID_PARAM, `${call}: offset=${offset} must be a multiple of ${width}`);
     }
-    const result = new Uint8Array(fetch ? width : 0);
-    return this.transfer(call, 'amo', completion, target, seg, offset, result, { op, width, operand, fetch, ...(compare !== undefined ? { compare } : {}) });
+    let local: Uint8Array;
+    if (result === undefined) {
+      if (fetch && completion === 'nbi') throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: a fetching nbi AMO needs a result buffer for the old value`);
+      local = new Uint8Array(fetch ? width : 0);
+    } else {
+      if (!fetch) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: a non-fetching AMO takes no result buffer`);
+      const bytes = bytesOf(call, result);
+      if (bytes.length < width) throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: the result buffer has ${bytes.length} bytes, fewer than the ${width} of the old value`);
+      local = bytes.subarray(0, width);
+    }
+    return this.transfer(call, 'amo', completion, target, seg, offset, local, { op, width, operand, fetch, ...(compare !== undefined ? { compare } : {}) });
   }
 
   // --- completion

@@ -16,6 +16,14 @@ export type ShmemType = 'int32' | 'uint32' | 'int64' | 'uint64' | 'float64';
 export type AtomicType = 'int32' | 'uint32' | 'int64' | 'uint64';
 /** Types of the reductions (`shmem_TYPE_OP_to_all`). */
 export type ReduceType = 'float64' | 'int32' | 'int64';
+/**
+ * Where a fetching non-blocking atomic (`atomicFetchAddNbi`, ...) puts the old value, with an
+ * `index`: the C calls' `TYPE *fetch`. A private typed array of the atomic's type (BigInt64Array
+ * for int64, BigUint64Array for uint64, Int32Array for int32, Uint32Array for uint32). The call
+ * returns once the AMO is issued; the NIC writes `fetch[index]` when the answer arrives, at some
+ * point before the next `quiet` (or `barrierAll`) returns, so read it only after that.
+ */
+export type FetchArray = BigInt64Array | BigUint64Array | Int32Array | Uint32Array;
 /** Comparison of `waitUntil` (SHMEM_CMP_EQ, ... in lower case). */
 export type ShmemCmp = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
 
@@ -113,8 +121,11 @@ export class Symmetric {
  *   packets adaptively, so two puts may land in either order;
  * - gets and `g` return with the data; `...Nbi` calls complete at `quiet`;
  * - `fence` is implemented as `quiet` (stronger than OpenSHMEM requires: it also waits);
- * - atomics are blocking: even non-fetching ones have completed at the target when they return
- *   (stronger than required);
+ * - fetching atomics (`atomicFetchAdd`, ...) return the old value, so they have completed;
+ *   non-fetching ones (`atomicSet`, `atomicAdd`, `atomicInc`, `atomicAnd/Or/Xor`) return once
+ *   issued and complete at the next `quiet`/`fence`/`barrierAll`, as do the fetching `...Nbi`
+ *   forms, whose old value is in their `fetch` element only then; like puts, two atomics
+ *   issued without a `fence` between them may reach the target in either order;
  * - `barrierAll` (dissemination barrier of AMO signals, `quiet` first) and the collectives are
  *   over all PEs; `malloc`/`free` include a barrier as OpenSHMEM requires.
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
@@ -125,6 +136,8 @@ export class Shmem {
   waitLimitPs = 1e12;
   private sync: SymmetricSegment | null = null;
   private scratch: SymmetricSegment | null = null;
+  /** Every PE's contribution to the current `collectmem`, 8 bytes per PE. */
+  private sizes: SymmetricSegment | null = null;
   private readonly live = new Set<number>();
   private readonly peerReady: boolean[] = [];
   private barriers = 0;
@@ -325,70 +338,106 @@ export class Shmem {
   }
 
   /**
-   * Orders this PE's puts to each PE (shmem_fence). Implemented as `quiet`, which is stronger
-   * than OpenSHMEM requires (it waits for completion, not only for ordering).
+   * Orders this PE's puts and non-blocking atomics to each PE (shmem_fence). Implemented as
+   * `quiet`, which is stronger than OpenSHMEM requires (it waits for completion, not only for
+   * ordering).
    */
   async fence(): Promise<void> {
     await this.nic('fence', this.dmapp.gsyncWait());
   }
 
-  // --- atomics (blocking; values and results are bigints of `type`, default int64)
+  // --- atomics (values and results are bigints of `type`, default int64; the non-fetching ones complete at `quiet`)
 
   /** Atomically reads `source` on `pe` (shmem_atomic_fetch). */
   async atomicFetch(source: Symmetric, pe: number, type: AtomicType = 'int64'): Promise<bigint> {
-    return this.atomic('atomicFetch', 'source', 'add', true, source, 0n, pe, type) as Promise<bigint>;
+    return this.atomic('atomicFetch', 'source', 'add', 'blocking', source, 0n, pe, type) as Promise<bigint>;
   }
-  /** Atomically writes `value` to `dest` on `pe` (shmem_atomic_set). */
+  /** Atomically writes `value` to `dest` on `pe` (shmem_atomic_set); returns once issued, completes at `quiet`. */
   async atomicSet(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
-    await this.atomic('atomicSet', 'dest', 'swap', false, dest, value, pe, type);
+    await this.atomic('atomicSet', 'dest', 'swap', 'nbi', dest, value, pe, type);
   }
-  /** Atomically adds `value` (shmem_atomic_add). */
+  /** Atomically adds `value` (shmem_atomic_add); returns once issued, completes at `quiet`. */
   async atomicAdd(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
-    await this.atomic('atomicAdd', 'dest', 'add', false, dest, value, pe, type);
+    await this.atomic('atomicAdd', 'dest', 'add', 'nbi', dest, value, pe, type);
   }
   /** Atomically adds `value`, returning the old value (shmem_atomic_fetch_add). */
   async atomicFetchAdd(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<bigint> {
-    return this.atomic('atomicFetchAdd', 'dest', 'add', true, dest, value, pe, type) as Promise<bigint>;
+    return this.atomic('atomicFetchAdd', 'dest', 'add', 'blocking', dest, value, pe, type) as Promise<bigint>;
   }
   /** Atomically adds one (shmem_atomic_inc). */
   async atomicInc(dest: Symmetric, pe: number, type: AtomicType = 'int64'): Promise<void> {
-    await this.atomic('atomicInc', 'dest', 'add', false, dest, 1n, pe, type);
+    await this.atomic('atomicInc', 'dest', 'add', 'nbi', dest, 1n, pe, type);
   }
   /** Atomically adds one, returning the old value (shmem_atomic_fetch_inc). */
   async atomicFetchInc(dest: Symmetric, pe: number, type: AtomicType = 'int64'): Promise<bigint> {
-    return this.atomic('atomicFetchInc', 'dest', 'add', true, dest, 1n, pe, type) as Promise<bigint>;
+    return this.atomic('atomicFetchInc', 'dest', 'add', 'blocking', dest, 1n, pe, type) as Promise<bigint>;
   }
   /** Atomically writes `value`, returning the old value (shmem_atomic_swap). */
   async atomicSwap(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<bigint> {
-    return this.atomic('atomicSwap', 'dest', 'swap', true, dest, value, pe, type) as Promise<bigint>;
+    return this.atomic('atomicSwap', 'dest', 'swap', 'blocking', dest, value, pe, type) as Promise<bigint>;
   }
   /** Writes `value` if `dest` equals `cond`; returns the old value (shmem_atomic_compare_swap). */
   async atomicCompareSwap(dest: Symmetric, cond: bigint | number, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<bigint> {
-    return this.atomic('atomicCompareSwap', 'dest', 'cswap', true, dest, value, pe, type, cond) as Promise<bigint>;
+    return this.atomic('atomicCompareSwap', 'dest', 'cswap', 'blocking', dest, value, pe, type, cond) as Promise<bigint>;
   }
   /** Atomic bitwise and (shmem_atomic_and). */
   async atomicAnd(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
-    await this.atomic('atomicAnd', 'dest', 'and', false, dest, value, pe, type);
+    await this.atomic('atomicAnd', 'dest', 'and', 'nbi', dest, value, pe, type);
   }
   /** Atomic bitwise and, returning the old value (shmem_atomic_fetch_and). */
   async atomicFetchAnd(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<bigint> {
-    return this.atomic('atomicFetchAnd', 'dest', 'and', true, dest, value, pe, type) as Promise<bigint>;
+    return this.atomic('atomicFetchAnd', 'dest', 'and', 'blocking', dest, value, pe, type) as Promise<bigint>;
   }
   /** Atomic bitwise or (shmem_atomic_or). */
   async atomicOr(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
-    await this.atomic('atomicOr', 'dest', 'or', false, dest, value, pe, type);
+    await this.atomic('atomicOr', 'dest', 'or', 'nbi', dest, value, pe, type);
   }
   /** Atomic bitwise or, returning the old value (shmem_atomic_fetch_or). */
   async atomicFetchOr(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<bigint> {
-    return this.atomic('atomicFetchOr', 'dest', 'or', true, dest, value, pe, type) as Promise<bigint>;
+    return this.atomic('atomicFetchOr', 'dest', 'or', 'blocking', dest, value, pe, type) as Promise<bigint>;
   }
   /** Atomic bitwise xor (shmem_atomic_xor). */
   async atomicXor(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
-    await this.atomic('atomicXor', 'dest', 'xor', false, dest, value, pe, type);
+    await this.atomic('atomicXor', 'dest', 'xor', 'nbi', dest, value, pe, type);
   }
   /** Atomic bitwise xor, returning the old value (shmem_atomic_fetch_xor). */
   async atomicFetchXor(dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<bigint> {
-    return this.atomic('atomicFetchXor', 'dest', 'xor', true, dest, value, pe, type) as Promise<bigint>;
+    return this.atomic('atomicFetchXor', 'dest', 'xor', 'blocking', dest, value, pe, type) as Promise<bigint>;
+  }
+
+  // --- non-blocking fetching atomics (OpenSHMEM 1.5 `..._nbi`): `fetch[index]` holds the old value after `quiet`
+
+  /** Atomic read of `source` on `pe` into `fetch[index]` (shmem_atomic_fetch_nbi). */
+  async atomicFetchNbi(fetch: FetchArray, index: number, source: Symmetric, pe: number, type: AtomicType = 'int64'): Promise<void> {
+    await this.atomic('atomicFetchNbi', 'source', 'add', 'nbi', source, 0n, pe, type, undefined, { fetch, index });
+  }
+  /** Atomic add, the old value into `fetch[index]` (shmem_atomic_fetch_add_nbi). */
+  async atomicFetchAddNbi(fetch: FetchArray, index: number, dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
+    await this.atomic('atomicFetchAddNbi', 'dest', 'add', 'nbi', dest, value, pe, type, undefined, { fetch, index });
+  }
+  /** Atomic increment, the old value into `fetch[index]` (shmem_atomic_fetch_inc_nbi). */
+  async atomicFetchIncNbi(fetch: FetchArray, index: number, dest: Symmetric, pe: number, type: AtomicType = 'int64'): Promise<void> {
+    await this.atomic('atomicFetchIncNbi', 'dest', 'add', 'nbi', dest, 1n, pe, type, undefined, { fetch, index });
+  }
+  /** Atomic swap, the old value into `fetch[index]` (shmem_atomic_swap_nbi). */
+  async atomicSwapNbi(fetch: FetchArray, index: number, dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
+    await this.atomic('atomicSwapNbi', 'dest', 'swap', 'nbi', dest, value, pe, type, undefined, { fetch, index });
+  }
+  /** Writes `value` if `dest` equals `cond`, the old value into `fetch[index]` (shmem_atomic_compare_swap_nbi). */
+  async atomicCompareSwapNbi(fetch: FetchArray, index: number, dest: Symmetric, cond: bigint | number, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
+    await this.atomic('atomicCompareSwapNbi', 'dest', 'cswap', 'nbi', dest, value, pe, type, cond, { fetch, index });
+  }
+  /** Atomic bitwise and, the old value into `fetch[index]` (shmem_atomic_fetch_and_nbi). */
+  async atomicFetchAndNbi(fetch: FetchArray, index: number, dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
+    await this.atomic('atomicFetchAndNbi', 'dest', 'and', 'nbi', dest, value, pe, type, undefined, { fetch, index });
+  }
+  /** Atomic bitwise or, the old value into `fetch[index]` (shmem_atomic_fetch_or_nbi). */
+  async atomicFetchOrNbi(fetch: FetchArray, index: number, dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
+    await this.atomic('atomicFetchOrNbi', 'dest', 'or', 'nbi', dest, value, pe, type, undefined, { fetch, index });
+  }
+  /** Atomic bitwise xor, the old value into `fetch[index]` (shmem_atomic_fetch_xor_nbi). */
+  async atomicFetchXorNbi(fetch: FetchArray, index: number, dest: Symmetric, value: bigint | number, pe: number, type: AtomicType = 'int64'): Promise<void> {
+    await this.atomic('atomicFetchXorNbi', 'dest', 'xor', 'nbi', dest, value, pe, type, undefined, { fetch, index });
   }
 
   // --- point-to-point synchronisation
@@ -485,7 +534,53 @@ export class Shmem {
     this.checkRange(call, 'dest', dest, nbytes * this.nPes());
     this.checkRange(call, 'source', source, nbytes);
     await this.barrierAll();
-    await this.collectInto(call, dest.segment, dest.offset, source.local.slice(0, nbytes));
+    await this.putToAll(call, dest.segment, dest.offset + this.myPe() * nbytes, source.local.slice(0, nbytes));
+    await this.barrierAll();
+  }
+
+  /**
+   * Concatenates every PE's `nbytes` of `source`, which may differ between PEs (0 included), into
+   * `dest` on every PE in PE order (shmem_collectmem). Each PE puts its size to every PE, then a
+   * barrier; each PE sums the sizes before its own (an exclusive prefix sum) to find its offset
+   * in `dest` and puts its block there on every PE; a barrier. `dest` must hold the total: too
+   * small a `dest` fails on every PE (they all see the same sizes) after that last barrier and
+   * before any data moves.
+   */
+  async collectmem(dest: Symmetric, source: Symmetric, nbytes: number): Promise<void> {
+    const call = 'collectmem';
+    this.checkSym(call, 'dest', dest);
+    this.checkSym(call, 'source', source);
+    this.checkCount(call, 'nbytes', nbytes);
+    this.checkRange(call, 'source', source, nbytes);
+    const n = this.nPes();
+    const me = this.myPe();
+    const block = source.local.slice(0, nbytes);
+    // a PE's slot is rewritten only after every PE has left the previous collectmem's last
+    // barrier, having read it: no barrier is needed before the sizes go out, except after the
+    // first call's allocation (every PE makes it at the same call)
+    if (!this.sizes) {
+      this.ready();
+      this.sizes = this.dmapp.malloc(8 * n);
+      await this.barrierAll();
+    }
+    const sizes = this.sizes;
+    await this.putToAll(call, sizes, 8 * me, new Uint8Array(new BigUint64Array([BigInt(nbytes)]).buffer));
+    // the barrier also guarantees every PE has entered, so no PE still reads its old dest
+    await this.barrierAll();
+    const all = new BigUint64Array(sizes.local.buffer, sizes.local.byteOffset, n);
+    let before = 0;
+    let total = 0;
+    for (let p = 0; p < n; p++) {
+      const b = Number(all[p]!);
+      if (p < me) before += b;
+      total += b;
+    }
+    if (total > dest.bytes) {
+      // the last barrier all the same, so no PE's next collectmem overwrites sizes not yet read
+      await this.barrierAll();
+      throw new ShmemError(`${call}: the ${n} PEs contribute ${total} bytes in all (this PE ${nbytes}), more than the ${dest.bytes} bytes at dest (byte offset ${dest.offset} of its symmetric object)`);
+    }
+    await this.putToAll(call, dest.segment, dest.offset + before, block);
     await this.barrierAll();
   }
 
@@ -551,12 +646,11 @@ export class Shmem {
     }
   }
 
-  /** Puts `block` to byte `offset + me * block.length` of `seg` on every PE (nbi; completes at the next quiet). */
-  private async collectInto(call: string, seg: SymmetricSegment, offset: number, block: Uint8Array): Promise<void> {
+  /** Puts `block` to byte `at` of `seg` on every PE, this one by a local copy (nbi; completes at the next quiet). */
+  private async putToAll(call: string, seg: SymmetricSegment, at: number, block: Uint8Array): Promise<void> {
     const n = this.nPes();
     const me = this.myPe();
     if (block.length === 0) return;
-    const at = offset + me * block.length;
     seg.local.set(block, at);
     for (let i = 1; i < n; i++) {
       const pe = (me + i) % n;
@@ -585,7 +679,7 @@ export class Shmem {
     const scratch = this.scratch;
     // the barrier also guarantees no PE still reads its scratch from the previous reduction
     await this.barrierAll();
-    await this.collectInto(call, scratch, 0, source.local.slice(0, block));
+    await this.putToAll(call, scratch, this.myPe() * block, source.local.slice(0, block));
     await this.barrierAll();
     // fold the blocks in PE order on every PE, so every PE gets bit-identical results
     const buf = scratch.local.buffer;
@@ -666,7 +760,23 @@ export class Shmem {
     await this.nic(call, this.dmapp.gsyncWait());
   }
 
-  private async atomic(call: string, arg: string, op: AmoOp, fetch: boolean, dest: Symmetric, value: bigint | number, pe: number, type: AtomicType, cond?: bigint | number): Promise<bigint | undefined> {
+  /**
+   * One AMO on `dest` at `pe`. 'blocking' fetches and resolves to the old value; 'nbi' returns
+   * once issued and completes at `quiet`: without `into` it fetches nothing, with it the NIC
+   * writes the old value into `into.fetch[into.index]` when the answer arrives.
+   */
+  private async atomic(
+    call: string,
+    arg: string,
+    op: AmoOp,
+    completion: 'blocking' | 'nbi',
+    dest: Symmetric,
+    value: bigint | number,
+    pe: number,
+    type: AtomicType,
+    cond?: bigint | number,
+    into?: { fetch: FetchArray; index: number },
+  ): Promise<bigint | undefined> {
     this.checkSym(call, arg, dest);
     this.checkPe(call, 'pe', pe);
     const width = this.atomicType(call, type);
@@ -674,9 +784,11 @@ export class Shmem {
     this.checkRange(call, arg, dest, width);
     const operand = this.operand(call, 'value', value, type);
     const compareWith = cond === undefined ? undefined : this.operand(call, 'cond', cond, type);
+    const result = into === undefined ? undefined : fetchElement(call, into.fetch, into.index, type);
+    const fetch = completion === 'blocking' || result !== undefined;
     const bits = width * 8;
-    const r = await this.nic(call, this.dmapp.amo(call, op, fetch, 'blocking', pe, dest.segment, dest.offset, BigInt.asUintN(bits, operand), compareWith === undefined ? undefined : BigInt.asUintN(bits, compareWith), width));
-    if (!fetch) return undefined;
+    const r = await this.nic(call, this.dmapp.amo(call, op, fetch, completion, pe, dest.segment, dest.offset, BigInt.asUintN(bits, operand), compareWith === undefined ? undefined : BigInt.asUintN(bits, compareWith), width, result));
+    if (completion !== 'blocking') return undefined;
     const old = r as bigint;
     return type.startsWith('u') ? BigInt.asUintN(bits, old) : BigInt.asIntN(bits, old);
   }
@@ -779,6 +891,25 @@ function typedDest(call: string, kind: Float64ArrayConstructor | Int32ArrayConst
   if (!Number.isInteger(count) || count < 0) throw new ShmemError(`${call}: nelems=${count} must be a non-negative integer`);
   if (count > buf.length) throw new ShmemError(`${call}: nelems=${count} exceeds the ${buf.length} elements of the private buffer`);
   return new Uint8Array(buf.buffer, buf.byteOffset, count * e);
+}
+
+const FETCH_KINDS: Readonly<Record<AtomicType, { name: string; is: (a: unknown) => boolean }>> = {
+  int32: { name: 'Int32Array', is: (a) => a instanceof Int32Array },
+  uint32: { name: 'Uint32Array', is: (a) => a instanceof Uint32Array },
+  int64: { name: 'BigInt64Array', is: (a) => a instanceof BigInt64Array },
+  uint64: { name: 'BigUint64Array', is: (a) => a instanceof BigUint64Array },
+};
+
+/** The bytes of `fetch[index]`, which must be an element of a typed array of `type`. */
+function fetchElement(call: string, fetch: FetchArray, index: number, type: AtomicType): Uint8Array {
+  const kind = FETCH_KINDS[type];
+  if (!kind.is(fetch)) {
+    const got = ArrayBuffer.isView(fetch) ? fetch.constructor.name : typeof fetch;
+    throw new ShmemError(`${call}: fetch must be a ${kind.name} (the atomic's type is ${type}), got ${got}`);
+  }
+  if (!Number.isInteger(index) || index < 0 || index >= fetch.length) throw new ShmemError(`${call}: index=${index} is not an element of fetch (0..${fetch.length - 1})`);
+  const e = fetch.BYTES_PER_ELEMENT;
+  return new Uint8Array(fetch.buffer, fetch.byteOffset + index * e, e);
 }
 
 function readVar(view: DataView, off: number, type: AtomicType): bigint {
