@@ -20,6 +20,8 @@ export interface CpuParams {
 /** MPI library parameters of a machine. */
 export interface MpiParams {
   readonly eagerMaxBytes: number;
+  /** Rendezvous transfers progress while the receiver computes (a progress thread); otherwise only inside MPI calls. */
+  readonly asyncProgress: boolean;
   readonly sendOverheadPs: number;
   readonly recvOverheadPs: number;
   readonly copyBytesPerPs: number;
@@ -157,7 +159,8 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     nic,
     cpu: { flopsPerPs: (r.number('cpu.gflops') * 1e9) / 1e12, memBytesPerPs: r.bytesPerPs('cpu.memBandwidth') },
     mpi: {
-      eagerMaxBytes: r.bytes('mpi.eagerMax'),
+      eagerMaxBytes: r.bytes('mpi.eagerMaxBytes'),
+      asyncProgress: r.yesNo('mpi.asyncProgress'),
       sendOverheadPs: r.timePs('mpi.sendOverhead'),
       recvOverheadPs: r.timePs('mpi.recvOverhead'),
       copyBytesPerPs: r.bytesPerPs('mpi.copyBandwidth'),

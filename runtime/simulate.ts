@@ -18,7 +18,7 @@ export interface SimulateOptions<R = unknown> {
   readonly program: RankProgram<R>;
   /** Seed of the run's only random generator (default 1). */
   readonly seed?: number;
-  /** Machine parameter overrides, key -> value with units (`{'mpi.eagerMax': '4KiB'}`). */
+  /** Machine parameter overrides, key -> value with units (`{'mpi.eagerMaxBytes': '4KiB'}`). */
   readonly set?: Readonly<Record<string, string>>;
 }
 

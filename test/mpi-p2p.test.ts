@@ -493,11 +493,11 @@ describe('buffers, self-sends and the eager boundary', () => {
     else expect(r.result).toBeGreaterThan(100);
   });
 
-  it('raising mpi.eagerMax with `set` makes a 20000-byte send eager', async () => {
+  it('raising mpi.eagerMaxBytes with `set` makes a 20000-byte send eager', async () => {
     const r = await simulate({
       machine: 'xe6',
       nodes: 2,
-      set: { 'mpi.eagerMax': '32KiB' },
+      set: { 'mpi.eagerMaxBytes': '32KiB' },
       program: async ({ mpi, compute, now }) => {
         if (mpi.rank === 0) {
           await mpi.send(u8Pattern(20000, 0), 1, 0);

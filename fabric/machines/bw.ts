@@ -74,7 +74,8 @@ export const bw: MachineSpec = {
     'cpu.gflops': { value: 20, help: 'flop rate per processor (GFlop/s)', source: 'assumed: 8 vector pipes' },
     'cpu.memBandwidth': { value: '20GB/s', help: 'memory bandwidth per processor', source: 'assumed' },
     // --- MPI (approximate)
-    'mpi.eagerMax': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed' },
+    'mpi.eagerMaxBytes': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed' },
+    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.sendOverhead': { value: '500ns', help: 'CPU time of a send call', source: 'assumed' },
     'mpi.recvOverhead': { value: '500ns', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '8GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },

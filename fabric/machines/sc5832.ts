@@ -73,7 +73,8 @@ export const sc5832: MachineSpec = {
     'cpu.gflops': { value: 1, help: 'flop rate per core (GFlop/s)', source: 'assumed: 500 MHz 64-bit MIPS, 2 flops/cycle' },
     'cpu.memBandwidth': { value: '1GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     // --- MPI (approximate until the MPI calibration)
-    'mpi.eagerMax': { value: '1KiB', help: 'largest eager message; rendezvous above', source: `${S} §6.1: eager up to 1024 bytes (K12)` },
+    'mpi.eagerMaxBytes': { value: '1KiB', help: 'largest eager message; rendezvous above', source: `${S} §6.1: eager up to 1024 bytes (K12)` },
+    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.sendOverhead': { value: '1us', help: 'CPU time of a send call', source: 'assumed' },
     'mpi.recvOverhead': { value: '1us', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '1GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },

@@ -85,7 +85,8 @@ export const xc30: MachineSpec = {
     'cpu.gflops': { value: 20.8, help: 'flop rate per core (GFlop/s)', source: `assumed: ${S} Sandy Bridge at 2600 MHz, 8 flops/cycle` },
     'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     // --- MPI (approximate until the MPI calibration)
-    'mpi.eagerMax': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed' },
+    'mpi.eagerMaxBytes': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed' },
+    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.sendOverhead': { value: '400ns', help: 'CPU time of a send call', source: 'assumed' },
     'mpi.recvOverhead': { value: '400ns', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '8GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },

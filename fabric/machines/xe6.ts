@@ -76,7 +76,8 @@ export const xe6: MachineSpec = {
     'cpu.gflops': { value: 8.8, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.2 GHz Opteron, 4 flops/cycle' },
     'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     // --- MPI
-    'mpi.eagerMax': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed: Cray MPT default on Gemini' },
+    'mpi.eagerMaxBytes': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed: Cray MPT default on Gemini' },
+    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.sendOverhead': { value: '400ns', help: 'CPU time of a send call', source: 'assumed: small-message latency of §V.A (1.5 us or less)' },
     'mpi.recvOverhead': { value: '400ns', help: 'CPU time to match and complete a receive', source: 'assumed: small-message latency of §V.A' },
     'mpi.copyBandwidth': { value: '5GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },

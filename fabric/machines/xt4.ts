@@ -82,7 +82,8 @@ export const xt4: MachineSpec = {
     'cpu.gflops': { value: 4.2, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.1 GHz Opteron, 2 flops/cycle' },
     'cpu.memBandwidth': { value: '3GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     // --- MPI (approximate)
-    'mpi.eagerMax': { value: '128KiB', help: 'largest eager message', source: 'assumed: Portals MPI eager limit' },
+    'mpi.eagerMaxBytes': { value: '128KiB', help: 'largest eager message', source: 'assumed: Portals MPI eager limit' },
+    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.sendOverhead': { value: '1.5us', help: 'CPU time of a send call', source: 'assumed' },
     'mpi.recvOverhead': { value: '1.5us', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '3GB/s', help: 'memcpy bandwidth', source: 'assumed' },

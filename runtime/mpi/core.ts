@@ -2,18 +2,14 @@ import type { EventHandler } from '../../fabric/engine/engine.ts';
 import type { MpiParams } from '../../fabric/machine.ts';
 import { NicStatus } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
-import { MpiError, Request, type Status } from './request.ts';
+import { MpiError, Request, type Progress, type Status } from './request.ts';
 
 /** Wildcards and special ranks, with MPICH's values. */
 export const ANY_SOURCE = -2;
 export const ANY_TAG = -1;
 export const PROC_NULL = -1;
 
-/** Context ids: user point-to-point and the library's own collective traffic never match. */
-export const CTX_WORLD = 0;
-export const CTX_WORLD_COLL = 1;
-
-type Kind = 'eager' | 'rts' | 'fin';
+type Kind = 'eager' | 'rts' | 'fin' | 'ack';
 
 /** What travels in a message header (the short-message meta, or the on-node envelope). */
 interface Envelope {
@@ -24,9 +20,12 @@ interface Envelope {
   /** Per (sender, receiver) sequence number: restores the non-overtaking order. */
   readonly seq: number;
   readonly bytes: number;
-  /** Rendezvous: the sender's registered buffer and request. */
+  /** Rendezvous: the sender's registered buffer. */
   readonly handle: number;
+  /** The sender's request id: a rendezvous (answered by a FIN) or a synchronous send (answered by an ACK once matched); -1 otherwise. */
   readonly sreq: number;
+  /** Synchronous mode: the sender's request completes only once a receive has matched. */
+  readonly sync: boolean;
 }
 
 /** A message that has arrived (in order) at its receiver. */
@@ -36,6 +35,8 @@ interface Arrived {
   readonly data: Uint8Array | null;
   /** True when it came over the on-node path. */
   readonly local: boolean;
+  /** The sender's request, while the message may still be cancelled. */
+  sender: Request | null;
 }
 
 /** A posted receive. */
@@ -46,11 +47,16 @@ interface Posted {
   readonly buf: Uint8Array;
   readonly elemBytes: number;
   readonly req: Request;
+  /** Communicator rank of each world rank (-1: not a member), for the status; null: MPI_COMM_WORLD. */
+  readonly inv: Int32Array | null;
 }
 
 const EV_SHM_ARRIVE = 0;
 const EV_SHM_SENT = 1;
 const EV_POST = 2;
+
+/** A send mode's protocol difference: a synchronous send completes only once matched. */
+export type SendMode = 'standard' | 'sync';
 
 /** Bytes of any ArrayBufferView. */
 export function bytesOf(buf: ArrayBufferView): Uint8Array {
@@ -67,12 +73,28 @@ class Endpoint {
   readonly recvSeq: Int32Array;
   /** Arrivals ahead of their turn, per peer, keyed by sequence number. */
   readonly early = new Map<number, Map<number, Arrived>>();
+  /** Depth of MPI calls the rank is blocked or polling in. */
+  inMpi = 0;
+  /** Protocol steps waiting for the rank to enter MPI (rendezvous pulls without asynchronous progress). */
+  readonly pending: (() => void)[] = [];
+  /** Probes waiting for any new unexpected message. */
+  readonly probers: Request[] = [];
+  readonly progress: Progress;
   constructor(
     readonly proc: Proc,
     size: number,
   ) {
     this.sendSeq = new Int32Array(size);
     this.recvSeq = new Int32Array(size);
+    this.progress = {
+      enter: () => {
+        this.inMpi++;
+        while (this.pending.length > 0) this.pending.shift()!();
+      },
+      leave: () => {
+        this.inMpi--;
+      },
+    };
   }
 }
 
@@ -83,17 +105,23 @@ class Endpoint {
  * sends a FIN. Ranks on the same node use a shared-memory path. Matching follows MPI: by source,
  * tag and context, with wildcards, in arrival order, and messages between a pair of ranks
  * are matched in the order they were sent even when the network delivers them out of order.
- * Progress is asynchronous: protocol steps happen in NIC events, not only inside MPI calls.
+ * Eager data and short protocol messages are handled by the NIC and the mailbox whenever they
+ * arrive. A rendezvous pull needs the receiving rank's CPU: unless `mpi.asyncProgress` is on, a
+ * request-to-send that matches while the rank computes waits until the rank next calls MPI
+ * (seed 001: large messages progress inside MPI calls unless a progress thread runs).
  */
 export class MpiWorld implements EventHandler {
   private readonly eps: Endpoint[] = [];
-  private readonly sendReqs = new Map<number, { req: Request; handle: number; proc: Proc }>();
+  private readonly sendReqs = new Map<number, { req: Request; handle: number; proc: Proc; dst: number }>();
   private nextSreq = 1;
   private readonly shm = new Map<number, { to: number; arrived: Arrived; req: Request | null }>();
   private nextShm = 1;
   /** Sends whose caller is still spending the call's CPU time. */
   private readonly deferred = new Map<number, () => void>();
   private nextPost = 1;
+  private readonly contexts = new Map<string, number>();
+  /** Contexts 0 and 1 are MPI_COMM_WORLD's. */
+  private nextContext = 2;
   readonly id: number;
 
   constructor(
@@ -114,47 +142,71 @@ export class MpiWorld implements EventHandler {
   }
 
   /**
+   * Context id of the communicator named `key` (its point-to-point context; +1 is its collective
+   * one). Every member asks with the same key, made from the parent's context and the order of
+   * creation, so all get the same id.
+   */
+  contextFor(key: string): number {
+    let c = this.contexts.get(key);
+    if (c === undefined) {
+      c = this.nextContext;
+      this.nextContext += 2;
+      this.contexts.set(key, c);
+    }
+    return c;
+  }
+
+  /**
    * Starts a send of `buf` from `src` to `dst` and returns its request at once. The call's CPU
    * time (overhead, FMA stores) is charged to the sender's clock, and the message leaves when
    * that work is done.
    */
-  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string): Request {
+  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string, mode: SendMode = 'standard'): Request {
     const me = this.eps[src]!;
     const proc = me.proc;
     const P = this.params;
-    const req = new Request(proc, P.testOverheadPs, what);
+    const req = new Request(proc, P.testOverheadPs, what, me.progress);
     if (dst === PROC_NULL) {
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
     }
+    me.progress.enter();
+    me.progress.leave();
     const peer = this.eps[dst]!.proc;
     const seq = me.sendSeq[dst]!;
     me.sendSeq[dst] = seq + 1;
     const bytes = buf.length;
+    const sync = mode === 'sync';
     let start: () => void;
     const leaves = proc.charge(P.sendOverheadPs);
     if (peer.node === proc.node) {
-      // on-node path: copy into a shared buffer; the send completes when the copy is done
-      const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq: -1 };
+      // on-node path: copy into a shared buffer; the send completes when the copy is done (a
+      // synchronous one when the receiver has matched too)
+      const sreq = sync ? this.track(req, -1, proc, dst) : -1;
+      const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq, sync };
       const copyPs = Math.ceil(bytes / P.shmBytesPerPs);
       start = () => {
         const id = this.nextShm++;
         const now = proc.engine.now;
-        this.shm.set(id, { to: dst, arrived: { env, data: buf.slice(), local: true }, req });
-        proc.engine.at(now + copyPs, this.id, EV_SHM_SENT, id);
+        this.shm.set(id, { to: dst, arrived: { env, data: buf.slice(), local: true, sender: req }, req: sync ? null : req });
+        if (!sync) proc.engine.at(now + copyPs, this.id, EV_SHM_SENT, id);
         proc.engine.at(now + P.shmLatencyPs + copyPs, this.id, EV_SHM_ARRIVE, id);
       };
     } else if (bytes <= P.eagerMaxBytes) {
-      const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq: -1 };
-      start = () => void proc.nic.sendSmsg(peer.node, peer.inst, env, buf, (s) => this.nicDone(req, s, bytes));
+      const sreq = sync ? this.track(req, -1, proc, dst) : -1;
+      const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq, sync };
+      start = () =>
+        void proc.nic.sendSmsg(peer.node, peer.inst, env, buf, (s) => {
+          // a synchronous send completes on the receiver's ACK instead
+          if (!sync || s !== NicStatus.Ok) this.nicDone(req, s, bytes);
+        });
       proc.charge(proc.nic.smsgCostPs(bytes));
     } else {
       // rendezvous: expose the buffer and announce it; the receiver pulls it
       start = () => {
         const handle = proc.nic.register(buf);
-        const sreq = this.nextSreq++;
-        this.sendReqs.set(sreq, { req, handle, proc });
-        const env: Envelope = { kind: 'rts', src, tag, ctx, seq, bytes, handle, sreq };
+        const sreq = this.track(req, handle, proc, dst);
+        const env: Envelope = { kind: 'rts', src, tag, ctx, seq, bytes, handle, sreq, sync };
         proc.nic.sendSmsg(peer.node, peer.inst, env, EMPTY, (s) => {
           if (s !== NicStatus.Ok) this.nicDone(req, s, bytes);
         });
@@ -164,6 +216,13 @@ export class MpiWorld implements EventHandler {
     // the message leaves once the call's overhead is spent
     this.runAt(proc, leaves, start);
     return req;
+  }
+
+  /** Remembers a send request that a later FIN or ACK completes; returns its id. */
+  private track(req: Request, handle: number, proc: Proc, dst: number): number {
+    const sreq = this.nextSreq++;
+    this.sendReqs.set(sreq, { req, handle, proc, dst });
+    return sreq;
   }
 
   /** Runs `fn` at time `at` of `proc`'s clock: now, or by an event once the engine gets there. */
@@ -177,24 +236,61 @@ export class MpiWorld implements EventHandler {
     proc.engine.at(Math.round(at), this.id, EV_POST, id);
   }
 
-  /** Posts a receive into `buf`; completes at once if a matching message already arrived. */
-  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string): Request {
+  /**
+   * Posts a receive into `buf`; completes at once if a matching message already arrived. `inv`
+   * maps world ranks to the communicator's ranks for the status (null: MPI_COMM_WORLD).
+   */
+  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null): Request {
     const me = this.eps[dst]!;
-    const req = new Request(me.proc, this.params.testOverheadPs, what);
+    const req = new Request(me.proc, this.params.testOverheadPs, what, me.progress);
     if (source === PROC_NULL) {
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
     }
-    const posted: Posted = { source, tag, ctx, buf, elemBytes, req };
+    me.progress.enter();
+    me.progress.leave();
+    const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv };
     const i = me.unexpected.findIndex((a) => matches(posted, a.env));
     if (i >= 0) {
       const [a] = me.unexpected.splice(i, 1);
+      a!.sender = null;
       // matched inside the call: protocol work starts at the caller's own time
-      this.runAt(me.proc, me.proc.time(), () => this.deliver(me, a!, posted));
+      this.runAt(me.proc, me.proc.time(), () => this.deliver(me, a!, posted, true));
     } else {
       me.posted.push(posted);
+      req.canceller = () => {
+        const k = me.posted.indexOf(posted);
+        if (k < 0) return false;
+        me.posted.splice(k, 1);
+        req.complete({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0, cancelled: true });
+        return true;
+      };
     }
     return req;
+  }
+
+  /**
+   * The status of the first unexpected message that a receive (source, tag, ctx) on rank `dst`
+   * would match, or null (MPI_Iprobe); the message stays queued.
+   */
+  iprobe(dst: number, source: number, tag: number, ctx: number, elemBytes: number, inv: Int32Array | null): Status | null {
+    const me = this.eps[dst]!;
+    me.progress.enter();
+    me.progress.leave();
+    if (source === PROC_NULL) return { source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 };
+    const probe = { source, tag, ctx };
+    const a = me.unexpected.find((x) => matches(probe, x.env));
+    if (!a) return null;
+    const env = a.env;
+    return { source: inv ? inv[env.src]! : env.src, tag: env.tag, count: Math.floor(env.bytes / elemBytes), bytes: env.bytes };
+  }
+
+  /** Blocks rank `dst` until a new message joins its unexpected queue. */
+  async awaitArrival(dst: number, what: string): Promise<void> {
+    const me = this.eps[dst]!;
+    const r = new Request(me.proc, 0, what, me.progress);
+    me.probers.push(r);
+    await r.wait(() => what);
   }
 
   onEvent(kind: number, arg: number): void {
@@ -214,6 +310,25 @@ export class MpiWorld implements EventHandler {
     }
   }
 
+  /** Lets the sender of unexpected message `a` cancel it while it waits unmatched. */
+  private offerCancel(me: Endpoint, a: Arrived): void {
+    const req = a.sender;
+    if (!req || req.done) return;
+    req.canceller = () => {
+      const k = me.unexpected.indexOf(a);
+      if (k < 0) return false;
+      me.unexpected.splice(k, 1);
+      const env = a.env;
+      const s = this.sendReqs.get(env.sreq);
+      if (s) {
+        this.sendReqs.delete(env.sreq);
+        if (s.handle >= 0) s.proc.nic.deregister(s.handle);
+      }
+      req.complete({ source: me.proc.rank, tag: env.tag, count: 0, bytes: env.bytes, cancelled: true });
+      return true;
+    };
+  }
+
   private nicDone(req: Request, s: NicStatus, bytes: number): void {
     if (s === NicStatus.Ok) req.complete({ source: -1, tag: -1, count: 0, bytes });
     else req.fail(new MpiError('MPI_ERR_OTHER', `network transfer failed with NIC status ${s}`));
@@ -221,14 +336,14 @@ export class MpiWorld implements EventHandler {
 
   /** A short message reached rank `to`'s mailbox. */
   private onSmsg(to: number, env: Envelope, payload: Uint8Array | null): void {
-    if (env.kind === 'fin') {
+    if (env.kind === 'fin' || env.kind === 'ack') {
       const s = this.sendReqs.get(env.sreq)!;
       this.sendReqs.delete(env.sreq);
-      s.proc.nic.deregister(s.handle);
+      if (s.handle >= 0) s.proc.nic.deregister(s.handle);
       s.req.complete({ source: to, tag: env.tag, count: 0, bytes: env.bytes });
       return;
     }
-    this.arrive(this.eps[to]!, { env, data: env.kind === 'eager' ? payload : null, local: false });
+    this.arrive(this.eps[to]!, { env, data: env.kind === 'eager' ? payload : null, local: false, sender: this.sendReqs.get(env.sreq)?.req ?? null });
   }
 
   /** Accepts arrivals in sequence order per sender, then matches them. */
@@ -254,56 +369,83 @@ export class MpiWorld implements EventHandler {
     const i = me.posted.findIndex((p) => matches(p, a.env));
     if (i < 0) {
       me.unexpected.push(a);
+      this.offerCancel(me, a);
+      for (const r of me.probers.splice(0)) r.complete({ source: -1, tag: -1, count: 0, bytes: 0 });
       return;
     }
     const [p] = me.posted.splice(i, 1);
     this.deliver(me, a, p!);
   }
 
-  /** A matched message: copy eager data, or pull rendezvous data with a BTE get. */
-  private deliver(me: Endpoint, a: Arrived, p: Posted): void {
+  /**
+   * A matched message: copy eager data (answering a synchronous send), or pull rendezvous data
+   * with a BTE get. `inCall`: matched inside the receiver's own MPI call.
+   */
+  private deliver(me: Endpoint, a: Arrived, p: Posted, inCall = false): void {
     const env = a.env;
     const P = this.params;
+    if (a.sender) {
+      a.sender.canceller = null;
+      a.sender = null;
+    }
     if (env.bytes > p.buf.length) {
       p.req.fail(new MpiError('MPI_ERR_TRUNCATE', `message of ${env.bytes} bytes from rank ${env.src} (tag ${env.tag}) does not fit the ${p.buf.length}-byte receive buffer`));
-      if (env.kind === 'rts') this.finish(me, env);
+      if (env.kind === 'rts') this.reply(me, env, 'fin');
+      else if (env.sync) this.ack(me, env, a.local);
       return;
     }
-    const status: Status = { source: env.src, tag: env.tag, count: Math.floor(env.bytes / p.elemBytes), bytes: env.bytes };
+    const status: Status = { source: p.inv ? p.inv[env.src]! : env.src, tag: env.tag, count: Math.floor(env.bytes / p.elemBytes), bytes: env.bytes };
     if (env.kind === 'eager') {
       p.buf.set(a.data!.subarray(0, env.bytes));
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
       p.req.complete(status, P.recvOverheadPs + copy);
+      if (env.sync) this.ack(me, env, a.local);
       return;
     }
     const proc = me.proc;
     const sender = this.eps[env.src]!.proc;
-    proc.nic.post({
-      op: 'get',
-      mode: 'bte',
-      local: p.buf.subarray(0, env.bytes),
-      remoteNode: sender.node,
-      remoteHandle: env.handle,
-      remoteOffset: 0,
-      onComplete: (s) => {
-        if (s !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${s}`));
-        else p.req.complete(status, P.recvOverheadPs);
-        this.finish(me, env);
-      },
-    });
+    const pull = (): void => {
+      proc.nic.post({
+        op: 'get',
+        mode: 'bte',
+        local: p.buf.subarray(0, env.bytes),
+        remoteNode: sender.node,
+        remoteHandle: env.handle,
+        remoteOffset: 0,
+        onComplete: (s) => {
+          if (s !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${s}`));
+          else p.req.complete(status, P.recvOverheadPs);
+          this.reply(me, env, 'fin');
+        },
+      });
+    };
+    // the pull needs the receiver's CPU: now if it is inside MPI, else at its next MPI call
+    if (inCall || P.asyncProgress || me.inMpi > 0) pull();
+    else me.pending.push(() => this.runAt(proc, proc.time(), pull));
   }
 
-  /** Tells a rendezvous sender that its buffer is free. */
-  private finish(me: Endpoint, env: Envelope): void {
+  /** Tells a synchronous sender that its message has matched. */
+  private ack(me: Endpoint, env: Envelope, local: boolean): void {
+    if (!local) {
+      this.reply(me, env, 'ack');
+      return;
+    }
+    const s = this.sendReqs.get(env.sreq)!;
+    this.sendReqs.delete(env.sreq);
+    this.runAt(me.proc, me.proc.time() + this.params.shmLatencyPs, () => s.req.complete({ source: me.proc.rank, tag: env.tag, count: 0, bytes: env.bytes }));
+  }
+
+  /** Answers a sender: FIN (its rendezvous buffer is free) or ACK (its synchronous send matched). */
+  private reply(me: Endpoint, env: Envelope, kind: 'fin' | 'ack'): void {
     const sender = this.eps[env.src]!.proc;
-    const fin: Envelope = { kind: 'fin', src: me.proc.rank, tag: env.tag, ctx: env.ctx, seq: -1, bytes: env.bytes, handle: -1, sreq: env.sreq };
-    me.proc.nic.sendSmsg(sender.node, sender.inst, fin, EMPTY, () => {});
+    const r: Envelope = { kind, src: me.proc.rank, tag: env.tag, ctx: env.ctx, seq: -1, bytes: env.bytes, handle: -1, sreq: env.sreq, sync: false };
+    me.proc.nic.sendSmsg(sender.node, sender.inst, r, EMPTY, () => {});
   }
 }
 
 const EMPTY = new Uint8Array(0);
 
-function matches(p: Posted, env: Envelope): boolean {
+function matches(p: Pick<Posted, 'source' | 'tag' | 'ctx'>, env: Envelope): boolean {
   return (
     p.ctx === env.ctx &&
     (p.source === ANY_SOURCE || p.source === env.src) &&

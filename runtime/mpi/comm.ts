@@ -1,0 +1,724 @@
+import { balancedDims } from '../../fabric/topology/torus.ts';
+import type { Proc } from '../proc.ts';
+import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
+import type { NumericArray, Op } from './ops.ts';
+import { MpiError, Request, type Status } from './request.ts';
+
+/** Largest tag value (MPI_TAG_UB). */
+export const TAG_UB = 0x7fffffff;
+/** Color of `split` for a rank that joins no new communicator (MPI_UNDEFINED, MPICH's value). */
+export const UNDEFINED = -32766;
+
+/** What one rank's communicators share: its attached buffer for buffered sends. */
+export class RankState {
+  /** Bytes of the buffer attached with `bufferAttach` (0: none). */
+  bsendCapacity = 0;
+  /** Bytes of it held by buffered sends still in progress. */
+  bsendUsed = 0;
+  /** Buffered sends in progress (bufferDetach waits for them). */
+  readonly bsendPending = new Set<Request>();
+}
+
+/** Per-message overhead MPI's buffered sends keep in the attached buffer (MPI_BSEND_OVERHEAD, MPICH). */
+export const BSEND_OVERHEAD = 96;
+
+/**
+ * An ordered set of world ranks (MPI_Group). Groups are local objects: making one costs nothing
+ * and needs no other rank.
+ */
+export class Group {
+  /** World rank of each group rank. */
+  readonly ranks: readonly number[];
+  constructor(
+    ranks: readonly number[],
+    /** The caller's world rank, to tell its rank in the group. */
+    private readonly me: number,
+  ) {
+    this.ranks = ranks;
+  }
+
+  get size(): number {
+    return this.ranks.length;
+  }
+
+  /** The caller's rank in the group, or UNDEFINED. */
+  get rank(): number {
+    const r = this.ranks.indexOf(this.me);
+    return r < 0 ? UNDEFINED : r;
+  }
+
+  /** Ranks in `other` of this group's `ranks` (UNDEFINED where absent; PROC_NULL stays PROC_NULL). */
+  translateRanks(ranks: readonly number[], other: Group): number[] {
+    return ranks.map((r, i) => {
+      if (r === PROC_NULL) return PROC_NULL;
+      if (!Number.isInteger(r) || r < 0 || r >= this.size) throw new MpiError('MPI_ERR_RANK', `translateRanks: ranks[${i}]=${r} is not a rank of the group (0..${this.size - 1})`);
+      const k = other.ranks.indexOf(this.ranks[r]!);
+      return k < 0 ? UNDEFINED : k;
+    });
+  }
+
+  /** The group of this group's `ranks`, in that order (MPI_Group_incl). */
+  incl(ranks: readonly number[]): Group {
+    this.checkDistinct('incl', ranks);
+    return new Group(ranks.map((r) => this.ranks[r]!), this.me);
+  }
+
+  /** This group without `ranks` (MPI_Group_excl). */
+  excl(ranks: readonly number[]): Group {
+    this.checkDistinct('excl', ranks);
+    const drop = new Set(ranks);
+    return new Group(this.ranks.filter((_, i) => !drop.has(i)), this.me);
+  }
+
+  /** This group's ranks, then `other`'s not already in it (MPI_Group_union). */
+  union(other: Group): Group {
+    const have = new Set(this.ranks);
+    return new Group([...this.ranks, ...other.ranks.filter((r) => !have.has(r))], this.me);
+  }
+
+  /** This group's ranks that are also in `other`, in this group's order. */
+  intersection(other: Group): Group {
+    const have = new Set(other.ranks);
+    return new Group(this.ranks.filter((r) => have.has(r)), this.me);
+  }
+
+  /** This group's ranks that are not in `other`. */
+  difference(other: Group): Group {
+    const have = new Set(other.ranks);
+    return new Group(this.ranks.filter((r) => !have.has(r)), this.me);
+  }
+
+  /** 'ident' (same ranks, same order), 'similar' (same ranks) or 'unequal' (MPI_Group_compare). */
+  compare(other: Group): 'ident' | 'similar' | 'unequal' {
+    if (this.size !== other.size) return 'unequal';
+    if (this.ranks.every((r, i) => other.ranks[i] === r)) return 'ident';
+    const have = new Set(other.ranks);
+    return this.ranks.every((r) => have.has(r)) ? 'similar' : 'unequal';
+  }
+
+  private checkDistinct(call: string, ranks: readonly number[]): void {
+    const seen = new Set<number>();
+    ranks.forEach((r, i) => {
+      if (!Number.isInteger(r) || r < 0 || r >= this.size) throw new MpiError('MPI_ERR_RANK', `${call}: ranks[${i}]=${r} is not a rank of the group (0..${this.size - 1})`);
+      if (seen.has(r)) throw new MpiError('MPI_ERR_RANK', `${call}: rank ${r} appears twice`);
+      seen.add(r);
+    });
+  }
+}
+
+/** One of a rank's communicators' shared identity: members, contexts, the caller's rank. */
+export interface CommShape {
+  /** World rank of each communicator rank. */
+  readonly members: Int32Array;
+  /** Communicator rank of each world rank (-1: not a member); null for MPI_COMM_WORLD. */
+  readonly inv: Int32Array | null;
+  /** Context id of point-to-point traffic; collective traffic uses ctx + 1. */
+  readonly ctx: number;
+  readonly rank: number;
+}
+
+/**
+ * A communicator as one rank sees it (MPI_Comm): point-to-point calls, communicator management
+ * and Cartesian topologies. Ranks, sources and destinations are ranks of this communicator;
+ * messages of different communicators never match each other, and the library's collective
+ * traffic never matches user messages.
+ */
+export class Comm {
+  /** Communicators made from this one so far: all members make them in the same order. */
+  private children = 0;
+
+  constructor(
+    protected readonly world: MpiWorld,
+    protected readonly proc: Proc,
+    protected readonly state: RankState,
+    protected readonly shape: CommShape,
+  ) {}
+
+  /** This rank in the communicator. */
+  get rank(): number {
+    return this.shape.rank;
+  }
+
+  /** Number of ranks in the communicator. */
+  get size(): number {
+    return this.shape.members.length;
+  }
+
+  /** The communicator's group (MPI_Comm_group). */
+  get group(): Group {
+    return new Group(Array.from(this.shape.members), this.proc.rank);
+  }
+
+  /** World rank of communicator rank `r`. */
+  worldRank(r: number): number {
+    return this.shape.members[r]!;
+  }
+
+  // ---------------------------------------------------------------- point-to-point
+
+  /** Blocking standard-mode send. */
+  async send(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+    await this.blocking(this.startSend('send', buf, dest, tag, 'standard'));
+  }
+
+  /** Nonblocking send; the buffer must not change until the request completes. */
+  isend(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.startSend('isend', buf, dest, tag, 'standard');
+  }
+
+  /** Synchronous send: returns once a matching receive has started (MPI_Ssend). */
+  async ssend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+    await this.blocking(this.startSend('ssend', buf, dest, tag, 'sync'));
+  }
+
+  /** Nonblocking synchronous send (MPI_Issend). */
+  issend(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.startSend('issend', buf, dest, tag, 'sync');
+  }
+
+  /** Ready send: the matching receive must already be posted (MPI_Rsend; sent as a standard send). */
+  async rsend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+    await this.blocking(this.startSend('rsend', buf, dest, tag, 'standard'));
+  }
+
+  /** Nonblocking ready send (MPI_Irsend). */
+  irsend(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.startSend('irsend', buf, dest, tag, 'standard');
+  }
+
+  /**
+   * Buffered send (MPI_Bsend): copies the message into the buffer attached with `bufferAttach`
+   * and returns; the copy is sent from there. Fails with MPI_ERR_BUFFER when the buffer lacks
+   * room (each message also takes BSEND_OVERHEAD bytes).
+   */
+  async bsend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+    await this.blocking(this.ibsend(buf, dest, tag));
+  }
+
+  /** Nonblocking buffered send (MPI_Ibsend): complete once the message is copied. */
+  ibsend(buf: ArrayBufferView, dest: number, tag: number): Request {
+    const bytes = this.checkBuf('ibsend', buf);
+    this.checkRank('ibsend', 'dest', dest, false);
+    this.checkTag('ibsend', tag, false);
+    const what = `ibsend(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
+    const st = this.state;
+    const need = bytes.length + BSEND_OVERHEAD;
+    if (st.bsendUsed + need > st.bsendCapacity) {
+      throw new MpiError('MPI_ERR_BUFFER', `${what}: the attached buffer has ${st.bsendCapacity - st.bsendUsed} of ${st.bsendCapacity} bytes free, the message needs ${need} (its bytes + BSEND_OVERHEAD); attach a larger one with bufferAttach`);
+    }
+    st.bsendUsed += need;
+    const copy = bytes.slice();
+    this.proc.charge(Math.ceil(bytes.length / this.world.params.copyBytesPerPs));
+    const inner = this.world.isend(this.proc.rank, copy, this.dest(dest), tag, this.shape.ctx, what);
+    st.bsendPending.add(inner);
+    void inner.wait().finally(() => {
+      st.bsendUsed -= need;
+      st.bsendPending.delete(inner);
+    });
+    const req = new Request(this.proc, this.world.params.testOverheadPs, what);
+    req.complete({ source: dest, tag, count: 0, bytes: bytes.length });
+    return req;
+  }
+
+  /** Blocking receive; returns the status (source, tag, count in elements of `buf`). */
+  async recv(buf: ArrayBufferView, source: number, tag: number): Promise<Status> {
+    return this.blocking(this.startRecv('recv', buf, source, tag));
+  }
+
+  /** Nonblocking receive. */
+  irecv(buf: ArrayBufferView, source: number, tag: number): Request {
+    return this.startRecv('irecv', buf, source, tag);
+  }
+
+  /** Sends and receives at once (MPI_Sendrecv); returns the receive's status. */
+  async sendrecv(sendBuf: ArrayBufferView, dest: number, sendTag: number, recvBuf: ArrayBufferView, source: number, recvTag: number): Promise<Status> {
+    const r = this.startRecv('sendrecv', recvBuf, source, recvTag);
+    const s = this.startSend('sendrecv', sendBuf, dest, sendTag, 'standard');
+    const [status] = await this.waitAll([r, s]);
+    return status!;
+  }
+
+  /** Sends `buf` and receives into it (MPI_Sendrecv_replace). */
+  async sendrecvReplace(buf: ArrayBufferView, dest: number, sendTag: number, source: number, recvTag: number): Promise<Status> {
+    const copy = this.checkBuf('sendrecvReplace', buf).slice();
+    const s = this.startSend('sendrecvReplace', copy, dest, sendTag, 'standard');
+    const r = this.startRecv('sendrecvReplace', buf, source, recvTag);
+    const [, status] = await this.waitAll([s, r]);
+    return status!;
+  }
+
+  /**
+   * Status of a message that a receive (source, tag) would match now, or null (MPI_Iprobe).
+   * `count` is in elements of `elemBytes` bytes (default 1).
+   */
+  async iprobe(source: number, tag: number, elemBytes = 1): Promise<Status | null> {
+    this.checkRank('iprobe', 'source', source, true);
+    this.checkTag('iprobe', tag, true);
+    await this.proc.cpu(this.world.params.testOverheadPs, `iprobe(source=${fmtSource(source)}, tag=${fmtTag(tag)})`);
+    return this.world.iprobe(this.proc.rank, this.src(source), tag, this.shape.ctx, elemBytes, this.shape.inv);
+  }
+
+  /** Blocks until a message that a receive (source, tag) would match has arrived; returns its status (MPI_Probe). */
+  async probe(source: number, tag: number, elemBytes = 1): Promise<Status> {
+    this.checkRank('probe', 'source', source, true);
+    this.checkTag('probe', tag, true);
+    const what = `probe(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
+    for (;;) {
+      const s = this.world.iprobe(this.proc.rank, this.src(source), tag, this.shape.ctx, elemBytes, this.shape.inv);
+      if (s) {
+        await this.proc.cpu(this.world.params.testOverheadPs, what);
+        return s;
+      }
+      await this.world.awaitArrival(this.proc.rank, what);
+    }
+  }
+
+  /** Waits for one request. */
+  wait(req: Request): Promise<Status> {
+    return req.wait();
+  }
+
+  /** Waits for every request; returns their statuses in order. */
+  async waitAll(reqs: readonly Request[]): Promise<Status[]> {
+    const out: Status[] = [];
+    const reason = (): string => {
+      const pending = reqs.filter((r) => !r.done);
+      return `waitAll(${pending.length} of ${reqs.length} pending: ${pending.map((r) => r.what).join(', ')})`;
+    };
+    for (const r of reqs) out.push(await r.wait(reason));
+    return out;
+  }
+
+  /**
+   * Waits until one of `reqs` completes; returns its index and status (MPI_Waitany). With no
+   * active request (an empty list), returns index UNDEFINED at once.
+   */
+  async waitAny(reqs: readonly (Request | null)[]): Promise<{ index: number; status: Status | null }> {
+    const active = reqs.filter((r): r is Request => r !== null);
+    if (active.length === 0) return { index: UNDEFINED, status: null };
+    for (;;) {
+      const i = reqs.findIndex((r) => r !== null && r.done);
+      if (i >= 0) return { index: i, status: await reqs[i]!.wait() };
+      await active[0]!.waitWoken(active, () => `waitAny(${active.map((r) => r.what).join(', ')})`);
+    }
+  }
+
+  /** Waits until at least one of `reqs` completes; returns the indices and statuses of all that have (MPI_Waitsome). */
+  async waitSome(reqs: readonly (Request | null)[]): Promise<{ index: number; status: Status }[]> {
+    const active = reqs.filter((r): r is Request => r !== null);
+    if (active.length === 0) return [];
+    while (!active.some((r) => r.done)) await active[0]!.waitWoken(active, () => `waitSome(${active.map((r) => r.what).join(', ')})`);
+    const out: { index: number; status: Status }[] = [];
+    for (let i = 0; i < reqs.length; i++) if (reqs[i]?.done) out.push({ index: i, status: await reqs[i]!.wait() });
+    return out;
+  }
+
+  /** Polls one request once (costs a poll's CPU time). */
+  test(req: Request): Promise<boolean> {
+    return req.test();
+  }
+
+  /** True if every request has completed (one poll's CPU time; MPI_Testall). */
+  async testAll(reqs: readonly Request[]): Promise<boolean> {
+    if (reqs.length === 0) return true;
+    await reqs[0]!.test();
+    if (!reqs.every((r) => r.done)) return false;
+    for (const r of reqs) await r.wait();
+    return true;
+  }
+
+  /** Index of a completed request, or -1 (one poll; MPI_Testany). */
+  async testAny(reqs: readonly Request[]): Promise<number> {
+    if (reqs.length === 0) return UNDEFINED;
+    await reqs[0]!.test();
+    const i = reqs.findIndex((r) => r.done);
+    if (i >= 0) await reqs[i]!.wait();
+    return i;
+  }
+
+  /** Indices of the completed requests (one poll; MPI_Testsome). */
+  async testSome(reqs: readonly Request[]): Promise<number[]> {
+    if (reqs.length === 0) return [];
+    await reqs[0]!.test();
+    const out: number[] = [];
+    for (let i = 0; i < reqs.length; i++) {
+      if (reqs[i]!.done) {
+        await reqs[i]!.wait();
+        out.push(i);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Tries to cancel a pending request (MPI_Cancel). A receive not yet matched is cancelled; a
+   * send is cancelled if its message waits unmatched at the receiver. Wait on the request
+   * afterwards either way; `status.cancelled` tells which happened. Returns the same answer.
+   */
+  cancel(req: Request): boolean {
+    if (!(req instanceof Request)) throw new MpiError('MPI_ERR_REQUEST', `cancel: expected a request, got ${describe(req)}`);
+    return req.cancel();
+  }
+
+  /** Attaches a buffer of `bytes` bytes for buffered sends (MPI_Buffer_attach; one per process). */
+  bufferAttach(bytes: number): void {
+    if (!Number.isInteger(bytes) || bytes < 0) throw new MpiError('MPI_ERR_BUFFER', `bufferAttach: bytes=${bytes} must be a non-negative integer`);
+    if (this.state.bsendCapacity > 0) throw new MpiError('MPI_ERR_BUFFER', 'bufferAttach: a buffer is already attached; detach it first');
+    this.state.bsendCapacity = bytes;
+  }
+
+  /** Waits until every buffered send has left the attached buffer, then detaches it; returns its size. */
+  async bufferDetach(): Promise<number> {
+    const st = this.state;
+    await this.waitAll([...st.bsendPending]);
+    const n = st.bsendCapacity;
+    st.bsendCapacity = 0;
+    return n;
+  }
+
+  // ---------------------------------------------------------------- communicators
+
+  /** A copy with the same ranks and new contexts (MPI_Comm_dup; collective). */
+  async dup(): Promise<Comm> {
+    const key = this.childKey('dup');
+    await this.barrier();
+    return new Comm(this.world, this.proc, this.state, { ...this.shape, ctx: this.world.contextFor(key) });
+  }
+
+  /**
+   * Splits the communicator by `color` (MPI_Comm_split; collective): ranks with the same color
+   * form a new communicator, ordered by `key` then by rank here. Color UNDEFINED gives null.
+   */
+  async split(color: number, key = 0): Promise<Comm | null> {
+    if (!Number.isInteger(color) || (color < 0 && color !== UNDEFINED)) throw new MpiError('MPI_ERR_ARG', `split: color=${color} must be a non-negative integer or mpi.UNDEFINED`);
+    if (!Number.isInteger(key)) throw new MpiError('MPI_ERR_ARG', `split: key=${key} must be an integer`);
+    const base = this.childKey('split');
+    const all = await this.exchange(Int32Array.of(color, key));
+    if (color === UNDEFINED) return null;
+    const order: number[] = [];
+    for (let r = 0; r < this.size; r++) if (all[2 * r] === color) order.push(r);
+    order.sort((a, b) => all[2 * a + 1]! - all[2 * b + 1]! || a - b);
+    return this.sub(order.map((r) => this.shape.members[r]!), `${base}:${color}`);
+  }
+
+  /** A communicator of the ranks of `group` (MPI_Comm_create; collective over this one); null for ranks outside it. */
+  async create(group: Group): Promise<Comm | null> {
+    if (!(group instanceof Group)) throw new MpiError('MPI_ERR_GROUP', `create: expected a Group, got ${describe(group)}`);
+    const inv = this.shape.inv;
+    group.ranks.forEach((w) => {
+      if (!(inv ? inv[w]! >= 0 : w < this.size)) throw new MpiError('MPI_ERR_GROUP', `create: world rank ${w} of the group is not in this communicator`);
+    });
+    const key = this.childKey('create');
+    await this.barrier();
+    return group.ranks.includes(this.proc.rank) ? this.sub(group.ranks, key) : null;
+  }
+
+  /**
+   * A Cartesian communicator (MPI_Cart_create; collective): ranks are laid out row-major (the last
+   * dimension varies fastest) on `dims`; ranks beyond the grid get null. `reorder` is accepted
+   * and ignored (ranks keep their order).
+   */
+  async cartCreate(dims: readonly number[], periods: readonly boolean[], reorder = false): Promise<CartComm | null> {
+    void reorder;
+    if (!Array.isArray(dims) || dims.length === 0 || dims.some((d) => !Number.isInteger(d) || d < 1)) throw new MpiError('MPI_ERR_DIMS', `cartCreate: dims=${JSON.stringify(dims)} must be positive integers`);
+    if (!Array.isArray(periods) || periods.length !== dims.length) throw new MpiError('MPI_ERR_ARG', `cartCreate: periods must have one entry per dimension (${dims.length}), got ${JSON.stringify(periods)}`);
+    const n = dims.reduce((a, b) => a * b, 1);
+    if (n > this.size) throw new MpiError('MPI_ERR_DIMS', `cartCreate: the grid ${dims.join('x')} has ${n} ranks, more than the communicator's ${this.size}`);
+    const key = this.childKey('cart');
+    await this.barrier();
+    if (this.rank >= n) return null;
+    const members = this.shape.members.slice(0, n);
+    return new CartComm(this.world, this.proc, this.state, this.shapeOf(members, key), dims, periods.map(Boolean));
+  }
+
+  /** Key naming this rank's next communicator made from this one (the same on every member). */
+  protected childKey(what: string): string {
+    return `${this.shape.ctx}/${this.children++}/${what}`;
+  }
+
+  /** The shape of a communicator of `members` (world ranks) with the context named `key`. */
+  protected shapeOf(members: ArrayLike<number>, key: string): CommShape {
+    const m = Int32Array.from(members);
+    const inv = new Int32Array(this.world.size).fill(-1);
+    m.forEach((w, r) => (inv[w] = r));
+    return { members: m, inv, ctx: this.world.contextFor(key), rank: inv[this.proc.rank]! };
+  }
+
+  protected sub(members: readonly number[], key: string): Comm {
+    return new Comm(this.world, this.proc, this.state, this.shapeOf(members, key));
+  }
+
+  /** Every rank's `mine` (same length everywhere), concatenated in rank order (a library-internal allgather). */
+  protected async exchange(mine: Int32Array): Promise<Int32Array> {
+    const n = this.size;
+    const k = mine.length;
+    const all = new Int32Array(n * k);
+    all.set(mine, this.rank * k);
+    // ring: in step s every rank passes on the block it received in step s - 1
+    const right = (this.rank + 1) % n;
+    const left = (this.rank - 1 + n) % n;
+    for (let s = 0; s < n - 1; s++) {
+      const out = (this.rank - s + n) % n;
+      const inn = (this.rank - s - 1 + n) % n;
+      const what = `communicator exchange step ${s}`;
+      const r = this.collIrecv(bytesOf(all.subarray(inn * k, inn * k + k)), left, EXCHANGE_TAG, what);
+      const w = this.collIsend(bytesOf(all.subarray(out * k, out * k + k)), right, EXCHANGE_TAG, what);
+      await r.wait(() => what);
+      await w.wait(() => what);
+    }
+    return all;
+  }
+
+  /** Sends on the communicator's collective context (never matches user messages). */
+  protected collIsend(buf: Uint8Array, dest: number, tag: number, what: string): Request {
+    return this.world.isend(this.proc.rank, buf, this.shape.members[dest]!, tag, this.shape.ctx + 1, what);
+  }
+
+  /** Receives on the communicator's collective context. */
+  protected collIrecv(buf: Uint8Array, source: number, tag: number, what: string): Request {
+    return this.world.irecv(this.proc.rank, buf, 1, this.shape.members[source]!, tag, this.shape.ctx + 1, what, this.shape.inv);
+  }
+
+  // ---------------------------------------------------------------- collectives (interim)
+
+  /** Blocks until every rank of the communicator has called barrier (dissemination algorithm). */
+  async barrier(): Promise<void> {
+    const n = this.size;
+    const me = this.rank;
+    const token = new Uint8Array(0);
+    for (let k = 1, round = 0; k < n; k *= 2, round++) {
+      const to = (me + k) % n;
+      const from = (me - k + n) % n;
+      const what = `barrier() round ${round}: waiting for rank ${from}`;
+      const r = this.collIrecv(token, from, round, what);
+      const s = this.collIsend(token, to, round, `barrier() round ${round}`);
+      await r.wait(() => what);
+      await s.wait(() => what);
+    }
+  }
+
+  /**
+   * Combines `sendBuf` of every rank with `op` into every rank's `recvBuf` (binomial reduce to
+   * rank 0, then binomial broadcast). Both buffers must have the same type and length.
+   */
+  async allreduce(sendBuf: NumericArray, recvBuf: NumericArray, op: Op): Promise<void> {
+    if (!isTypedArray(sendBuf) || !isTypedArray(recvBuf)) {
+      throw new MpiError('MPI_ERR_BUFFER', `allreduce: sendBuf and recvBuf must be numeric typed arrays, got ${describe(sendBuf)} and ${describe(recvBuf)}`);
+    }
+    if (sendBuf.constructor !== recvBuf.constructor || sendBuf.length !== recvBuf.length) {
+      throw new MpiError('MPI_ERR_COUNT', `allreduce: sendBuf and recvBuf must have the same type and length (got ${sendBuf.constructor.name}[${sendBuf.length}] and ${recvBuf.constructor.name}[${recvBuf.length}])`);
+    }
+    if (!op || typeof op.apply !== 'function') throw new MpiError('MPI_ERR_OP', 'allreduce: op must be one of mpi.SUM, mpi.MIN, mpi.MAX, mpi.PROD');
+    const n = this.size;
+    const me = this.rank;
+    recvBuf.set(sendBuf as never);
+    const tmp = new (recvBuf.constructor as new (n: number) => NumericArray)(recvBuf.length);
+    const bytes = bytesOf(recvBuf);
+    const tmpBytes = bytesOf(tmp);
+    const tag = 1 << 20;
+    // reduce toward rank 0
+    let mask = 1;
+    while (mask < n) {
+      if (me & mask) {
+        const to = me - mask;
+        const s = this.collIsend(bytes, to, tag, `allreduce(${op.name}) reduce to ${to}`);
+        await s.wait(() => `allreduce(${op.name}) reduce to ${to}`);
+        break;
+      }
+      const from = me + mask;
+      if (from < n) {
+        const what = `allreduce(${op.name}): waiting for rank ${from}`;
+        await this.collIrecv(tmpBytes, from, tag, what).wait(() => what);
+        op.apply(recvBuf, tmp);
+        await this.proc.cpu(Math.ceil(recvBuf.length / this.proc.machine.config.cpu.flopsPerPs), 'allreduce combine');
+      }
+      mask <<= 1;
+    }
+    // broadcast from rank 0
+    let m = 1;
+    while (m < n) m <<= 1;
+    for (m >>= 1; m > 0; m >>= 1) {
+      if (me % (2 * m) === 0 && me + m < n) {
+        const s = this.collIsend(bytes, me + m, tag + 1, `allreduce(${op.name}) bcast to ${me + m}`);
+        await s.wait(() => `allreduce(${op.name}) bcast to ${me + m}`);
+      } else if (me % (2 * m) === m) {
+        const what = `allreduce(${op.name}): waiting for the result from rank ${me - m}`;
+        await this.collIrecv(bytes, me - m, tag + 1, what).wait(() => what);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- argument checks
+
+  protected checkBuf(call: string, buf: ArrayBufferView): Uint8Array {
+    if (!ArrayBuffer.isView(buf)) throw new MpiError('MPI_ERR_BUFFER', `${call}: buf must be a typed array or DataView, got ${describe(buf)}`);
+    return bytesOf(buf);
+  }
+
+  protected checkRank(call: string, name: string, v: number, wildcard: boolean): void {
+    const ok = Number.isInteger(v) && ((v >= 0 && v < this.size) || v === PROC_NULL || (wildcard && v === ANY_SOURCE));
+    if (!ok) {
+      throw new MpiError('MPI_ERR_RANK', `${call}: ${name}=${v} is not a rank of the communicator (0..${this.size - 1}${wildcard ? ', mpi.ANY_SOURCE' : ''} or mpi.PROC_NULL)`);
+    }
+  }
+
+  protected checkTag(call: string, v: number, wildcard: boolean): void {
+    const ok = Number.isInteger(v) && ((v >= 0 && v <= TAG_UB) || (wildcard && v === ANY_TAG));
+    if (!ok) throw new MpiError('MPI_ERR_TAG', `${call}: tag=${v} must be an integer from 0 to ${TAG_UB}${wildcard ? ' or mpi.ANY_TAG' : ''}`);
+  }
+
+  /** World rank of destination `r` (PROC_NULL stays). */
+  private dest(r: number): number {
+    return r === PROC_NULL ? PROC_NULL : this.shape.members[r]!;
+  }
+
+  /** World rank of source `r` (wildcards and PROC_NULL stay). */
+  private src(r: number): number {
+    return r === PROC_NULL || r === ANY_SOURCE ? r : this.shape.members[r]!;
+  }
+
+  /** A blocking call: waits on the request it started, naming the call. */
+  private blocking(req: Request): Promise<Status> {
+    return req.wait(() => req.what);
+  }
+
+  private startSend(call: string, buf: ArrayBufferView, dest: number, tag: number, mode: SendMode): Request {
+    const bytes = this.checkBuf(call, buf);
+    this.checkRank(call, 'dest', dest, false);
+    this.checkTag(call, tag, false);
+    return this.world.isend(this.proc.rank, bytes, this.dest(dest), tag, this.shape.ctx, `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`, mode);
+  }
+
+  private startRecv(call: string, buf: ArrayBufferView, source: number, tag: number): Request {
+    const bytes = this.checkBuf(call, buf);
+    this.checkRank(call, 'source', source, true);
+    this.checkTag(call, tag, true);
+    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+    return this.world.irecv(this.proc.rank, bytes, elem, this.src(source), tag, this.shape.ctx, `${call}(source=${fmtSource(source)}, tag=${fmtTag(tag)})`, this.shape.inv);
+  }
+}
+
+/** Tag of the library's communicator-creation exchanges (on the collective context). */
+const EXCHANGE_TAG = 0x7ff00000;
+
+/**
+ * A communicator with a Cartesian topology (MPI_Cart_*): row-major rank order, the last
+ * dimension varying fastest.
+ */
+export class CartComm extends Comm {
+  /** This rank's coordinates. */
+  readonly coords: readonly number[];
+
+  constructor(
+    world: MpiWorld,
+    proc: Proc,
+    state: RankState,
+    shape: CommShape,
+    readonly dims: readonly number[],
+    readonly periods: readonly boolean[],
+  ) {
+    super(world, proc, state, shape);
+    this.coords = this.cartCoords(shape.rank);
+  }
+
+  /** Coordinates of rank `rank` (MPI_Cart_coords). */
+  cartCoords(rank: number): number[] {
+    if (!Number.isInteger(rank) || rank < 0 || rank >= this.size) throw new MpiError('MPI_ERR_RANK', `cartCoords: rank=${rank} is not a rank of the grid (0..${this.size - 1})`);
+    const c = new Array<number>(this.dims.length);
+    let r = rank;
+    for (let d = this.dims.length - 1; d >= 0; d--) {
+      c[d] = r % this.dims[d]!;
+      r = Math.floor(r / this.dims[d]!);
+    }
+    return c;
+  }
+
+  /** Rank at `coords` (MPI_Cart_rank): periodic dimensions wrap, others must be in range. */
+  cartRank(coords: readonly number[]): number {
+    if (!Array.isArray(coords) || coords.length !== this.dims.length) throw new MpiError('MPI_ERR_ARG', `cartRank: coords must have ${this.dims.length} entries, got ${JSON.stringify(coords)}`);
+    let r = 0;
+    for (let d = 0; d < this.dims.length; d++) {
+      const n = this.dims[d]!;
+      let c = coords[d]!;
+      if (!Number.isInteger(c)) throw new MpiError('MPI_ERR_ARG', `cartRank: coords[${d}]=${c} is not an integer`);
+      if (this.periods[d]) c = ((c % n) + n) % n;
+      else if (c < 0 || c >= n) throw new MpiError('MPI_ERR_ARG', `cartRank: coords[${d}]=${c} is outside the non-periodic dimension 0..${n - 1}`);
+      r = r * n + c;
+    }
+    return r;
+  }
+
+  /**
+   * Neighbours along `direction` at distance `disp` (MPI_Cart_shift): `dest` is the rank `disp`
+   * ahead, `source` the one `disp` behind; PROC_NULL off the edge of a non-periodic dimension.
+   */
+  cartShift(direction: number, disp: number): { source: number; dest: number } {
+    if (!Number.isInteger(direction) || direction < 0 || direction >= this.dims.length) throw new MpiError('MPI_ERR_DIMS', `cartShift: direction=${direction} must be 0..${this.dims.length - 1}`);
+    if (!Number.isInteger(disp)) throw new MpiError('MPI_ERR_ARG', `cartShift: disp=${disp} must be an integer`);
+    const at = (delta: number): number => {
+      const c = [...this.coords];
+      c[direction]! += delta;
+      const n = this.dims[direction]!;
+      if (!this.periods[direction] && (c[direction]! < 0 || c[direction]! >= n)) return PROC_NULL;
+      return this.cartRank(c);
+    };
+    return { source: at(-disp), dest: at(disp) };
+  }
+
+  /**
+   * Sub-grids keeping the dimensions where `remainDims` is true (MPI_Cart_sub; collective): the
+   * ranks that share their coordinates in the dropped dimensions form one new CartComm.
+   */
+  async cartSub(remainDims: readonly boolean[]): Promise<CartComm> {
+    if (!Array.isArray(remainDims) || remainDims.length !== this.dims.length) throw new MpiError('MPI_ERR_ARG', `cartSub: remainDims must have ${this.dims.length} entries, got ${JSON.stringify(remainDims)}`);
+    const key = this.childKey('cartSub');
+    await this.barrier();
+    const keep = (d: number): boolean => Boolean(remainDims[d]);
+    const members: number[] = [];
+    for (let r = 0; r < this.size; r++) {
+      const c = this.cartCoords(r);
+      if (c.every((x, d) => keep(d) || x === this.coords[d])) members.push(this.worldRank(r));
+    }
+    const color = this.coords.map((x, d) => (keep(d) ? '*' : String(x))).join(',');
+    const dims = this.dims.filter((_, d) => keep(d));
+    const periods = this.periods.filter((_, d) => keep(d));
+    return new CartComm(this.world, this.proc, this.state, this.shapeOf(members, `${key}:${color}`), dims.length > 0 ? dims : [1], periods.length > 0 ? periods : [false]);
+  }
+}
+
+/**
+ * Balanced dimensions for `nnodes` ranks (MPI_Dims_create): entries of `dims` that are 0 are
+ * filled, as close to each other as possible and in non-increasing order; non-zero entries stay.
+ */
+export function dimsCreate(nnodes: number, dims: readonly number[]): number[] {
+  if (!Number.isInteger(nnodes) || nnodes < 1) throw new MpiError('MPI_ERR_ARG', `dimsCreate: nnodes=${nnodes} must be a positive integer`);
+  if (!Array.isArray(dims) || dims.length === 0 || dims.some((d) => !Number.isInteger(d) || d < 0)) throw new MpiError('MPI_ERR_DIMS', `dimsCreate: dims=${JSON.stringify(dims)} must be non-negative integers`);
+  const fixed = dims.filter((d) => d > 0).reduce((a, b) => a * b, 1);
+  if (nnodes % fixed !== 0) throw new MpiError('MPI_ERR_DIMS', `dimsCreate: the fixed dimensions (product ${fixed}) do not divide nnodes=${nnodes}`);
+  const free = dims.filter((d) => d === 0).length;
+  if (free === 0) {
+    if (fixed !== nnodes) throw new MpiError('MPI_ERR_DIMS', `dimsCreate: dims ${dims.join('x')} give ${fixed} ranks, not ${nnodes}`);
+    return [...dims];
+  }
+  const fill = balancedDims(nnodes / fixed, free);
+  let k = 0;
+  return dims.map((d) => (d > 0 ? d : fill[k++]!));
+}
+
+function fmtSource(s: number): string {
+  return s === ANY_SOURCE ? 'ANY_SOURCE' : String(s);
+}
+
+function fmtTag(t: number): string {
+  return t === ANY_TAG ? 'ANY_TAG' : String(t);
+}
+
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'object') return (v as object).constructor?.name ?? 'object';
+  return typeof v;
+}
+
+function isTypedArray(v: unknown): v is NumericArray {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
+}
