@@ -1,13 +1,14 @@
 /**
  * The NIC's hardware blocks on their own (seed 001 "Aries NIC" to "Ordering and Completion",
- * seed 004 §II): the BTE's channels and fences, communication domains, vMDH, completion queues
+ * seed 004 §II): the BTE's channels and fences, BTE sends into pre-posted receive buffers,
+ * communication domains, vMDH, completion queues
  * and destination-side events, the AMO unit and its cache, the IOMMU's PTE cache, and FMA
  * descriptors. Driven straight on the NIC, below every API face.
  */
 import { describe, expect, it } from 'vitest';
 import { buildMachine, machineSpec, resolveMachine, type Machine } from '../fabric/machine.ts';
 import { CompletionQueue, CqEventKind } from '../fabric/nic/cq.ts';
-import { NicStatus, type NicTransfer } from '../fabric/nic/nic.ts';
+import { NicStatus, type NicSend, type NicTransfer } from '../fabric/nic/nic.ts';
 
 function machine(name: string, nodes: number, overrides: Record<string, string> = {}): Machine {
   return buildMachine(resolveMachine(machineSpec(name), nodes, overrides), 1);
@@ -26,7 +27,27 @@ function post(m: Machine, src: number, t: Omit<NicTransfer, 'onComplete'>): { st
   return r;
 }
 
+/** Sends `t` from `src` on the BTE and records its completion status and time. */
+function send(m: Machine, src: number, t: Omit<NicSend, 'onComplete'>): { status: NicStatus | -1; at: number } {
+  const r = { status: -1 as NicStatus | -1, at: -1 };
+  m.nics[src]!.sendBte({
+    ...t,
+    onComplete: (s) => {
+      r.status = s;
+      r.at = m.engine.now;
+    },
+  });
+  return r;
+}
+
 const fill = (n: number, v: number): Uint8Array => new Uint8Array(n).fill(v);
+
+/** Every CQ event waiting in `q`, oldest first. */
+function drainCq(q: CompletionQueue): ReturnType<CompletionQueue['get']>[] {
+  const out = [];
+  for (let e = q.get(); e; e = q.get()) out.push(e);
+  return out;
+}
 
 describe('BTE channels and fences (seed 001 A14: up to four concurrent block transfers)', () => {
   it('runs at most bte.channels transfers at once: small transfers pipeline over the channels', () => {
@@ -69,6 +90,186 @@ describe('BTE channels and fences (seed 001 A14: up to four concurrent block tra
     const fenced = post(m2, 0, { op: 'put', mode: 'bte', local: fill(64, 2), remoteNode: 4, remoteHandle: h2, remoteOffset: 65536, fence: true });
     m2.engine.drain();
     expect(fenced.at).toBeGreaterThan(first2.at);
+  });
+});
+
+describe('BTE send into pre-posted receive buffers (seed 001 "Remote Memory Access", seed 004 §II.C)', () => {
+  it('fills the buffers in posting order (not address order) and reports user id, bytes and source at the buffer CQ', () => {
+    const m = machine('xc30', 8);
+    const rx = m.nics[4]!;
+    const seg = new Uint8Array(3000);
+    const h = rx.register(seg);
+    const cq = new CompletionQueue(8);
+    // posted at offsets 2000, 0, 1000: the first send must land at 2000
+    for (const [i, off] of [2000, 0, 1000].entries()) rx.postReceive({ inst: 2, handle: h, offset: off, length: 1000, userId: 100 + i, cq });
+    expect(rx.receivesPosted(2)).toBe(3);
+    const sizes = [300, 1000, 64];
+    // fenced, so that each send's first packet arrives after the previous send has completed
+    const done = sizes.map((n, i) => send(m, 0, { local: fill(n, i + 1), remoteNode: 4, remoteInst: 2, fence: i > 0 }));
+    m.engine.drain();
+    expect(done.map((d) => d.status)).toEqual([NicStatus.Ok, NicStatus.Ok, NicStatus.Ok]);
+    expect(rx.receivesPosted(2)).toBe(0);
+    for (const [i, off] of [2000, 0, 1000].entries()) {
+      expect(seg.subarray(off, off + sizes[i]!).every((v) => v === i + 1)).toBe(true);
+      // bytes past the message are untouched
+      expect(seg.subarray(off + sizes[i]!, off + 1000).every((v) => v === 0)).toBe(true);
+    }
+    expect(drainCq(cq)).toEqual([
+      { kind: CqEventKind.Receive, status: NicStatus.Ok, data: 100, sourceNode: 0, bytes: 300 },
+      { kind: CqEventKind.Receive, status: NicStatus.Ok, data: 101, sourceNode: 0, bytes: 1000 },
+      { kind: CqEventKind.Receive, status: NicStatus.Ok, data: 102, sourceNode: 0, bytes: 64 },
+    ]);
+  });
+
+  it('two senders sending at once each get whole buffers, though their packets interleave at the target', () => {
+    const m = machine('xc30', 8);
+    const rx = m.nics[4]!;
+    const n = 4096;
+    const seg = new Uint8Array(6 * n);
+    const h = rx.register(seg);
+    const cq = new CompletionQueue(8);
+    for (let b = 0; b < 6; b++) rx.postReceive({ handle: h, offset: b * n, length: n, userId: b, cq });
+    // source s sends messages filled with 10 * (s + 1) + i
+    const done = [0, 1].flatMap((src) => [0, 1, 2].map((i) => send(m, src, { local: fill(n, 10 * (src + 1) + i), remoteNode: 4, remoteInst: 0 })));
+    m.engine.drain();
+    expect(done.every((d) => d.status === NicStatus.Ok)).toBe(true);
+    const evs = drainCq(cq);
+    expect(evs.map((e) => e!.data).sort()).toEqual([0, 1, 2, 3, 4, 5]);
+    const got: number[] = [];
+    for (const e of evs) {
+      const buf = seg.subarray(e!.data * n, (e!.data + 1) * n);
+      const v = buf[0]!;
+      expect(buf.every((x) => x === v)).toBe(true);
+      // the event names the sender whose message fills the buffer
+      expect(e!.sourceNode).toBe(Math.floor(v / 10) - 1);
+      expect(e!.bytes).toBe(n);
+      got.push(v);
+    }
+    expect(got.sort()).toEqual([10, 11, 12, 20, 21, 22]);
+    // the two senders' buffers alternate: both were receiving at once
+    const bySender = evs.map((e) => e!.sourceNode);
+    expect(new Set(bySender.slice(0, 3)).size).toBe(2);
+  });
+
+  it('no buffer posted, or another domain: the send fails with a status, writes nothing and takes no buffer', () => {
+    const m = machine('xe6', 8);
+    const rx = m.nics[4]!;
+    const seg = new Uint8Array(256);
+    const h = rx.register(seg, { ptag: 3 });
+    const cq = new CompletionQueue(4);
+    const srcCq = new CompletionQueue(4);
+    const none = send(m, 0, { local: fill(64, 7), remoteNode: 4, remoteInst: 1, ptag: 3, cq: srcCq, cqData: 5 });
+    m.engine.drain();
+    expect(none.status).toBe(NicStatus.NoReceiveBuffer);
+    expect(srcCq.get()).toEqual({ kind: CqEventKind.Local, status: NicStatus.NoReceiveBuffer, data: 5, sourceNode: 0 });
+    rx.postReceive({ inst: 1, handle: h, offset: 0, length: 256, userId: 9, cq });
+    const foreign = send(m, 0, { local: fill(64, 7), remoteNode: 4, remoteInst: 1, ptag: 4 });
+    m.engine.drain();
+    expect(foreign.status).toBe(NicStatus.DomainRefused);
+    expect(rx.receivesPosted(1)).toBe(1);
+    expect(seg.every((v) => v === 0)).toBe(true);
+    expect(cq.size).toBe(0);
+    // the buffer is still there for a send of its domain; once taken, the next send finds none
+    const ok = send(m, 0, { local: fill(64, 8), remoteNode: 4, remoteInst: 1, ptag: 3 });
+    m.engine.drain();
+    const late = send(m, 0, { local: fill(64, 9), remoteNode: 4, remoteInst: 1, ptag: 3 });
+    m.engine.drain();
+    expect([ok.status, late.status]).toEqual([NicStatus.Ok, NicStatus.NoReceiveBuffer]);
+    expect(seg[63]).toBe(8);
+    expect(seg[64]).toBe(0);
+    expect(cq.size).toBe(1);
+  });
+
+  it('a message longer than its buffer fails with ReceiveOverflow, writes nothing and uses the buffer up; so does a deregistered one', () => {
+    const m = machine('xc30', 8);
+    const rx = m.nics[4]!;
+    const seg = new Uint8Array(400);
+    const h = rx.register(seg);
+    const spare = rx.register(new Uint8Array(64));
+    const cq = new CompletionQueue(8);
+    rx.postReceive({ handle: h, offset: 0, length: 100, userId: 1, cq });
+    rx.postReceive({ handle: spare, offset: 0, length: 64, userId: 2, cq });
+    rx.postReceive({ handle: h, offset: 100, length: 300, userId: 3, cq });
+    rx.deregister(spare);
+    const results = [0, 1, 2].map((i) => send(m, 0, { local: fill(200, i + 1), remoteNode: 4, remoteInst: 0, fence: i > 0 }));
+    m.engine.drain();
+    expect(results.map((r) => r.status)).toEqual([NicStatus.ReceiveOverflow, NicStatus.BadHandle, NicStatus.Ok]);
+    // the receiver learns which buffers were used up, and how long the message that overflowed was
+    expect(drainCq(cq)).toEqual([
+      { kind: CqEventKind.Receive, status: NicStatus.ReceiveOverflow, data: 1, sourceNode: 0, bytes: 200 },
+      { kind: CqEventKind.Receive, status: NicStatus.BadHandle, data: 2, sourceNode: 0, bytes: 200 },
+      { kind: CqEventKind.Receive, status: NicStatus.Ok, data: 3, sourceNode: 0, bytes: 200 },
+    ]);
+    expect(seg.subarray(0, 100).every((v) => v === 0)).toBe(true);
+    expect(seg.subarray(100, 300).every((v) => v === 3)).toBe(true);
+  });
+
+  it('a fenced send waits for the big one before it; unfenced, it completes first, yet the big one, whose first packet arrived first, holds the first buffer', () => {
+    const run = (fence: boolean): { big: number; small: number; bigAt: number; smallAt: number } => {
+      const m = machine('xc30', 8);
+      const rx = m.nics[4]!;
+      const seg = new Uint8Array(2 * 65536);
+      const h = rx.register(seg);
+      const cq = new CompletionQueue(4);
+      rx.postReceive({ handle: h, offset: 0, length: 65536, userId: 0, cq });
+      rx.postReceive({ handle: h, offset: 65536, length: 65536, userId: 1, cq });
+      const big = send(m, 0, { local: fill(65536, 1), remoteNode: 4, remoteInst: 0 });
+      m.engine.drain(200_000); // the big send is on its way (0.2 us)
+      const small = send(m, 0, { local: fill(64, 2), remoteNode: 4, remoteInst: 0, fence });
+      m.engine.drain();
+      expect([big.status, small.status]).toEqual([NicStatus.Ok, NicStatus.Ok]);
+      const ev = drainCq(cq);
+      const buf = (v: number): number => ev.find((e) => seg[e!.data * 65536] === v)!.data;
+      return { big: buf(1), small: buf(2), bigAt: big.at, smallAt: small.at };
+    };
+    const fenced = run(true);
+    expect(fenced.smallAt).toBeGreaterThan(fenced.bigAt);
+    expect([fenced.big, fenced.small]).toEqual([0, 1]);
+    const loose = run(false);
+    expect(loose.smallAt).toBeLessThan(loose.bigAt);
+    // buffers are matched when a send's first packet arrives, not when its last one does
+    expect([loose.big, loose.small]).toEqual([0, 1]);
+  });
+
+  it.each(['xc30', 'xe6'])('takes the time of a BTE put of the same size on %s', (name) => {
+    const time = (n: number, how: 'put' | 'send'): number => {
+      const m = machine(name, 8);
+      const h = m.nics[4]!.register(new Uint8Array(n));
+      m.nics[4]!.postReceive({ handle: h, offset: 0, length: n, userId: 0, cq: new CompletionQueue(1) });
+      const local = fill(n, 1);
+      const r = how === 'put' ? post(m, 0, { op: 'put', mode: 'bte', local, remoteNode: 4, remoteHandle: h, remoteOffset: 0 }) : send(m, 0, { local, remoteNode: 4, remoteInst: 0 });
+      m.engine.drain();
+      expect(r.status).toBe(NicStatus.Ok);
+      return r.at;
+    };
+    for (const n of [8, 4096, 1 << 20]) {
+      const put = time(n, 'put');
+      const sent = time(n, 'send');
+      expect(Math.abs(sent / put - 1)).toBeLessThan(0.01);
+      // and it is a block transfer: slower than an FMA put when small (BTE start-up)
+      if (n === 8) {
+        const m = machine(name, 8);
+        const h = m.nics[4]!.register(new Uint8Array(n));
+        const fma = post(m, 0, { op: 'put', mode: 'fma', local: fill(n, 1), remoteNode: 4, remoteHandle: h, remoteOffset: 0 });
+        m.engine.drain();
+        expect(sent).toBeGreaterThan(1.5 * fma.at);
+      }
+    }
+  });
+
+  it('rejects a receive buffer outside its segment, of an unregistered handle or of another domain than its queue', () => {
+    const m = machine('xc30', 4);
+    const rx = m.nics[2]!;
+    const cq = new CompletionQueue(1);
+    const h = rx.register(new Uint8Array(100), { ptag: 1 });
+    const other = rx.register(new Uint8Array(100), { ptag: 2 });
+    expect(() => rx.postReceive({ handle: h, offset: 50, length: 51, userId: 0, cq })).toThrow(/inside the 100-byte segment/);
+    expect(() => rx.postReceive({ handle: 77, offset: 0, length: 1, userId: 0, cq })).toThrow(/not registered/);
+    rx.postReceive({ handle: h, offset: 0, length: 100, userId: 0, cq });
+    expect(() => rx.postReceive({ handle: other, offset: 0, length: 100, userId: 0, cq })).toThrow(/domain 2 .* domain 1/);
+    expect(rx.clearReceives(0)).toBe(1);
+    rx.postReceive({ handle: other, offset: 0, length: 100, userId: 0, cq });
+    expect(rx.receivesPosted(0)).toBe(1);
   });
 });
 

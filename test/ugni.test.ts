@@ -274,6 +274,137 @@ describe('uGNI face', () => {
     expect(message).toMatch(/remoteOffset \(2\)/);
   });
 
+  it('RDMA_SEND (phit extension): two senders fill the receiver\'s posted buffers whole, in posting order, with RECV events; overflow and no buffer are transaction errors', async () => {
+    const n = 3000;
+    const r = await simulate({
+      machine: 'xc30',
+      nodes: 3,
+      program: async (ctx) => {
+        const gni = ctx.gni;
+        const s = await setup(gni, { bytes: 4 * n });
+        if (ctx.rank === 0) {
+          // four whole-message buffers at descending addresses, then a short one
+          for (let b = 0; b < 4; b++) gniCheck(await gni.postRecvBuffer(s.nic, { memHndl: s.memHndl, offset: (3 - b) * n, length: n, userId: 500 + b, cq: s.rcq }));
+          const { memHndl: smallHndl } = gniCheck(gni.memRegister(s.nic, new Uint8Array(16)));
+          gniCheck(await gni.postRecvBuffer(s.nic, { memHndl: smallHndl, userId: 600, cq: s.rcq }));
+          await gni.exchange(0);
+          const evs: { data: number; length: number | undefined; sourceNode: number; ok: boolean; status: string; whole: boolean }[] = [];
+          for (let i = 0; i < 5; i++) {
+            const ev = event(await gni.cqWaitEvent(s.rcq));
+            expect(ev).toMatchObject({ type: 'RECV', source: 'remote' });
+            const at = ev.data === 600 ? -1 : (3 - (ev.data - 500)) * n;
+            const whole = at >= 0 && sameBytes(s.mem.subarray(at, at + (ev.length ?? 0)), pattern(ev.length ?? 0, ev.sourceNode));
+            evs.push({ data: ev.data, length: ev.length, sourceNode: ev.sourceNode, ok: ev.ok, status: ev.status, whole });
+          }
+          await gni.exchange(0);
+          return evs;
+        }
+        await gni.exchange(0);
+        const ep = s.eps[0]!;
+        // each sender sends two messages of its own pattern; sizes differ per sender
+        const len = ctx.rank === 1 ? n : 1000;
+        s.mem.set(pattern(len, ctx.rank), 0);
+        const t0 = ctx.now();
+        for (let i = 0; i < 2; i++) gniCheck(await gni.postRdma(ep, { type: 'RDMA_SEND', local: s.mem.subarray(0, len), localMemHndl: s.memHndl, postId: 10 * ctx.rank + i }));
+        const local = [event(await gni.cqWaitEvent(s.cq)), event(await gni.cqWaitEvent(s.cq))];
+        const us = ctx.now() - t0;
+        const completed = gniCheck(gni.getCompleted(s.cq, local[0]!)).desc.type;
+        // rank 2 then sends one message too long for the last buffer (rank 1 waits), and one more that finds no buffer
+        let over: GniCqResult | null = null;
+        let none: GniCqResult | null = null;
+        if (ctx.rank === 2) {
+          gniCheck(await gni.postRdma(ep, { type: 'RDMA_SEND', local: s.mem.subarray(0, 64), localMemHndl: s.memHndl, postId: 77 }));
+          over = await gni.cqWaitEvent(s.cq);
+          gniCheck(await gni.postRdma(ep, { type: 'RDMA_SEND', local: s.mem.subarray(0, 8), localMemHndl: s.memHndl, postId: 78 }));
+          none = await gni.cqWaitEvent(s.cq);
+        }
+        await gni.exchange(0);
+        return { local: local.map((e) => e.data).sort(), us, completed, over, none };
+      },
+    });
+    const evs = r.rankResults[0] as { data: number; length: number; sourceNode: number; ok: boolean; status: string; whole: boolean }[];
+    const okEvs = evs.filter((e) => e.ok);
+    // every buffer holds one whole message, from the node its event names
+    expect(okEvs.map((e) => e.data).sort()).toEqual([500, 501, 502, 503]);
+    expect(okEvs.every((e) => e.whole)).toBe(true);
+    expect(okEvs.map((e) => `${e.sourceNode}:${e.length}`).sort()).toEqual(['1:3000', '1:3000', '2:1000', '2:1000']);
+    expect(evs.find((e) => !e.ok)).toEqual({ data: 600, length: 64, sourceNode: 2, ok: false, status: 'ReceiveOverflow', whole: false });
+    const a = r.rankResults[1] as { local: number[]; us: number; completed: string };
+    const b = r.rankResults[2] as { local: number[]; completed: string; over: GniCqResult; none: GniCqResult };
+    expect(a.local).toEqual([10, 11]);
+    expect(b.local).toEqual([20, 21]);
+    expect([a.completed, b.completed]).toEqual(['RDMA_SEND', 'RDMA_SEND']);
+    // two block transfers of 3000 bytes: a few microseconds (BTE start-up plus the data)
+    expect(a.us).toBeGreaterThan(2);
+    expect(a.us).toBeLessThan(10);
+    expect(b.over).toMatchObject({ rc: GNI_RC.TRANSACTION_ERROR, event: { type: 'POST', source: 'local', status: 'ReceiveOverflow', data: 77 } });
+    expect(b.none).toMatchObject({ rc: GNI_RC.TRANSACTION_ERROR, event: { type: 'POST', source: 'local', status: 'NoReceiveBuffer', data: 78 } });
+  });
+
+  it('RDMA_SEND and postRecvBuffer misuse: unbound endpoint, unregistered buffers, lengths 0 and over 4 GiB, a peer domain not attached, the wrong post call', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async (ctx) => {
+        const gni = ctx.gni;
+        const s = await setup(gni);
+        if (ctx.rank !== 0) return null;
+        const ep = s.eps[1]!;
+        const reg = s.mem.subarray(0, 64);
+        const desc = { type: 'RDMA_SEND', local: reg, localMemHndl: s.memHndl } as const;
+        const { ep: loose } = gniCheck(gni.epCreate(s.nic, s.cq));
+        const { ep: nowhere } = gniCheck(gni.epCreate(s.nic, s.cq));
+        gniCheck(gni.epBind(nowhere, 1, 42));
+        const { cdm: other } = gniCheck(gni.cdmCreate(77, 1, 1));
+        const { nic: otherNic } = gniCheck(gni.cdmAttach(other));
+        const { cq: otherCq } = gniCheck(gni.cqCreate(otherNic, 4));
+        const gone = new Uint8Array(32);
+        const { memHndl: goneHndl } = gniCheck(gni.memRegister(s.nic, gone));
+        gniCheck(gni.memDeregister(s.nic, goneHndl));
+        const buf = { memHndl: s.memHndl, userId: 1, cq: s.rcq };
+        const out: Record<string, string> = {
+          unbound: (await gni.postRdma(loose, desc)).rc,
+          unregistered: (await gni.postRdma(ep, { ...desc, local: new Uint8Array(64) })).rc,
+          length0: (await gni.postRdma(ep, { ...desc, length: 0 })).rc,
+          tooLong: (await gni.postRdma(ep, { ...desc, length: 2 ** 32 + 8 })).rc,
+          notAttached: (await gni.postRdma(nowhere, desc)).rc,
+          viaFma: (await gni.postFma(ep, desc)).rc,
+          recvLength0: (await gni.postRecvBuffer(s.nic, { ...buf, length: 0 })).rc,
+          recvPastEnd: (await gni.postRecvBuffer(s.nic, { ...buf, offset: 4000, length: 100 })).rc,
+          recvUnregistered: (await gni.postRecvBuffer(s.nic, { ...buf, memHndl: goneHndl })).rc,
+          recvForeign: (await gni.postRecvBuffer(s.nic, { ...buf, memHndl: s.handles[1]! })).rc,
+          recvOtherCq: (await gni.postRecvBuffer(s.nic, { ...buf, cq: otherCq })).rc,
+          recvOtherNic: (await gni.postRecvBuffer(otherNic, buf)).rc,
+          recvUserId: (await gni.postRecvBuffer(s.nic, { ...buf, userId: -1 })).rc,
+          recvOk: (await gni.postRecvBuffer(s.nic, { ...buf, offset: 4000 })).rc,
+        };
+        gniCheck(gni.cdmDestroy(other));
+        out.recvDestroyed = (await gni.postRecvBuffer(otherNic, buf)).rc;
+        const m = await gni.postRdma(ep, { ...desc, length: 0 });
+        return { out, message: 'message' in m ? m.message : '' };
+      },
+    });
+    const { out, message } = r.result as { out: Record<string, string>; message: string };
+    expect(out).toEqual({
+      unbound: GNI_RC.INVALID_STATE,
+      unregistered: GNI_RC.INVALID_PARAM,
+      length0: GNI_RC.INVALID_PARAM,
+      tooLong: GNI_RC.INVALID_PARAM,
+      notAttached: GNI_RC.INVALID_STATE,
+      viaFma: GNI_RC.INVALID_PARAM,
+      recvLength0: GNI_RC.INVALID_PARAM,
+      recvPastEnd: GNI_RC.INVALID_PARAM,
+      recvUnregistered: GNI_RC.INVALID_PARAM,
+      recvForeign: GNI_RC.INVALID_PARAM,
+      recvOtherCq: GNI_RC.INVALID_PARAM,
+      recvOtherNic: GNI_RC.INVALID_PARAM,
+      recvUserId: GNI_RC.INVALID_PARAM,
+      recvOk: GNI_RC.SUCCESS,
+      recvDestroyed: GNI_RC.INVALID_STATE,
+    });
+    expect(message).toMatch(/desc\.length=0/);
+  });
+
   it('cdmAttach takes an FMA descriptor: with fma.descriptors=2 the third process on a node gets ERROR_RESOURCE until one is freed', async () => {
     const r = await simulate({
       machine: 'xc30',
@@ -295,7 +426,7 @@ describe('uGNI face', () => {
     expect(r.rankResults[2]!.second).toBe(GNI_RC.SUCCESS);
   });
 
-  it('domain mismatch: a put and a short message between different ptags are refused by the NIC, reported as errors, and change no memory', async () => {
+  it('domain mismatch: a put, a short message and an RDMA_SEND between different ptags are refused by the NIC, reported as errors, and change no memory', async () => {
     const r = await simulate({
       machine: 'xc30',
       nodes: 2,
@@ -303,6 +434,8 @@ describe('uGNI face', () => {
         const gni = ctx.gni;
         const s = await setup(gni, { ptag: ctx.rank === 0 ? 5 : 6 });
         gniCheck(gni.smsgInit(s.eps[1 - ctx.rank]!, { msgMaxSize: 128, mboxMaxCredit: 4 }));
+        // a receive buffer for rank 0's send, which the NIC refuses: nothing lands, no RECV event
+        if (ctx.rank === 1) gniCheck(await gni.postRecvBuffer(s.nic, { memHndl: s.memHndl, userId: 1, cq: s.rcq }));
         await gni.exchange(0);
         if (ctx.rank === 0) {
           gniCheck(await gni.postFma(s.eps[1]!, { type: 'FMA_PUT', cqMode: GNI_CQMODE.GLOBAL_EVENT, local: pattern(64, 1), remoteMemHndl: s.handles[1]!, remoteOffset: 0, postId: 3 }));
@@ -310,8 +443,10 @@ describe('uGNI face', () => {
           const completed = gni.getCompleted(s.cq, event(put));
           gniCheck(await gni.smsgSend(s.eps[1]!, new Uint8Array([1, 2, 3]), new Uint8Array(0), 42));
           const smsg = await gni.cqWaitEvent(s.cq);
+          gniCheck(await gni.postRdma(s.eps[1]!, { type: 'RDMA_SEND', local: s.mem.subarray(0, 64), localMemHndl: s.memHndl, postId: 4 }));
+          const sent = await gni.cqWaitEvent(s.cq);
           await gni.exchange(0);
-          return { put: put.rc, putEv: event(put), completed: completed.rc, smsg: smsg.rc, smsgEv: event(smsg) };
+          return { put: put.rc, putEv: event(put), completed: completed.rc, smsg: smsg.rc, smsgEv: event(smsg), sent: sent.rc, sentEv: event(sent) };
         }
         await gni.exchange(0);
         return { untouched: s.mem.every((v) => v === 0), remote: (await gni.cqGetEvent(s.rcq)).rc, msg: (await gni.smsgGetNext(s.eps[0]!)).rc };
@@ -324,6 +459,8 @@ describe('uGNI face', () => {
     expect(a.completed).toBe(GNI_RC.TRANSACTION_ERROR);
     expect(a.smsg).toBe(GNI_RC.TRANSACTION_ERROR);
     expect(a.smsgEv).toMatchObject({ type: 'SMSG', source: 'local', ok: false, status: 'DomainRefused', data: 42 });
+    expect(a.sent).toBe(GNI_RC.TRANSACTION_ERROR);
+    expect(a.sentEv).toMatchObject({ type: 'POST', source: 'local', ok: false, status: 'DomainRefused', data: 4 });
     expect(b).toEqual({ untouched: true, remote: GNI_RC.NOT_DONE, msg: GNI_RC.NOT_DONE });
   });
 

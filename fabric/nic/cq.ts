@@ -6,16 +6,23 @@ export const enum CqEventKind {
   Local = 0,
   /** Destination side: a transaction that asked for a remote event has landed in full. */
   Remote = 1,
+  /** Destination side: a BTE send has filled (or failed to fill) a posted receive buffer. */
+  Receive = 2,
 }
 
 /** One completion-queue entry: its kind, the transaction's status word and the user's data. */
 export interface CqEvent {
   readonly kind: CqEventKind;
   readonly status: NicStatus;
-  /** User data given when the transaction was posted (source side) or with the remote event. */
+  /** User data given when the transaction was posted (source side), with the remote event, or with the receive buffer. */
   readonly data: number;
   /** Node whose transaction raised the event. */
   readonly sourceNode: number;
+  /**
+   * Receive events only: the message's length in bytes (all written when the status is Ok; none
+   * when it is not, e.g. the length that overflowed the buffer).
+   */
+  readonly bytes?: number;
 }
 
 /**

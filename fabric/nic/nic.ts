@@ -74,11 +74,15 @@ export const enum NicStatus {
   DomainRefused = 3,
   /** An AMO address is not aligned to its operand width. */
   Misaligned = 4,
+  /** A BTE send found no receive buffer posted by the target instance: nothing written. */
+  NoReceiveBuffer = 5,
+  /** A BTE send is longer than the receive buffer it took: nothing written, the buffer is used up. */
+  ReceiveOverflow = 6,
 }
 
 /** Name of a status, for messages. */
 export function statusName(s: NicStatus): string {
-  return ['Ok', 'BadHandle', 'OutOfBounds', 'DomainRefused', 'Misaligned'][s] ?? `status ${s}`;
+  return ['Ok', 'BadHandle', 'OutOfBounds', 'DomainRefused', 'Misaligned', 'NoReceiveBuffer', 'ReceiveOverflow'][s] ?? `status ${s}`;
 }
 
 /** AMO operations of the AMO unit (seed 001 "Remote Memory Access", seed 004 §II.E). */
@@ -105,12 +109,15 @@ const K_GET_RESP = 4;
 const K_SMSG_RESP = 5;
 const K_AMO = 6;
 const K_AMO_RESP = 7;
+/** BTE send (channel operation): a put into the target's next receive buffer; answered by K_PUT_RESP. */
+const K_SEND = 8;
 
 const EV_READY = 0;
 const EV_INJECT = 1;
 const EV_COMPLETE = 2;
 const EV_REMOTE = 3;
 const EV_REMOTE_EVENT = 4;
+const EV_RECEIVE_EVENT = 5;
 
 /** A transfer mechanism: FMA (CPU stores, low latency) or BTE (block engine, no CPU). */
 export type NicMode = 'fma' | 'bte';
@@ -148,6 +155,56 @@ export interface NicTransfer {
   readonly ordered?: boolean;
   /** Source completion: every response is back (also written to `cq` if given). */
   readonly onComplete?: (status: NicStatus) => void;
+}
+
+/**
+ * A BTE send (channel operation, seed 001 "Remote Memory Access", seed 004 §II.C): the source
+ * names a node and an instance there, not an address; the data lands in the next receive buffer
+ * that instance posted (`postReceive`). It runs on the BTE like a put: descriptor queue, channels,
+ * fences, start-up, host reads, the same packets and responses.
+ */
+export interface NicSend {
+  /** Bytes to send. */
+  readonly local: Uint8Array;
+  readonly remoteNode: number;
+  /** Target instance whose receive queue takes the message. */
+  readonly remoteInst: number;
+  /** Issuing process (NIC instance) on this node; default 0. */
+  readonly inst?: number;
+  /** Communication domain (ptag) of the issuing process; default 0. */
+  readonly ptag?: number;
+  /** Start only after every earlier block transfer of this NIC has completed. */
+  readonly fence?: boolean;
+  /** Source completion queue and the user data of its event. */
+  readonly cq?: CompletionQueue;
+  readonly cqData?: number;
+  /** Hashed deterministic routing instead of adaptive (keeps the packets in order). */
+  readonly ordered?: boolean;
+  /** Source completion: every response is back (also written to `cq` if given). */
+  readonly onComplete?: (status: NicStatus) => void;
+}
+
+/** A receive buffer for BTE sends: `length` bytes at `offset` of a registered segment. */
+export interface NicReceiveBuffer {
+  /** Instance whose receive queue the buffer joins; default 0. */
+  readonly inst?: number;
+  readonly handle: number;
+  readonly offset: number;
+  readonly length: number;
+  /** User data of the buffer's completion event. */
+  readonly userId: number;
+  /** Completion queue of the event that reports the message (or the error) that took the buffer. */
+  readonly cq: CompletionQueue;
+}
+
+/** A posted receive buffer, as the NIC's receive queue holds it. */
+interface ReceiveBuffer {
+  readonly seg: Segment;
+  readonly handle: number;
+  readonly offset: number;
+  readonly length: number;
+  readonly userId: number;
+  readonly cq: CompletionQueue;
 }
 
 /** Options of a memory registration. */
@@ -224,6 +281,8 @@ class Txn {
   mdhChange = false;
   /** Target segment's completion queue for the destination-side event. */
   remoteCq: CompletionQueue | null = null;
+  /** BTE send: the receive buffer its first arriving packet took at the target. */
+  recv: ReceiveBuffer | null = null;
   // short messages (inst: the target instance's mailbox)
   meta: unknown = null;
   landing: Uint8Array = EMPTY;
@@ -333,11 +392,12 @@ function applyAmo(view: DataView, off: number, a: AmoRequest): bigint {
  * Completion"): FMA and BTE transfers broken into packets of at most `maxPayloadBytes`, a host
  * interface with bandwidth, latency and per-transfer overhead in each direction, output and
  * input pipelines, SSID transactions that complete when every response is back, registered
- * memory segments (with vMDH and communication domains), short-message mailboxes, an AMO unit
- * with its cache, an IOMMU PTE cache and completion queues. Real bytes move: a put's data lands
- * in the target segment, and a get's data in the local buffer, when the carrying packet is
- * delivered; an AMO updates the target variable when the AMO unit executes it. Shared resources
- * are reserved first come, first served in simulated time.
+ * memory segments (with vMDH and communication domains), short-message mailboxes, BTE sends
+ * into pre-posted receive buffers, an AMO unit with its cache, an IOMMU PTE cache and completion
+ * queues. Real bytes move: a put's (or send's) data lands in the target segment, and a get's data
+ * in the local buffer, when the carrying packet is delivered; an AMO updates the target variable
+ * when the AMO unit executes it. Shared resources are reserved first come, first served in
+ * simulated time.
  */
 export class Nic implements EventHandler {
   readonly id: number;
@@ -348,6 +408,10 @@ export class Nic implements EventHandler {
   private nextVa = VA_START;
   private readonly smsg: (SmsgHandler | undefined)[] = [];
   private readonly smsgPtag: number[] = [];
+  /** Per instance: receive buffers for BTE sends, in posting order. */
+  private readonly recvQueues: (ReceiveBuffer[] | undefined)[] = [];
+  /** Per instance: the communication domain of its receive queue (set by its first buffer). */
+  private readonly recvPtag: (number | undefined)[] = [];
   private outFree = 0;
   private inFree = 0;
   /** Host interface, host -> NIC direction, free from this time. */
@@ -527,6 +591,75 @@ export class Nic implements EventHandler {
     return this.start(id, x, dstNode);
   }
 
+  /**
+   * Pre-posts a receive buffer for BTE sends to instance `b.inst` (seed 001 "Ordering and
+   * Completion": the RMT matches BTE send requests to queued receive descriptors). Buffers are
+   * taken in posting order, one per send, when the send's first packet arrives. The queue's
+   * communication domain is that of its first buffer's segment; a send from another domain is
+   * refused. A bad handle or range, or a buffer of another domain, is a programming error here
+   * (the API faces check their arguments first) and throws a RangeError.
+   */
+  postReceive(b: NicReceiveBuffer): void {
+    const inst = b.inst ?? 0;
+    const seg = this.segments[b.handle];
+    if (seg === undefined) throw new RangeError(`NIC ${this.node}: receive buffer handle ${b.handle} is not registered`);
+    if (!Number.isInteger(b.offset) || !Number.isInteger(b.length) || b.offset < 0 || b.length < 0 || b.offset + b.length > seg.bytes.length) {
+      throw new RangeError(`NIC ${this.node}: receive buffer offset=${b.offset} length=${b.length} must lie inside the ${seg.bytes.length}-byte segment of handle ${b.handle}`);
+    }
+    const ptag = this.recvPtag[inst];
+    if (ptag !== undefined && ptag !== seg.ptag) {
+      throw new RangeError(`NIC ${this.node}: receive buffer of domain ${seg.ptag} for instance ${inst}, whose receive queue is in domain ${ptag}`);
+    }
+    this.recvPtag[inst] = seg.ptag;
+    (this.recvQueues[inst] ??= []).push({ seg, handle: b.handle, offset: b.offset, length: b.length, userId: b.userId, cq: b.cq });
+  }
+
+  /** Receive buffers instance `inst` has posted that no send has taken yet. */
+  receivesPosted(inst = 0): number {
+    return this.recvQueues[inst]?.length ?? 0;
+  }
+
+  /**
+   * Drops the receive queue of instance `inst` (its buffers and its domain), as when the process
+   * that owns it goes away; later sends to it find no buffer. Returns the buffers dropped.
+   */
+  clearReceives(inst = 0): number {
+    const n = this.receivesPosted(inst);
+    this.recvQueues[inst] = undefined;
+    this.recvPtag[inst] = undefined;
+    return n;
+  }
+
+  /**
+   * Issues a BTE send now (see NicSend); returns the CPU time (ps) of posting its descriptor.
+   * At the target, when every packet is in, the event goes to the taken buffer's CQ (kind
+   * Receive: the buffer's user id, the message's bytes, the source node). Errors complete the
+   * send with a status and write nothing: NoReceiveBuffer when the queue is empty (no buffer
+   * used), DomainRefused from another domain (no buffer used), ReceiveOverflow when the message
+   * is longer than the buffer and BadHandle when the buffer's segment was deregistered since it
+   * was posted. In the last two the buffer is used up, as the hardware retires the descriptor
+   * it matched, and its CQ gets the event with the error status, so the receiver can post again.
+   */
+  sendBte(t: NicSend): number {
+    const [id, x] = this.txns.alloc();
+    x.op = K_SEND;
+    x.mode = 'bte';
+    x.local = t.local;
+    x.bytes = t.local.length;
+    x.remoteInst = t.remoteInst;
+    x.inst = t.inst ?? 0;
+    x.ptag = t.ptag ?? 0;
+    x.fence = t.fence ?? false;
+    x.cq = t.cq ?? null;
+    x.cqData = t.cqData ?? 0;
+    x.ordered = t.ordered ?? false;
+    x.onComplete = t.onComplete ?? null;
+    // the target counts the packets in: it holds the transaction until its last one has landed
+    x.remoteEvent = true;
+    x.refs = 1;
+    return this.start(id, x, t.remoteNode);
+  }
+
   private start(id: number, x: Txn, dst: number): number {
     const P = this.params;
     const now = this.engine.now;
@@ -565,7 +698,7 @@ export class Nic implements EventHandler {
       this.bteStarted++;
       x.onBte = true;
       x.cursorPs = Math.max(this.engine.now, x.cursorPs) + P.bteStartupPs;
-      if (x.op === K_PUT) {
+      if (x.op === K_PUT || x.op === K_SEND) {
         // the BTE starts its read pipeline: up to bteReadsInFlight host reads ahead of the data
         x.readReady = new Float64Array(Math.min(P.bteReadsInFlight, x.packets));
         while (x.reads < x.readReady.length) this.issueRead(x, x.cursorPs);
@@ -654,11 +787,11 @@ export class Nic implements EventHandler {
       this.fmaFree = go + P.fmaOpPs + (x.mdhChange ? P.fmaMdhChangePs : 0);
       return go;
     }
-    if (x.op !== K_PUT) {
+    if (x.op !== K_PUT && x.op !== K_SEND) {
       // BTE get (or a DMA-engine AMO): requests go out at the output pipeline's pace
       return Math.max(x.cursorPs, this.outFree - P.packetPs);
     }
-    // BTE put: packet i's read was issued earlier; a freed slot starts read i + window
+    // BTE put or send: packet i's read was issued earlier; a freed slot starts read i + window
     const ready = x.readReady[i % x.readReady.length]!;
     if (x.reads < x.packets) this.issueRead(x, Math.max(this.engine.now, ready));
     return ready;
@@ -716,6 +849,14 @@ export class Nic implements EventHandler {
         const ev = { kind: CqEventKind.Remote, status: NicStatus.Ok, data: x.remoteData, sourceNode: x.srcNode };
         this.unref(arg, x);
         cq.post(ev);
+        break;
+      }
+      case EV_RECEIVE_EVENT: {
+        const x = this.txns.list[arg]!;
+        const b = x.recv!;
+        const ev = { kind: CqEventKind.Receive, status: x.status, data: b.userId, sourceNode: x.srcNode, bytes: x.bytes };
+        this.unref(arg, x);
+        b.cq.post(ev);
         break;
       }
     }
@@ -789,6 +930,7 @@ export class Nic implements EventHandler {
     switch (pk.kind[p]) {
       case K_PUT:
       case K_SMSG:
+      case K_SEND:
         this.onWrite(p, x, id, t);
         break;
       case K_GET:
@@ -845,7 +987,8 @@ export class Nic implements EventHandler {
     const wireOff = pk.offset[p]!;
     const n = pk.bytes[p]!;
     let status = NicStatus.Ok;
-    if (pk.kind[p] === K_SMSG) {
+    const kind = pk.kind[p];
+    if (kind === K_SMSG) {
       if (this.smsgPtag[x.remoteInst] !== undefined && this.smsgPtag[x.remoteInst] !== x.ptag) {
         status = NicStatus.DomainRefused;
       } else {
@@ -853,6 +996,15 @@ export class Nic implements EventHandler {
         const from = Math.max(0, wireOff - x.header);
         const to = wireOff + n - x.header;
         if (to > from) x.landing.set(pk.data.subarray(p * max + (from + x.header - wireOff), p * max + n), from);
+      }
+    } else if (kind === K_SEND) {
+      // the first packet to arrive (in any order) takes the buffer; the rest follow its verdict
+      if (x.deliveredAtTarget === 0) this.takeReceive(x);
+      status = x.status;
+      const b = x.recv;
+      if (status === NicStatus.Ok && b !== null) {
+        this.translate(b.seg, b.offset + wireOff, t);
+        b.seg.bytes.set(pk.data.subarray(p * max, p * max + n), b.offset + wireOff);
       }
     } else {
       const seg = this.resolve(x);
@@ -867,13 +1019,33 @@ export class Nic implements EventHandler {
     // posted write to host memory; the response leaves once the write is ordered at the NIC
     const w = this.hostWrite(t, n);
     if (status !== NicStatus.Ok && x.status === NicStatus.Ok) x.status = status;
-    if (pk.kind[p] === K_SMSG || x.remoteEvent) {
+    if (kind === K_SMSG || x.remoteEvent) {
       x.deliveredAtTarget++;
       const visible = this.htUpFree + P.hostLatencyPs;
       if (visible > x.targetDoneAt) x.targetDoneAt = visible;
       if (x.deliveredAtTarget === x.packets) this.landed(x, id);
     }
-    this.respond(p, pk.kind[p] === K_SMSG ? K_SMSG_RESP : K_PUT_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w);
+    this.respond(p, kind === K_SMSG ? K_SMSG_RESP : K_PUT_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w);
+  }
+
+  /**
+   * The first packet of BTE send x is in: x takes the next receive buffer of its target instance,
+   * or gets the status that refuses it (see `sendBte`).
+   */
+  private takeReceive(x: Txn): void {
+    const ptag = this.recvPtag[x.remoteInst];
+    if (ptag !== undefined && ptag !== x.ptag) {
+      x.status = NicStatus.DomainRefused;
+      return;
+    }
+    const b = this.recvQueues[x.remoteInst]?.shift();
+    if (b === undefined) {
+      x.status = NicStatus.NoReceiveBuffer;
+      return;
+    }
+    x.recv = b;
+    if (this.segments[b.handle] !== b.seg) x.status = NicStatus.BadHandle;
+    else if (x.bytes > b.length) x.status = NicStatus.ReceiveOverflow;
   }
 
   /** Every packet of x has landed at this (target) NIC: the destination-side event, if any. */
@@ -881,6 +1053,10 @@ export class Nic implements EventHandler {
     const ok = x.status === NicStatus.Ok;
     if (x.op === K_SMSG) {
       if (ok) this.engine.at(x.targetDoneAt, this.id, EV_REMOTE, id);
+      else this.unref(id, x);
+    } else if (x.op === K_SEND) {
+      // a send that took a buffer reports to its CQ, errors included; one refused before that does not
+      if (x.recv !== null) this.engine.at(x.targetDoneAt, this.id, EV_RECEIVE_EVENT, id);
       else this.unref(id, x);
     } else if (ok && x.remoteCq) {
       this.engine.at(x.targetDoneAt, this.id, EV_REMOTE_EVENT, id);

@@ -33,13 +33,19 @@ export interface GniFailure {
 /** What a call returns: GNI_RC_SUCCESS with its outputs, or a failure code with a message. */
 export type GniResult<T extends object = object> = ({ readonly rc: 'GNI_RC_SUCCESS' } & T) | GniFailure;
 
-/** Post types of a descriptor (gni_post_type_t): FMA puts, gets and AMOs; RDMA (BTE) puts and gets. */
+/**
+ * Post types of a descriptor (gni_post_type_t): FMA puts, gets and AMOs; RDMA (BTE) puts and
+ * gets; and RDMA_SEND, a phit extension: the BTE's send (channel) operation into a receive buffer
+ * the target pre-posted (Gni.postRecvBuffer). The hardware has it (seed 001 "Remote Memory
+ * Access", seed 004 §II.C) but uGNI never exposed it, so no C program uses this name.
+ */
 export const GNI_POST = {
   FMA_PUT: 'FMA_PUT',
   FMA_GET: 'FMA_GET',
   AMO: 'AMO',
   RDMA_PUT: 'RDMA_PUT',
   RDMA_GET: 'RDMA_GET',
+  RDMA_SEND: 'RDMA_SEND',
 } as const;
 
 /** One post type. */

@@ -53,7 +53,7 @@ export class GniNic {
     readonly localAddress: number,
     /** FMA descriptor the NIC handed out. */
     readonly fmaDescriptor: number,
-    /** NIC instance id of this CDM's short-message mailbox. */
+    /** NIC instance id of this CDM's short-message mailbox (and of its receive queue for RDMA_SEND). */
     readonly mailboxInst: number,
     /** Domain key the NIC compares (ptag and cookie together): traffic between different keys is refused. */
     readonly domain: number,
@@ -131,48 +131,87 @@ export interface GniMemHandle {
   readonly length: number;
 }
 
-/** A transfer descriptor (gni_post_descriptor_t) for postFma and postRdma. */
-export interface GniPostDescriptor {
-  readonly type: GniPostType;
+/** What every transfer descriptor has. */
+interface GniPostCommon {
   /** GNI_CQMODE bits; default LOCAL_EVENT. */
   readonly cqMode?: number;
-  /** Local bytes: source of a put, destination of a get, the fetched old value of an AMO. */
+  /** Local bytes: source of a put or send, destination of a get, the fetched old value of an AMO. */
   readonly local?: Uint8Array;
   /** Registration holding `local` (needed by gets, RDMA and fetching AMOs). */
   readonly localMemHndl?: GniMemHandle;
-  readonly remoteMemHndl: GniMemHandle;
-  /** Byte offset in the remote segment. */
-  readonly remoteOffset: number;
   /** Bytes to move (default `local.length`); of an AMO, its width, 8 (default) or 4. */
   readonly length?: number;
   /** User data returned in the local event (the C descriptor's post_id). */
   readonly postId?: number;
-  /** Data of the remote event (default: the initiator's CDM instance id). */
-  readonly remoteEventData?: number;
   /** Source CQ for this post instead of the endpoint's. */
   readonly srcCq?: GniCq;
+}
+
+/** A put, get or AMO descriptor (gni_post_descriptor_t) for postFma and postRdma. */
+export interface GniRmaDescriptor extends GniPostCommon {
+  readonly type: Exclude<GniPostType, 'RDMA_SEND'>;
+  readonly remoteMemHndl: GniMemHandle;
+  /** Byte offset in the remote segment. */
+  readonly remoteOffset: number;
+  /** Data of the remote event (default: the initiator's CDM instance id). */
+  readonly remoteEventData?: number;
   readonly amoCmd?: GniAmoCmd;
   readonly firstOperand?: bigint;
   readonly secondOperand?: bigint;
 }
 
+/**
+ * A send descriptor for postRdma (phit extension, see postRecvBuffer): `local` goes, without a
+ * remote address, into the next receive buffer the endpoint's peer domain posted. The receiver's
+ * RECV event always goes to its buffer's CQ; the REMOTE_EVENT bit of `cqMode` changes nothing.
+ */
+export interface GniSendDescriptor extends GniPostCommon {
+  readonly type: 'RDMA_SEND';
+  readonly local: Uint8Array;
+  readonly localMemHndl: GniMemHandle;
+}
+
+/** A transfer descriptor for postFma and postRdma. */
+export type GniPostDescriptor = GniRmaDescriptor | GniSendDescriptor;
+
+/**
+ * A receive buffer for RDMA_SEND (phit extension, see postRecvBuffer): `length` bytes at
+ * `offset` of a registration, reported with `userId` at `cq` when a message fills it.
+ */
+export interface GniRecvBuffer {
+  readonly memHndl: GniMemHandle;
+  /** Byte offset in the registration; default 0. */
+  readonly offset?: number;
+  /** Bytes; default the rest of the registration from `offset`. */
+  readonly length?: number;
+  /** Returned as the RECV event's data. */
+  readonly userId: number;
+  /** CQ of the RECV event (a CQ of the same nic handle). */
+  readonly cq: GniCq;
+}
+
 /** A completion-queue event as cqGetEvent hands it out. */
 export interface GniCqEvent {
-  /** POST: a postFma/postRdma; SMSG: a short message. */
-  readonly type: 'POST' | 'SMSG';
+  /** POST: a postFma/postRdma; SMSG: a short message; RECV: an RDMA_SEND took a posted receive buffer. */
+  readonly type: 'POST' | 'SMSG' | 'RECV';
   /** local: at the initiator (source CQ); remote: at the target. */
   readonly source: 'local' | 'remote';
   /** Whether the transaction succeeded (GNI_CQ_STATUS_OK). */
   readonly ok: boolean;
-  /** The NIC's status word, by name (`Ok`, `DomainRefused`, `BadHandle`, `OutOfBounds`, `Misaligned`). */
+  /**
+   * The NIC's status word, by name (`Ok`, `DomainRefused`, `BadHandle`, `OutOfBounds`,
+   * `Misaligned`, and for RDMA_SEND `NoReceiveBuffer`, `ReceiveOverflow`).
+   */
   readonly status: string;
   /**
    * Local POST: the descriptor's postId; remote POST: its remoteEventData; local SMSG: the msgId;
-   * remote SMSG: the sender's CDM instance id.
+   * remote SMSG: the sender's CDM instance id; RECV: the receive buffer's userId.
    */
   readonly data: number;
   /** Node of the process whose transaction raised the event. */
   readonly sourceNode: number;
+  /** RECV only: the message's bytes (in the buffer when ok; too many for it on ReceiveOverflow). */
+  readonly length?: number;
 }
 
 /** What cqGetEvent and cqWaitEvent return: an event (SUCCESS, or TRANSACTION_ERROR for a failed one) or a code. */
@@ -297,6 +336,10 @@ export class GniJob {
  * abort on failure. Calls that spend CPU time (posts, CQ and mailbox reads, sends) are async.
  * A transaction the NIC refuses (another communication domain, bad handle, out of bounds)
  * reports its status in the CQ event: cqGetEvent returns GNI_RC_TRANSACTION_ERROR with it.
+ *
+ * One phit extension: the BTE's send (channel) operation, postRecvBuffer plus postRdma with an
+ * RDMA_SEND descriptor. The Gemini and Aries BTE have it (seed 001 "Remote Memory Access", seed
+ * 004 §II.C) but uGNI never exposed it; nothing here pretends to be a uGNI call of that name.
  */
 export class Gni {
   private readonly cdms: GniCdm[] = [];
@@ -383,8 +426,9 @@ export class Gni {
       this.proc.nic.freeFma(nic.fmaDescriptor);
       this.slots[this.slots.indexOf(nic)] = undefined;
       this.job.removeCdm(this.rank, cdm.instId);
-      // late short messages to the mailbox are dropped
+      // late short messages to the mailbox are dropped; so are its receive buffers (later sends find none)
       this.proc.nic.setSmsgHandler(nic.mailboxInst, () => {}, nic.domain);
+      this.proc.nic.clearReceives(nic.mailboxInst);
     }
     return SUCCESS;
   }
@@ -468,13 +512,15 @@ export class Gni {
       this.posts.delete(ev.data);
       data = rec?.desc.postId ?? 0;
     }
+    const recv = ev.kind === CqEventKind.Receive;
     const event: GniCqEvent = {
-      type: isSmsgEvent(ev) ? 'SMSG' : 'POST',
+      type: isSmsgEvent(ev) ? 'SMSG' : recv ? 'RECV' : 'POST',
       source: local ? 'local' : 'remote',
       ok: ev.status === NicStatus.Ok,
       status: statusName(ev.status),
       data,
       sourceNode: ev.sourceNode,
+      ...(recv ? { length: ev.bytes ?? 0 } : {}),
     };
     if (rec) this.completed.set(event, rec);
     if (!event.ok) return { rc: GNI_RC.TRANSACTION_ERROR, message: `cqGetEvent: a ${event.type} transaction failed with NIC status ${event.status}`, event };
@@ -555,6 +601,41 @@ export class Gni {
     return SUCCESS;
   }
 
+  /**
+   * Posts a receive buffer for RDMA_SEND to this domain (phit extension: the BTE's channel
+   * operation, which uGNI never exposed; see the class comment). Buffers are taken one per send
+   * in posting order, when the send's first packet reaches the NIC; the RECV event at `buf.cq`
+   * carries `buf.userId`, the message's length and the sender's node. A send longer than the
+   * buffer it takes fails with ReceiveOverflow at both ends, writes nothing and uses the buffer
+   * up (the NIC retires the descriptor it matched); a send that finds no buffer fails with
+   * NoReceiveBuffer at the sender only. Costs the CPU time of a BTE descriptor post.
+   */
+  async postRecvBuffer(nic: GniNic, buf: GniRecvBuffer): Promise<GniResult> {
+    const bad = this.checkNic('postRecvBuffer', nic);
+    if (bad) return bad;
+    if (buf === null || typeof buf !== 'object') return fail(GNI_RC.INVALID_PARAM, 'postRecvBuffer: buf must be a receive buffer');
+    const badCq = this.checkCq('postRecvBuffer', buf.cq);
+    if (badCq) return badCq;
+    if (buf.cq.nic !== nic) return fail(GNI_RC.INVALID_PARAM, 'postRecvBuffer: buf.cq belongs to another nic handle');
+    const mh = buf.memHndl;
+    const reg = mh === null || typeof mh !== 'object' ? undefined : this.regs.get(mh.handle);
+    if (!reg || reg.mh !== mh || reg.nic !== nic) return fail(GNI_RC.INVALID_PARAM, 'postRecvBuffer: buf.memHndl is not a registration of this nic handle');
+    const offset = buf.offset ?? 0;
+    if (!Number.isInteger(offset) || offset < 0 || offset >= reg.bytes.length) {
+      return fail(GNI_RC.INVALID_PARAM, `postRecvBuffer: buf.offset=${offset} must be an integer in 0..${reg.bytes.length - 1} (the registration's bytes)`);
+    }
+    const length = buf.length ?? reg.bytes.length - offset;
+    if (!Number.isInteger(length) || length < 1 || offset + length > reg.bytes.length) {
+      return fail(GNI_RC.INVALID_PARAM, `postRecvBuffer: buf.length=${length} must be an integer in 1..${reg.bytes.length - offset} (the registration's bytes from buf.offset)`);
+    }
+    if (!isUint(buf.userId, 2 ** 53)) return fail(GNI_RC.INVALID_PARAM, `postRecvBuffer: buf.userId=${buf.userId} must be a non-negative integer`);
+    await this.proc.cpu(0, 'gni.postRecvBuffer');
+    const hw = this.proc.nic;
+    hw.postReceive({ inst: nic.mailboxInst, handle: mh.handle, offset, length, userId: buf.userId, cq: buf.cq.queue });
+    await this.proc.cpu(hw.params.bteIssuePs, 'gni.postRecvBuffer');
+    return SUCCESS;
+  }
+
   // --- posts
 
   /**
@@ -567,7 +648,12 @@ export class Gni {
     return this.post('postFma', ep, desc);
   }
 
-  /** GNI_PostRdma: a put or get on the block transfer engine (up to 4 GiB; local memory registered). */
+  /**
+   * GNI_PostRdma: a put or get on the block transfer engine (up to 4 GiB; local memory
+   * registered). With an RDMA_SEND descriptor (phit extension, see postRecvBuffer), a send into
+   * the next receive buffer of the endpoint's peer domain: GNI_RC_INVALID_STATE when that domain
+   * is not attached, GNI_RC_INVALID_PARAM for a length of 0 or over 4 GiB.
+   */
   postRdma(ep: GniEp, desc: GniPostDescriptor): Promise<GniResult> {
     return this.post('postRdma', ep, desc);
   }
@@ -577,21 +663,15 @@ export class Gni {
     if (bad) return bad;
     if (desc === null || typeof desc !== 'object') return fail(GNI_RC.INVALID_PARAM, `${call}: desc must be a post descriptor`);
     const fma = call === 'postFma';
-    const types: readonly GniPostType[] = fma ? ['FMA_PUT', 'FMA_GET', 'AMO'] : ['RDMA_PUT', 'RDMA_GET'];
+    const types: readonly GniPostType[] = fma ? ['FMA_PUT', 'FMA_GET', 'AMO'] : ['RDMA_PUT', 'RDMA_GET', 'RDMA_SEND'];
     if (!types.includes(desc.type)) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.type=${String(desc.type)}; valid: ${types.join(', ')}`);
+    if (desc.type === 'RDMA_SEND') return this.postSend(ep, desc);
     const rm = desc.remoteMemHndl;
     if (rm === null || typeof rm !== 'object' || !Number.isInteger(rm.handle)) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.remoteMemHndl must be a memory handle`);
     if (!Number.isInteger(desc.remoteOffset) || desc.remoteOffset < 0) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.remoteOffset=${desc.remoteOffset} must be a non-negative integer`);
-    const cqMode = desc.cqMode ?? GNI_CQMODE.LOCAL_EVENT;
-    if (!Number.isInteger(cqMode) || cqMode < 0 || cqMode > 7) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.cqMode=${cqMode} must be GNI_CQMODE bits`);
-    const wantLocal = (cqMode & (GNI_CQMODE.LOCAL_EVENT | GNI_CQMODE.GLOBAL_EVENT)) !== 0;
-    const wantRemote = (cqMode & (GNI_CQMODE.REMOTE_EVENT | GNI_CQMODE.GLOBAL_EVENT)) !== 0;
-    const srcCq = desc.srcCq ?? ep.cq;
-    if (desc.srcCq) {
-      const b = this.checkCq(call, desc.srcCq);
-      if (b) return b;
-    }
-    if (wantLocal && !srcCq) return fail(GNI_RC.INVALID_PARAM, `${call}: cqMode asks for a local event but the endpoint has no CQ and desc.srcCq is not set`);
+    const events = this.postEvents(call, ep, desc);
+    if ('rc' in events) return events;
+    const { wantLocal, wantRemote, srcCq } = events;
     if (desc.remoteEventData !== undefined && !Number.isInteger(desc.remoteEventData)) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.remoteEventData must be an integer`);
     if (desc.local !== undefined && !(desc.local instanceof Uint8Array)) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.local must be a Uint8Array`);
 
@@ -637,10 +717,8 @@ export class Gni {
       needsReg = get || !fma;
     }
     if (needsReg) {
-      const lm = desc.localMemHndl;
-      const reg = lm ? this.regs.get(lm.handle) : undefined;
-      if (!lm || !reg || reg.mh !== lm) return fail(GNI_RC.INVALID_PARAM, `${call}: ${desc.type}${desc.amoCmd ? ` ${desc.amoCmd}` : ''} needs desc.localMemHndl, a registration of this process`);
-      if (!inside(reg.bytes, local)) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.local lies outside the registration desc.localMemHndl`);
+      const b = this.checkLocalReg(call, `${desc.type}${desc.amoCmd ? ` ${desc.amoCmd}` : ''}`, desc.localMemHndl, local);
+      if (b) return b;
     }
 
     const peer = this.job.procs[ep.remoteRank]!;
@@ -668,6 +746,67 @@ export class Gni {
     });
     await this.proc.cpu(cpu, `gni.${call}`);
     return SUCCESS;
+  }
+
+  /** postRdma of an RDMA_SEND descriptor (phit extension): a BTE send to the endpoint's peer domain. */
+  private async postSend(ep: GniEp, desc: GniSendDescriptor): Promise<GniResult> {
+    const call = 'postRdma';
+    const events = this.postEvents(call, ep, desc);
+    if ('rc' in events) return events;
+    const { wantLocal, srcCq } = events;
+    if (!(desc.local instanceof Uint8Array)) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.local must be a Uint8Array`);
+    const len = desc.length ?? desc.local.length;
+    if (!Number.isInteger(len) || len < 1) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.length=${len}; an RDMA_SEND moves at least one byte`);
+    if (len > GNI_RDMA_MAX_BYTES) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.length=${len} exceeds the RDMA limit of ${GNI_RDMA_MAX_BYTES} bytes`);
+    if (len > desc.local.length) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.length=${len} exceeds desc.local (${desc.local.length} bytes)`);
+    const local = desc.local.subarray(0, len);
+    const b = this.checkLocalReg(call, 'RDMA_SEND', desc.localMemHndl, local);
+    if (b) return b;
+    // the NIC addresses the peer domain's receive queue (its CDM's instance), as smsgSend its mailbox
+    const remote = this.job.cdm(ep.remoteRank, ep.remoteInstId);
+    if (!remote) return fail(GNI_RC.INVALID_STATE, `${call}: rank ${ep.remoteRank} has no attached domain with instId ${ep.remoteInstId}`);
+
+    const peer = this.job.procs[ep.remoteRank]!;
+    const serial = wantLocal ? this.nextPost++ : 0;
+    if (wantLocal) this.posts.set(serial, { desc });
+    await this.proc.cpu(0, `gni.${call}`);
+    ep.outstanding++;
+    const cpu = this.proc.nic.sendBte({
+      local,
+      remoteNode: peer.node,
+      remoteInst: remote.mailboxInst,
+      inst: this.proc.inst,
+      ptag: ep.nic.domain,
+      ...(wantLocal ? { cq: srcCq!.queue, cqData: serial } : {}),
+      onComplete: () => {
+        ep.outstanding--;
+      },
+    });
+    await this.proc.cpu(cpu, `gni.${call}`);
+    return SUCCESS;
+  }
+
+  /** The events a post asks for (`desc.cqMode`) and its source CQ, or why they are wrong. */
+  private postEvents(call: string, ep: GniEp, desc: GniPostDescriptor): GniFailure | { readonly wantLocal: boolean; readonly wantRemote: boolean; readonly srcCq: GniCq | null } {
+    const cqMode = desc.cqMode ?? GNI_CQMODE.LOCAL_EVENT;
+    if (!Number.isInteger(cqMode) || cqMode < 0 || cqMode > 7) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.cqMode=${cqMode} must be GNI_CQMODE bits`);
+    const wantLocal = (cqMode & (GNI_CQMODE.LOCAL_EVENT | GNI_CQMODE.GLOBAL_EVENT)) !== 0;
+    const wantRemote = (cqMode & (GNI_CQMODE.REMOTE_EVENT | GNI_CQMODE.GLOBAL_EVENT)) !== 0;
+    const srcCq = desc.srcCq ?? ep.cq;
+    if (desc.srcCq) {
+      const b = this.checkCq(call, desc.srcCq);
+      if (b) return b;
+    }
+    if (wantLocal && !srcCq) return fail(GNI_RC.INVALID_PARAM, `${call}: cqMode asks for a local event but the endpoint has no CQ and desc.srcCq is not set`);
+    return { wantLocal, wantRemote, srcCq };
+  }
+
+  /** Whether `local` lies in `lm`, a registration of this process; `what` names the post in the message. */
+  private checkLocalReg(call: string, what: string, lm: GniMemHandle | undefined, local: Uint8Array): GniFailure | undefined {
+    const reg = lm ? this.regs.get(lm.handle) : undefined;
+    if (!lm || !reg || reg.mh !== lm) return fail(GNI_RC.INVALID_PARAM, `${call}: ${what} needs desc.localMemHndl, a registration of this process`);
+    if (!inside(reg.bytes, local)) return fail(GNI_RC.INVALID_PARAM, `${call}: desc.local lies outside the registration desc.localMemHndl`);
+    return undefined;
   }
 
   // --- short messages
