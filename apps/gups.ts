@@ -1,10 +1,20 @@
 import type { RankContext } from '../runtime/rank.ts';
+import type { CartComm, Comm, Op } from '../runtime/mpi/mpi.ts';
 import { round, type App } from './app.ts';
 import { featureNote, windowSpan } from './putget.ts';
 
 const MASK64 = (1n << 64n) - 1n;
 /** HPCC RandomAccess's generator polynomial. */
 const POLY = 7n;
+/** Word classes of the checksum verification of large runs (a prime, so strides don't alias). */
+const CLASSES = 509;
+/** Largest (ranks x updates per rank) verified exactly, by replaying every stream on every PE. */
+const EXACT_LIMIT = 1 << 20;
+/** Flops to make one update (the shift-register step and the index); bytes touched to apply one (a 64-byte line read and written). */
+const FLOPS_PER_UPDATE = 4;
+const APPLY_BYTES = 128;
+/** Bytes moved per update per routing stage of the bucket mode (read it, write it into its bucket). */
+const BUCKET_BYTES = 16;
 
 /** Next value of HPCC RandomAccess's 64-bit shift-register stream (x^64 + x^2 + x + 1 over GF(2)). */
 function nextRan(r: bigint): bigint {
@@ -20,63 +30,86 @@ function startOf(rank: number): bigint {
   return z === 0n ? 1n : z;
 }
 
+/** Bitwise xor of 32-bit words (the checksum's reduction). */
+const XOR32: Op = {
+  name: 'xor',
+  apply(inout, input) {
+    const a = inout as Uint32Array;
+    const b = input as Uint32Array;
+    for (let i = 0; i < a.length; i++) a[i] = (a[i]! ^ b[i]!) >>> 0;
+  },
+} as Op;
+
 /**
- * Random access (HPCC RandomAccess style, the OpenSHMEM variant with atomics): a table of
- * `2^log2Words` 64-bit words per PE, distributed over all PEs; each rank walks its own
- * deterministic 64-bit stream and xors each value into word `value mod tableSize` of the global
- * table with a non-fetching AMO (one gsyncWait per window of `window` updates). GUPS is all
- * updates over the span from the first start to the last end. Afterwards every PE recomputes its
- * part of the table serially from every rank's stream and compares; a mismatch is an error.
+ * Random access (HPCC RandomAccess): a table of `2^log2Words` 64-bit words per PE, distributed
+ * over all PEs, word i starting as i. Each rank walks its own deterministic 64-bit stream and
+ * xors each value into word `value mod tableSize` of the global table.
+ * - `mode=amo`: the OpenSHMEM variant, one non-fetching `shmem.atomicXor` per update (completed
+ *   by `shmem.quiet` every `window` updates), run by the NIC's AMO unit.
+ * - `mode=bucket`: the optimised variant: in rounds of `lookahead` updates, every rank sorts its
+ *   updates into buckets and routes them to their owners through a virtual grid of `stages`
+ *   dimensions (one exchange with the rank's row per dimension, MPI messages on Cartesian
+ *   sub-communicators), and the owner applies them to its memory.
+ * GUPS is all updates over the span from the first start to the last end. Afterwards the table
+ * is verified: exactly (every PE replays every stream) for small runs, by a 509-class xor
+ * checksum for large ones; a mismatch is an error.
  */
 export const gups: App = {
   name: 'gups',
-  summary: 'random-access xor updates of a distributed table with AMOs (HPCC RandomAccess style): GUPS, table verified',
+  summary: 'random-access xor updates of a distributed table (HPCC RandomAccess): SHMEM AMOs or optimised bucket routing; GUPS, table verified',
   minRanks: 1,
   params: {
+    mode: { type: 'choice', default: 'amo', choices: ['amo', 'bucket'], help: 'amo: one SHMEM atomic xor per update; bucket: updates routed in buckets through a virtual grid (the optimised variant)' },
     log2Words: { type: 'int', default: 10, min: 1, max: 24, help: 'log2 of the 64-bit words of the table per PE' },
     updates: { type: 'int', default: 256, min: 1, help: 'updates per rank' },
-    window: { type: 'int', default: 64, min: 1, help: 'updates between gsyncWaits' },
+    window: { type: 'int', default: 64, min: 1, help: 'amo mode: updates between quiets' },
+    lookahead: { type: 'int', default: 1024, min: 1, help: 'bucket mode: updates per rank per round (HPCC allows 1024)' },
+    stages: { type: 'int', default: 2, min: 1, max: 4, help: 'bucket mode: dimensions of the virtual routing grid' },
   },
   async main(ctx, p) {
-    const { mpi, dmapp } = ctx;
+    const { mpi, shmem } = ctx;
     const localWords = 2 ** (p.log2Words as number);
-    const tableWords = BigInt(localWords * mpi.size);
     const n = p.updates as number;
-    const window = p.window as number;
-    const seg = dmapp.malloc(8 * localWords);
-    const table = new BigUint64Array(seg.local.buffer, seg.local.byteOffset, localWords);
-    // HPCC initialises word i of the global table to i
+    const seg = await shmem.malloc(8 * localWords);
+    const table = seg.uint64();
     const base = mpi.rank * localWords;
     for (let i = 0; i < localWords; i++) table[i] = BigInt(base + i);
-    await mpi.barrier();
+    const grid = p.mode === 'bucket' ? await routingGrid(mpi, p.stages as number) : null;
+    await shmem.barrierAll();
     const t0 = ctx.now();
-    let ran = startOf(mpi.rank);
-    for (let i = 0; i < n; i++) {
-      ran = nextRan(ran);
-      const word = Number(ran % tableWords);
-      await dmapp.amo('gups', 'xor', false, 'nbi', Math.floor(word / localWords), seg, 8 * (word % localWords), ran);
-      if ((i + 1) % window === 0) await dmapp.gsyncWait();
+    if (grid) await bucketUpdates(ctx, table, localWords, n, p.lookahead as number, grid);
+    else {
+      const tableWords = BigInt(localWords * mpi.size);
+      const window = p.window as number;
+      let ran = startOf(mpi.rank);
+      for (let i = 0; i < n; i++) {
+        ran = nextRan(ran);
+        const word = Number(ran % tableWords);
+        await shmem.atomicXor(seg.element('uint64', word % localWords), ran, Math.floor(word / localWords), 'uint64');
+        if ((i + 1) % window === 0) await shmem.quiet();
+      }
+      await shmem.quiet();
     }
-    await dmapp.gsyncWait();
     const t1 = ctx.now();
     const span = await windowSpan(ctx, t0, t1);
-    await mpi.barrier();
-    const errors = verify(ctx, table, localWords, n);
-    const all = new Float64Array(1);
-    await mpi.allreduce(new Float64Array([errors]), all, mpi.SUM);
-    if (all[0]! > 0) throw new Error(`gups: ${all[0]} table words differ from the serial recomputation`);
+    await shmem.barrierAll();
+    const exact = mpi.size * n <= EXACT_LIMIT;
+    const bad = exact ? await verifyExact(ctx, table, localWords, n) : await verifyChecksum(ctx, table, localWords, n);
+    if (bad > 0) throw new Error(`gups: ${bad} ${exact ? 'table words differ from the serial recomputation' : `of ${CLASSES} checksum classes differ from the updates made`}`);
     if (mpi.rank !== 0) return undefined;
     const updates = n * mpi.size;
-    const note = featureNote(ctx, ['fma', 'amoCache']);
+    const note = p.mode === 'amo' ? featureNote(ctx, ['fma', 'amoCache']) : '';
     return {
       rows: [
         {
+          mode: p.mode as string,
           ranks: mpi.size,
-          tableWords: Number(tableWords),
+          tableWords: localWords * mpi.size,
           updates,
+          ...(grid ? { grid: grid.dims.join('x') } : {}),
           timeUs: round(span),
           gups: round(updates / span / 1e3),
-          check: 'passed',
+          check: exact ? 'passed (exact)' : 'passed (checksum)',
           ...(note ? { note } : {}),
         },
       ],
@@ -84,8 +117,80 @@ export const gups: App = {
   },
 };
 
+/** The bucket mode's virtual grid over all ranks and one row communicator per dimension. */
+interface RoutingGrid {
+  readonly dims: readonly number[];
+  /** Row rank `i` of dimension `d` is the rank whose coordinate d is i (the others as mine). */
+  readonly rows: readonly Comm[];
+  /** Rank strides of the dimensions (row-major). */
+  readonly strides: readonly number[];
+}
+
+async function routingGrid(mpi: RankContext['mpi'], stages: number): Promise<RoutingGrid> {
+  const dims = mpi.dimsCreate(mpi.size, new Array<number>(stages).fill(0));
+  const grid = (await mpi.cartCreate(dims, dims.map(() => false))) as CartComm;
+  const rows: Comm[] = [];
+  for (let d = 0; d < dims.length; d++) rows.push(await grid.cartSub(dims.map((_, e) => e === d)));
+  const strides = dims.map((_, d) => dims.slice(d + 1).reduce((a, b) => a * b, 1));
+  return { dims, rows, strides };
+}
+
+/**
+ * The optimised updates: rounds of `lookahead` updates, each routed dimension by dimension to its
+ * owner (one bucket per row member per stage, sizes learnt by probe), then applied locally.
+ */
+async function bucketUpdates(ctx: RankContext, table: BigUint64Array, localWords: number, n: number, lookahead: number, g: RoutingGrid): Promise<void> {
+  const tableWords = BigInt(localWords * ctx.size);
+  const base = ctx.rank * localWords;
+  let ran = startOf(ctx.rank);
+  for (let done = 0, roundNo = 0; done < n; done += lookahead, roundNo++) {
+    const m = Math.min(lookahead, n - done);
+    let upd = new BigUint64Array(m);
+    for (let i = 0; i < m; i++) upd[i] = ran = nextRan(ran);
+    await ctx.compute({ flops: FLOPS_PER_UPDATE * m });
+    for (let d = 0; d < g.dims.length; d++) {
+      const row = g.rows[d]!;
+      const tag = (roundNo % 100_000) * 4 + d;
+      // bucket by the owner's coordinate in dimension d
+      const k = g.dims[d]!;
+      const stride = g.strides[d]!;
+      const coord = (v: bigint): number => Math.floor(Number(v % tableWords) / localWords / stride) % k;
+      const counts = new Int32Array(k);
+      for (const v of upd) counts[coord(v)]!++;
+      const buckets = Array.from(counts, (c) => new BigUint64Array(c));
+      counts.fill(0);
+      for (const v of upd) {
+        const c = coord(v);
+        buckets[c]![counts[c]!++] = v;
+      }
+      await ctx.compute({ bytes: BUCKET_BYTES * upd.length });
+      const sends = [];
+      for (let j = 0; j < k; j++) if (j !== row.rank) sends.push(row.isend(buckets[j]!, j, tag));
+      const got: BigUint64Array[] = [buckets[row.rank]!];
+      for (let j = 1; j < k; j++) {
+        const st = await row.probe(ctx.mpi.ANY_SOURCE, tag, 8);
+        const into = new BigUint64Array(st.count);
+        await row.recv(into, st.source, tag);
+        got.push(into);
+      }
+      await row.waitAll(sends);
+      upd = new BigUint64Array(got.reduce((a, b) => a + b.length, 0));
+      let at = 0;
+      for (const b of got) {
+        upd.set(b, at);
+        at += b.length;
+      }
+    }
+    for (const v of upd) {
+      const w = Number(v % tableWords) - base;
+      table[w] = table[w]! ^ v;
+    }
+    await ctx.compute({ bytes: APPLY_BYTES * upd.length });
+  }
+}
+
 /** Words of this PE's part of the table that differ from replaying every rank's stream serially. */
-function verify(ctx: RankContext, table: BigUint64Array, localWords: number, n: number): number {
+async function verifyExact(ctx: RankContext, table: BigUint64Array, localWords: number, n: number): Promise<number> {
   const size = ctx.size;
   const base = ctx.rank * localWords;
   const tableWords = BigInt(localWords * size);
@@ -101,5 +206,34 @@ function verify(ctx: RankContext, table: BigUint64Array, localWords: number, n: 
   }
   let bad = 0;
   for (let i = 0; i < localWords; i++) if (table[i] !== want[i]) bad++;
+  const all = new Float64Array(1);
+  await ctx.mpi.allreduce(Float64Array.of(bad), all, ctx.mpi.SUM);
+  return all[0]!;
+}
+
+/**
+ * Checksum classes that disagree: for each class c of global word indices (index mod 509), the
+ * xor of what the table gained (word ^ its initial value) must equal the xor of the update
+ * values every rank sent to words of that class. Each rank replays only its own stream.
+ */
+async function verifyChecksum(ctx: RankContext, table: BigUint64Array, localWords: number, n: number): Promise<number> {
+  const tableWords = BigInt(localWords * ctx.size);
+  const base = ctx.rank * localWords;
+  // two 32-bit halves per class; first the table side, then the update side
+  const mine = new Uint32Array(4 * CLASSES);
+  const add = (at: number, v: bigint): void => {
+    mine[at] = (mine[at]! ^ Number(v & 0xffffffffn)) >>> 0;
+    mine[at + 1] = (mine[at + 1]! ^ Number(v >> 32n)) >>> 0;
+  };
+  for (let i = 0; i < localWords; i++) add(2 * ((base + i) % CLASSES), table[i]! ^ BigInt(base + i));
+  let ran = startOf(ctx.rank);
+  for (let i = 0; i < n; i++) {
+    ran = nextRan(ran);
+    add(2 * CLASSES + 2 * Number((ran % tableWords) % BigInt(CLASSES)), ran);
+  }
+  const all = new Uint32Array(mine.length);
+  await ctx.mpi.allreduce(mine, all, XOR32);
+  let bad = 0;
+  for (let c = 0; c < CLASSES; c++) if (all[2 * c] !== all[2 * CLASSES + 2 * c] || all[2 * c + 1] !== all[2 * CLASSES + 2 * c + 1]) bad++;
   return bad;
 }

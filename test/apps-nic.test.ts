@@ -55,11 +55,20 @@ describe.each(MACHINES)('NIC apps on %s', (machine) => {
     if (machine === 'xc30' || machine === 'xe6') expect(spread!.amoCacheHitPct as number).toBeLessThan(50);
   });
 
-  it('gups: the table matches its serial recomputation; GUPS is updates over time', async () => {
+  it('gups over SHMEM atomics: the table matches its serial recomputation; GUPS is updates over time', async () => {
     const [r] = await run('gups', machine, 2, 2, { log2Words: '6', updates: '64', window: '16' });
-    expect(r).toMatchObject({ ranks: 4, tableWords: 256, updates: 256, check: 'passed' });
+    expect(r).toMatchObject({ mode: 'amo', ranks: 4, tableWords: 256, updates: 256, check: 'passed (exact)' });
     expect(r!.gups as number).toBeCloseTo((r!.updates as number) / (r!.timeUs as number) / 1e3, 3);
     expectNote('gups', machine, r!);
+  });
+
+  it('gups bucket mode (3 rounds through a 2-D grid of 6 ranks, on 3 nodes): exact table, then a run verified by checksum', async () => {
+    const [r] = await run('gups', machine, 3, 2, { mode: 'bucket', log2Words: '5', updates: '150', lookahead: '64', stages: '2' });
+    expect(r).toMatchObject({ mode: 'bucket', ranks: 6, grid: '3x2', tableWords: 192, updates: 900, check: 'passed (exact)' });
+    expect(r!.gups as number).toBeCloseTo((r!.updates as number) / (r!.timeUs as number) / 1e3, 3);
+    // 6 x 180000 updates: over the exact-check limit, so the 509-class checksum verifies it
+    const [big] = await run('gups', machine, 3, 2, { mode: 'bucket', log2Words: '4', updates: '180000', lookahead: '60000', stages: '1' });
+    expect(big).toMatchObject({ grid: '6', updates: 1_080_000, check: 'passed (checksum)' });
   });
 
   it('putget pairs=node bidirectional=1: every stream lands, both directions summed', async () => {
