@@ -13,10 +13,21 @@ export const UNDEFINED = -32766;
 export class RankState {
   /** Bytes of the buffer attached with `bufferAttach` (0: none). */
   bsendCapacity = 0;
-  /** Bytes of it held by buffered sends still in progress. */
-  bsendUsed = 0;
-  /** Buffered sends in progress (bufferDetach waits for them). */
-  readonly bsendPending = new Set<Request>();
+  /** Buffered sends not yet seen complete, with the bytes each holds (bufferDetach waits for them). */
+  readonly bsendPending = new Map<Request, number>();
+
+  /**
+   * Bytes of the buffer held by buffered sends still in progress; frees those that have
+   * completed (as MPICH reclaims space at the next buffered send, not from a callback).
+   */
+  bsendUsed(): number {
+    let used = 0;
+    for (const [req, bytes] of this.bsendPending) {
+      if (req.done) this.bsendPending.delete(req);
+      else used += bytes;
+    }
+    return used;
+  }
 }
 
 /** Per-message overhead MPI's buffered sends keep in the attached buffer (MPI_BSEND_OVERHEAD, MPICH). */
@@ -203,19 +214,18 @@ export class Comm {
     const what = `ibsend(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
     const st = this.state;
     const need = bytes.length + BSEND_OVERHEAD;
-    if (st.bsendUsed + need > st.bsendCapacity) {
-      throw new MpiError('MPI_ERR_BUFFER', `${what}: the attached buffer has ${st.bsendCapacity - st.bsendUsed} of ${st.bsendCapacity} bytes free, the message needs ${need} (its bytes + BSEND_OVERHEAD); attach a larger one with bufferAttach`);
+    const used = st.bsendUsed();
+    if (used + need > st.bsendCapacity) {
+      throw new MpiError('MPI_ERR_BUFFER', `${what}: the attached buffer has ${st.bsendCapacity - used} of ${st.bsendCapacity} bytes free, the message needs ${need} (its bytes + BSEND_OVERHEAD); attach a larger one with bufferAttach`);
     }
-    st.bsendUsed += need;
     const copy = bytes.slice();
     this.proc.charge(Math.ceil(bytes.length / this.world.params.copyBytesPerPs));
+    // the copy is sent in the background: no one waits on it until bufferDetach, and its space
+    // is freed when the next buffered send finds it complete
     const inner = this.world.isend(this.proc.rank, copy, this.dest(dest), tag, this.shape.ctx, what);
-    st.bsendPending.add(inner);
-    void inner.wait().finally(() => {
-      st.bsendUsed -= need;
-      st.bsendPending.delete(inner);
-    });
-    const req = new Request(this.proc, this.world.params.testOverheadPs, what);
+    st.bsendPending.set(inner, need);
+    // complete already, but polling it is still an MPI call that progresses the rank's other requests
+    const req = new Request(this.proc, this.world.params.testOverheadPs, what, this.world.progressOf(this.proc.rank));
     req.complete({ source: dest, tag, count: 0, bytes: bytes.length });
     return req;
   }
@@ -370,7 +380,8 @@ export class Comm {
   /** Waits until every buffered send has left the attached buffer, then detaches it; returns its size. */
   async bufferDetach(): Promise<number> {
     const st = this.state;
-    await this.waitAll([...st.bsendPending]);
+    await this.waitAll([...st.bsendPending.keys()]);
+    st.bsendPending.clear();
     const n = st.bsendCapacity;
     st.bsendCapacity = 0;
     return n;

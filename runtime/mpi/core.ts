@@ -141,6 +141,11 @@ export class MpiWorld implements EventHandler {
     return this.procs.length;
   }
 
+  /** What rank `rank`'s requests tell the library when it enters an MPI call (for requests made outside the core). */
+  progressOf(rank: number): Progress {
+    return this.eps[rank]!.progress;
+  }
+
   /**
    * Context id of the communicator named `key` (its point-to-point context; +1 is its collective
    * one). Every member asks with the same key, made from the parent's context and the order of
