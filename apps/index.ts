@@ -1,13 +1,14 @@
 import type { App } from './app.ts';
 import { amorate } from './amorate.ts';
 import { gups } from './gups.ts';
+import { halo2d } from './halo2d.ts';
 import { halo3d } from './halo3d.ts';
 import { pingpong } from './pingpong.ts';
 import { putget } from './putget.ts';
 import { putrate } from './putrate.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo3d, putrate, amorate, gups };
+export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups };
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

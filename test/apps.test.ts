@@ -25,8 +25,8 @@ async function runApp(name: string, nodes: number, raw: Record<string, string>, 
 }
 
 describe('built-in apps', () => {
-  it('the registry holds pingpong, putget, halo3d, putrate, amorate and gups, each named as its key', () => {
-    expect(Object.keys(apps).sort()).toEqual(['amorate', 'gups', 'halo3d', 'pingpong', 'putget', 'putrate']);
+  it('the registry holds pingpong, putget, halo2d, halo3d, putrate, amorate and gups, each named as its key', () => {
+    expect(Object.keys(apps).sort()).toEqual(['amorate', 'gups', 'halo2d', 'halo3d', 'pingpong', 'putget', 'putrate']);
     for (const [k, a] of Object.entries(apps)) {
       expect(a.name).toBe(k);
       expect(findApp(k)).toBe(a);
@@ -121,6 +121,27 @@ describe('built-in apps', () => {
     const one = await runApp('halo3d', 1, { nx: '4', ny: '4', nz: '4', iterations: '2' });
     expect(one.result.rows[0]!.check).toBe('passed');
     expect(one.result.rows[0]!.procGrid).toBe('1x1x1');
+  });
+
+  it('halo2d weak scaling on 12 ranks: a 4x3 grid of 16x8 blocks, four faces per rank', async () => {
+    const { result } = await runApp('halo2d', 6, { nx: '16', ny: '8', iterations: '2' }, 2);
+    expect(result.rows[0]).toMatchObject({ ranks: 12, procGrid: '4x3', localGrid: '16x8', globalGrid: '64x24', scaling: 'weak', bytesPerIteration: 2 * (8 + 16) * 8, check: 'passed' });
+  });
+
+  it('halo2d strong scaling splits the global grid (uneven blocks), and without periodic boundaries the edge ranks send less', async () => {
+    const strong = await runApp('halo2d', 6, { nx: '100', ny: '50', scaling: 'strong', periodic: '0', iterations: '2' });
+    // rank 0 is the corner (0,0) of a 3x2 grid: 34 of 100 rows and 25 of 50 columns, one neighbour per dimension
+    expect(strong.result.rows[0]).toMatchObject({ procGrid: '3x2', localGrid: '34x25', globalGrid: '100x50', scaling: 'strong', bytesPerIteration: (25 + 34) * 8, check: 'passed' });
+    const weak = await runApp('halo2d', 6, { nx: '34', ny: '25', iterations: '2' });
+    expect(weak.result.rows[0]!.bytesPerIteration).toBe(2 * (25 + 34) * 8);
+    // half the grid per rank when the same global grid is split over twice the ranks
+    const wider = await runApp('halo2d', 12, { nx: '100', ny: '50', scaling: 'strong', iterations: '2' });
+    expect(wider.result.rows[0]!.localGrid).toBe('25x17');
+    expect(wider.result.rows[0]!.computeUs as number).toBeLessThan(strong.result.rows[0]!.computeUs as number);
+  });
+
+  it('halo3d strong scaling needs a cell per rank along each axis', async () => {
+    await expect(runApp('halo3d', 8, { nx: '1', ny: '4', nz: '4', scaling: 'strong' })).rejects.toThrow(/strong scaling splits nx=1 cells over 2 ranks along x/);
   });
 });
 
