@@ -1,0 +1,196 @@
+import type { Op, ReduceArray } from '../ops.ts';
+import { MpiError, type Request } from '../request.ts';
+import type { CollTransport } from './transport.ts';
+
+/** A typed array a collective moves or combines; counts and offsets are in its elements. */
+export type Buf = ReduceArray;
+
+/**
+ * Base tag of each collective; an algorithm's phases add 0..15. Messages of one collective
+ * never match another's even when two run back to back between the same pair of ranks.
+ */
+export const TAG = {
+  barrier: 0x100,
+  bcast: 0x110,
+  reduce: 0x120,
+  allreduce: 0x130,
+  allgather: 0x140,
+  allgatherv: 0x150,
+  alltoall: 0x160,
+  alltoallv: 0x170,
+  reduceScatter: 0x180,
+  gather: 0x190,
+  gatherv: 0x1a0,
+  scatter: 0x1b0,
+  scatterv: 0x1c0,
+  scan: 0x1d0,
+  exscan: 0x1e0,
+} as const;
+
+/** The bytes of elements [off, off + count) of `buf` (a view, no copy). */
+export function bytes(buf: Buf, off = 0, count = buf.length - off): Uint8Array {
+  const e = buf.BYTES_PER_ELEMENT;
+  return new Uint8Array(buf.buffer, buf.byteOffset + off * e, count * e);
+}
+
+/** A zeroed array of `n` elements of `like`'s type. */
+export function alloc<T extends Buf>(like: T, n: number): T {
+  return new (like.constructor as new (n: number) => T)(n);
+}
+
+/** Copies `src` into `dst` at element `off`, without charging time. */
+export function setAt(dst: Buf, src: Buf, off = 0): void {
+  (dst as unknown as { set(a: ArrayLike<unknown>, o: number): void }).set(src, off);
+}
+
+/** Posts a send of elements [off, off + count) of `buf` to `dest`. */
+export function send(t: CollTransport, buf: Buf, off: number, count: number, dest: number, tag: number, what: string): Request {
+  return t.isend(bytes(buf, off, count), dest, tag, `${what} to ${dest}`);
+}
+
+/** Posts a receive into elements [off, off + count) of `buf` from `source`. */
+export function recv(t: CollTransport, buf: Buf, off: number, count: number, source: number, tag: number, what: string): Request {
+  return t.irecv(bytes(buf, off, count), source, tag, `${what} from ${source}`);
+}
+
+/** Waits for every request, in order. */
+export async function waitAll(reqs: readonly Request[], what: string): Promise<void> {
+  const reason = (): string => `${what}: ${reqs.filter((r) => !r.done).map((r) => r.what).join(', ')}`;
+  for (const r of reqs) await r.wait(reason);
+}
+
+/**
+ * Sends [soff, soff + scount) of `sbuf` to `dest` while receiving [roff, roff + rcount) of
+ * `rbuf` from `source`; an empty side is skipped (both ends compute the same sizes).
+ */
+export async function exchange(
+  t: CollTransport,
+  sbuf: Buf,
+  soff: number,
+  scount: number,
+  dest: number,
+  rbuf: Buf,
+  roff: number,
+  rcount: number,
+  source: number,
+  tag: number,
+  what: string,
+): Promise<void> {
+  const reqs: Request[] = [];
+  if (rcount > 0) reqs.push(recv(t, rbuf, roff, rcount, source, tag, what));
+  if (scount > 0) reqs.push(send(t, sbuf, soff, scount, dest, tag, what));
+  await waitAll(reqs, what);
+}
+
+/** Copies `count` elements of `src` from `soff` into `dst` at `doff`, charging the copy. */
+export async function copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number, what: string): Promise<void> {
+  if (count <= 0) return;
+  setAt(dst, src.subarray(soff, soff + count), doff);
+  await t.cpu(Math.ceil((count * src.BYTES_PER_ELEMENT) / t.copyBytesPerPs), what);
+}
+
+/** Charges the copy of `count` elements of `like`'s type. */
+export async function chargeCopy(t: CollTransport, like: Buf, count: number, what: string): Promise<void> {
+  if (count > 0) await t.cpu(Math.ceil((count * like.BYTES_PER_ELEMENT) / t.copyBytesPerPs), what);
+}
+
+/**
+ * Combines `other` into `acc` (same length) keeping rank order: `acc = acc ∘ other` when
+ * `other` holds higher ranks' data, `acc = other ∘ acc` when it holds lower ranks'. In the
+ * second case a non-commutative op needs a scratch array: `scratch` if given, else `other`
+ * itself, which is then overwritten. Charges the combine (elements / flopsPerPs) and any copy.
+ */
+export async function combine(t: CollTransport, op: Op, acc: Buf, other: Buf, otherIsLower: boolean, what: string, scratch?: Buf): Promise<void> {
+  const n = acc.length;
+  if (n === 0) return;
+  let ps = n / t.flopsPerPs;
+  if (otherIsLower && !op.commutative) {
+    let left = other;
+    if (scratch) {
+      left = scratch.subarray(0, n);
+      setAt(left, other);
+      ps += (n * acc.BYTES_PER_ELEMENT) / t.copyBytesPerPs;
+    }
+    op.apply(left, acc);
+    setAt(acc, left);
+    ps += (n * acc.BYTES_PER_ELEMENT) / t.copyBytesPerPs;
+  } else {
+    op.apply(acc, other);
+  }
+  await t.cpu(Math.ceil(ps), what);
+}
+
+/** Largest power of two not above `n` (n >= 1). */
+export function pof2Floor(n: number): number {
+  let p = 1;
+  while (p * 2 <= n) p *= 2;
+  return p;
+}
+
+/** True when `n` is a power of two. */
+export function isPof2(n: number): boolean {
+  return n > 0 && (n & (n - 1)) === 0;
+}
+
+/**
+ * MPICH's fold of `n` ranks onto p2 = the largest power of two not above n: of the first
+ * 2 * rem ranks (rem = n - p2) the even ones hand their data to the odd one above and sit out;
+ * the others get new ranks 0..p2-1 in rank order, so each new rank stands for a contiguous run
+ * of one or two old ranks.
+ */
+export class Fold {
+  readonly p2: number;
+  readonly rem: number;
+  /** This rank's new rank, or -1 if it sits out. */
+  readonly newrank: number;
+  constructor(
+    readonly me: number,
+    readonly n: number,
+  ) {
+    this.p2 = pof2Floor(n);
+    this.rem = n - this.p2;
+    this.newrank = me < 2 * this.rem ? (me % 2 === 0 ? -1 : me >> 1) : me - this.rem;
+  }
+  /** True for a rank that sits out (hands its data up and gets the result back). */
+  get out(): boolean {
+    return this.newrank < 0;
+  }
+  /** True for a rank that takes a partner's data in (the odd one of a folded pair). */
+  get absorbs(): boolean {
+    return this.me < 2 * this.rem && this.me % 2 === 1;
+  }
+  /** The old rank that acts for new rank `nr`. */
+  oldRank(nr: number): number {
+    return nr < this.rem ? 2 * nr + 1 : nr + this.rem;
+  }
+  /** The first old rank new rank `nr` stands for (`first(p2)` is n). */
+  first(nr: number): number {
+    return nr < this.rem ? 2 * nr : nr + this.rem;
+  }
+}
+
+/**
+ * Element offset of part `i` of `parts` nearly equal parts of `count` elements, split only at
+ * multiples of `unit` (`i = parts` gives `count`).
+ */
+export function partOffset(count: number, parts: number, i: number, unit: number): number {
+  const items = count / unit;
+  return unit * Math.floor((i * items) / parts);
+}
+
+/** Rejects a buffer whose length is not a whole number of the op's items. */
+export function checkUnits(call: string, op: Op, count: number): void {
+  if (count % op.unit !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${count} elements are not a whole number of ${op.name}'s ${op.unit}-element items`);
+}
+
+/** Exclusive prefix sums of `counts` (length n + 1). */
+export function prefix(counts: ArrayLike<number>): number[] {
+  const out = [0];
+  for (let i = 0; i < counts.length; i++) out.push(out[i]! + counts[i]!);
+  return out;
+}
+
+/** `x` modulo `n`, in 0..n-1 for any integer x. */
+export function mod(x: number, n: number): number {
+  return ((x % n) + n) % n;
+}
