@@ -449,10 +449,8 @@ export class Comm {
 
   /** The shape of a communicator of `members` (world ranks) with the context named `key`. */
   protected shapeOf(members: ArrayLike<number>, key: string): CommShape {
-    const m = Int32Array.from(members);
-    const inv = new Int32Array(this.world.size).fill(-1);
-    m.forEach((w, r) => (inv[w] = r));
-    return { members: m, inv, ctx: this.world.contextFor(key), rank: inv[this.proc.rank]! };
+    const c = this.world.commFor(key, members);
+    return { ...c, rank: c.inv[this.proc.rank]! };
   }
 
   protected sub(members: readonly number[], key: string): Comm {

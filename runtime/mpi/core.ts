@@ -67,10 +67,10 @@ export function bytesOf(buf: ArrayBufferView): Uint8Array {
 class Endpoint {
   readonly posted: Posted[] = [];
   readonly unexpected: Arrived[] = [];
-  /** Next sequence number to send to each peer. */
-  readonly sendSeq: Int32Array;
-  /** Next sequence number expected from each peer. */
-  readonly recvSeq: Int32Array;
+  /** Next sequence number to send to each peer (peers never sent to are absent: 0). */
+  readonly sendSeq = new Map<number, number>();
+  /** Next sequence number expected from each peer (absent: 0). */
+  readonly recvSeq = new Map<number, number>();
   /** Arrivals ahead of their turn, per peer, keyed by sequence number. */
   readonly early = new Map<number, Map<number, Arrived>>();
   /** Depth of MPI calls the rank is blocked or polling in. */
@@ -80,12 +80,7 @@ class Endpoint {
   /** Probes waiting for any new unexpected message. */
   readonly probers: Request[] = [];
   readonly progress: Progress;
-  constructor(
-    readonly proc: Proc,
-    size: number,
-  ) {
-    this.sendSeq = new Int32Array(size);
-    this.recvSeq = new Int32Array(size);
+  constructor(readonly proc: Proc) {
     this.progress = {
       enter: () => {
         this.inMpi++;
@@ -120,6 +115,8 @@ export class MpiWorld implements EventHandler {
   private readonly deferred = new Map<number, () => void>();
   private nextPost = 1;
   private readonly contexts = new Map<string, number>();
+  private identity: Int32Array | null = null;
+  private readonly comms = new Map<string, { readonly members: Int32Array; readonly inv: Int32Array; readonly ctx: number }>();
   /** Contexts 0 and 1 are MPI_COMM_WORLD's. */
   private nextContext = 2;
   readonly id: number;
@@ -131,7 +128,7 @@ export class MpiWorld implements EventHandler {
     const engine = procs[0]!.engine;
     this.id = engine.register(this);
     for (const p of procs) {
-      this.eps.push(new Endpoint(p, procs.length));
+      this.eps.push(new Endpoint(p));
       // eager data lands in the mailbox buffer the NIC hands over with the header
       p.nic.setSmsgHandler(p.inst, (_srcNode, meta, payload) => this.onSmsg(p.rank, meta as Envelope, payload));
     }
@@ -151,6 +148,31 @@ export class MpiWorld implements EventHandler {
    * one). Every member asks with the same key, made from the parent's context and the order of
    * creation, so all get the same id.
    */
+  /** MPI_COMM_WORLD's members: rank r is world rank r (one array shared by every rank). */
+  get worldMembers(): Int32Array {
+    if (!this.identity) {
+      this.identity = new Int32Array(this.size);
+      for (let r = 0; r < this.size; r++) this.identity[r] = r;
+    }
+    return this.identity;
+  }
+
+  /**
+   * The members (world ranks), the inverse map and the context of the communicator named `key`,
+   * made once and shared by all its ranks.
+   */
+  commFor(key: string, members: ArrayLike<number>): { readonly members: Int32Array; readonly inv: Int32Array; readonly ctx: number } {
+    let c = this.comms.get(key);
+    if (!c) {
+      const m = Int32Array.from(members);
+      const inv = new Int32Array(this.size).fill(-1);
+      m.forEach((w, r) => (inv[w] = r));
+      c = { members: m, inv, ctx: this.contextFor(key) };
+      this.comms.set(key, c);
+    }
+    return c;
+  }
+
   contextFor(key: string): number {
     let c = this.contexts.get(key);
     if (c === undefined) {
@@ -178,8 +200,8 @@ export class MpiWorld implements EventHandler {
     me.progress.enter();
     me.progress.leave();
     const peer = this.eps[dst]!.proc;
-    const seq = me.sendSeq[dst]!;
-    me.sendSeq[dst] = seq + 1;
+    const seq = me.sendSeq.get(dst) ?? 0;
+    me.sendSeq.set(dst, seq + 1);
     const bytes = buf.length;
     const sync = mode === 'sync';
     let start: () => void;
@@ -354,7 +376,7 @@ export class MpiWorld implements EventHandler {
   /** Accepts arrivals in sequence order per sender, then matches them. */
   private arrive(me: Endpoint, a: Arrived): void {
     const src = a.env.src;
-    if (a.env.seq !== me.recvSeq[src]) {
+    if (a.env.seq !== (me.recvSeq.get(src) ?? 0)) {
       let m = me.early.get(src);
       if (!m) me.early.set(src, (m = new Map()));
       m.set(a.env.seq, a);
@@ -362,10 +384,10 @@ export class MpiWorld implements EventHandler {
     }
     let next: Arrived | undefined = a;
     while (next) {
-      me.recvSeq[src] = next.env.seq + 1;
+      me.recvSeq.set(src, next.env.seq + 1);
       this.match(me, next);
       const m = me.early.get(src);
-      next = m?.get(me.recvSeq[src]!);
+      next = m?.get(me.recvSeq.get(src)!);
       if (next) m!.delete(next.env.seq);
     }
   }

@@ -25,10 +25,7 @@ export class Mpi extends Comm {
   readonly PROD: Op = PROD;
 
   constructor(world: MpiWorld, proc: Proc) {
-    const n = world.size;
-    const members = new Int32Array(n);
-    for (let r = 0; r < n; r++) members[r] = r;
-    super(world, proc, new RankState(), { members, inv: null, ctx: 0, rank: proc.rank });
+    super(world, proc, new RankState(), { members: world.worldMembers, inv: null, ctx: 0, rank: proc.rank });
   }
 
   /** MPI_COMM_WORLD itself. */
