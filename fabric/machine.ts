@@ -139,7 +139,17 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     pteEntries: r.int('iommu.pteEntries'),
     pteWays: Math.max(1, r.int('iommu.ways')),
     ptesPerEntry: Math.max(1, r.int('iommu.ptesPerEntry')),
+    hasCe: r.yesNo('ce.present'),
+    ceEngines: r.int('ce.engines'),
+    ceRadix: r.int('ce.radix'),
+    ceOpPs: r.timePs('ce.op'),
   };
+  if (nic.hasCe) {
+    if (nic.ceEngines < 1) throw new RangeError(`parameter ce.engines: a machine with a collective engine needs at least 1, got ${nic.ceEngines}`);
+    if (nic.ceRadix < 2) throw new RangeError(`parameter ce.radix: a reduction tree needs a radix of at least 2, got ${nic.ceRadix}`);
+    // a CE packet's data slot holds the operand, the identifier and the op and type codes
+    if (maxPayload < 16) throw new RangeError(`parameter packet.maxPayload: the collective engine needs at least 16 bytes, got ${maxPayload}`);
+  }
   const rawOf = (family: 'link' | 'optical'): number => r.int(`${family}.lanes`) * r.bytesPerPs(`${family}.laneRate`) * 1000;
   const linkOf = (family: 'link' | 'optical'): LinkParams => ({
     phitPs: phitBits / 8 / (r.int(`${family}.lanes`) * r.bytesPerPs(`${family}.laneRate`) * r.number(`${family}.efficiency`)),

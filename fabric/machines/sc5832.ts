@@ -69,6 +69,10 @@ export const sc5832: MachineSpec = {
     'iommu.pteEntries': { value: 0, help: 'IOMMU PTE cache entries (0: no IOMMU modelled)', source: 'assumed' },
     'iommu.ways': { value: 4, help: 'PTE cache associativity', source: 'unused' },
     'iommu.ptesPerEntry': { value: 8, help: 'PTEs per PTE cache entry', source: 'unused' },
+    'ce.present': { value: 'no', help: 'the NIC has a collective engine (reduction and barrier offload)', source: `${S} describes no collective offload in the SiCortex fabric` },
+    'ce.engines': { value: 0, help: 'virtual CEs per NIC, each with its own tree and one collective pending', source: 'no collective engine' },
+    'ce.radix': { value: 0, help: 'largest branching ratio of a reduction tree', source: 'no collective engine' },
+    'ce.op': { value: '0ns', help: 'CE combining-unit time per child input', source: 'no collective engine' },
     // --- processor
     'cpu.gflops': { value: 1, help: 'flop rate per core (GFlop/s)', source: 'assumed: 500 MHz 64-bit MIPS, 2 flops/cycle' },
     'cpu.memBandwidth': { value: '1GB/s', help: 'memory bandwidth per core', source: 'assumed' },

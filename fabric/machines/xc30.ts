@@ -81,6 +81,10 @@ export const xc30: MachineSpec = {
     'iommu.pteEntries': { value: 128, help: 'IOMMU PTE cache entries (0: no IOMMU modelled)', source: `${S} "Address Translation": 128 entries of eight PTEs (A13)` },
     'iommu.ways': { value: 4, help: 'PTE cache associativity', source: `${S}: four-way set associative (A13)` },
     'iommu.ptesPerEntry': { value: 8, help: 'PTEs per PTE cache entry', source: `${S}: entries of eight PTEs (A13)` },
+    'ce.present': { value: 'yes', help: 'the NIC has a collective engine (reduction and barrier offload)', source: `${S} "Reductions and Barriers"` },
+    'ce.engines': { value: 4, help: 'virtual CEs per NIC, each with its own tree and one collective pending', source: `${S} "Reductions and Barriers": four virtual CEs` },
+    'ce.radix': { value: 32, help: 'largest branching ratio of a reduction tree', source: `${S} "Reductions and Barriers": branching ratio up to 32` },
+    'ce.op': { value: '20ns', help: 'CE combining-unit time per child input', source: `assumed: 16 NIC cycles; a 750-node 8-byte sum stays well under the 10 us MPI_Allreduce of ${S} (A26)` },
     // --- processor
     'cpu.gflops': { value: 20.8, help: 'flop rate per core (GFlop/s)', source: `assumed: ${S} Sandy Bridge at 2600 MHz, 8 flops/cycle` },
     'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },

@@ -78,6 +78,10 @@ export const xt4: MachineSpec = {
     'iommu.pteEntries': { value: 0, help: 'IOMMU PTE cache entries (0: no IOMMU modelled)', source: 'assumed' },
     'iommu.ways': { value: 4, help: 'PTE cache associativity', source: 'unused' },
     'iommu.ptesPerEntry': { value: 8, help: 'PTEs per PTE cache entry', source: 'unused' },
+    'ce.present': { value: 'no', help: 'the NIC has a collective engine (reduction and barrier offload)', source: `${S} describes no collective offload in SeaStar` },
+    'ce.engines': { value: 0, help: 'virtual CEs per NIC, each with its own tree and one collective pending', source: 'no collective engine' },
+    'ce.radix': { value: 0, help: 'largest branching ratio of a reduction tree', source: 'no collective engine' },
+    'ce.op': { value: '0ns', help: 'CE combining-unit time per child input', source: 'no collective engine' },
     // --- processor
     'cpu.gflops': { value: 4.2, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.1 GHz Opteron, 2 flops/cycle' },
     'cpu.memBandwidth': { value: '3GB/s', help: 'memory bandwidth per core', source: 'assumed' },

@@ -1,6 +1,7 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
 import type { NetworkAccess } from '../network.ts';
 import type { PacketPool } from '../packet.ts';
+import { CollectiveEngine } from './collective-engine.ts';
 import { CqEventKind, type CompletionQueue } from './cq.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from './packet-format.ts';
 
@@ -61,6 +62,14 @@ export interface NicParams {
   readonly pteEntries: number;
   readonly pteWays: number;
   readonly ptesPerEntry: number;
+  /** Whether the NIC has a collective engine (Aries, seed 001 "Reductions and Barriers"). */
+  readonly hasCe: boolean;
+  /** Virtual CEs, each with at most one collective pending. */
+  readonly ceEngines: number;
+  /** Largest branching ratio of a CE reduction tree. */
+  readonly ceRadix: number;
+  /** CE combining-unit time per child input. */
+  readonly ceOpPs: number;
 }
 
 /** Completion status of a transaction, as a CQ status word would report it. */
@@ -111,6 +120,8 @@ const K_AMO = 6;
 const K_AMO_RESP = 7;
 /** BTE send (channel operation): a put into the target's next receive buffer; answered by K_PUT_RESP. */
 const K_SEND = 8;
+/** Collective engine: a partial result up the tree or the result down it (no response). */
+const K_CE = 9;
 
 const EV_READY = 0;
 const EV_INJECT = 1;
@@ -393,8 +404,9 @@ function applyAmo(view: DataView, off: number, a: AmoRequest): bigint {
  * interface with bandwidth, latency and per-transfer overhead in each direction, output and
  * input pipelines, SSID transactions that complete when every response is back, registered
  * memory segments (with vMDH and communication domains), short-message mailboxes, BTE sends
- * into pre-posted receive buffers, an AMO unit with its cache, an IOMMU PTE cache and completion
- * queues. Real bytes move: a put's (or send's) data lands in the target segment, and a get's data
+ * into pre-posted receive buffers, an AMO unit with its cache, an IOMMU PTE cache, completion
+ * queues and, where the machine has one, a collective engine (`ce`, see collective-engine.ts).
+ * Real bytes move: a put's (or send's) data lands in the target segment, and a get's data
  * in the local buffer, when the carrying packet is delivered; an AMO updates the target variable
  * when the AMO unit executes it. Shared resources are reserved first come, first served in
  * simulated time.
@@ -443,6 +455,8 @@ export class Nic implements EventHandler {
   private readonly pteCache: LruCache | null;
   /** Packets this NIC has injected. */
   injected = 0;
+  /** The collective engine, or null when the machine has none. */
+  readonly ce: CollectiveEngine | null;
 
   constructor(
     private readonly engine: Engine,
@@ -457,6 +471,16 @@ export class Nic implements EventHandler {
     this.readSlots = new Float64Array(Math.max(1, params.hostReadsInFlight));
     this.amoCache = params.amoCacheEntries > 0 ? new LruCache(params.amoCacheEntries, params.amoCacheEntries) : null;
     this.pteCache = params.pteEntries > 0 ? new LruCache(params.pteEntries, params.pteWays) : null;
+    this.ce = params.hasCe
+      ? new CollectiveEngine(engine, this.pkts, node, params, {
+          store: (bytes) => this.hostStore(engine.now + params.fmaIssuePs, bytes + params.hostWriteOverheadBytes),
+          write: (t, bytes) => {
+            this.hostWrite(t, bytes);
+            return this.htUpFree + params.hostLatencyPs;
+          },
+          send: (p, ready) => this.sendCe(p, ready),
+        })
+      : null;
   }
 
   /** AMO cache hits and misses so far (0 and every AMO when there is no cache). */
@@ -777,10 +801,7 @@ export class Nic implements EventHandler {
     if (x.mode === 'fma') {
       // the CPU stores one packet's worth (or a get/AMO control word) per fmaIssuePs
       const stored = x.startPs + (i + 1) * P.fmaIssuePs;
-      const bytes = (x.op === K_GET ? 8 : chunk) + P.hostWriteOverheadBytes;
-      const s = Math.max(stored, this.htDownFree);
-      this.htDownFree = s + Math.ceil(bytes / P.hostBytesPerPs);
-      const at = this.htDownFree + P.hostLatencyPs;
+      const at = this.hostStore(stored, (x.op === K_GET ? 8 : chunk) + P.hostWriteOverheadBytes);
       if (i > 0) return at;
       // the FMA unit takes one operation at a time (seed 001: FMA launch, A24)
       const go = Math.max(at, this.fmaFree);
@@ -795,6 +816,30 @@ export class Nic implements EventHandler {
     const ready = x.readReady[i % x.readReady.length]!;
     if (x.reads < x.packets) this.issueRead(x, Math.max(this.engine.now, ready));
     return ready;
+  }
+
+  /**
+   * CPU stores of `bytes` (overhead included) that the CPU has issued by `t` cross the
+   * host-to-NIC direction when it frees; returns when they are at the NIC.
+   */
+  private hostStore(t: number, bytes: number): number {
+    const P = this.params;
+    const s = Math.max(t, this.htDownFree);
+    this.htDownFree = s + Math.ceil(bytes / P.hostBytesPerPs);
+    return this.htDownFree + P.hostLatencyPs;
+  }
+
+  /** Queues collective-engine packet `p` (destination, payload filled by the CE) on the output pipeline at `ready`. */
+  private sendCe(p: number, ready: number): void {
+    const P = this.params;
+    const pk = this.pkts;
+    pk.src[p] = this.node;
+    pk.kind[p] = K_CE;
+    pk.vcClass[p] = 0;
+    pk.phits[p] = putRequestPhits(P.format, pk.bytes[p]!);
+    const s = Math.max(ready, this.outFree);
+    this.outFree = s + this.slotPs(pk.bytes[p]!);
+    this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
   }
 
   /** Pipeline time of a packet carrying `bytes`: data moves at packetPs per full payload. */
@@ -925,6 +970,12 @@ export class Nic implements EventHandler {
     this.inFree = s + this.slotPs(pk.kind[p] === K_GET ? 0 : pk.bytes[p]!);
     this.net.ejectCredit(this.node, pk.vc[p]!, pk.phits[p]!, s);
     const t = s + P.inLatencyPs;
+    if (pk.kind[p] === K_CE) {
+      // no transaction: the CE's packets carry their virtual CE in the txn field
+      if (this.ce === null) throw new Error(`NIC ${this.node}: collective-engine packet from node ${pk.src[p]}, but this NIC has no CE`);
+      this.ce.receive(p, t);
+      return;
+    }
     const id = pk.txn[p]!;
     const x = this.txns.list[id]!;
     switch (pk.kind[p]) {
