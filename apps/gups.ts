@@ -1,5 +1,5 @@
 import type { RankContext } from '../runtime/rank.ts';
-import type { CartComm, Comm, Op } from '../runtime/mpi/mpi.ts';
+import type { CartComm, Comm } from '../runtime/mpi/mpi.ts';
 import { round, type App } from './app.ts';
 import { featureNote, windowSpan } from './putget.ts';
 
@@ -29,16 +29,6 @@ function startOf(rank: number): bigint {
   z ^= z >> 31n;
   return z === 0n ? 1n : z;
 }
-
-/** Bitwise xor of 32-bit words (the checksum's reduction). */
-const XOR32: Op = {
-  name: 'xor',
-  apply(inout, input) {
-    const a = inout as Uint32Array;
-    const b = input as Uint32Array;
-    for (let i = 0; i < a.length; i++) a[i] = (a[i]! ^ b[i]!) >>> 0;
-  },
-} as Op;
 
 /**
  * Random access (HPCC RandomAccess): a table of `2^log2Words` 64-bit words per PE, distributed
@@ -232,7 +222,7 @@ async function verifyChecksum(ctx: RankContext, table: BigUint64Array, localWord
     add(2 * CLASSES + 2 * Number((ran % tableWords) % BigInt(CLASSES)), ran);
   }
   const all = new Uint32Array(mine.length);
-  await ctx.mpi.allreduce(mine, all, XOR32);
+  await ctx.mpi.allreduce(mine, all, ctx.mpi.BXOR);
   let bad = 0;
   for (let c = 0; c < CLASSES; c++) if (all[2 * c] !== all[2 * CLASSES + 2 * c] || all[2 * c + 1] !== all[2 * CLASSES + 2 * c + 1]) bad++;
   return bad;

@@ -12,6 +12,7 @@ import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traf
 import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
 import { presets } from '../fabric/machines/index.ts';
 import type { RankContext } from '../runtime/rank.ts';
+import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { formatTable } from './table.ts';
 
@@ -90,10 +91,22 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
     .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; see 'phit machines'", collect, [])
+    .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring; see 'phit collectives'", collect, [])
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
-    .action(async (appName: string, opts: { machine: string; nodes: string; ppn: string; param: string[]; set: string[]; seed: string; json?: boolean }) => {
+    .action(async (appName: string, opts: RunOptions) => {
       code = await runCommand(appName, opts, io);
+    });
+
+  program
+    .command('collectives')
+    .description('list the MPI collectives, their algorithms and the automatic choice')
+    .action(() => {
+      for (const [coll, algs] of Object.entries(ALGORITHMS)) {
+        io.out(`${coll}:`);
+        for (const a of Object.values(algs)) io.out(`  ${a.name}${a.commutativeOnly ? ' (commutative ops only)' : ''}: ${a.help}`);
+      }
+      io.out("The automatic choice follows MPICH's rules by message size and communicator size.");
     });
 
   program
@@ -310,11 +323,18 @@ function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
   return deadlock?.cycle ? 1 : 0;
 }
 
-async function runCommand(
-  appName: string,
-  opts: { machine: string; nodes: string; ppn: string; param: string[]; set: string[]; seed: string; json?: boolean },
-  io: Io,
-): Promise<number> {
+interface RunOptions {
+  machine: string;
+  nodes: string;
+  ppn: string;
+  param: string[];
+  set: string[];
+  coll: string[];
+  seed: string;
+  json?: boolean;
+}
+
+async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
   const app = USER_FILE.test(appName) || appName.includes('/') ? await loadUserApp(appName) : findApp(appName);
   const spec = machineSpec(opts.machine);
   const nodes = positiveInt('nodes', opts.nodes);
@@ -328,7 +348,13 @@ async function runCommand(
   }
   const set = parseKeyValues(opts.set, '--set');
   resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
-  const r = await simulate({ machine: spec, nodes, ppn, seed, set, program: (ctx) => app.main(ctx, params) });
+  const algorithms = parseKeyValues(opts.coll, '--coll');
+  try {
+    checkAlgorithms(algorithms);
+  } catch (e) {
+    throw new UsageError(`--coll: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, program: (ctx) => app.main(ctx, params) });
   const results = r.result ?? null;
   if (opts.json) {
     io.out(JSON.stringify({ app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results }));

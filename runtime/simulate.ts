@@ -1,6 +1,7 @@
 import { buildMachine, machineSpec, resolveMachine } from '../fabric/machine.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { Dmapp, SymmetricHeap } from './dmapp/dmapp.ts';
+import { checkAlgorithms } from './mpi/coll/index.ts';
 import { MpiWorld } from './mpi/core.ts';
 import { Mpi } from './mpi/mpi.ts';
 import { Proc } from './proc.ts';
@@ -20,6 +21,8 @@ export interface SimulateOptions<R = unknown> {
   readonly seed?: number;
   /** Machine parameter overrides, key -> value with units (`{'mpi.eagerMaxBytes': '4KiB'}`). */
   readonly set?: Readonly<Record<string, string>>;
+  /** MPI collective algorithms for the whole run, by collective (`{allreduce: 'ring'}`); a call's own `{algorithm}` wins. */
+  readonly algorithms?: Readonly<Record<string, string>>;
 }
 
 /** Outcome of a run. */
@@ -47,6 +50,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   const ppn = opts.ppn ?? 1;
   if (!Number.isInteger(ppn) || ppn < 1) throw new RangeError(`ppn must be a positive integer, got ${ppn}`);
   const config = resolveMachine(spec, opts.nodes, { ...opts.set });
+  checkAlgorithms(opts.algorithms ?? {});
   const machine = buildMachine(config, opts.seed ?? 1);
   const size = opts.nodes * ppn;
   const results = new Array<R>(size);
@@ -63,7 +67,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
       finished[r] = procs[r]!.time();
     });
   }
-  const world = new MpiWorld(procs, config.mpi);
+  const world = new MpiWorld(procs, config.mpi, opts.algorithms ?? {});
   const heap = new SymmetricHeap(size);
   const view: MachineView = {
     name: config.name,

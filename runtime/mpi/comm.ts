@@ -1,8 +1,18 @@
 import { balancedDims } from '../../fabric/topology/torus.ts';
 import type { Proc } from '../proc.ts';
 import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
-import type { NumericArray, Op } from './ops.ts';
+import { selectAlgorithm, type Algorithm, type Collective, type CollTransport } from './coll/index.ts';
+import type { Op, ReduceArray } from './ops.ts';
 import { MpiError, Request, type Status } from './request.ts';
+
+/** Stands for the send buffer of a collective whose data is already in its receive buffer (MPI_IN_PLACE). */
+export const IN_PLACE: unique symbol = Symbol('MPI_IN_PLACE');
+
+/** Per-call options of a collective. */
+export interface CollOptions {
+  /** Name of the algorithm to run (see `ALGORITHMS`); default: the run's choice, else MPICH's rules. */
+  readonly algorithm?: string;
+}
 
 /** Largest tag value (MPI_TAG_UB). */
 export const TAG_UB = 0x7fffffff;
@@ -137,6 +147,7 @@ export interface CommShape {
 export class Comm {
   /** Communicators made from this one so far: all members make them in the same order. */
   private children = 0;
+  private collTransport: CollTransport | null = null;
 
   constructor(
     protected readonly world: MpiWorld,
@@ -488,72 +499,248 @@ export class Comm {
     return this.world.irecv(this.proc.rank, buf, 1, this.shape.members[source]!, tag, this.shape.ctx + 1, what, this.shape.inv);
   }
 
-  // ---------------------------------------------------------------- collectives (interim)
+  // ---------------------------------------------------------------- collectives
 
-  /** Blocks until every rank of the communicator has called barrier (dissemination algorithm). */
-  async barrier(): Promise<void> {
-    const n = this.size;
-    const me = this.rank;
-    const token = new Uint8Array(0);
-    for (let k = 1, round = 0; k < n; k *= 2, round++) {
-      const to = (me + k) % n;
-      const from = (me - k + n) % n;
-      const what = `barrier() round ${round}: waiting for rank ${from}`;
-      const r = this.collIrecv(token, from, round, what);
-      const s = this.collIsend(token, to, round, `barrier() round ${round}`);
-      await r.wait(() => what);
-      await s.wait(() => what);
+  /**
+   * The algorithms of phit's collective library run over this: the communicator's ranks, its
+   * collective context, and the rank's processor model for combining and copying.
+   */
+  protected get transport(): CollTransport {
+    if (!this.collTransport) {
+      const cpu = this.proc.machine.config.cpu;
+      this.collTransport = {
+        rank: this.rank,
+        size: this.size,
+        isend: (buf, dest, tag, what) => this.collIsend(buf, dest, tag, what),
+        irecv: (buf, source, tag, what) => this.collIrecv(buf, source, tag, what),
+        cpu: (ps, what) => this.proc.cpu(ps, what),
+        flopsPerPs: cpu.flopsPerPs,
+        copyBytesPerPs: this.world.params.copyBytesPerPs,
+      };
+    }
+    return this.collTransport;
+  }
+
+  /** The algorithm to run: the call's option, else the run's choice, else the automatic one. */
+  private algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined): Algorithm<C> {
+    return selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll]);
+  }
+
+  /** Blocks until every rank of the communicator has called barrier. */
+  async barrier(opts?: CollOptions): Promise<void> {
+    await this.algorithm('barrier', 0, undefined, opts).fn(this.transport);
+  }
+
+  /** Copies the root's `buf` into every rank's `buf` (MPI_Bcast). */
+  async bcast(buf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+    const b = this.collBuf('bcast', 'buf', buf);
+    this.checkRoot('bcast', root);
+    await this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root);
+  }
+
+  /** Combines every rank's `sendBuf` with `op` into the root's `recvBuf` (MPI_Reduce; `recvBuf` matters at the root only). */
+  async reduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('reduce', root);
+    const atRoot = this.rank === root;
+    if (atRoot && !recvBuf) throw new MpiError('MPI_ERR_BUFFER', 'reduce: the root needs a recvBuf');
+    if (sendBuf === IN_PLACE && !atRoot) throw new MpiError('MPI_ERR_BUFFER', 'reduce: only the root may pass mpi.IN_PLACE');
+    const send = sendBuf === IN_PLACE ? this.collBuf('reduce', 'recvBuf', recvBuf).slice() : this.collBuf('reduce', 'sendBuf', sendBuf);
+    const recv = atRoot ? this.collBuf('reduce', 'recvBuf', recvBuf) : null;
+    if (recv) this.sameShape('reduce', send, recv);
+    this.checkOp('reduce', op, send);
+    await this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root);
+  }
+
+  /** Combines every rank's `sendBuf` with `op` into every rank's `recvBuf` (MPI_Allreduce). */
+  async allreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('allreduce', 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('allreduce', 'sendBuf', sendBuf);
+    this.sameShape('allreduce', send, recv);
+    this.checkOp('allreduce', op, send);
+    await this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+  }
+
+  /** Every rank's `sendBuf`, in rank order, into every rank's `recvBuf` (MPI_Allgather; recvBuf holds size x sendBuf). */
+  async allgather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('allgather', 'recvBuf', recvBuf);
+    if (recv.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf has ${recv.length} elements, not a multiple of the ${this.size} ranks`);
+    const k = recv.length / this.size;
+    const send = sendBuf === IN_PLACE ? recv.slice(this.rank * k, this.rank * k + k) : this.collBuf('allgather', 'sendBuf', sendBuf);
+    this.sameType('allgather', send, recv);
+    if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
+    await this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv);
+  }
+
+  /** Rank r's `sendBuf` into every rank's recvBuf at `displs[r]`, `counts[r]` elements (MPI_Allgatherv). */
+  async allgatherv(sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Promise<void> {
+    const send = this.collBuf('allgatherv', 'sendBuf', sendBuf);
+    const recv = this.collBuf('allgatherv', 'recvBuf', recvBuf);
+    this.sameType('allgatherv', send, recv);
+    this.checkBlocks('allgatherv', 'counts', 'displs', counts, displs, recv.length);
+    if (send.length !== counts[this.rank]) throw new MpiError('MPI_ERR_COUNT', `allgatherv: sendBuf has ${send.length} elements but counts[${this.rank}] is ${counts[this.rank]}`);
+    let total = 0;
+    for (let r = 0; r < this.size; r++) total += counts[r]!;
+    await this.algorithm('allgatherv', total * recv.BYTES_PER_ELEMENT, undefined, opts).fn(this.transport, send, recv, counts, displs);
+  }
+
+  /** Block j of every rank's `sendBuf` to rank j, into block i of rank j's `recvBuf` (MPI_Alltoall; equal blocks). */
+  async alltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('alltoall', 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('alltoall', 'sendBuf', sendBuf);
+    this.sameShape('alltoall', send, recv);
+    if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `alltoall: ${send.length} elements do not split into ${this.size} equal blocks`);
+    await this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv);
+  }
+
+  /** MPI_Alltoallv: `sendCounts[j]` elements from `sendDispls[j]` go to rank j, landing at its `recvDispls[i]`. */
+  async alltoallv(sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Promise<void> {
+    const send = this.collBuf('alltoallv', 'sendBuf', sendBuf);
+    const recv = this.collBuf('alltoallv', 'recvBuf', recvBuf);
+    this.sameType('alltoallv', send, recv);
+    this.checkBlocks('alltoallv', 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
+    this.checkBlocks('alltoallv', 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
+    await this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+  }
+
+  /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
+  async reduceScatter(sendBuf: ReduceArray, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void> {
+    const send = this.collBuf('reduceScatter', 'sendBuf', sendBuf);
+    const recv = this.collBuf('reduceScatter', 'recvBuf', recvBuf);
+    this.sameType('reduceScatter', send, recv);
+    this.checkCounts('reduceScatter', 'recvCounts', recvCounts);
+    let total = 0;
+    for (let r = 0; r < this.size; r++) total += recvCounts[r]!;
+    if (total !== send.length) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvCounts add up to ${total} but sendBuf has ${send.length} elements`);
+    if (recv.length < recvCounts[this.rank]!) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvBuf has ${recv.length} elements, fewer than recvCounts[${this.rank}] = ${recvCounts[this.rank]}`);
+    this.checkOp('reduceScatter', op, send);
+    await this.algorithm('reduceScatter', send.byteLength, op, opts).fn(this.transport, send, recv, recvCounts, op);
+  }
+
+  /** reduceScatter with recvBuf.length elements per rank (MPI_Reduce_scatter_block). */
+  async reduceScatterBlock(sendBuf: ReduceArray, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+    const send = this.collBuf('reduceScatterBlock', 'sendBuf', sendBuf);
+    const recv = this.collBuf('reduceScatterBlock', 'recvBuf', recvBuf);
+    this.sameType('reduceScatterBlock', send, recv);
+    if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `reduceScatterBlock: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
+    this.checkOp('reduceScatterBlock', op, send);
+    await this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+  }
+
+  /** Every rank's `sendBuf`, in rank order, into the root's `recvBuf` (MPI_Gather). */
+  async gather(sendBuf: ReduceArray, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('gather', root);
+    const send = this.collBuf('gather', 'sendBuf', sendBuf);
+    const recv = this.rank === root ? this.collBuf('gather', 'recvBuf', recvBuf) : null;
+    if (recv) {
+      this.sameType('gather', send, recv);
+      if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `gather: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
+    }
+    await this.algorithm('gather', send.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root);
+  }
+
+  /** Rank r's `sendBuf` into the root's `recvBuf` at `displs[r]` (MPI_Gatherv; counts and displs matter at the root). */
+  async gatherv(sendBuf: ReduceArray, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('gatherv', root);
+    const send = this.collBuf('gatherv', 'sendBuf', sendBuf);
+    let recv: ReduceArray | null = null;
+    if (this.rank === root) {
+      recv = this.collBuf('gatherv', 'recvBuf', recvBuf);
+      this.sameType('gatherv', send, recv);
+      this.checkBlocks('gatherv', 'counts', 'displs', counts, displs, recv.length);
+      if (send.length !== counts![root]) throw new MpiError('MPI_ERR_COUNT', `gatherv: the root's sendBuf has ${send.length} elements but counts[${root}] is ${counts![root]}`);
+    }
+    await this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send, recv, counts, displs, root);
+  }
+
+  /** Block r of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatter). */
+  async scatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('scatter', root);
+    const recv = this.collBuf('scatter', 'recvBuf', recvBuf);
+    const send = this.rank === root ? this.collBuf('scatter', 'sendBuf', sendBuf) : null;
+    if (send) {
+      this.sameType('scatter', send, recv);
+      if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `scatter: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
+    }
+    await this.algorithm('scatter', recv.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root);
+  }
+
+  /** `counts[r]` elements from `displs[r]` of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatterv). */
+  async scatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('scatterv', root);
+    const recv = this.collBuf('scatterv', 'recvBuf', recvBuf);
+    let send: ReduceArray | null = null;
+    if (this.rank === root) {
+      send = this.collBuf('scatterv', 'sendBuf', sendBuf);
+      this.sameType('scatterv', send, recv);
+      this.checkBlocks('scatterv', 'counts', 'displs', counts, displs, send.length);
+      if (recv.length < counts![root]!) throw new MpiError('MPI_ERR_COUNT', `scatterv: the root's recvBuf has ${recv.length} elements, fewer than counts[${root}] = ${counts![root]}`);
+    }
+    await this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv, root);
+  }
+
+  /** Inclusive prefix reduction: rank r gets sendBuf of ranks 0..r combined (MPI_Scan). */
+  async scan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('scan', 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('scan', 'sendBuf', sendBuf);
+    this.sameShape('scan', send, recv);
+    this.checkOp('scan', op, send);
+    await this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+  }
+
+  /** Exclusive prefix reduction: rank r gets ranks 0..r-1 combined; rank 0's recvBuf is left as it is (MPI_Exscan). */
+  async exscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('exscan', 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('exscan', 'sendBuf', sendBuf);
+    this.sameShape('exscan', send, recv);
+    this.checkOp('exscan', op, send);
+    await this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+  }
+
+  private collBuf(call: string, name: string, v: unknown): ReduceArray {
+    if (!isReduceArray(v)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a numeric typed array, got ${describe(v)}`);
+    return v;
+  }
+
+  private sameType(call: string, a: ReduceArray, b: ReduceArray): void {
+    if (a.constructor !== b.constructor) throw new MpiError('MPI_ERR_TYPE', `${call}: sendBuf and recvBuf must have the same element type (got ${a.constructor.name} and ${b.constructor.name})`);
+  }
+
+  private sameShape(call: string, a: ReduceArray, b: ReduceArray): void {
+    this.sameType(call, a, b);
+    if (a.length !== b.length) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf and recvBuf must have the same length (got ${a.length} and ${b.length})`);
+  }
+
+  private checkRoot(call: string, root: number): void {
+    if (!Number.isInteger(root) || root < 0 || root >= this.size) throw new MpiError('MPI_ERR_ROOT', `${call}: root=${root} is not a rank of the communicator (0..${this.size - 1})`);
+  }
+
+  /** `op` is an Op defined on `buf`'s element type (checked on every rank before any message moves). */
+  private checkOp(call: string, op: Op, buf: ReduceArray): void {
+    if (!op || typeof op.apply !== 'function' || typeof op.commutative !== 'boolean') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
+    const none = buf.subarray(0, 0) as ReduceArray;
+    try {
+      op.apply(none, none);
+    } catch (e) {
+      if (e instanceof MpiError) throw new MpiError(e.errorClass, `${call}: ${e.message.slice(e.errorClass.length + 2)}`);
+      throw e;
+    }
+    if (buf.length % op.unit !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${op.name} works on items of ${op.unit} elements; ${buf.length} elements are not whole items`);
+  }
+
+  private checkCounts(call: string, name: string, counts: ArrayLike<number> | null): void {
+    if (!counts || typeof counts.length !== 'number' || counts.length !== this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name} must have one entry per rank (${this.size})`);
+    for (let r = 0; r < this.size; r++) {
+      const c = counts[r]!;
+      if (!Number.isInteger(c) || c < 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name}[${r}]=${c} must be a non-negative integer`);
     }
   }
 
-  /**
-   * Combines `sendBuf` of every rank with `op` into every rank's `recvBuf` (binomial reduce to
-   * rank 0, then binomial broadcast). Both buffers must have the same type and length.
-   */
-  async allreduce(sendBuf: NumericArray, recvBuf: NumericArray, op: Op): Promise<void> {
-    if (!isTypedArray(sendBuf) || !isTypedArray(recvBuf)) {
-      throw new MpiError('MPI_ERR_BUFFER', `allreduce: sendBuf and recvBuf must be numeric typed arrays, got ${describe(sendBuf)} and ${describe(recvBuf)}`);
-    }
-    if (sendBuf.constructor !== recvBuf.constructor || sendBuf.length !== recvBuf.length) {
-      throw new MpiError('MPI_ERR_COUNT', `allreduce: sendBuf and recvBuf must have the same type and length (got ${sendBuf.constructor.name}[${sendBuf.length}] and ${recvBuf.constructor.name}[${recvBuf.length}])`);
-    }
-    if (!op || typeof op.apply !== 'function') throw new MpiError('MPI_ERR_OP', 'allreduce: op must be one of mpi.SUM, mpi.MIN, mpi.MAX, mpi.PROD');
-    const n = this.size;
-    const me = this.rank;
-    recvBuf.set(sendBuf as never);
-    const tmp = new (recvBuf.constructor as new (n: number) => NumericArray)(recvBuf.length);
-    const bytes = bytesOf(recvBuf);
-    const tmpBytes = bytesOf(tmp);
-    const tag = 1 << 20;
-    // reduce toward rank 0
-    let mask = 1;
-    while (mask < n) {
-      if (me & mask) {
-        const to = me - mask;
-        const s = this.collIsend(bytes, to, tag, `allreduce(${op.name}) reduce to ${to}`);
-        await s.wait(() => `allreduce(${op.name}) reduce to ${to}`);
-        break;
-      }
-      const from = me + mask;
-      if (from < n) {
-        const what = `allreduce(${op.name}): waiting for rank ${from}`;
-        await this.collIrecv(tmpBytes, from, tag, what).wait(() => what);
-        op.apply(recvBuf, tmp);
-        await this.proc.cpu(Math.ceil(recvBuf.length / this.proc.machine.config.cpu.flopsPerPs), 'allreduce combine');
-      }
-      mask <<= 1;
-    }
-    // broadcast from rank 0
-    let m = 1;
-    while (m < n) m <<= 1;
-    for (m >>= 1; m > 0; m >>= 1) {
-      if (me % (2 * m) === 0 && me + m < n) {
-        const s = this.collIsend(bytes, me + m, tag + 1, `allreduce(${op.name}) bcast to ${me + m}`);
-        await s.wait(() => `allreduce(${op.name}) bcast to ${me + m}`);
-      } else if (me % (2 * m) === m) {
-        const what = `allreduce(${op.name}): waiting for the result from rank ${me - m}`;
-        await this.collIrecv(bytes, me - m, tag + 1, what).wait(() => what);
-      }
+  /** Counts and displacements of one block per rank, every block inside a buffer of `length` elements. */
+  private checkBlocks(call: string, countsName: string, displsName: string, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, length: number): void {
+    this.checkCounts(call, countsName, counts);
+    this.checkCounts(call, displsName, displs);
+    for (let r = 0; r < this.size; r++) {
+      if (displs![r]! + counts![r]! > length) throw new MpiError('MPI_ERR_COUNT', `${call}: block ${r} (${displsName}[${r}]=${displs![r]}, ${countsName}[${r}]=${counts![r]}) runs past the buffer's ${length} elements`);
     }
   }
 
@@ -728,6 +915,6 @@ export function describe(v: unknown): string {
   return typeof v;
 }
 
-function isTypedArray(v: unknown): v is NumericArray {
-  return ArrayBuffer.isView(v) && !(v instanceof DataView) && !(v instanceof BigInt64Array) && !(v instanceof BigUint64Array);
+function isReduceArray(v: unknown): v is ReduceArray {
+  return ArrayBuffer.isView(v) && !(v instanceof DataView);
 }

@@ -124,6 +124,8 @@ export class MpiWorld implements EventHandler {
   constructor(
     readonly procs: readonly Proc[],
     readonly params: MpiParams,
+    /** The run's collective algorithms by collective (`{allreduce: 'ring'}`); the rest chosen per call. */
+    readonly algorithms: Readonly<Record<string, string>> = {},
   ) {
     const engine = procs[0]!.engine;
     this.id = engine.register(this);

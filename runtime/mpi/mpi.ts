@@ -1,11 +1,12 @@
 import type { Proc } from '../proc.ts';
-import { Comm, dimsCreate, RankState, TAG_UB, UNDEFINED } from './comm.ts';
+import { Comm, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
-import { MAX, MIN, PROD, SUM, type Op } from './ops.ts';
+import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
-export type { NumericArray, Op } from './ops.ts';
-export { CartComm, Comm, Group, TAG_UB, UNDEFINED, BSEND_OVERHEAD } from './comm.ts';
+export type { NumericArray, Op, ReduceArray } from './ops.ts';
+export { CartComm, Comm, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
+export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
 
 /**
  * The MPI face a rank program sees as `ctx.mpi`: MPI_COMM_WORLD (every Comm call works on it
@@ -23,6 +24,17 @@ export class Mpi extends Comm {
   readonly MIN: Op = MIN;
   readonly MAX: Op = MAX;
   readonly PROD: Op = PROD;
+  readonly LAND: Op = LAND;
+  readonly LOR: Op = LOR;
+  readonly LXOR: Op = LXOR;
+  readonly BAND: Op = BAND;
+  readonly BOR: Op = BOR;
+  readonly BXOR: Op = BXOR;
+  /** On interleaved (value, index) pairs; ties take the lower index. */
+  readonly MINLOC: Op = MINLOC;
+  readonly MAXLOC: Op = MAXLOC;
+  /** Stands for a collective's send buffer when the data is already in the receive buffer. */
+  readonly IN_PLACE: typeof IN_PLACE = IN_PLACE;
 
   constructor(world: MpiWorld, proc: Proc) {
     super(world, proc, new RankState(), { members: world.worldMembers, inv: null, ctx: 0, rank: proc.rank });
@@ -36,6 +48,14 @@ export class Mpi extends Comm {
   /** Simulated time of this rank in seconds (MPI_Wtime). */
   wtime(): number {
     return this.proc.time() / 1e12;
+  }
+
+  /**
+   * A user-defined reduction (MPI_Op_create): `fn(inout, input)` sets inout = inout op input
+   * element by element, `inout` holding the lower ranks' operand; `commute` false keeps rank order.
+   */
+  opCreate(fn: (inout: ReduceArray, input: ReduceArray) => void, commute: boolean, options?: OpOptions): Op {
+    return opCreate(fn, commute, options);
   }
 
   /** Balanced Cartesian dimensions (MPI_Dims_create): zero entries of `dims` are filled. */
