@@ -1,8 +1,9 @@
 import { balancedDims } from '../../fabric/topology/torus.ts';
 import type { Proc } from '../proc.ts';
 import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
-import { selectAlgorithm, type Algorithm, type Collective, type CollTransport } from './coll/index.ts';
-import type { Op, ReduceArray } from './ops.ts';
+import { buildCeTree, type CeContribution, type CeOp, type CeResult, type CeTree, type CeType } from '../../fabric/nic/collective-engine.ts';
+import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Collective, type CollTransport } from './coll/index.ts';
+import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, SUM, type Op, type ReduceArray } from './ops.ts';
 import { MpiError, Request, type Status } from './request.ts';
 
 /** Stands for the send buffer of a collective whose data is already in its receive buffer (MPI_IN_PLACE). */
@@ -148,6 +149,8 @@ export class Comm {
   /** Communicators made from this one so far: all members make them in the same order. */
   private children = 0;
   private collTransport: CollTransport | null = null;
+  /** Collective-engine calls this rank has made on this communicator. */
+  private ceCalls = 0;
 
   constructor(
     protected readonly world: MpiWorld,
@@ -528,7 +531,8 @@ export class Comm {
 
   /** Blocks until every rank of the communicator has called barrier. */
   async barrier(opts?: CollOptions): Promise<void> {
-    await this.algorithm('barrier', 0, undefined, opts).fn(this.transport);
+    if (this.useCe('barrier', opts)) await this.ceReduce('barrier', null, null, undefined);
+    else await this.algorithm('barrier', 0, undefined, opts).fn(this.transport);
   }
 
   /** Copies the root's `buf` into every rank's `buf` (MPI_Bcast). */
@@ -557,7 +561,8 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('allreduce', 'sendBuf', sendBuf);
     this.sameShape('allreduce', send, recv);
     this.checkOp('allreduce', op, send);
-    await this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+    if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
+    else await this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
 
   /** Every rank's `sendBuf`, in rank order, into every rank's `recvBuf` (MPI_Allgather; recvBuf holds size x sendBuf). */
@@ -694,6 +699,113 @@ export class Comm {
     this.sameShape('exscan', send, recv);
     this.checkOp('exscan', op, send);
     await this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+  }
+
+  // ---------------------------------------------------------------- the Aries collective engine
+
+  /**
+   * Whether this allreduce or barrier runs on the NIC's collective engine: asked for by name
+   * (`collectiveEngine`), or chosen automatically when the machine has one, no algorithm is
+   * named and the reduction is one item of a type and op the engine supports (seed 001: 32- and
+   * 64-bit integers and floats, logical, bitwise, min/max with location; product and user ops go
+   * to the CPU).
+   */
+  private useCe(coll: 'allreduce' | 'barrier', opts: CollOptions | undefined, op?: Op, buf?: ReduceArray): boolean {
+    const requested = opts?.algorithm ?? this.world.algorithms[coll];
+    const why = this.proc.nic.ce === null ? `${this.proc.machine.config.name} has no collective engine` : coll === 'allreduce' ? ceRefusal(op!, buf!) : '';
+    if (requested === CE_ALGORITHM) {
+      if (why) throw new MpiError('MPI_ERR_ARG', `${coll}: algorithm '${CE_ALGORITHM}': ${why}`);
+      return true;
+    }
+    return requested === undefined && why === '' && this.size > 1;
+  }
+
+  /**
+   * One reduction (or a barrier, `op` undefined) through the collective engine: the ranks of a
+   * node combine on its lowest rank over shared memory, that rank joins the node's contribution
+   * to the engine's tree, and it hands the result back to the node's other ranks.
+   */
+  private async ceReduce(coll: string, send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
+    const g = this.ceGroup();
+    const me = this.rank;
+    const leader = g.leaderOf[me]!;
+    const locals = g.locals.get(leader)!;
+    const P = this.world.params;
+    const proc = this.proc;
+    // this node's board for this call: every rank of the communicator makes its CE calls in the same order
+    const seq = this.ceCalls++;
+    const key = `ce:${this.shape.ctx}:${leader}:${seq}`;
+    const board = this.world.memo(key, (): CeBoard => ({ items: [], waiting: null, result: null, readers: [] }));
+    const what = `${coll} (collective engine)`;
+    if (me !== leader) {
+      // store the item in the node's shared board; the leader sees it shmLatency later
+      const at = proc.charge(send ? Math.ceil(send.byteLength / P.copyBytesPerPs) : 0) + P.shmLatencyPs;
+      const item = send ? (send.slice() as ReduceArray) : null;
+      this.world.runAt(proc, at, () => {
+        board.items.push(item);
+        if (board.items.length === locals.length) board.waiting?.complete(DONE);
+      });
+      const r = new Request(proc, 0, what, this.world.progressOf(proc.rank));
+      board.readers.push(r);
+      await r.wait(() => `${what}: waiting for the result from rank ${leader}`);
+      if (recv) recv.set(board.result as never);
+      return;
+    }
+    if (board.items.length < locals.length) {
+      board.waiting = new Request(proc, 0, what, this.world.progressOf(proc.rank));
+      await board.waiting.wait(() => `${what}: waiting for ${locals.length - board.items.length} ranks of this node`);
+    }
+    // every rank of the node holds the board now
+    this.world.forget(key);
+    const acc = send ? (send.slice() as ReduceArray) : new Int32Array(0);
+    if (op && locals.length > 0) {
+      for (const x of board.items) op.apply(acc, x!);
+      await proc.cpu(Math.ceil((locals.length * acc.byteLength) / P.copyBytesPerPs + (locals.length * acc.length) / proc.machine.config.cpu.flopsPerPs), `${what}: combining this node's items`);
+    }
+    const ce = proc.nic.ce!;
+    const engine = g.engine;
+    // the join is a store at the rank's own time; one collective at a time per virtual CE
+    await proc.cpu(0, what);
+    while (ce.busy(engine)) await proc.cpu(CE_POLL_PS, `${what}: engine ${engine} busy`);
+    let result: CeResult | null = null;
+    const done = new Request(proc, 0, what, this.world.progressOf(proc.rank));
+    proc.charge(
+      ce.join(g.tree, engine, ceContribution(op, acc), (r) => {
+        result = r;
+        done.complete(DONE);
+      }),
+    );
+    await done.wait(() => `${what}: waiting for the network reduction`);
+    if (recv && op) writeCeResult(recv, result!, op);
+    // the result goes up on the board; the node's ranks see it shmLatency later
+    board.result = recv ? (recv.slice() as ReduceArray) : null;
+    this.world.runAt(proc, proc.charge(recv ? Math.ceil(recv.byteLength / P.copyBytesPerPs) : 0) + P.shmLatencyPs, () => {
+      for (const r of board.readers) r.complete(DONE);
+    });
+  }
+
+  /** The communicator's engine tree over its nodes, node leaders, and virtual CE (made once per communicator). */
+  private ceGroup(): CeGroup {
+    return this.world.memo(`ce:${this.shape.ctx}`, () => {
+      const nic = this.proc.nic;
+      const nodes: number[] = [];
+      const leaderOfNode = new Map<number, number>();
+      const leaderOf = new Int32Array(this.size);
+      const locals = new Map<number, number[]>();
+      for (let r = 0; r < this.size; r++) {
+        const node = this.world.procs[this.shape.members[r]!]!.node;
+        let l = leaderOfNode.get(node);
+        if (l === undefined) {
+          l = r;
+          leaderOfNode.set(node, r);
+          nodes.push(node);
+          locals.set(r, []);
+        } else locals.get(l)!.push(r);
+        leaderOf[r] = l;
+      }
+      const P = this.proc.machine.config.nic;
+      return { tree: buildCeTree(nodes, P.ceRadix), engine: (this.shape.ctx >> 1) % nic.ce!.engines, leaderOf, locals };
+    });
   }
 
   private collBuf(call: string, name: string, v: unknown): ReduceArray {
@@ -917,4 +1029,77 @@ export function describe(v: unknown): string {
 
 function isReduceArray(v: unknown): v is ReduceArray {
   return ArrayBuffer.isView(v) && !(v instanceof DataView);
+}
+
+/** A node's shared-memory board for one collective-engine call: its ranks' items, then the result. */
+interface CeBoard {
+  readonly items: (ReduceArray | null)[];
+  /** The leader, when it waits for items. */
+  waiting: Request | null;
+  result: ReduceArray | null;
+  /** The node's other ranks, waiting for the result. */
+  readonly readers: Request[];
+}
+
+const DONE: Status = { source: -1, tag: -1, count: 0, bytes: 0 };
+/** How often a rank looks again at a virtual CE another communicator holds (ps). */
+const CE_POLL_PS = 50_000;
+const EMPTY_BYTES = new Uint8Array(0);
+
+/** A communicator's use of the collective engine. */
+interface CeGroup {
+  readonly tree: CeTree;
+  readonly engine: number;
+  /** Communicator rank of each rank's node leader (its node's lowest rank). */
+  readonly leaderOf: Int32Array;
+  /** A leader's other ranks on its node, in rank order. */
+  readonly locals: ReadonlyMap<number, readonly number[]>;
+}
+
+/** The engine's name for each MPI op it runs (no PROD, no user ops: seed 001 footnote 7). */
+const CE_OPS = new Map<Op, CeOp>([
+  [SUM, 'sum'],
+  [MIN, 'min'],
+  [MAX, 'max'],
+  [MINLOC, 'minloc'],
+  [MAXLOC, 'maxloc'],
+  [BAND, 'band'],
+  [BOR, 'bor'],
+  [BXOR, 'bxor'],
+  [LAND, 'land'],
+  [LOR, 'lor'],
+  [LXOR, 'lxor'],
+]);
+
+/** The engine's operand type for a buffer, or null. */
+function ceType(buf: ReduceArray): CeType | null {
+  if (buf instanceof Int32Array) return 'int32';
+  if (buf instanceof Uint32Array) return 'uint32';
+  if (buf instanceof BigInt64Array) return 'int64';
+  if (buf instanceof BigUint64Array) return 'uint64';
+  if (buf instanceof Float32Array) return 'float32';
+  if (buf instanceof Float64Array) return 'float64';
+  return null;
+}
+
+/** Why the engine cannot run this allreduce ('' if it can). */
+function ceRefusal(op: Op, buf: ReduceArray): string {
+  if (!CE_OPS.has(op)) return `${op.name} is not an operation of the collective engine (no product or user-defined ops)`;
+  if (!ceType(buf)) return `${buf.constructor.name} is not a 32- or 64-bit operand type`;
+  if (buf.length !== op.unit) return `the engine reduces one item (${op.unit} element${op.unit > 1 ? 's' : ''}), not ${buf.length}`;
+  return '';
+}
+
+/** This node's contribution: a barrier, or the combined item of its ranks. */
+function ceContribution(op: Op | undefined, acc: ReduceArray): CeContribution {
+  if (!op) return { op: 'barrier' };
+  const id = op.unit === 2 ? Number(acc[1]!) : undefined;
+  return { op: CE_OPS.get(op)!, type: ceType(acc)!, value: acc[0]!, ...(id !== undefined ? { id } : {}) };
+}
+
+/** Writes the engine's result into the receive buffer (value, and location for MINLOC/MAXLOC). */
+function writeCeResult(recv: ReduceArray, r: CeResult, op: Op): void {
+  const big = recv instanceof BigInt64Array || recv instanceof BigUint64Array;
+  (recv as unknown as (number | bigint)[])[0] = big ? BigInt(r.value!) : Number(r.value!);
+  if (op.unit === 2) (recv as unknown as (number | bigint)[])[1] = big ? BigInt(r.id!) : r.id!;
 }

@@ -116,6 +116,7 @@ export class MpiWorld implements EventHandler {
   private nextPost = 1;
   private readonly contexts = new Map<string, number>();
   private identity: Int32Array | null = null;
+  private readonly memos = new Map<string, unknown>();
   private readonly comms = new Map<string, { readonly members: Int32Array; readonly inv: Int32Array; readonly ctx: number }>();
   /** Contexts 0 and 1 are MPI_COMM_WORLD's. */
   private nextContext = 2;
@@ -150,6 +151,21 @@ export class MpiWorld implements EventHandler {
    * one). Every member asks with the same key, made from the parent's context and the order of
    * creation, so all get the same id.
    */
+  /** A value made once per run under `key` (per-communicator structures shared by its ranks). */
+  memo<T>(key: string, make: () => T): T {
+    let v = this.memos.get(key) as T | undefined;
+    if (v === undefined) {
+      v = make();
+      this.memos.set(key, v);
+    }
+    return v;
+  }
+
+  /** Drops what `memo` made under `key`. */
+  forget(key: string): void {
+    this.memos.delete(key);
+  }
+
   /** MPI_COMM_WORLD's members: rank r is world rank r (one array shared by every rank). */
   get worldMembers(): Int32Array {
     if (!this.identity) {
@@ -255,7 +271,7 @@ export class MpiWorld implements EventHandler {
   }
 
   /** Runs `fn` at time `at` of `proc`'s clock: now, or by an event once the engine gets there. */
-  private runAt(proc: Proc, at: number, fn: () => void): void {
+  runAt(proc: Proc, at: number, fn: () => void): void {
     if (at <= proc.engine.now) {
       fn();
       return;

@@ -241,11 +241,18 @@ export function selectAlgorithm<C extends Collective>(collective: C, size: numbe
 }
 
 /**
+ * The name that asks for the NIC's collective engine (allreduce and barrier, on machines that
+ * have one); the communicator runs it, not this library.
+ */
+export const CE_ALGORITHM = 'collectiveEngine';
+
+/**
  * Checks a run's algorithm choices (`{allreduce: 'ring'}`): every key a collective, every value
  * one of its algorithms; throws MPI_ERR_ARG naming the bad one and the valid names.
  */
 export function checkAlgorithms(choices: Readonly<Record<string, string>>): void {
   for (const [coll, name] of Object.entries(choices)) {
+    if (name === CE_ALGORITHM && (coll === 'allreduce' || coll === 'barrier')) continue;
     const algs = Object.hasOwn(ALGORITHMS, coll) ? ALGORITHMS[coll as Collective] : undefined;
     if (!algs) throw new MpiError('MPI_ERR_ARG', `unknown collective '${coll}'; valid: ${Object.keys(ALGORITHMS).join(', ')}`);
     if (!Object.hasOwn(algs, name)) throw new MpiError('MPI_ERR_ARG', `unknown ${coll} algorithm '${name}'; valid: ${Object.keys(algs).join(', ')}`);
