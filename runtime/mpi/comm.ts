@@ -1044,7 +1044,6 @@ interface CeBoard {
 const DONE: Status = { source: -1, tag: -1, count: 0, bytes: 0 };
 /** How often a rank looks again at a virtual CE another communicator holds (ps). */
 const CE_POLL_PS = 50_000;
-const EMPTY_BYTES = new Uint8Array(0);
 
 /** A communicator's use of the collective engine. */
 interface CeGroup {
