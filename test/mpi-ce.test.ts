@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RankError } from '../fabric/engine/engine.ts';
-import { MpiError, type ReduceArray } from '../runtime/mpi/mpi.ts';
+import { MpiError, type Op, type ReduceArray } from '../runtime/mpi/mpi.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { rejection } from './helpers.ts';
 
@@ -49,7 +49,7 @@ describe('collective engine through MPI', () => {
       nodes: 6,
       ppn: 3,
       program: async ({ mpi, now }) => {
-        const o = (mpi as unknown as Record<string, never>)[op];
+        const o = (mpi as unknown as Record<string, Op>)[op]!;
         const a = make(mpi.rank);
         const ce = a.slice() as ReduceArray;
         const sw = a.slice() as ReduceArray;
@@ -170,7 +170,7 @@ describe('collective engine through MPI', () => {
         machine,
         nodes: 2,
         program: async ({ mpi }) => {
-          const o = (mpi as unknown as Record<string, never>)[op];
+          const o = (mpi as unknown as Record<string, Op>)[op]!;
           await mpi.allreduce(new Float64Array(len), new Float64Array(len), o, { algorithm: 'collectiveEngine' });
         },
       }),
