@@ -130,8 +130,8 @@ async function routingGrid(mpi: RankContext['mpi'], stages: number): Promise<Rou
  * owner (one bucket per row member per stage, sizes learnt by probe), then applied locally.
  */
 async function bucketUpdates(ctx: RankContext, table: BigUint64Array, localWords: number, n: number, lookahead: number, g: RoutingGrid): Promise<void> {
-  const tableWords = BigInt(localWords * ctx.size);
   const base = ctx.rank * localWords;
+  const wordsOf = wordIndexer(localWords * ctx.size);
   let ran = startOf(ctx.rank);
   for (let done = 0, roundNo = 0; done < n; done += lookahead, roundNo++) {
     const m = Math.min(lookahead, n - done);
@@ -143,15 +143,16 @@ async function bucketUpdates(ctx: RankContext, table: BigUint64Array, localWords
       const tag = (roundNo % 100_000) * 4 + d;
       // bucket by the owner's coordinate in dimension d
       const k = g.dims[d]!;
-      const stride = g.strides[d]!;
-      const coord = (v: bigint): number => Math.floor(Number(v % tableWords) / localWords / stride) % k;
+      const per = localWords * g.strides[d]!;
+      const words = wordsOf(upd);
+      const coords = new Int32Array(upd.length);
       const counts = new Int32Array(k);
-      for (const v of upd) counts[coord(v)]!++;
+      for (let i = 0; i < upd.length; i++) counts[(coords[i] = Math.floor(words[i]! / per) % k)]!++;
       const buckets = Array.from(counts, (c) => new BigUint64Array(c));
       counts.fill(0);
-      for (const v of upd) {
-        const c = coord(v);
-        buckets[c]![counts[c]!++] = v;
+      for (let i = 0; i < upd.length; i++) {
+        const c = coords[i]!;
+        buckets[c]![counts[c]!++] = upd[i]!;
       }
       await ctx.compute({ bytes: BUCKET_BYTES * upd.length });
       const sends = [];
@@ -171,12 +172,32 @@ async function bucketUpdates(ctx: RankContext, table: BigUint64Array, localWords
         at += b.length;
       }
     }
-    for (const v of upd) {
-      const w = Number(v % tableWords) - base;
-      table[w] = table[w]! ^ v;
+    const words = wordsOf(upd);
+    for (let i = 0; i < upd.length; i++) {
+      const w = words[i]! - base;
+      table[w] = table[w]! ^ upd[i]!;
     }
     await ctx.compute({ bytes: APPLY_BYTES * upd.length });
   }
+}
+
+/**
+ * A function giving `Number(a[i] mod words)` for every update value of `a`; below 2^26 words it
+ * avoids BigInt division by reducing the two 32-bit halves separately (exact in doubles).
+ */
+function wordIndexer(words: number): (a: BigUint64Array) => Float64Array {
+  const w = BigInt(words);
+  const p32 = 2 ** 32 % words;
+  return (a) => {
+    const out = new Float64Array(a.length);
+    if (words >= 2 ** 26) {
+      for (let i = 0; i < a.length; i++) out[i] = Number(a[i]! % w);
+      return out;
+    }
+    const u = new Uint32Array(a.buffer, a.byteOffset, 2 * a.length);
+    for (let i = 0; i < a.length; i++) out[i] = ((((u[2 * i + 1]! % words) * p32) % words) + (u[2 * i]! % words)) % words;
+    return out;
+  };
 }
 
 /** Words of this PE's part of the table that differ from replaying every rank's stream serially. */

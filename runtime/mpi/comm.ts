@@ -982,11 +982,22 @@ export class CartComm extends Comm {
     const key = this.childKey('cartSub');
     await this.barrier();
     const keep = (d: number): boolean => Boolean(remainDims[d]);
+    // the sub-grid's ranks in row-major order of the kept dimensions, the others fixed at mine
     const members: number[] = [];
-    for (let r = 0; r < this.size; r++) {
-      const c = this.cartCoords(r);
-      if (c.every((x, d) => keep(d) || x === this.coords[d])) members.push(this.worldRank(r));
-    }
+    const c = [...this.coords];
+    const walk = (d: number): void => {
+      if (d === this.dims.length) {
+        members.push(this.worldRank(this.cartRank(c)));
+        return;
+      }
+      if (!keep(d)) return walk(d + 1);
+      for (let x = 0; x < this.dims[d]!; x++) {
+        c[d] = x;
+        walk(d + 1);
+      }
+      c[d] = this.coords[d]!;
+    };
+    walk(0);
     const color = this.coords.map((x, d) => (keep(d) ? '*' : String(x))).join(',');
     const dims = this.dims.filter((_, d) => keep(d));
     const periods = this.periods.filter((_, d) => keep(d));
