@@ -6,9 +6,10 @@ import { halo3d } from './halo3d.ts';
 import { pingpong } from './pingpong.ts';
 import { putget } from './putget.ts';
 import { putrate } from './putrate.ts';
+import { randpairs } from './randpairs.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups };
+export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups, randpairs };
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

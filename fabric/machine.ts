@@ -28,6 +28,10 @@ export interface MpiParams {
   readonly testOverheadPs: number;
   readonly shmLatencyPs: number;
   readonly shmBytesPerPs: number;
+  /** Rendezvous messages of at least this many bytes are pulled over `rails` independent paths (0: never). */
+  readonly railThresholdBytes: number;
+  /** Streams of a multi-rail message, one per independent path. */
+  readonly rails: number;
 }
 
 /** The one-sided library layer (DMAPP, and SHMEM over it). */
@@ -156,6 +160,8 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     latencyPs: r.timePs(`${family}.latency`),
     overheadPhits: r.int(`${family}.overheadPhits`),
   });
+  const rails = r.int('mpi.rails');
+  if (rails < 1) throw new RangeError(`parameter mpi.rails: expected at least one stream, got ${rails}`);
   return {
     name: spec.name,
     title: spec.title,
@@ -177,6 +183,8 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       testOverheadPs: r.timePs('mpi.testOverhead'),
       shmLatencyPs: r.timePs('mpi.shmLatency'),
       shmBytesPerPs: r.bytesPerPs('mpi.shmBandwidth'),
+      railThresholdBytes: r.bytes('mpi.railThreshold'),
+      rails,
     },
     dmapp: {
       bteThresholdBytes: r.bytes('dmapp.bteThreshold'),

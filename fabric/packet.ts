@@ -50,6 +50,8 @@ export class PacketPool {
   rSalt = new Uint32Array(0);
   /** Deterministic (hashed) routing requested instead of adaptive. */
   ordered = new Uint8Array(0);
+  /** Independent path the source asks for, in its routing's numbering (0xff: the routing chooses); a response keeps it. */
+  path = new Uint8Array(0);
   // --- NIC fields
   /** NIC packet kind (put request, get response, ...); meaning owned by the NIC. */
   kind = new Uint8Array(0);
@@ -79,6 +81,7 @@ export class PacketPool {
     this.next[p] = -1;
     this.hops[p] = 0;
     this.ordered[p] = 0;
+    this.path[p] = 0xff;
     this.startRoute(p, 0);
     this.live++;
     return p;
@@ -132,6 +135,7 @@ export class PacketPool {
     this.rLeft = g(this.rLeft);
     this.rPlane = g(this.rPlane);
     this.ordered = g(this.ordered);
+    this.path = g(this.path);
     this.kind = g(this.kind);
     this.txn = g(this.txn);
     this.offset = g(this.offset);

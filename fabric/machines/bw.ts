@@ -86,6 +86,8 @@ export const bw: MachineSpec = {
     'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },
     'mpi.shmLatency': { value: '500ns', help: 'latency of the on-node path', source: 'assumed' },
     'mpi.shmBandwidth': { value: '8GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
+    'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },
+    'mpi.rails': { value: 1, help: 'streams of a multi-rail message, each on its own path', source: 'assumed: one stream' },
     'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use block transfers', source: 'assumed' },
     'dmapp.overhead': { value: '50ns', help: 'CPU time of the library in each one-sided call', source: 'assumed' },
     'dmapp.vmdh': { value: 'no', help: 'one virtual MDH on every node', source: 'assumed' },

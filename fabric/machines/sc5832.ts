@@ -85,6 +85,8 @@ export const sc5832: MachineSpec = {
     'mpi.testOverhead': { value: '100ns', help: 'CPU time of a test/poll call', source: 'assumed' },
     'mpi.shmLatency': { value: '1us', help: 'latency of the on-node path', source: 'assumed' },
     'mpi.shmBandwidth': { value: '1GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
+    'mpi.railThreshold': { value: '128KiB', help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: `${S} §6.1: messages over 128K go multi-rail; the drop of Figure 5 is already at 128 KB (K13, K15)` },
+    'mpi.rails': { value: 3, help: 'streams of a multi-rail message, each on its own path (first hop)', source: `${S} §6.1: three separate streams over completely independent paths (K15)` },
     'dmapp.bteThreshold': { value: '1KiB', help: 'puts and gets above this use the DMA engine in block mode', source: 'assumed' },
     'dmapp.overhead': { value: '100ns', help: 'CPU time of the library in each one-sided call', source: 'assumed' },
     'dmapp.vmdh': { value: 'no', help: 'one virtual MDH on every node', source: 'assumed' },

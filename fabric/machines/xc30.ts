@@ -97,6 +97,8 @@ export const xc30: MachineSpec = {
     'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },
     'mpi.shmLatency': { value: '300ns', help: 'latency of the on-node path', source: 'assumed' },
     'mpi.shmBandwidth': { value: '6GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
+    'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },
+    'mpi.rails': { value: 1, help: 'streams of a multi-rail message, each on its own path', source: 'assumed: one stream' },
     'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use the BTE', source: 'assumed' },
     'dmapp.overhead': { value: '123ns', help: 'CPU time of the library in each DMAPP/SHMEM call', source: `${S}: 7.5 million requests/s per core (A24), with fma.issue` },
     'dmapp.vmdh': { value: 'yes', help: 'the symmetric heap uses one virtual MDH on every node', source: `${S} "Address Translation": vMDH` },

@@ -88,6 +88,8 @@ export const xe6: MachineSpec = {
     'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },
     'mpi.shmLatency': { value: '350ns', help: 'latency of the on-node (shared memory) path', source: 'assumed' },
     'mpi.shmBandwidth': { value: '4GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
+    'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },
+    'mpi.rails': { value: 1, help: 'streams of a multi-rail message, each on its own path', source: 'assumed: one stream' },
     // --- DMAPP
     'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use the BTE', source: 'assumed: §II.C FMA small, BTE large' },
     'dmapp.overhead': { value: '50ns', help: 'CPU time of the library in each DMAPP/SHMEM call', source: 'assumed' },

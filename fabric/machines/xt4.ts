@@ -94,6 +94,8 @@ export const xt4: MachineSpec = {
     'mpi.testOverhead': { value: '100ns', help: 'CPU time of a test/poll call', source: 'assumed' },
     'mpi.shmLatency': { value: '500ns', help: 'on-node path latency', source: 'assumed' },
     'mpi.shmBandwidth': { value: '3GB/s', help: 'on-node path bandwidth', source: 'assumed' },
+    'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },
+    'mpi.rails': { value: 1, help: 'streams of a multi-rail message, each on its own path', source: 'assumed: one stream' },
     'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use the DMA engine', source: 'assumed' },
     'dmapp.overhead': { value: '100ns', help: 'CPU time of the library in each one-sided call', source: 'assumed' },
     'dmapp.vmdh': { value: 'no', help: 'one virtual MDH on every node', source: 'no vMDH on SeaStar' },

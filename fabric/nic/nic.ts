@@ -164,6 +164,8 @@ export interface NicTransfer {
   readonly cqData?: number;
   /** Hashed deterministic routing instead of adaptive (keeps the packets in order). */
   readonly ordered?: boolean;
+  /** Route requests and responses over independent path `path` of the routing (Kautz: seed 002 K10); routings without such paths ignore it. */
+  readonly path?: number;
   /** Source completion: every response is back (also written to `cq` if given). */
   readonly onComplete?: (status: NicStatus) => void;
 }
@@ -275,6 +277,8 @@ class Txn {
   /** BTE put: reads issued so far. */
   reads = 0;
   ordered = false;
+  /** Independent path asked for (0xff: the routing chooses). */
+  path = 0xff;
   onComplete: ((status: NicStatus) => void) | null = null;
   inst = 0;
   ptag = 0;
@@ -564,6 +568,7 @@ export class Nic implements EventHandler {
   /** Issues a put, get or AMO now; returns the CPU time (ps) the issuing process spends on it. */
   post(t: NicTransfer): number {
     if (t.op === 'amo' && !t.amo) throw new RangeError(`NIC ${this.node}: an amo transfer needs its amo`);
+    if (t.path !== undefined && !(Number.isInteger(t.path) && t.path >= 0 && t.path < 0xff)) throw new RangeError(`NIC ${this.node}: path ${t.path} is not an integer from 0 to 254`);
     const [id, x] = this.txns.alloc();
     x.op = t.op === 'put' ? K_PUT : t.op === 'get' ? K_GET : K_AMO;
     // a NIC without FMA (SeaStar) runs every transfer on its block engine
@@ -579,6 +584,7 @@ export class Nic implements EventHandler {
     x.cq = t.cq ?? null;
     x.cqData = t.cqData ?? 0;
     x.ordered = t.ordered ?? false;
+    x.path = t.path ?? 0xff;
     x.onComplete = t.onComplete ?? null;
     if (x.op === K_AMO) {
       const a = t.amo!;
@@ -935,6 +941,7 @@ export class Nic implements EventHandler {
     pk.offset[p] = wireOff;
     pk.bytes[p] = chunk;
     pk.ordered[p] = x.ordered ? 1 : 0;
+    pk.path[p] = x.path;
     if (x.op === K_GET) {
       pk.phits[p] = F.readRequestPhits;
     } else if (x.op === K_AMO) {

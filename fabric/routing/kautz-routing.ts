@@ -16,6 +16,9 @@ import type { RouteChoice, RoutingTable } from './routing.ts';
  * most k + 1 hops (multipath), so at most k are stored: 3k <= 30 bits for k <= 10; and 2-bit
  * selectors need d <= 4 (assertKautzRoutable).
  *
+ * Forced paths: a packet whose source asks for path j (PacketPool.path; MPI multi-rail, seed 002
+ * §6.1) leaves by out-link j mod d and then takes the shortest route, under either algorithm.
+ *
  * VC rule (seed 002, §4.2, K7): at router Y, arrived from X and bound for Z, the VC number drops
  * by one when Y > X and Y > Z (router numbers as in kautz.ts: labels in dictionary order); the
  * first router (arrived from the NIC) and the last (bound for the node) never decrement. The
@@ -139,25 +142,32 @@ const chooseShortest: Choose = (g, src, dst) => {
 };
 
 /**
- * One of d routes that leave by different out-links (after seed 002, §5, K10: "d independent
- * routes"): first hop j = rSalt mod d, then the shortest route from there (at most k + 1 hops).
- * Only the first links are sure to differ: later hops of the d routes may share routers.
- * Ordered packets always take the shortest route. A detour of k + 1 hops can pass
- * floor(k/2) + 1 peaks when k is odd, one more than the VCs allow; such a packet takes the
- * shortest route instead, so the VC count stays floor(k/2) + 1 for every k (never for even k,
- * the SC5832's k = 6 included).
+ * The route that leaves `src` by out-link j, then takes the shortest route (at most k + 1 hops):
+ * `shortest` itself when that starts with out-link j. A detour of k + 1 hops can pass
+ * floor(k/2) + 1 peaks when k is odd, one more than the VCs allow; such a route falls back to
+ * `shortest`, so the VC count stays floor(k/2) + 1 for every k (never for even k, the SC5832's
+ * k = 6 included).
  */
-const chooseMultipath: Choose = (g, src, dst, pk, p) => {
-  const shortest = chooseShortest(g, src, dst, pk, p);
-  if (src === dst || pk.ordered[p]) return shortest;
-  const j = pk.rSalt[p]! % g.degree;
-  if (j === (shortest & 3)) return shortest;
+function viaOutLink(g: KautzGraph, src: number, dst: number, j: number, shortest: number): number {
+  if (src === dst || j === (shortest & 3)) return shortest;
   const via = g.peerRouter[src * g.radix + g.outBase + j]!;
   const l = kautzOverlap(g, via, dst);
   const hops = 1 + g.diameter - l;
   const sels = j | (shortestSelectors(g, via, dst, l) << 2);
   if (decrements(encodeRoute(g, src, sels, hops)) > Math.floor(g.diameter / 2)) return shortest;
   return sels | (hops << HOPS_SHIFT);
+}
+
+/**
+ * One of d routes that leave by different out-links (after seed 002, §5, K10: "d independent
+ * routes"): first hop j = rSalt mod d, then the shortest route from there (see viaOutLink).
+ * Only the first links are sure to differ: later hops of the d routes may share routers.
+ * Ordered packets always take the shortest route.
+ */
+const chooseMultipath: Choose = (g, src, dst, pk, p) => {
+  const shortest = chooseShortest(g, src, dst, pk, p);
+  if (src === dst || pk.ordered[p]) return shortest;
+  return viaOutLink(g, src, dst, pk.rSalt[p]! % g.degree, shortest);
 };
 
 /** Routes packet p at `router`: computes its source route at its first router, then follows it. */
@@ -169,7 +179,9 @@ function route(g: KautzGraph, router: number, pk: PacketPool, p: number, out: Ro
   if (pk.rLeft[p] === 0xff) {
     assertKautzRoutable(g.degree, g.diameter);
     const target = g.nodeRouter[dst]!;
-    const c = choose(g, router, target, pk, p);
+    // a path asked for by the source (MPI multi-rail, seed 002 §6.1) overrides the algorithm
+    const path = pk.path[p]!;
+    const c = path === 0xff ? choose(g, router, target, pk, p) : viaOutLink(g, router, target, path % g.degree, chooseShortest(g, router, target, pk, p));
     const hops = c >>> HOPS_SHIFT;
     const start = per - 1;
     const word = encodeRoute(g, router, c & ((1 << HOPS_SHIFT) - 1), hops);

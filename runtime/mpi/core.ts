@@ -104,6 +104,8 @@ class Endpoint {
  * arrive. A rendezvous pull needs the receiving rank's CPU: unless `mpi.asyncProgress` is on, a
  * request-to-send that matches while the rank computes waits until the rank next calls MPI
  * (seed 001: large messages progress inside MPI calls unless a progress thread runs).
+ * With `mpi.railThreshold` set, a large message is pulled as `mpi.rails` gets over independent
+ * paths (SiCortex multi-rail, seed 002 §6.1).
  */
 export class MpiWorld implements EventHandler {
   private readonly eps: Endpoint[] = [];
@@ -449,20 +451,51 @@ export class MpiWorld implements EventHandler {
     }
     const proc = me.proc;
     const sender = this.eps[env.src]!.proc;
+    // multi-rail (seed 002 §6.1): a large message is pulled as `rails` gets, one per independent path
+    const rails = P.railThresholdBytes > 0 && env.bytes >= P.railThresholdBytes ? Math.min(P.rails, env.bytes) : 1;
     const pull = (): void => {
-      proc.nic.post({
-        op: 'get',
-        mode: 'bte',
-        local: p.buf.subarray(0, env.bytes),
-        remoteNode: sender.node,
-        remoteHandle: env.handle,
-        remoteOffset: 0,
-        onComplete: (s) => {
-          if (s !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${s}`));
-          else p.req.complete(status, P.recvOverheadPs);
-          this.reply(me, env, 'fin');
-        },
-      });
+      const local = p.buf.subarray(0, env.bytes);
+      if (rails === 1) {
+        proc.nic.post({
+          op: 'get',
+          mode: 'bte',
+          local,
+          remoteNode: sender.node,
+          remoteHandle: env.handle,
+          remoteOffset: 0,
+          onComplete: (s) => {
+            if (s !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${s}`));
+            else p.req.complete(status, P.recvOverheadPs);
+            this.reply(me, env, 'fin');
+          },
+        });
+        return;
+      }
+      // the receive completes, and the FIN goes, once every stream is in
+      let left = rails;
+      let failed: NicStatus = NicStatus.Ok;
+      // streams split on packet boundaries
+      const pkt = proc.nic.params.format.maxPayloadBytes;
+      const part = Math.ceil(env.bytes / rails / pkt) * pkt;
+      for (let i = 0; i < rails; i++) {
+        const from = Math.min(i * part, env.bytes);
+        proc.nic.post({
+          op: 'get',
+          mode: 'bte',
+          local: local.subarray(from, Math.min(from + part, env.bytes)),
+          remoteNode: sender.node,
+          remoteHandle: env.handle,
+          remoteOffset: from,
+          path: i,
+          onComplete: (s) => {
+            if (s !== NicStatus.Ok && failed === NicStatus.Ok) failed = s;
+            if (--left > 0) return;
+            if (failed !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${failed}`));
+            else p.req.complete(status, P.recvOverheadPs);
+            this.reply(me, env, 'fin');
+          },
+        });
+      }
     };
     // the pull needs the receiver's CPU: now if it is inside MPI, else at its next MPI call
     if (inCall || P.asyncProgress || me.inMpi > 0) pull();

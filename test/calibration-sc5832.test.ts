@@ -1,0 +1,137 @@
+/**
+ * The sc5832 preset's MPI against the SiCortex paper, seed 002_d5d3150c0192c56e.txt §6.1
+ * (figure ids K11-K15 from SEED-FIGURES.md): eager and rendezvous protocols, the DMA-limited peak
+ * on a quiet machine, multi-rail pulls over independent paths, and the contention model under
+ * random-pair load on a 108-node Kautz machine (the 972-node run is `phit run randpairs`).
+ */
+import { describe, expect, it } from 'vitest';
+import { resolveParams } from '../apps/app.ts';
+import { pingpong } from '../apps/pingpong.ts';
+import { randpairs } from '../apps/randpairs.ts';
+import { buildMachine, machineSpec, resolveMachine } from '../fabric/machine.ts';
+import type { KautzGraph } from '../fabric/topology/kautz.ts';
+import { MpiWorld } from '../runtime/mpi/core.ts';
+import { Mpi } from '../runtime/mpi/mpi.ts';
+import { Proc } from '../runtime/proc.ts';
+import { simulate } from '../runtime/simulate.ts';
+
+const SEED = 'seed 002_d5d3150c0192c56e.txt';
+
+const within = (model: number, paper: number, tolerance: number): boolean => Math.abs(model - paper) / paper <= tolerance;
+
+interface PingRow {
+  bytes: number;
+  latencyUs: number;
+  bandwidthGBs: number;
+}
+
+async function pingRows(nodes: number, peer: number, params: Record<string, string>): Promise<PingRow[]> {
+  const p = resolveParams(pingpong, { peer: String(peer), ...params });
+  const r = await simulate({ machine: 'sc5832', nodes, program: (ctx) => pingpong.main(ctx, p) });
+  return (r.result as unknown as { rows: PingRow[] }).rows;
+}
+
+/**
+ * One MPI message of `bytes` from node `a` to node `b` of a `nodes`-node sc5832 (one rank on
+ * each): the data packets (get responses) counted per out-link of a's router, and the time
+ * from the send to the end of the receive.
+ */
+async function oneMessage(nodes: number, a: number, b: number, bytes: number, set: Record<string, string> = {}): Promise<{ perLink: number[]; us: number }> {
+  const config = resolveMachine(machineSpec('sc5832'), nodes, set);
+  const m = buildMachine(config);
+  const g = m.graph as KautzGraph;
+  const pk = m.net.pkts;
+  const first = g.nodeRouter[a]! * g.radix + g.outBase;
+  const perLink = new Array<number>(g.degree).fill(0);
+  m.net.onHop = (p, chan) => {
+    if (chan >= first && chan < first + g.degree && pk.vcClass[p] === 1 && pk.dst[p] === b) perLink[chan - first]!++;
+  };
+  const procs: Proc[] = [];
+  let us = 0;
+  const bodies = [
+    async (mpi: Mpi): Promise<void> => {
+      const data = new Uint8Array(bytes);
+      for (let i = 0; i < bytes; i++) data[i] = (i * 31) & 255;
+      await mpi.send(data, 1, 7);
+    },
+    async (mpi: Mpi): Promise<void> => {
+      const got = new Uint8Array(bytes);
+      const t0 = mpi.wtime();
+      await mpi.recv(got, 0, 7);
+      us = (mpi.wtime() - t0) * 1e6;
+      for (let i = 0; i < bytes; i++) if (got[i] !== ((i * 31) & 255)) throw new Error(`byte ${i} of the message came in wrong`);
+    },
+  ];
+  const mpis: Mpi[] = [];
+  [a, b].forEach((node, r) => {
+    const thread = m.engine.spawn(`rank ${r}`, async () => bodies[r]!(mpis[r]!));
+    procs.push(new Proc(r, node, 0, thread, m));
+  });
+  const world = new MpiWorld(procs, config.mpi);
+  for (const p of procs) mpis.push(new Mpi(world, p));
+  await m.engine.run();
+  return { perLink, us };
+}
+
+describe(`sc5832 MPI on a quiet machine (${SEED} §6.1, K11, K12)`, () => {
+  it('K12: eager up to 1024 bytes in packets of at most 128 bytes of payload, rendezvous above', async () => {
+    const c = resolveMachine(machineSpec('sc5832'), 12);
+    expect(c.mpi.eagerMaxBytes).toBe(1024);
+    expect(c.nic.format.maxPayloadBytes).toBe(128);
+    // 8 bytes more than the eager limit cost a rendezvous round trip (request-to-send, then the pull)
+    const lat = async (b: number): Promise<number> => (await pingRows(12, 7, { minBytes: String(b), maxBytes: String(b), iterations: '2' }))[0]!.latencyUs;
+    const [l1016, l1024, l1032] = [await lat(1016), await lat(1024), await lat(1032)];
+    expect(l1024 - l1016).toBeLessThan(0.1);
+    expect(l1032 - l1024).toBeGreaterThan(1);
+  });
+
+  it('K11: a 4 MiB ping-pong reaches 1.4 GB/s (within 25 %), the DMA engine limit', async () => {
+    const rows = await pingRows(12, 7, { minBytes: '4MiB', maxBytes: '4MiB', iterations: '2' });
+    expect(within(rows[0]!.bandwidthGBs, 1.4, 0.25), `${rows[0]!.bandwidthGBs} GB/s`).toBe(true);
+  });
+});
+
+describe(`sc5832 multi-rail (${SEED} §6.1, K10, K15)`, () => {
+  // nodes 0 and 100 of the 108-node Kautz graph (diameter 4) are 4 hops apart
+  it('K15: a 1 MiB message is pulled as three streams, one on each out-link of the source router', async () => {
+    const { perLink } = await oneMessage(108, 0, 100, 1 << 20);
+    expect(resolveMachine(machineSpec('sc5832'), 108).mpi.rails).toBe(3);
+    // 1 MiB in 128-byte packets: 8192 get responses, a third on each link (+1: the FIN's acknowledgement)
+    expect(perLink.reduce((s, v) => s + v, 0)).toBe(8193);
+    for (const n of perLink) expect(n).toBeGreaterThanOrEqual(2730);
+  });
+
+  it('K15: below 128 KiB, and with mpi.railThreshold=0, a message takes one path', async () => {
+    const small = await oneMessage(108, 0, 100, 64 * 1024);
+    expect(small.perLink.filter((n) => n > 0)).toHaveLength(1);
+    const off = await oneMessage(108, 0, 100, 1 << 20, { 'mpi.railThreshold': '0' });
+    expect(off.perLink.filter((n) => n > 0)).toHaveLength(1);
+  });
+
+  it('K11, K15: on a quiet machine three streams move 1 MiB no slower than one', async () => {
+    const rails = await oneMessage(108, 0, 100, 1 << 20);
+    const one = await oneMessage(108, 0, 100, 1 << 20, { 'mpi.railThreshold': '0' });
+    expect(rails.us).toBeLessThanOrEqual(one.us * 1.01);
+    // both stay at the DMA engine's 1.4 GB/s (within 25 %)
+    expect(within((1 << 20) / rails.us / 1000, 1.4, 0.25)).toBe(true);
+  });
+});
+
+describe(`sc5832 under random-pair load (${SEED} §6.1, K13-K15)`, () => {
+  /**
+   * The seed's model: a node's 4 GB/s out-bound share per processor (K14: 670 MB/s) over
+   * C = p s / (3N) streams per link, s the mean path of the messages.
+   */
+  const model = (p: number, s: number, nodes: number): number => 670 / ((p * s) / (3 * nodes));
+
+  it.each([['4KiB', '3'], ['64KiB', '1']])('K13, K15: %s messages, 108 nodes x 6 processes, within 25 %% of 670 MB/s / C', async (bytes, rounds) => {
+    const p = resolveParams(randpairs, { bytes, rounds, warmup: '1' });
+    const r = await simulate({ machine: 'sc5832', nodes: 108, ppn: 6, program: (ctx) => randpairs.main(ctx, p) });
+    const row = (r.result as unknown as { rows: { mbsMean: number; hops: number }[] }).rows[0]!;
+    // random pairs on the 108-node graph travel about 3.5 hops (diameter 4)
+    expect(row.hops).toBeGreaterThan(3);
+    expect(row.hops).toBeLessThan(4);
+    const predicted = model(648, row.hops, 108);
+    expect(within(row.mbsMean, predicted, 0.25), `${row.mbsMean} MB/s against ${predicted.toFixed(1)}`).toBe(true);
+  });
+});
