@@ -1,18 +1,28 @@
+import type { RankContext } from '../runtime/rank.ts';
 import { checkSizeRange, round, sizeSweep, type App, type Row } from './app.ts';
+
+/** Bytes of the acknowledgement that closes each window in stream mode (OSU's 4-byte reply). */
+const ACK_BYTES = 4;
 
 /**
  * MPI ping-pong between rank 0 and `peer`: latency is half the round trip, bandwidth the
- * message size over that latency (the definitions every phit output uses).
+ * message size over that latency (the definitions every phit output uses), as IMB's PingPong:
+ * one transfer active at a time. `mode=stream` measures streaming bandwidth as OSU's osu_bw:
+ * rank 0 posts `window` nonblocking sends back to back, `peer` as many receives, and one small
+ * acknowledgement closes each window; bandwidth is the bytes of all windows over their time
+ * (seed 001 "Aries Performance" compares the two, A25).
  */
 export const pingpong: App = {
   name: 'pingpong',
-  summary: 'MPI ping-pong latency and bandwidth between rank 0 and a peer, 8 B to 4 MiB',
+  summary: 'MPI ping-pong latency and bandwidth between rank 0 and a peer, 8 B to 4 MiB; mode=stream for OSU-style streaming bandwidth',
   minRanks: 2,
   params: {
     minBytes: { type: 'bytes', default: 8, min: 0, help: 'smallest message' },
     maxBytes: { type: 'bytes', default: 4 * 1024 * 1024, min: 1, help: 'largest message (sizes double from minBytes)' },
-    iterations: { type: 'int', default: 10, min: 1, help: 'round trips per size (fewer above 64 KiB)' },
+    iterations: { type: 'int', default: 10, min: 1, help: 'round trips (stream: windows) per size (fewer above 64 KiB of traffic each)' },
     peer: { type: 'int', default: 1, min: 1, help: 'rank that answers rank 0' },
+    mode: { type: 'choice', default: 'pingpong', choices: ['pingpong', 'stream'], help: 'pingpong: one message at a time (IMB PingPong); stream: windows of messages, one ack each (OSU bandwidth)' },
+    window: { type: 'int', default: 64, min: 1, help: 'stream: messages in flight per window' },
   },
   check: (p) => checkSizeRange('pingpong', p),
   async main(ctx, p) {
@@ -23,29 +33,68 @@ export const pingpong: App = {
     const sizes = sizeSweep(p.minBytes as number, p.maxBytes as number);
     const rows: Row[] = [];
     const buf = new Uint8Array(sizes[sizes.length - 1] ?? 0);
+    const stream = p.mode === 'stream';
+    const window = p.window as number;
     for (const bytes of sizes) {
       const msg = buf.subarray(0, bytes);
-      const iters = Math.max(2, Math.min(p.iterations as number, Math.floor(((p.iterations as number) * 65536) / Math.max(bytes, 1))));
+      const perRound = stream ? window * bytes : bytes;
+      const iters = Math.max(stream ? 1 : 2, Math.min(p.iterations as number, Math.floor(((p.iterations as number) * 65536) / Math.max(perRound, 1))));
       if (mpi.rank === 0) for (let i = 0; i < bytes; i++) msg[i] = (i * 7 + bytes) & 255;
+      else if (mpi.rank === peer) msg.fill(0);
       await mpi.barrier();
       const t0 = ctx.now();
-      for (let i = 0; i < iters; i++) {
-        if (mpi.rank === 0) {
-          await mpi.send(msg, peer, 1);
-          await mpi.recv(msg, peer, 1);
-        } else if (mpi.rank === peer) {
-          await mpi.recv(msg, 0, 1);
-          await mpi.send(msg, 0, 1);
+      if (stream) await streamWindows(ctx, msg, peer, window, iters);
+      else await pingPongs(ctx, msg, peer, iters);
+      const us = ctx.now() - t0;
+      // the bytes came back to rank 0 (ping-pong) or reached the peer (stream)
+      const checker = stream ? peer : 0;
+      if (mpi.rank === checker) {
+        for (let i = 0; i < bytes; i++) {
+          if (msg[i] !== ((i * 7 + bytes) & 255)) throw new Error(`pingpong: byte ${i} of the ${bytes}-byte message ${stream ? 'reached the peer' : 'came back'} wrong`);
         }
       }
-      const latencyUs = (ctx.now() - t0) / iters / 2;
-      if (mpi.rank === 0) {
-        for (let i = 0; i < bytes; i++) {
-          if (msg[i] !== ((i * 7 + bytes) & 255)) throw new Error(`pingpong: byte ${i} of the ${bytes}-byte message came back wrong`);
-        }
+      if (mpi.rank !== 0) continue;
+      if (stream) {
+        rows.push({ bytes, window, bandwidthGBs: round((bytes * window * iters) / us / 1000), messageRateMps: round((window * iters) / us) });
+      } else {
+        const latencyUs = us / iters / 2;
         rows.push({ bytes, latencyUs: round(latencyUs), bandwidthGBs: round(bytes / latencyUs / 1000) });
       }
     }
     return mpi.rank === 0 ? { rows, peer, hops: ctx.machine.hops(0, peer) } : undefined;
   },
 };
+
+/** `iters` round trips of `msg` between rank 0 and `peer`. */
+async function pingPongs(ctx: RankContext, msg: Uint8Array, peer: number, iters: number): Promise<void> {
+  const { mpi } = ctx;
+  for (let i = 0; i < iters; i++) {
+    if (mpi.rank === 0) {
+      await mpi.send(msg, peer, 1);
+      await mpi.recv(msg, peer, 1);
+    } else if (mpi.rank === peer) {
+      await mpi.recv(msg, 0, 1);
+      await mpi.send(msg, 0, 1);
+    }
+  }
+}
+
+/** `iters` windows of `window` messages from rank 0 to `peer`, each answered by one small ack. */
+async function streamWindows(ctx: RankContext, msg: Uint8Array, peer: number, window: number, iters: number): Promise<void> {
+  const { mpi } = ctx;
+  const ack = new Uint8Array(ACK_BYTES);
+  for (let i = 0; i < iters; i++) {
+    if (mpi.rank === 0) {
+      const reqs = [];
+      for (let k = 0; k < window; k++) reqs.push(mpi.isend(msg, peer, 2));
+      await mpi.waitAll(reqs);
+      await mpi.recv(ack, peer, 3);
+    } else if (mpi.rank === peer) {
+      // every receive of a window lands in the same buffer, as in OSU's test
+      const reqs = [];
+      for (let k = 0; k < window; k++) reqs.push(mpi.irecv(msg, 0, 2));
+      await mpi.waitAll(reqs);
+      await mpi.send(ack, 0, 3);
+    }
+  }
+}

@@ -136,6 +136,8 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     fmaOpPs: r.timePs('fma.op'),
     fmaMdhChangePs: r.timePs('fma.mdhChange'),
     bteChannels: Math.max(1, r.int('bte.channels')),
+    // 'nic': a channel's gets keep up with the NIC's pipelines
+    bteGetBytesPerPs: r.string('bte.getBandwidth') === 'nic' ? 0 : r.bytesPerPs('bte.getBandwidth'),
     hostReadsInFlight: Math.max(1, r.int('host.readsInFlight')),
     amoOpPs: r.timePs('amo.op'),
     amoCacheEntries: r.int('amo.cacheEntries'),
@@ -148,6 +150,9 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     ceRadix: r.int('ce.radix'),
     ceOpPs: r.timePs('ce.op'),
   };
+  if (nic.bteGetBytesPerPs <= 0 && r.string('bte.getBandwidth') !== 'nic') {
+    throw new RangeError(`parameter bte.getBandwidth: expected a positive bandwidth or "nic", got "${r.string('bte.getBandwidth')}"`);
+  }
   if (nic.hasCe) {
     if (nic.ceEngines < 1) throw new RangeError(`parameter ce.engines: a machine with a collective engine needs at least 1, got ${nic.ceEngines}`);
     if (nic.ceRadix < 2) throw new RangeError(`parameter ce.radix: a reduction tree needs a radix of at least 2, got ${nic.ceRadix}`);

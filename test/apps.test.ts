@@ -55,6 +55,22 @@ describe('built-in apps', () => {
     expect(result.peer).toBe(1);
   });
 
+  it('pingpong mode=stream: rows {bytes, window, bandwidthGBs, messageRateMps}, a window of messages per ack, on every size', async () => {
+    const { result } = await runApp('pingpong', 2, { mode: 'stream', window: '4', minBytes: '8', maxBytes: '32KiB', iterations: '2' });
+    const rows = result.rows;
+    expect(rows.map((r) => r.bytes)).toEqual(sizeSweep(8, 32768));
+    for (const r of rows) {
+      expect(Object.keys(r).sort()).toEqual(['bandwidthGBs', 'bytes', 'messageRateMps', 'window']);
+      expect(r.window).toBe(4);
+      // bandwidth is bytes times messages per us (rounded to 4 significant digits)
+      const fromRate = ((r.bytes as number) * (r.messageRateMps as number)) / 1000;
+      expect(Math.abs((r.bandwidthGBs as number) - fromRate) / fromRate).toBeLessThan(1e-3);
+    }
+    // messages in flight overlap: streaming beats one message at a time at every size
+    const pp = (await runApp('pingpong', 2, { minBytes: '8', maxBytes: '32KiB', iterations: '2' })).result.rows;
+    rows.forEach((r, i) => expect(r.bandwidthGBs as number, `${r.bytes} B`).toBeGreaterThan(pp[i]!.bandwidthGBs as number));
+  });
+
   it('pingpong with peer beyond the ranks fails with a RangeError from the app', async () => {
     await expect(runApp('pingpong', 2, { maxBytes: '8', peer: '5' })).rejects.toThrow(/peer=5 is not a rank/);
   });
@@ -151,7 +167,7 @@ describe('resolveParams', () => {
 
   it('fills defaults and parses values (bytes with units, ints, lists)', () => {
     const d = resolveParams(pp, {});
-    expect(d).toEqual({ minBytes: 8, maxBytes: 4 * 1024 * 1024, iterations: 10, peer: 1 });
+    expect(d).toEqual({ minBytes: 8, maxBytes: 4 * 1024 * 1024, iterations: 10, peer: 1, mode: 'pingpong', window: 64 });
     expect(resolveParams(pp, { maxBytes: '4KiB', iterations: '3' })).toMatchObject({ maxBytes: 4096, iterations: 3 });
     expect(resolveParams(pg, { ops: 'get,put' }).ops).toBe('get,put');
     expect(resolveParams(app('halo3d'), { computeUs: '2.5' }).computeUs).toBe(2.5);
@@ -159,7 +175,7 @@ describe('resolveParams', () => {
 
   it('rejects an unknown key with a RangeError naming it and the app', () => {
     expect(() => resolveParams(pp, { maxbytes: '64' })).toThrow(RangeError);
-    expect(() => resolveParams(pp, { maxbytes: '64' })).toThrow(/unknown parameter "maxbytes" for app pingpong; valid: minBytes, maxBytes, iterations, peer/);
+    expect(() => resolveParams(pp, { maxbytes: '64' })).toThrow(/unknown parameter "maxbytes" for app pingpong; valid: minBytes, maxBytes, iterations, peer, mode, window/);
   });
 
   it.each([

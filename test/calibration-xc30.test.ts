@@ -3,9 +3,13 @@
  * ("Aries Performance", figure ids A21, A22 from SEED-FIGURES.md), on a quiet network. A put or
  * get latency runs from issue to the source's completion event (DESIGN.md); the paper measures
  * between nodes on neighbouring Aries one green hop apart. Each figure within 15 %; A23's put
- * bandwidth as well.
+ * bandwidth as well, and the MPI figures (A21's 8-byte latency, A25's ping-pong and streaming
+ * bandwidth) with the pingpong app.
  */
 import { describe, expect, it } from 'vitest';
+import { resolveParams, type Row } from '../apps/app.ts';
+import { pingpong } from '../apps/pingpong.ts';
+import { simulate } from '../runtime/simulate.ts';
 import { putgetOn, slope } from './helpers.ts';
 
 const SEED = 'seed 001_68348b17bd328203.txt';
@@ -56,3 +60,36 @@ describe(`xc30 one-sided latency and bandwidth (${SEED} "Aries Performance")`, (
   });
 });
 
+
+/** Rows of the pingpong app between node 0 and its green neighbour (8 nodes, one rank each). */
+async function mpiRows(params: Record<string, string>): Promise<Row[]> {
+  const p = resolveParams(pingpong, { peer: String(GREEN_NEIGHBOUR), ...params });
+  const r = await simulate({ machine: 'xc30', nodes: 8, program: (ctx) => pingpong.main(ctx, p) });
+  return [...(r.result as unknown as { rows: Row[] }).rows];
+}
+
+const gbs = (rows: readonly Row[], bytes: number): number => rows.find((r) => r.bytes === bytes)!.bandwidthGBs as number;
+
+describe(`xc30 MPI latency and bandwidth (${SEED} "Aries Performance", Figure 14)`, () => {
+  it('A21: an 8-byte MPI message takes 1.3 us one way, one green hop apart', async () => {
+    const [r] = await mpiRows({ minBytes: '8', maxBytes: '8' });
+    expect(within(r!.latencyUs as number, 1.3), `8-byte MPI latency ${r!.latencyUs} us`).toBe(true);
+  });
+
+  it('A25: IMB ping-pong, one transfer active at a time, reaches 8.5 GB/s at 4 MiB (one BTE channel)', async () => {
+    const rows = await mpiRows({ minBytes: '1MiB', maxBytes: '4MiB', iterations: '2' });
+    expect(within(gbs(rows, 4 << 20), 8.5), `4 MiB ping-pong ${gbs(rows, 4 << 20)} GB/s`).toBe(true);
+    // the curve has flattened: a channel's rate, not the per-message cost, sets it
+    expect(gbs(rows, 4 << 20) / gbs(rows, 1 << 20)).toBeLessThan(1.05);
+  });
+
+  it('A25: streaming (OSU bandwidth, a window of messages) reaches up to 9.7 GB/s, above the ping-pong figure', async () => {
+    const stream = await mpiRows({ mode: 'stream', window: '8', minBytes: '1MiB', maxBytes: '4MiB', iterations: '1' });
+    const pp = await mpiRows({ minBytes: '4MiB', maxBytes: '4MiB', iterations: '2' });
+    for (const bytes of [1 << 20, 4 << 20]) {
+      expect(within(gbs(stream, bytes), 9.7), `${bytes}-byte streaming ${gbs(stream, bytes)} GB/s`).toBe(true);
+    }
+    // several block transfers at once share the NIC beyond one channel's rate
+    expect(gbs(stream, 4 << 20)).toBeGreaterThan(gbs(pp, 4 << 20) * 1.1);
+  });
+});

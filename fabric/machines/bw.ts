@@ -63,6 +63,7 @@ export const bw: MachineSpec = {
     'fma.op': { value: '2ns', help: 'time per global memory reference', source: 'assumed' },
     'fma.mdhChange': { value: '0ns', help: 'extra time when the memory handle changes', source: 'assumed' },
     'bte.channels': { value: 4, help: 'block transfers at once', source: 'assumed' },
+    'bte.getBandwidth': { value: 'nic', help: 'data rate one BTE channel asks for on a block-transfer get ("nic": as fast as the interface pipelines)', source: 'assumed' },
     'host.readsInFlight': { value: 512, help: 'memory reads in flight', source: `assumed: ${S} §2.1, thousands of outstanding references` },
     'amo.op': { value: '5ns', help: 'time per atomic operation at the memory', source: 'assumed' },
     'amo.cacheEntries': { value: 0, help: 'AMO cache entries', source: 'assumed: atomics execute at the memory' },

@@ -62,6 +62,7 @@ export const sc5832: MachineSpec = {
     'fma.op': { value: '20ns', help: 'time per programmed operation', source: 'assumed' },
     'fma.mdhChange': { value: '0ns', help: 'extra time when the memory handle changes', source: 'assumed' },
     'bte.channels': { value: 3, help: 'block transfers the DMA engine runs at once', source: `assumed: ${S} §6.1 streams large messages over three paths` },
+    'bte.getBandwidth': { value: 'nic', help: 'data rate one DMA channel asks for on a DMA get ("nic": as fast as the DMA engine\'s pipelines)', source: 'assumed: the engine clock already sets the DMA limit (K11)' },
     'host.readsInFlight': { value: 32, help: 'memory reads the DMA engine keeps in flight', source: 'assumed' },
     'amo.op': { value: '20ns', help: 'time per atomic operation', source: 'assumed' },
     'amo.cacheEntries': { value: 0, help: 'AMO cache entries', source: 'no AMO cache on SiCortex' },

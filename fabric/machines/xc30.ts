@@ -74,6 +74,7 @@ export const xc30: MachineSpec = {
     'fma.op': { value: '8.33ns', help: 'FMA unit time per operation (FMA launch)', source: `${S}: 120 million puts/s per node with FMA launch and vMDH (A24)` },
     'fma.mdhChange': { value: '4.17ns', help: 'extra FMA unit time when the MDH changes between operations', source: `${S}: 80 million puts/s when the MDH changes per request (A24)` },
     'bte.channels': { value: 4, help: 'block transfers the BTE runs at once', source: `${S}: up to four concurrent block transfers (A14)` },
+    'bte.getBandwidth': { value: '8.8GB/s', help: 'data rate one BTE channel asks for on a block-transfer get ("nic": as fast as the NIC pipelines)', source: 'assumed: so that one transfer at a time gives the 8.5 GB/s IMB ping-pong of seed 001 (an MPI rendezvous pulls with one get, A25) while concurrent gets share the NIC\'s 10.2 GB/s (A6; A25\'s 9.7 GB/s streaming); puts keep the full rate (A23)' },
     'host.readsInFlight': { value: 128, help: 'host-memory reads (gets, AMO fills, PTE fetches) the NIC keeps in flight', source: 'assumed: covers the 0.8 us read round trip at one 64-byte read every 5 cycles (A6)' },
     'amo.op': { value: '2.5ns', help: 'AMO unit time per operation', source: `${S}: one AMO every two cycles at 800 MHz, 400 million/s (A14, A27)` },
     'amo.cacheEntries': { value: 64, help: 'AMO cache entries', source: `${S}: 64-entry AMO cache (A14)` },

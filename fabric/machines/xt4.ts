@@ -71,6 +71,7 @@ export const xt4: MachineSpec = {
     'fma.op': { value: '10ns', help: 'FMA unit time per operation', source: 'unused without FMA' },
     'fma.mdhChange': { value: '0ns', help: 'extra FMA unit time when the MDH changes', source: 'unused without FMA' },
     'bte.channels': { value: 1, help: 'transfers the DMA engine runs at once', source: 'assumed' },
+    'bte.getBandwidth': { value: 'nic', help: 'data rate one DMA channel asks for on a DMA get ("nic": as fast as the NIC pipelines)', source: 'assumed' },
     'host.readsInFlight': { value: 32, help: 'host-memory reads the NIC keeps in flight', source: 'assumed' },
     'amo.op': { value: '200ns', help: 'time per atomic operation', source: 'assumed: SeaStar has no AMO unit; its embedded processor performs atomics' },
     'amo.cacheEntries': { value: 0, help: 'AMO cache entries', source: `${S}: no AMO cache` },

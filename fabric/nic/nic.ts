@@ -50,6 +50,8 @@ export interface NicParams {
   readonly fmaMdhChangePs: number;
   /** Block transfers the BTE runs at once; more wait in its descriptor queue. */
   readonly bteChannels: number;
+  /** Payload rate a BTE channel asks for on one get, bytes per ps (0: it keeps up with the NIC's pipelines). */
+  readonly bteGetBytesPerPs: number;
   /** Host-memory reads (gets, AMO fills, PTE fetches) the NIC keeps in flight. */
   readonly hostReadsInFlight: number;
   /** AMO unit time per operation. */
@@ -276,6 +278,8 @@ class Txn {
   readReady: Float64Array = NO_READS;
   /** BTE put: reads issued so far. */
   reads = 0;
+  /** BTE get: when its channel may send the next request (the channel's own pace, bteGetBytesPerPs). */
+  channelFreePs = 0;
   ordered = false;
   /** Independent path asked for (0xff: the routing chooses). */
   path = 0xff;
@@ -815,8 +819,9 @@ export class Nic implements EventHandler {
       return go;
     }
     if (x.op !== K_PUT && x.op !== K_SEND) {
-      // BTE get (or a DMA-engine AMO): requests go out at the output pipeline's pace
-      return Math.max(x.cursorPs, this.outFree - P.packetPs);
+      // BTE get (or a DMA-engine AMO): requests go out at the output pipeline's pace, and no
+      // faster than the channel's own rate
+      return Math.max(x.cursorPs, this.outFree - P.packetPs, x.channelFreePs);
     }
     // BTE put or send: packet i's read was issued earlier; a freed slot starts read i + window
     const ready = x.readReady[i % x.readReady.length]!;
@@ -956,6 +961,8 @@ export class Nic implements EventHandler {
     }
     const s = Math.max(now, this.outFree);
     this.outFree = s + this.slotPs(x.op === K_GET ? 0 : chunk);
+    // a BTE channel asks for one get's data no faster than its own rate
+    if (x.op === K_GET && x.onBte && P.bteGetBytesPerPs > 0) x.channelFreePs = s + Math.ceil(chunk / P.bteGetBytesPerPs);
     this.outstanding++;
     this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
     if (x.sent < x.packets) {
