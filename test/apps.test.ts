@@ -25,8 +25,8 @@ async function runApp(name: string, nodes: number, raw: Record<string, string>, 
 }
 
 describe('built-in apps', () => {
-  it('the registry holds pingpong, putget, halo2d, halo3d, putrate, amorate, gups and randpairs, each named as its key', () => {
-    expect(Object.keys(apps).sort()).toEqual(['amorate', 'gups', 'halo2d', 'halo3d', 'pingpong', 'putget', 'putrate', 'randpairs']);
+  it('the registry holds pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans and randpairs, each named as its key', () => {
+    expect(Object.keys(apps).sort()).toEqual(['amorate', 'fft2d', 'fft3d', 'gups', 'halo2d', 'halo3d', 'pingpong', 'ptrans', 'putget', 'putrate', 'randpairs']);
     for (const [k, a] of Object.entries(apps)) {
       expect(a.name).toBe(k);
       expect(findApp(k)).toBe(a);
