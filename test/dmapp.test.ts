@@ -253,3 +253,29 @@ describe('DMAPP', () => {
     expect(res[0]).toMatch(/^DMAPP_RC_TRANSACTION_ERROR: putNb failed with NIC status BadHandle$/);
   });
 });
+
+describe('gets in both directions at once', () => {
+  it.each(['xc30', 'xe6'])('%s: two nodes each getting 64 KiB from the other take no longer than twice one get alone (responses that wait for host memory do not hold back requests)', async (machine) => {
+    const time = async (both: boolean): Promise<number> => {
+      const r = await simulate({
+        machine,
+        nodes: 2,
+        program: async ({ dmapp, mpi, now }) => {
+          const seg = dmapp.malloc(65536);
+          seg.local.fill(mpi.rank + 1);
+          const buf = new Uint8Array(65536);
+          await mpi.barrier();
+          const t = now();
+          if (both || mpi.rank === 0) await dmapp.get(mpi.rank ^ 1, seg, 0, buf);
+          const ok = !(both || mpi.rank === 0) || buf.every((b) => b === (mpi.rank ^ 1) + 1);
+          return { us: now() - t, ok };
+        },
+      });
+      expect(r.rankResults.every((x) => x.ok)).toBe(true);
+      return Math.max(...r.rankResults.map((x) => x.us));
+    };
+    const one = await time(false);
+    const both = await time(true);
+    expect(both).toBeLessThan(2 * one);
+  });
+});

@@ -131,6 +131,8 @@ const EV_COMPLETE = 2;
 const EV_REMOTE = 3;
 const EV_REMOTE_EVENT = 4;
 const EV_RECEIVE_EVENT = 5;
+/** A response whose data waited for host memory joins the output pipeline. */
+const EV_RESPOND = 6;
 
 /** A transfer mechanism: FMA (CPU stores, low latency) or BTE (block engine, no CPU). */
 export type NicMode = 'fma' | 'bte';
@@ -868,6 +870,9 @@ export class Nic implements EventHandler {
 
   onEvent(kind: number, arg: number): void {
     switch (kind) {
+      case EV_RESPOND:
+        this.sendResponse(arg, this.engine.now);
+        break;
       case EV_READY:
         this.emit(arg);
         break;
@@ -1208,10 +1213,24 @@ export class Nic implements EventHandler {
     pk.kind[p] = kind;
     pk.vcClass[p] = 1;
     pk.phits[p] = phits;
-    if (kind !== K_GET_RESP && kind !== K_AMO_RESP) pk.bytes[p] = 0;
+    const data = kind === K_GET_RESP || kind === K_AMO_RESP;
+    if (!data) pk.bytes[p] = 0;
+    // a response that waits for host memory (a read, an AMO) takes the output pipeline when its
+    // data is there, not before: reserving it ahead would hold back packets ready earlier
+    if (data && ready > this.engine.now) {
+      this.engine.at(ready, this.id, EV_RESPOND, p);
+      return;
+    }
+    this.sendResponse(p, ready);
+  }
+
+  /** Response packet `p` enters the output pipeline at `ready` or when the pipeline frees. */
+  private sendResponse(p: number, ready: number): void {
+    const pk = this.pkts;
+    const k = pk.kind[p]!;
     const s = Math.max(ready, this.outFree);
-    this.outFree = s + this.slotPs(kind === K_GET_RESP || kind === K_AMO_RESP ? pk.bytes[p]! : 0);
-    this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
+    this.outFree = s + this.slotPs(k === K_GET_RESP || k === K_AMO_RESP ? pk.bytes[p]! : 0);
+    this.engine.at(s + this.params.outLatencyPs, this.id, EV_INJECT, p);
   }
 
   /** Source side: one response of transaction `id` is back at time `t`. */
