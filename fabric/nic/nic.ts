@@ -1205,7 +1205,6 @@ export class Nic implements EventHandler {
 
   /** Turns request packet `p` into its response and queues it on the output pipeline at `ready`. */
   private respond(p: number, kind: number, phits: number, ready: number): void {
-    const P = this.params;
     const pk = this.pkts;
     const src = pk.src[p]!;
     pk.src[p] = this.node;
