@@ -195,6 +195,19 @@ export const BXOR = predefined(
   },
 );
 
+/** Body of MINLOC/MAXLOC over (value, index) pairs: `wins(v, cur)` keeps v; a tie keeps the lower index. */
+function locBody<T extends number | bigint>(wins: (v: T, cur: T) => boolean): (a: ArrayLike<T> & { [i: number]: T }, b: ArrayLike<T>, n: number) => void {
+  return (a, b, n) => {
+    for (let i = 0; i < n; i += 2) {
+      const v = b[i]!;
+      if (wins(v, a[i]!) || (v === a[i]! && b[i + 1]! < a[i + 1]!)) {
+        a[i] = v;
+        a[i + 1] = b[i + 1]!;
+      }
+    }
+  };
+}
+
 /**
  * MPI_MINLOC on interleaved pairs: element 2k is a value and 2k+1 its index (MPI's
  * MPI_DOUBLE_INT and friends, stored in one typed array). Keeps the smaller value; on a tie, the
@@ -202,50 +215,18 @@ export const BXOR = predefined(
  */
 export const MINLOC = predefined(
   'MPI_MINLOC',
-  (a, b, n) => {
-    for (let i = 0; i < n; i += 2) {
-      const v = b[i]!;
-      if (v < a[i]! || (v === a[i]! && b[i + 1]! < a[i + 1]!)) {
-        a[i] = v;
-        a[i + 1] = b[i + 1]!;
-      }
-    }
-  },
+  locBody<number>((v, cur) => v < cur),
   false,
-  (a, b, n) => {
-    for (let i = 0; i < n; i += 2) {
-      const v = b[i]!;
-      if (v < a[i]! || (v === a[i]! && b[i + 1]! < a[i + 1]!)) {
-        a[i] = v;
-        a[i + 1] = b[i + 1]!;
-      }
-    }
-  },
+  locBody<bigint>((v, cur) => v < cur),
   2,
 );
 
 /** MPI_MAXLOC on interleaved (value, index) pairs: the larger value; on a tie, the lower index. */
 export const MAXLOC = predefined(
   'MPI_MAXLOC',
-  (a, b, n) => {
-    for (let i = 0; i < n; i += 2) {
-      const v = b[i]!;
-      if (v > a[i]! || (v === a[i]! && b[i + 1]! < a[i + 1]!)) {
-        a[i] = v;
-        a[i + 1] = b[i + 1]!;
-      }
-    }
-  },
+  locBody<number>((v, cur) => v > cur),
   false,
-  (a, b, n) => {
-    for (let i = 0; i < n; i += 2) {
-      const v = b[i]!;
-      if (v > a[i]! || (v === a[i]! && b[i + 1]! < a[i + 1]!)) {
-        a[i] = v;
-        a[i + 1] = b[i + 1]!;
-      }
-    }
-  },
+  locBody<bigint>((v, cur) => v > cur),
   2,
 );
 
