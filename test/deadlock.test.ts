@@ -47,7 +47,7 @@ describe('deadlock diagnosis', () => {
     expect(e).toBeInstanceOf(DeadlockError);
     const d = e as DeadlockError;
     expect(d.blocked).toHaveLength(1);
-    expect(d.blocked[0]).toMatch(/^rank 1: barrier\(\)/);
+    expect(d.blocked[0]).toMatch(/^rank 1: barrier\(dissemination\) round 0/);
     expect(d.blocked[0]).toContain('waiting for rank 0');
     expect(e.message).toContain('1 rank(s) are blocked');
     expect(d.timePs).toBeGreaterThan(5e6);
