@@ -11,7 +11,7 @@ export async function barrierDissemination(t: CollTransport): Promise<void> {
     const to = (me + k) % n;
     const from = (me - k + n) % n;
     const what = `barrier(dissemination) round ${round}`;
-    await waitAll([t.irecv(EMPTY, from, TAG.barrier, `${what} from ${from}`), t.isend(EMPTY, to, TAG.barrier, `${what} to ${to}`)], what);
+    await waitAll([t.irecv(EMPTY, from, TAG.barrier, `waiting for rank ${from}`), t.isend(EMPTY, to, TAG.barrier, `sending to rank ${to}`)], what);
   }
 }
 
