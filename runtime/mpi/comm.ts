@@ -418,7 +418,9 @@ export class Comm {
     if (!Number.isInteger(color) || (color < 0 && color !== UNDEFINED)) throw new MpiError('MPI_ERR_ARG', `split: color=${color} must be a non-negative integer or mpi.UNDEFINED`);
     if (!Number.isInteger(key)) throw new MpiError('MPI_ERR_ARG', `split: key=${key} must be an integer`);
     const base = this.childKey('split');
-    const all = await this.exchange(Int32Array.of(color, key));
+    // every rank's (color, key)
+    const all = new Int32Array(2 * this.size);
+    await this.allgather(Int32Array.of(color, key), all);
     if (color === UNDEFINED) return null;
     const order: number[] = [];
     for (let r = 0; r < this.size; r++) if (all[2 * r] === color) order.push(r);
@@ -469,27 +471,6 @@ export class Comm {
 
   protected sub(members: readonly number[], key: string): Comm {
     return new Comm(this.world, this.proc, this.state, this.shapeOf(members, key));
-  }
-
-  /** Every rank's `mine` (same length everywhere), concatenated in rank order (a library-internal allgather). */
-  protected async exchange(mine: Int32Array): Promise<Int32Array> {
-    const n = this.size;
-    const k = mine.length;
-    const all = new Int32Array(n * k);
-    all.set(mine, this.rank * k);
-    // ring: in step s every rank passes on the block it received in step s - 1
-    const right = (this.rank + 1) % n;
-    const left = (this.rank - 1 + n) % n;
-    for (let s = 0; s < n - 1; s++) {
-      const out = (this.rank - s + n) % n;
-      const inn = (this.rank - s - 1 + n) % n;
-      const what = `communicator exchange step ${s}`;
-      const r = this.collIrecv(bytesOf(all.subarray(inn * k, inn * k + k)), left, EXCHANGE_TAG, what);
-      const w = this.collIsend(bytesOf(all.subarray(out * k, out * k + k)), right, EXCHANGE_TAG, what);
-      await r.wait(() => what);
-      await w.wait(() => what);
-    }
-    return all;
   }
 
   /** Sends on the communicator's collective context (never matches user messages). */
@@ -906,8 +887,6 @@ export class Comm {
   }
 }
 
-/** Tag of the library's communicator-creation exchanges (on the collective context). */
-const EXCHANGE_TAG = 0x7ff00000;
 
 /**
  * A communicator with a Cartesian topology (MPI_Cart_*): row-major rank order, the last
