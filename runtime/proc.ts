@@ -13,6 +13,9 @@ export class Proc {
    */
   private clock = 0;
 
+  /** CPU time (ps) spent in `cpu(ps, 'compute')`, i.e. the program's own modelled computation. */
+  computePs = 0;
+
   constructor(
     readonly rank: number,
     /** Node the process runs on. */
@@ -44,6 +47,7 @@ export class Proc {
 
   /** Spends `ps` of this process's CPU time (its clock advances, others run meanwhile). */
   cpu(ps: number, reason: WaitReason = 'compute'): Promise<void> {
+    if (reason === 'compute') this.computePs += ps;
     this.charge(ps);
     return this.catchUp(reason);
   }

@@ -33,6 +33,8 @@ export interface SimulateResult<R = unknown> {
   readonly ranks: number;
   /** Simulated time when the last rank finished (us). */
   readonly simulatedTimeUs: number;
+  /** Mean over ranks of the time spent in `ctx.compute` (us); the rest of `simulatedTimeUs` is communication and waiting. */
+  readonly computeUs: number;
   /** What rank 0's program returned. */
   readonly result: R;
   /** Every rank's return value. */
@@ -101,6 +103,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     ppn,
     ranks: size,
     simulatedTimeUs: finished.reduce((a, b) => Math.max(a, b), 0) / 1e6,
+    computeUs: procs.reduce((a, p) => a + p.computePs, 0) / size / 1e6,
     result: results[0]!,
     rankResults: results,
     events: machine.engine.events,
