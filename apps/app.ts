@@ -28,6 +28,11 @@ export interface App {
   readonly params: Readonly<Record<string, ParamSpec>>;
   /** Fewest ranks the app needs. */
   readonly minRanks: number;
+  /**
+   * The app's figure of merit: a numeric key of its last result row (`bandwidthGBs`), whether
+   * higher is better, and an optional column title. Without it `phit compare` guesses from the keys.
+   */
+  readonly merit?: { readonly key: string; readonly higherIsBetter: boolean; readonly label?: string };
   /** Checks relations between parameters; throws RangeError naming the bad one. */
   check?(params: ParamValues): void;
   /** Runs on every rank; rank 0's return value is the run's result. */

@@ -1,19 +1,15 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { tsImport } from 'tsx/esm/api';
-import { resolveParams, type App, type ParamSpec } from '../apps/app.ts';
-import { apps, findApp } from '../apps/index.ts';
+import { resolveParams } from '../apps/app.ts';
+import { apps } from '../apps/index.ts';
 import { machineSpec, rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
 import { checkDeadlockFreedom } from '../fabric/deadlock.ts';
 import { topologyMetrics } from '../fabric/topology/metrics.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
 import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
 import { presets } from '../fabric/machines/index.ts';
-import type { RankContext } from '../runtime/rank.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { formatTable } from './table.ts';
 
 /** Bad input: printed as one line, exit code 2. */
@@ -49,28 +45,6 @@ function positiveInt(name: string, text: string): number {
   return v;
 }
 
-const USER_FILE = /\.(m?[jt]s)$/;
-
-/** Loads a user's program file: default export `async (ctx, params) => result`, optional `params` schema. */
-async function loadUserApp(path: string): Promise<App> {
-  const abs = resolve(path);
-  if (!existsSync(abs)) throw new UsageError(`no such file: ${path}`);
-  // loaded as an ES module wherever the file lives (outside a "type": "module" package too)
-  const mod = (await tsImport(pathToFileURL(abs).href, import.meta.url)) as { default?: unknown; params?: Record<string, ParamSpec> };
-  // a .ts file outside an ES-module package arrives as CommonJS: its exports sit under `default`
-  const inner = mod.default as { default?: unknown; params?: Record<string, ParamSpec> } | undefined;
-  const main = typeof mod.default === 'function' ? mod.default : inner?.default;
-  const params = mod.params ?? inner?.params;
-  if (typeof main !== 'function') throw new UsageError(`${path} must have a default export: async (ctx) => { ... }`);
-  return {
-    name: path,
-    summary: 'user program',
-    params: params ?? {},
-    minRanks: 1,
-    main: (ctx: RankContext, params) => (main as (c: RankContext, p: unknown) => Promise<never>)(ctx, params),
-  };
-}
-
 /** Runs the phit command line; returns the exit code. */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {
   let code = 0;
@@ -96,6 +70,29 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--json', 'print one JSON object instead of a table')
     .action(async (appName: string, opts: RunOptions) => {
       code = await runCommand(appName, opts, io);
+    });
+
+  program
+    .command('compare')
+    .description('run one app on several machines in parallel and compare simulated time, communication share and figure of merit')
+    .requiredOption('-a, --app <app>', 'built-in app or a path to a .ts file (as for run)')
+    .option('--machines <list>', 'comma-separated machine presets, one row each in this order', Object.keys(presets).join(','))
+    .option('-n, --nodes <n>', 'number of nodes', '2')
+    .option('--ppn <p>', 'ranks per node', '1')
+    .option('-p, --param <key=value>', 'set an app parameter (repeatable)', collect, [])
+    .option('-s, --set <key=value>', 'set a machine parameter (repeatable); a machine it does not apply to shows an error', collect, [])
+    .option('--seed <s>', 'seed of every run (same seed, same result)', '1')
+    .option('--json', 'print one JSON object instead of a table')
+    .addHelpText(
+      'after',
+      '\ncommShare = 1 - mean compute time over ranks / simulated time: all the time a rank does not\n' +
+        'spend in ctx.compute counts as communication (sending, waiting, collectives).\n' +
+        "Figure of merit: the key the app declares, read from its last result row; else that row's\n" +
+        'first key ending in GBs, MBs, Gflops, GUPS or Mps (higher is better); else latencyUs.\n' +
+        'Exit code 1 when the run fails on some machine (its row shows the error), 2 on bad input.',
+    )
+    .action(async (opts: CompareCliOptions) => {
+      code = await compareCommand(opts, io);
     });
 
   program
@@ -336,7 +333,7 @@ interface RunOptions {
 }
 
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
-  const app = USER_FILE.test(appName) || appName.includes('/') ? await loadUserApp(appName) : findApp(appName);
+  const app = await loadApp(appName);
   const spec = machineSpec(opts.machine);
   const nodes = positiveInt('nodes', opts.nodes);
   const ppn = positiveInt('ppn', opts.ppn);
