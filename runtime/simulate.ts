@@ -1,6 +1,8 @@
+import { DeadlockError } from '../fabric/engine/engine.ts';
 import { buildMachine, machineSpec, resolveMachine } from '../fabric/machine.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { Dmapp, SymmetricHeap } from './dmapp/dmapp.ts';
+import { IncompleteCollectiveError } from './mpi/agreement.ts';
 import { checkAlgorithms } from './mpi/coll/index.ts';
 import { MpiWorld } from './mpi/core.ts';
 import { Mpi } from './mpi/mpi.ts';
@@ -96,7 +98,15 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     const dmapp = new Dmapp(p, heap, procs);
     return makeContext(p, size, new Mpi(world, p), dmapp, new Shmem(dmapp, p), new Gni(p, gniJob), view);
   });
-  await machine.engine.run();
+  try {
+    await machine.engine.run();
+  } catch (e) {
+    // a deadlock that comes from a collective some ranks never called is reported as that
+    const why = e instanceof DeadlockError ? world.incompleteCollective() : null;
+    throw why ? new IncompleteCollectiveError(why, (e as DeadlockError).timePs, (e as DeadlockError).blocked) : e;
+  }
+  const why = world.incompleteCollective();
+  if (why) throw new IncompleteCollectiveError(why, machine.engine.now, []);
   return {
     machine: config.name,
     nodes: config.nodes,

@@ -4,6 +4,7 @@ import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode }
 import { buildCeTree, type CeContribution, type CeOp, type CeResult, type CeTree, type CeType } from '../../fabric/nic/collective-engine.ts';
 import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Collective, type CollTransport } from './coll/index.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, SUM, type Op, type ReduceArray } from './ops.ts';
+import type { CollCall, CollLedger } from './agreement.ts';
 import { MpiError, Request, type Status } from './request.ts';
 
 /** Stands for the send buffer of a collective whose data is already in its receive buffer (MPI_IN_PLACE). */
@@ -151,6 +152,7 @@ export class Comm {
   private collTransport: CollTransport | null = null;
   /** Collective-engine calls this rank has made on this communicator. */
   private ceCalls = 0;
+  private ledger: CollLedger | null = null;
 
   constructor(
     protected readonly world: MpiWorld,
@@ -406,6 +408,7 @@ export class Comm {
   /** A copy with the same ranks and new contexts (MPI_Comm_dup; collective). */
   async dup(): Promise<Comm> {
     const key = this.childKey('dup');
+    this.agree({ call: 'dup' });
     await this.barrier();
     return new Comm(this.world, this.proc, this.state, { ...this.shape, ctx: this.world.contextFor(key) });
   }
@@ -418,6 +421,7 @@ export class Comm {
     if (!Number.isInteger(color) || (color < 0 && color !== UNDEFINED)) throw new MpiError('MPI_ERR_ARG', `split: color=${color} must be a non-negative integer or mpi.UNDEFINED`);
     if (!Number.isInteger(key)) throw new MpiError('MPI_ERR_ARG', `split: key=${key} must be an integer`);
     const base = this.childKey('split');
+    this.agree({ call: 'split' });
     // every rank's (color, key)
     const all = new Int32Array(2 * this.size);
     await this.allgather(Int32Array.of(color, key), all);
@@ -436,6 +440,7 @@ export class Comm {
       if (!(inv ? inv[w]! >= 0 : w < this.size)) throw new MpiError('MPI_ERR_GROUP', `create: world rank ${w} of the group is not in this communicator`);
     });
     const key = this.childKey('create');
+    this.agree({ call: 'create' });
     await this.barrier();
     return group.ranks.includes(this.proc.rank) ? this.sub(group.ranks, key) : null;
   }
@@ -452,6 +457,7 @@ export class Comm {
     const n = dims.reduce((a, b) => a * b, 1);
     if (n > this.size) throw new MpiError('MPI_ERR_DIMS', `cartCreate: the grid ${dims.join('x')} has ${n} ranks, more than the communicator's ${this.size}`);
     const key = this.childKey('cart');
+    this.agree({ call: 'cartCreate', counts: dims, countsName: 'dims' });
     await this.barrier();
     if (this.rank >= n) return null;
     const members = this.shape.members.slice(0, n);
@@ -512,6 +518,7 @@ export class Comm {
 
   /** Blocks until every rank of the communicator has called barrier. */
   async barrier(opts?: CollOptions): Promise<void> {
+    this.agree({ call: 'barrier', algorithm: opts?.algorithm });
     if (this.useCe('barrier', opts)) await this.ceReduce('barrier', null, null, undefined);
     else await this.algorithm('barrier', 0, undefined, opts).fn(this.transport);
   }
@@ -520,6 +527,7 @@ export class Comm {
   async bcast(buf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
     const b = this.collBuf('bcast', 'buf', buf);
     this.checkRoot('bcast', root);
+    this.agree({ call: 'bcast', root, ...this.shapeOfData(b, 'elements in buf'), algorithm: opts?.algorithm });
     await this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root);
   }
 
@@ -533,6 +541,7 @@ export class Comm {
     const recv = atRoot ? this.collBuf('reduce', 'recvBuf', recvBuf) : null;
     if (recv) this.sameShape('reduce', send, recv);
     this.checkOp('reduce', op, send);
+    this.agree({ call: 'reduce', root, op, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root);
   }
 
@@ -542,6 +551,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('allreduce', 'sendBuf', sendBuf);
     this.sameShape('allreduce', send, recv);
     this.checkOp('allreduce', op, send);
+    this.agree({ call: 'allreduce', op, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
     else await this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
@@ -554,6 +564,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice(this.rank * k, this.rank * k + k) : this.collBuf('allgather', 'sendBuf', sendBuf);
     this.sameType('allgather', send, recv);
     if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
+    this.agree({ call: 'allgather', ...this.shapeOfData(send, 'elements per rank'), algorithm: opts?.algorithm });
     await this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv);
   }
 
@@ -564,6 +575,7 @@ export class Comm {
     this.sameType('allgatherv', send, recv);
     this.checkBlocks('allgatherv', 'counts', 'displs', counts, displs, recv.length);
     if (send.length !== counts[this.rank]) throw new MpiError('MPI_ERR_COUNT', `allgatherv: sendBuf has ${send.length} elements but counts[${this.rank}] is ${counts[this.rank]}`);
+    this.agree({ call: 'allgatherv', type: send.constructor.name, counts, countsName: 'counts', algorithm: opts?.algorithm });
     let total = 0;
     for (let r = 0; r < this.size; r++) total += counts[r]!;
     await this.algorithm('allgatherv', total * recv.BYTES_PER_ELEMENT, undefined, opts).fn(this.transport, send, recv, counts, displs);
@@ -575,6 +587,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('alltoall', 'sendBuf', sendBuf);
     this.sameShape('alltoall', send, recv);
     if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `alltoall: ${send.length} elements do not split into ${this.size} equal blocks`);
+    this.agree({ call: 'alltoall', ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv);
   }
 
@@ -585,6 +598,7 @@ export class Comm {
     this.sameType('alltoallv', send, recv);
     this.checkBlocks('alltoallv', 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
     this.checkBlocks('alltoallv', 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
+    this.agree({ call: 'alltoallv', type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
     await this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
   }
 
@@ -599,6 +613,7 @@ export class Comm {
     if (total !== send.length) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvCounts add up to ${total} but sendBuf has ${send.length} elements`);
     if (recv.length < recvCounts[this.rank]!) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvBuf has ${recv.length} elements, fewer than recvCounts[${this.rank}] = ${recvCounts[this.rank]}`);
     this.checkOp('reduceScatter', op, send);
+    this.agree({ call: 'reduceScatter', op, type: send.constructor.name, counts: recvCounts, countsName: 'recvCounts', algorithm: opts?.algorithm });
     await this.algorithm('reduceScatter', send.byteLength, op, opts).fn(this.transport, send, recv, recvCounts, op);
   }
 
@@ -609,6 +624,7 @@ export class Comm {
     this.sameType('reduceScatterBlock', send, recv);
     if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `reduceScatterBlock: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     this.checkOp('reduceScatterBlock', op, send);
+    this.agree({ call: 'reduceScatterBlock', op, ...this.shapeOfData(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
     await this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
 
@@ -621,6 +637,7 @@ export class Comm {
       this.sameType('gather', send, recv);
       if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `gather: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
     }
+    this.agree({ call: 'gather', root, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('gather', send.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root);
   }
 
@@ -635,6 +652,7 @@ export class Comm {
       this.checkBlocks('gatherv', 'counts', 'displs', counts, displs, recv.length);
       if (send.length !== counts![root]) throw new MpiError('MPI_ERR_COUNT', `gatherv: the root's sendBuf has ${send.length} elements but counts[${root}] is ${counts![root]}`);
     }
+    this.agree({ call: 'gatherv', root, type: send.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : send.length, cross: rootCounts(root, 'sendBuf') });
     await this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send, recv, counts, displs, root);
   }
 
@@ -647,6 +665,7 @@ export class Comm {
       this.sameType('scatter', send, recv);
       if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `scatter: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     }
+    this.agree({ call: 'scatter', root, ...this.shapeOfData(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
     await this.algorithm('scatter', recv.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root);
   }
 
@@ -661,6 +680,7 @@ export class Comm {
       this.checkBlocks('scatterv', 'counts', 'displs', counts, displs, send.length);
       if (recv.length < counts![root]!) throw new MpiError('MPI_ERR_COUNT', `scatterv: the root's recvBuf has ${recv.length} elements, fewer than counts[${root}] = ${counts![root]}`);
     }
+    this.agree({ call: 'scatterv', root, type: recv.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : recv.length, cross: rootCounts(root, 'recvBuf') });
     await this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv, root);
   }
 
@@ -670,6 +690,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('scan', 'sendBuf', sendBuf);
     this.sameShape('scan', send, recv);
     this.checkOp('scan', op, send);
+    this.agree({ call: 'scan', op, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
 
@@ -679,6 +700,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('exscan', 'sendBuf', sendBuf);
     this.sameShape('exscan', send, recv);
     this.checkOp('exscan', op, send);
+    this.agree({ call: 'exscan', op, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
 
@@ -787,6 +809,19 @@ export class Comm {
       const P = this.proc.machine.config.nic;
       return { tree: buildCeTree(nodes, P.ceRadix), engine: (this.shape.ctx >> 1) % nic.ce!.engines, leaderOf, locals };
     });
+  }
+
+  /**
+   * Records this rank's entry into a collective and checks it against the other ranks' (same
+   * call, root, op, type and counts); throws MpiError naming both ranks when they differ.
+   */
+  protected agree(c: CollCall): void {
+    if (this.size > 1) (this.ledger ??= this.world.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
+  }
+
+  /** The element type and count of a buffer every rank must pass alike. */
+  private shapeOfData(buf: ReduceArray, countName: string): { type: string; count: number; countName: string } {
+    return { type: buf.constructor.name, count: buf.length, countName };
   }
 
   private collBuf(call: string, name: string, v: unknown): ReduceArray {
@@ -959,6 +994,7 @@ export class CartComm extends Comm {
   async cartSub(remainDims: readonly boolean[]): Promise<CartComm> {
     if (!Array.isArray(remainDims) || remainDims.length !== this.dims.length) throw new MpiError('MPI_ERR_ARG', `cartSub: remainDims must have ${this.dims.length} entries, got ${JSON.stringify(remainDims)}`);
     const key = this.childKey('cartSub');
+    this.agree({ call: 'cartSub', counts: remainDims.map(Number), countsName: 'remainDims' });
     await this.barrier();
     const keep = (d: number): boolean => Boolean(remainDims[d]);
     // the sub-grid's ranks in row-major order of the kept dimensions, the others fixed at mine
@@ -1091,4 +1127,22 @@ function writeCeResult(recv: ReduceArray, r: CeResult, op: Op): void {
   const big = recv instanceof BigInt64Array || recv instanceof BigUint64Array;
   (recv as unknown as (number | bigint)[])[0] = big ? BigInt(r.value!) : Number(r.value!);
   if (op.unit === 2) (recv as unknown as (number | bigint)[])[1] = big ? BigInt(r.id!) : r.id!;
+}
+
+/** alltoallv: what rank i sends to rank j is what rank j expects from rank i, both ways. */
+function pairedCounts(mine: unknown, me: number, other: unknown, them: number): string | null {
+  const a = mine as { send: Int32Array; recv: Int32Array };
+  const b = other as { send: Int32Array; recv: Int32Array };
+  if (a.send[them] !== b.recv[me]) return `rank ${me} sends ${a.send[them]} elements to rank ${them}, which expects ${b.recv[me]} (recvCounts[${me}])`;
+  if (b.send[me] !== a.recv[them]) return `rank ${them} sends ${b.send[me]} elements to rank ${me}, which expects ${a.recv[them]} (recvCounts[${them}])`;
+  return null;
+}
+
+/** gatherv/scatterv: a rank's buffer holds what the root's counts give it. */
+function rootCounts(root: number, buf: string): (mine: unknown, me: number, other: unknown, them: number) => string | null {
+  return (mine, me, other, them) => {
+    if (me !== root && them !== root) return null;
+    const [counts, r, n] = me === root ? [mine as Int32Array, them, other as number] : [other as Int32Array, me, mine as number];
+    return counts[r] === n ? null : `rank ${r}'s ${buf} has ${n} elements but the root's counts[${r}] is ${counts[r]}`;
+  };
 }

@@ -2,6 +2,7 @@ import type { EventHandler } from '../../fabric/engine/engine.ts';
 import type { MpiParams } from '../../fabric/machine.ts';
 import { NicStatus } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
+import { CollLedger } from './agreement.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
 
 /** Wildcards and special ranks, with MPICH's values. */
@@ -120,6 +121,7 @@ export class MpiWorld implements EventHandler {
   private identity: Int32Array | null = null;
   private readonly memos = new Map<string, unknown>();
   private readonly comms = new Map<string, { readonly members: Int32Array; readonly inv: Int32Array; readonly ctx: number }>();
+  private readonly ledgers = new Map<number, CollLedger>();
   /** Contexts 0 and 1 are MPI_COMM_WORLD's. */
   private nextContext = 2;
   readonly id: number;
@@ -191,6 +193,25 @@ export class MpiWorld implements EventHandler {
       this.comms.set(key, c);
     }
     return c;
+  }
+
+  /** The record of collective calls of the communicator with context `ctx` (shared by its ranks). */
+  ledgerFor(ctx: number, members: Int32Array): CollLedger {
+    let l = this.ledgers.get(ctx);
+    if (!l) {
+      l = new CollLedger(members, ctx === 0 ? 'MPI_COMM_WORLD' : `the communicator of context ${ctx} (${members.length} ranks)`);
+      this.ledgers.set(ctx, l);
+    }
+    return l;
+  }
+
+  /** The first collective call that some ranks never made, described for the end of a run; null if none. */
+  incompleteCollective(): string | null {
+    for (const l of this.ledgers.values()) {
+      const why = l.incomplete(this.procs);
+      if (why) return why;
+    }
+    return null;
   }
 
   contextFor(key: string): number {
