@@ -17,6 +17,7 @@ import { checkPowerOfTwo, checksum, COMPLEX_BYTES, fftFlops, gatherTimes, inputV
 export const fft2d: App = {
   name: 'fft2d',
   summary: '2-D complex FFT, slab decomposition: row FFTs (fft.js), global transpose by alltoall, row FFTs again; checked against a serial FFT',
+  merit: { key: 'gflops', higherIsBetter: true },
   minRanks: 1,
   params: {
     n: { type: 'int', default: 256, min: 2, help: 'points along each axis (a power of two, divisible by the ranks)' },

@@ -16,6 +16,7 @@ import { checkPowerOfTwo, checksum, COMPLEX_BYTES, fftFlops, gatherTimes, GRID_P
 export const fft3d: App = {
   name: 'fft3d',
   summary: '3-D complex FFT, pencil (2-D grid, two alltoall transposes on cartSub communicators) or slab decomposition; checked against a serial FFT',
+  merit: { key: 'gflops', higherIsBetter: true },
   minRanks: 1,
   params: {
     n: { type: 'int', default: 64, min: 2, help: 'points along each axis (a power of two, divisible by both grid dimensions)' },

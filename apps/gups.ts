@@ -47,6 +47,7 @@ function startOf(rank: number): bigint {
 export const gups: App = {
   name: 'gups',
   summary: 'random-access xor updates of a distributed table (HPCC RandomAccess): SHMEM AMOs or optimised bucket routing; GUPS, table verified',
+  merit: { key: 'gups', higherIsBetter: true },
   minRanks: 1,
   params: {
     mode: { type: 'choice', default: 'amo', choices: ['amo', 'bucket'], help: 'amo: one SHMEM atomic xor per update; bucket: updates routed in buckets through a virtual grid (the optimised variant)' },

@@ -33,6 +33,7 @@ export function haloApp(dims: 2 | 3): App {
   return {
     name: `halo${dims}d`,
     summary: `${dims}-D halo exchange on a Cartesian communicator (${2 * dims} faces, isend/irecv) with a compute phase and a data check`,
+    merit: { key: 'timePerIterationUs', higherIsBetter: false },
     minRanks: 1,
     params,
     main: (ctx, p) => runHalo(ctx, p, dims),

@@ -32,6 +32,7 @@ function blockSpan(n: number, nb: number, k: number): [number, number] {
 export const ptrans: App = {
   name: 'ptrans',
   summary: 'parallel matrix transpose A = A^T + B (HPCC PTRANS) on a block-cyclic P x Q grid, one message per partner; GB/s, every element checked',
+  merit: { key: 'bandwidthGBs', higherIsBetter: true },
   minRanks: 1,
   params: {
     n: { type: 'int', default: 1024, min: 1, help: 'matrix order' },

@@ -13,6 +13,7 @@ import { round, type App } from './app.ts';
 export const randpairs: App = {
   name: 'randpairs',
   summary: 'per-rank MPI bandwidth (MB/s) while every rank swaps messages with a random partner each round',
+  merit: { key: 'mbsMean', higherIsBetter: true },
   minRanks: 2,
   params: {
     bytes: { type: 'bytes', default: 64 * 1024, min: 1, help: 'message size each way' },
