@@ -1,18 +1,24 @@
 import type { App } from './app.ts';
+import { allreduce } from './allreduce.ts';
+import { alltoall } from './alltoall.ts';
 import { amorate } from './amorate.ts';
 import { fft2d } from './fft2d.ts';
 import { fft3d } from './fft3d.ts';
 import { gups } from './gups.ts';
 import { halo2d } from './halo2d.ts';
 import { halo3d } from './halo3d.ts';
+import { osuBibw } from './osu-bibw.ts';
+import { osuBw } from './osu-bw.ts';
+import { osuLatency } from './osu-latency.ts';
 import { pingpong } from './pingpong.ts';
 import { ptrans } from './ptrans.ts';
 import { putget } from './putget.ts';
 import { putrate } from './putrate.ts';
+import { randomring } from './randomring.ts';
 import { randpairs } from './randpairs.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs };
+export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall };
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

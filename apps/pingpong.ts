@@ -1,8 +1,5 @@
-import type { RankContext } from '../runtime/rank.ts';
 import { checkSizeRange, round, sizeSweep, type App, type Row } from './app.ts';
-
-/** Bytes of the acknowledgement that closes each window in stream mode (OSU's 4-byte reply). */
-const ACK_BYTES = 4;
+import { itersFor, pingPongs, streamWindows } from './osu-util.ts';
 
 /**
  * MPI ping-pong between rank 0 and `peer`: latency is half the round trip, bandwidth the
@@ -38,13 +35,13 @@ export const pingpong: App = {
     for (const bytes of sizes) {
       const msg = buf.subarray(0, bytes);
       const perRound = stream ? window * bytes : bytes;
-      const iters = Math.max(stream ? 1 : 2, Math.min(p.iterations as number, Math.floor(((p.iterations as number) * 65536) / Math.max(perRound, 1))));
+      const iters = itersFor(p.iterations as number, perRound, stream ? 1 : 2);
       if (mpi.rank === 0) for (let i = 0; i < bytes; i++) msg[i] = (i * 7 + bytes) & 255;
       else if (mpi.rank === peer) msg.fill(0);
       await mpi.barrier();
       const t0 = ctx.now();
-      if (stream) await streamWindows(ctx, msg, peer, window, iters);
-      else await pingPongs(ctx, msg, peer, iters);
+      if (stream) await streamWindows(ctx, msg, msg, peer, window, iters);
+      else await pingPongs(ctx, msg, msg, peer, iters);
       const us = ctx.now() - t0;
       // the bytes came back to rank 0 (ping-pong) or reached the peer (stream)
       const checker = stream ? peer : 0;
@@ -64,37 +61,3 @@ export const pingpong: App = {
     return mpi.rank === 0 ? { rows, peer, hops: ctx.machine.hops(0, peer) } : undefined;
   },
 };
-
-/** `iters` round trips of `msg` between rank 0 and `peer`. */
-async function pingPongs(ctx: RankContext, msg: Uint8Array, peer: number, iters: number): Promise<void> {
-  const { mpi } = ctx;
-  for (let i = 0; i < iters; i++) {
-    if (mpi.rank === 0) {
-      await mpi.send(msg, peer, 1);
-      await mpi.recv(msg, peer, 1);
-    } else if (mpi.rank === peer) {
-      await mpi.recv(msg, 0, 1);
-      await mpi.send(msg, 0, 1);
-    }
-  }
-}
-
-/** `iters` windows of `window` messages from rank 0 to `peer`, each answered by one small ack. */
-async function streamWindows(ctx: RankContext, msg: Uint8Array, peer: number, window: number, iters: number): Promise<void> {
-  const { mpi } = ctx;
-  const ack = new Uint8Array(ACK_BYTES);
-  for (let i = 0; i < iters; i++) {
-    if (mpi.rank === 0) {
-      const reqs = [];
-      for (let k = 0; k < window; k++) reqs.push(mpi.isend(msg, peer, 2));
-      await mpi.waitAll(reqs);
-      await mpi.recv(ack, peer, 3);
-    } else if (mpi.rank === peer) {
-      // every receive of a window lands in the same buffer, as in OSU's test
-      const reqs = [];
-      for (let k = 0; k < window; k++) reqs.push(mpi.irecv(msg, 0, 2));
-      await mpi.waitAll(reqs);
-      await mpi.send(ack, 0, 3);
-    }
-  }
-}
