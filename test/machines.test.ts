@@ -9,6 +9,12 @@ const small: Record<string, Record<string, string>> = {
   pingpong: { maxBytes: '64KiB', iterations: '2' },
   putget: { maxBytes: '16KiB', iterations: '2', window: '4' },
   halo3d: { nx: '8', ny: '8', nz: '8', iterations: '2' },
+  randomring: { bytes: '4KiB', patterns: '2', loops: '1' },
+  allreduce: { maxBytes: '1KiB', iterations: '2' },
+  alltoall: { maxBytes: '1KiB', iterations: '2' },
+  'osu-latency': { maxBytes: '4KiB', iterations: '2' },
+  'osu-bw': { maxBytes: '16KiB', iterations: '2', window: '4' },
+  'osu-bibw': { maxBytes: '16KiB', iterations: '2', window: '4' },
 };
 
 describe.each(Object.keys(presets))('machine %s', (machine) => {
