@@ -114,6 +114,7 @@ export const putget: App = {
 async function streams(ctx: RankContext, target: number, sizes: readonly number[], node: boolean, both: boolean, window: number): Promise<{ rows: Row[]; target: number; pairs: number } | undefined> {
   const { mpi, dmapp } = ctx;
   const ppn = ctx.machine.ppn;
+  if (ctx.machine.placement !== 'contiguous') throw new RangeError(`putget: pairs=node pairs the ranks of two nodes by their rank order and needs --placement contiguous, not ${ctx.machine.placement}`);
   const tNode = ctx.machine.nodeOf(target);
   const myNode = ctx.machine.nodeOf(mpi.rank);
   if (tNode === ctx.machine.nodeOf(0)) throw new RangeError(`putget: pairs=node needs a target on another node than rank 0's (target=${target})`);

@@ -21,6 +21,7 @@ export const putrate: App = {
   async main(ctx, p) {
     const { mpi, dmapp } = ctx;
     const ppn = ctx.machine.ppn;
+    if (ctx.machine.placement !== 'contiguous') throw new RangeError(`putrate: node 0's ranks put to the other nodes' by rank order and need --placement contiguous, not ${ctx.machine.placement}`);
     const remote = mpi.size - ppn;
     if (remote < 1) throw new RangeError(`putrate: needs ranks on a node other than node 0 (nodes ${ctx.machine.nodes}, ppn ${ppn})`);
     const seg = dmapp.malloc(8 * ppn);

@@ -8,6 +8,7 @@ import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traf
 import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
+import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { formatTable } from './table.ts';
@@ -66,6 +67,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
     .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; see 'phit machines'", collect, [])
     .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring; see 'phit collectives'", collect, [])
+    .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
     .action(async (appName: string, opts: RunOptions) => {
@@ -328,6 +330,7 @@ interface RunOptions {
   param: string[];
   set: string[];
   coll: string[];
+  placement: string;
   seed: string;
   json?: boolean;
 }
@@ -352,7 +355,9 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   } catch (e) {
     throw new UsageError(`--coll: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, program: (ctx) => app.main(ctx, params) });
+  if (!(PLACEMENTS as readonly string[]).includes(opts.placement)) throw new UsageError(`--placement ${opts.placement}: valid: ${PLACEMENTS.join(', ')}`);
+  const placement = opts.placement as Placement;
+  const r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, program: (ctx) => app.main(ctx, params) });
   const results = r.result ?? null;
   if (opts.json) {
     io.out(JSON.stringify({ app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results }));

@@ -15,6 +15,22 @@ import { cyclePs } from './units.ts';
 export interface CpuParams {
   readonly flopsPerPs: number;
   readonly memBytesPerPs: number;
+  /** Sockets per node; a node's ranks fill socket 0 first. */
+  readonly sockets: number;
+  /** The socket wired to the NIC. */
+  readonly nicSocket: number;
+  /** Extra time of a rank on another socket, per send posted and per wait returned (ps). */
+  readonly socketCrossingPs: number;
+}
+
+/** Operating-system noise on the application cores. */
+export interface NoiseParams {
+  /** none, periodic (one detour per period, random phase per core) or random (Poisson). */
+  readonly kind: 'none' | 'periodic' | 'random';
+  readonly periodPs: number;
+  readonly detourPs: number;
+  /** Core specialisation: the OS has a core of its own and application cores see no detours. */
+  readonly coreSpec: boolean;
 }
 
 /** MPI library parameters of a machine. */
@@ -63,6 +79,7 @@ export interface MachineConfig {
   readonly rawLinkGBs: { readonly link: number; readonly optical?: number };
   readonly nic: NicParams;
   readonly cpu: CpuParams;
+  readonly noise: NoiseParams;
   readonly mpi: MpiParams;
   readonly dmapp: DmappParams;
 }
@@ -165,6 +182,10 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     latencyPs: r.timePs(`${family}.latency`),
     overheadPhits: r.int(`${family}.overheadPhits`),
   });
+  const sockets = r.int('cpu.sockets');
+  const nicSocket = r.int('cpu.nicSocket');
+  if (sockets < 1) throw new RangeError(`parameter cpu.sockets: expected at least 1, got ${sockets}`);
+  if (nicSocket >= sockets) throw new RangeError(`parameter cpu.nicSocket: ${nicSocket} is not a socket (0..${sockets - 1})`);
   const rails = r.int('mpi.rails');
   if (rails < 1) throw new RangeError(`parameter mpi.rails: expected at least one stream, got ${rails}`);
   return {
@@ -178,7 +199,14 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     links: { link: linkOf('link'), ...(topology.kind === 'dragonfly' ? { optical: linkOf('optical') } : {}) },
     rawLinkGBs: { link: rawOf('link'), ...(topology.kind === 'dragonfly' ? { optical: rawOf('optical') } : {}) },
     nic,
-    cpu: { flopsPerPs: (r.number('cpu.gflops') * 1e9) / 1e12, memBytesPerPs: r.bytesPerPs('cpu.memBandwidth') },
+    cpu: {
+      flopsPerPs: (r.number('cpu.gflops') * 1e9) / 1e12,
+      memBytesPerPs: r.bytesPerPs('cpu.memBandwidth'),
+      sockets,
+      nicSocket,
+      socketCrossingPs: r.timePs('cpu.socketCrossing'),
+    },
+    noise: noiseOf(r),
     mpi: {
       eagerMaxBytes: r.bytes('mpi.eagerMaxBytes'),
       asyncProgress: r.yesNo('mpi.asyncProgress'),
@@ -266,4 +294,15 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
       return d[graph.nodeRouter[b]!]!;
     },
   };
+}
+
+const NOISE_KINDS = ['none', 'periodic', 'random'] as const;
+
+function noiseOf(r: ParamReader): NoiseParams {
+  const kind = r.string('noise.kind');
+  if (!(NOISE_KINDS as readonly string[]).includes(kind)) throw new RangeError(`parameter noise.kind: "${kind}" is not one of ${NOISE_KINDS.join(', ')}`);
+  const periodPs = r.timePs('noise.period');
+  const detourPs = r.timePs('noise.detour');
+  if (kind !== 'none' && !(detourPs < periodPs)) throw new RangeError(`parameter noise.detour: a detour (${detourPs / 1e6} us) must be shorter than noise.period (${periodPs / 1e6} us)`);
+  return { kind: kind as NoiseParams['kind'], periodPs, detourPs, coreSpec: r.yesNo('noise.coreSpec') };
 }

@@ -1,6 +1,7 @@
 import type { Engine, Thread, WaitReason } from '../fabric/engine/engine.ts';
 import type { Machine } from '../fabric/machine.ts';
 import type { Nic } from '../fabric/nic/nic.ts';
+import type { Detours } from './noise.ts';
 
 /**
  * A process (rank) as the runtime layers see it: its thread, its node and NIC, and the CPU-time
@@ -24,6 +25,10 @@ export class Proc {
     readonly inst: number,
     readonly thread: Thread,
     readonly machine: Machine,
+    /** Extra time of a rank on a socket without the NIC: per send posted and per wait returned (ps). */
+    readonly crossPs = 0,
+    /** The OS detours of the rank's core, or null for a quiet core. */
+    readonly noise: Detours | null = null,
   ) {}
 
   get engine(): Engine {
@@ -41,21 +46,28 @@ export class Proc {
 
   /** Charges `ps` of CPU time without yielding; returns the time the work ends. */
   charge(ps: number): number {
-    this.clock = this.time() + ps;
+    this.clock = this.noise ? this.noise.run(this.time(), ps) : this.time() + ps;
     return this.clock;
   }
 
   /** Spends `ps` of this process's CPU time (its clock advances, others run meanwhile). */
   cpu(ps: number, reason: WaitReason = 'compute'): Promise<void> {
-    if (reason === 'compute') this.computePs += ps;
-    this.charge(ps);
+    const from = this.time();
+    const to = this.charge(ps);
+    if (reason === 'compute') this.computePs += to - from;
     return this.catchUp(reason);
   }
 
   /** Blocks until something calls `engine.wake(this.thread)`, after any CPU time it owes. */
   async block(reason: WaitReason): Promise<void> {
     await this.catchUp(reason);
-    return this.engine.suspend(this.thread, reason);
+    await this.engine.suspend(this.thread, reason);
+    if (this.noise || this.crossPs > 0) {
+      // the completion crosses to this rank's socket, and a core in an OS detour resumes after it
+      const now = this.engine.now;
+      const resume = this.noise ? this.noise.run(now, this.crossPs) : now + this.crossPs;
+      if (resume > now) await this.engine.sleep(this.thread, resume - now, reason);
+    }
   }
 
   private catchUp(reason: WaitReason): Promise<void> {

@@ -1,3 +1,4 @@
+import type { Placement } from './placement.ts';
 import type { Dmapp } from './dmapp/dmapp.ts';
 import type { Shmem } from './shmem/shmem.ts';
 import type { Gni } from './ugni/gni.ts';
@@ -13,6 +14,8 @@ export interface MachineView {
   readonly title: string;
   readonly nodes: number;
   readonly ppn: number;
+  /** How ranks were laid out on the nodes. */
+  readonly placement: Placement;
   /** Node a rank runs on. */
   nodeOf(rank: number): number;
   /** Router-to-router hops between the nodes of two ranks on a quiet network. */

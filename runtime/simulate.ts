@@ -9,6 +9,8 @@ import { Mpi } from './mpi/mpi.ts';
 import { Proc } from './proc.ts';
 import { Shmem } from './shmem/shmem.ts';
 import { Gni, GniJob } from './ugni/gni.ts';
+import { Detours } from './noise.ts';
+import { placeRanks, type Placement } from './placement.ts';
 import { makeContext, type MachineView, type RankProgram } from './rank.ts';
 
 /** Options of one simulation run. */
@@ -16,8 +18,10 @@ export interface SimulateOptions<R = unknown> {
   /** Preset name (`xe6`) or a machine spec. */
   readonly machine: string | MachineSpec;
   readonly nodes: number;
-  /** Ranks per node (default 1); ranks are placed on nodes in blocks. */
+  /** Ranks per node (default 1). */
   readonly ppn?: number;
+  /** How ranks are laid out on nodes (default contiguous: rank r on node r / ppn); see `placeRanks`. */
+  readonly placement?: Placement;
   readonly program: RankProgram<R>;
   /** Seed of the run's only random generator (default 1). */
   readonly seed?: number;
@@ -32,6 +36,7 @@ export interface SimulateResult<R = unknown> {
   readonly machine: string;
   readonly nodes: number;
   readonly ppn: number;
+  readonly placement: Placement;
   readonly ranks: number;
   /** Simulated time when the last rank finished (us). */
   readonly simulatedTimeUs: number;
@@ -57,6 +62,10 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   checkAlgorithms(opts.algorithms ?? {});
   const machine = buildMachine(config, opts.seed ?? 1);
   const size = opts.nodes * ppn;
+  const seed = opts.seed ?? 1;
+  const placement = opts.placement ?? 'contiguous';
+  const layout = placeRanks(placement, opts.nodes, ppn, seed);
+  const { cpu, noise } = config;
   const results = new Array<R>(size);
   const finished = new Float64Array(size);
   const procs: Proc[] = [];
@@ -65,7 +74,10 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     const thread = machine.engine.spawn(`rank ${r}`, async () => {
       await bodies[r]!(contexts[r]!);
     });
-    procs.push(new Proc(r, Math.floor(r / ppn), r % ppn, thread, machine));
+    const inst = layout.inst[r]!;
+    // a node's ranks fill its sockets in order; those not on the NIC's socket cross to it
+    const socket = Math.floor((inst * cpu.sockets) / ppn);
+    procs.push(new Proc(r, layout.node[r]!, inst, thread, machine, socket === cpu.nicSocket ? 0 : cpu.socketCrossingPs, Detours.of(noise, seed, r)));
     bodies.push(async (ctx) => {
       results[r] = await opts.program(ctx);
       finished[r] = procs[r]!.time();
@@ -78,6 +90,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     title: config.title,
     nodes: config.nodes,
     ppn,
+    placement,
     nodeOf: (rank) => procs[rank]!.node,
     hops: (a, b) => machine.hops(procs[a]!.node, procs[b]!.node),
     nic: {
@@ -111,6 +124,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     machine: config.name,
     nodes: config.nodes,
     ppn,
+    placement,
     ranks: size,
     simulatedTimeUs: finished.reduce((a, b) => Math.max(a, b), 0) / 1e6,
     computeUs: procs.reduce((a, p) => a + p.computePs, 0) / size / 1e6,

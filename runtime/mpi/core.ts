@@ -246,7 +246,7 @@ export class MpiWorld implements EventHandler {
     const bytes = buf.length;
     const sync = mode === 'sync';
     let start: () => void;
-    const leaves = proc.charge(P.sendOverheadPs);
+    const leaves = proc.charge(P.sendOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
     if (peer.node === proc.node) {
       // on-node path: copy into a shared buffer; the send completes when the copy is done (a
       // synchronous one when the receiver has matched too)
