@@ -1,4 +1,4 @@
-import { Prng } from '../fabric/engine/prng.ts';
+import { Prng, shuffle } from '../fabric/engine/prng.ts';
 import type { Request } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { round, type App, type AppResult, type ParamValues, type Row } from './app.ts';
@@ -70,14 +70,7 @@ async function runRandomRing(ctx: RankContext, p: ParamValues): Promise<AppResul
   /** The next ring: natural, or a new seeded permutation (the same on every rank). */
   const ring = (random: boolean): Neighbours => {
     for (let i = 0; i < size; i++) order[i] = i;
-    if (random) {
-      for (let i = size - 1; i > 0; i--) {
-        const j = rng.nextU32() % (i + 1);
-        const t = order[i]!;
-        order[i] = order[j]!;
-        order[j] = t;
-      }
-    }
+    if (random) shuffle(order, rng);
     const at = order.indexOf(me);
     return { left: order[(at - 1 + size) % size]!, right: order[(at + 1) % size]! };
   };

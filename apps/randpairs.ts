@@ -1,4 +1,4 @@
-import { Prng } from '../fabric/engine/prng.ts';
+import { Prng, shuffle } from '../fabric/engine/prng.ts';
 import { round, type App } from './app.ts';
 
 /**
@@ -33,12 +33,7 @@ export const randpairs: App = {
     /** Partner of this rank in the next pairing (-1: sits out). */
     const nextPartner = (): number => {
       for (let i = 0; i < size; i++) order[i] = i;
-      for (let i = size - 1; i > 0; i--) {
-        const j = rng.nextU32() % (i + 1);
-        const t = order[i]!;
-        order[i] = order[j]!;
-        order[j] = t;
-      }
+      shuffle(order, rng);
       const at = order.indexOf(me);
       const mate = at ^ 1;
       return mate < size ? order[mate]! : -1;

@@ -17,6 +17,7 @@ import { findApp } from '../apps/index.ts';
 import { machineSpec, resolveMachine } from '../fabric/machine.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { parseKeyValues, positiveInt } from './args.ts';
 import { formatTable } from './table.ts';
 
 const USER_FILE = /\.(m?[jt]s)$/;
@@ -272,21 +273,6 @@ export interface CompareCliOptions {
   readonly json?: boolean;
 }
 
-function keyValues(items: readonly string[], flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of items) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) throw new RangeError(`${flag} ${item}: expected key=value`);
-    out[item.slice(0, eq)] = item.slice(eq + 1);
-  }
-  return out;
-}
-
-function positiveInt(flag: string, text: string): number {
-  const v = Number(text);
-  if (!Number.isInteger(v) || v < 1) throw new RangeError(`--${flag} ${text}: expected a positive integer`);
-  return v;
-}
 
 /** Runs `phit compare` and prints a table or JSON; returns 0, or 1 when a machine's run failed. Throws RangeError on bad input. */
 export async function compareCommand(opts: CompareCliOptions, io: { out: (s: string) => void }): Promise<number> {
@@ -297,8 +283,8 @@ export async function compareCommand(opts: CompareCliOptions, io: { out: (s: str
     machines: opts.machines.split(',').map((m) => m.trim()).filter((m) => m !== ''),
     nodes: positiveInt('nodes', opts.nodes),
     ppn: positiveInt('ppn', opts.ppn),
-    params: keyValues(opts.param, '--param'),
-    set: keyValues(opts.set, '--set'),
+    params: parseKeyValues(opts.param, '--param'),
+    set: parseKeyValues(opts.set, '--set'),
     seed,
   });
   io.out(opts.json ? JSON.stringify({ app: r.app, nodes: r.nodes, ppn: r.ppn, rows: r.rows }) : formatCompare(r));

@@ -10,6 +10,7 @@ import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { parseKeyValues, positiveInt } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { formatTable } from './table.ts';
 
@@ -30,21 +31,6 @@ function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
 }
 
-function parseKeyValues(items: readonly string[], flag: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const item of items) {
-    const eq = item.indexOf('=');
-    if (eq <= 0) throw new UsageError(`${flag} ${item}: expected key=value`);
-    out[item.slice(0, eq)] = item.slice(eq + 1);
-  }
-  return out;
-}
-
-function positiveInt(name: string, text: string): number {
-  const v = Number(text);
-  if (!Number.isInteger(v) || v < 1) throw new UsageError(`--${name} ${text}: expected a positive integer`);
-  return v;
-}
 
 /** Runs the phit command line; returns the exit code. */
 export async function main(argv: readonly string[], io: Io = defaultIo): Promise<number> {

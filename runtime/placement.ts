@@ -1,4 +1,4 @@
-import { Prng } from '../fabric/engine/prng.ts';
+import { Prng, shuffle } from '../fabric/engine/prng.ts';
 
 /** How ranks are laid out on nodes. */
 export const PLACEMENTS = ['contiguous', 'round-robin', 'random'] as const;
@@ -24,13 +24,7 @@ export function placeRanks(placement: Placement, nodes: number, ppn: number, see
   if (placement === 'random') {
     const slots = new Int32Array(size);
     for (let i = 0; i < size; i++) slots[i] = i;
-    const rng = new Prng((seed ^ 0x5bd1e995) >>> 0);
-    for (let i = size - 1; i > 0; i--) {
-      const j = rng.int(i + 1);
-      const t = slots[i]!;
-      slots[i] = slots[j]!;
-      slots[j] = t;
-    }
+    shuffle(slots, new Prng((seed ^ 0x5bd1e995) >>> 0));
     for (let r = 0; r < size; r++) node[r] = Math.floor(slots[r]! / ppn);
   } else {
     for (let r = 0; r < size; r++) node[r] = placement === 'contiguous' ? Math.floor(r / ppn) : r % nodes;

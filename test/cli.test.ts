@@ -4,21 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { phit } from './helpers.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.ts';
 
-interface Captured {
-  code: number;
-  out: string[];
-  err: string[];
-}
-
-async function phit(...argv: string[]): Promise<Captured> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out, err };
-}
 
 /** All printed text as lines (an io call may carry several lines, e.g. a table). */
 function lines(chunks: readonly string[]): string[] {

@@ -5,21 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveParams } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
 import { chooseMerit, compare } from '../cli/compare.ts';
-import { main } from '../cli/main.ts';
+import { phit } from './helpers.ts';
 import { simulate } from '../runtime/simulate.ts';
 
-interface Captured {
-  code: number;
-  out: string[];
-  err: string[];
-}
-
-async function phit(...argv: string[]): Promise<Captured> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
-  return { code, out, err };
-}
 
 interface JsonRow {
   machine: string;

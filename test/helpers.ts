@@ -1,5 +1,6 @@
 /** Helpers shared by the test suites. */
 import { resolveParams } from '../apps/app.ts';
+import { main } from '../cli/main.ts';
 import { putget } from '../apps/putget.ts';
 import { simulate } from '../runtime/simulate.ts';
 import type { PacketPool } from '../fabric/packet.ts';
@@ -111,4 +112,19 @@ export function slope(points: readonly { x: number; y: number }[]): number {
   const mx = points.reduce((a, p) => a + p.x, 0) / n;
   const my = points.reduce((a, p) => a + p.y, 0) / n;
   return points.reduce((a, p) => a + (p.x - mx) * (p.y - my), 0) / points.reduce((a, p) => a + (p.x - mx) ** 2, 0);
+}
+
+/** What one command line printed and its exit code. */
+export interface Captured {
+  code: number;
+  out: string[];
+  err: string[];
+}
+
+/** Runs the phit command line in-process, capturing its output. */
+export async function phit(...argv: string[]): Promise<Captured> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
+  return { code, out, err };
 }

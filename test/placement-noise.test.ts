@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { resolveParams } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
-import { resolveMachine } from '../fabric/machine.ts';
-import { machineSpec } from '../fabric/machine.ts';
+import { machineSpec, resolveMachine } from '../fabric/machine.ts';
 import { Prng } from '../fabric/engine/prng.ts';
-import { main } from '../cli/main.ts';
 import { Detours } from '../runtime/noise.ts';
 import { placeRanks, PLACEMENTS } from '../runtime/placement.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { phit } from './helpers.ts';
 
 describe('rank placement', () => {
   it.each(PLACEMENTS)('%s gives every node ppn ranks with indices 0..ppn-1', (placement) => {
@@ -59,8 +58,7 @@ describe('rank placement', () => {
   it('node-level apps refuse a placement they cannot use; the CLI names a bad placement', async () => {
     const putrate = findApp('putrate');
     await expect(simulate({ machine: 'xc30', nodes: 2, ppn: 2, placement: 'round-robin', program: (ctx) => putrate.main(ctx, resolveParams(putrate, {})) })).rejects.toThrow(/--placement contiguous/);
-    const err: string[] = [];
-    const code = await main(['run', 'pingpong', '--nodes', '2', '--placement', 'spiral'], { out: () => {}, err: (s) => err.push(s) });
+    const { code, err } = await phit('run', 'pingpong', '--nodes', '2', '--placement', 'spiral');
     expect(code).toBe(2);
     expect(err.join('\n')).toContain('--placement spiral: valid: contiguous, round-robin, random');
   });

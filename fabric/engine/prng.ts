@@ -45,3 +45,13 @@ export class Prng {
     return Math.floor(this.next() * n);
   }
 }
+
+/** Shuffles `a` in place (Fisher-Yates, one draw per element from the end) with `rng`. */
+export function shuffle(a: Int32Array, rng: Prng): void {
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = rng.nextU32() % (i + 1);
+    const t = a[i]!;
+    a[i] = a[j]!;
+    a[j] = t;
+  }
+}

@@ -1,0 +1,19 @@
+/** Command-line argument helpers shared by the commands; bad input throws RangeError (exit code 2). */
+
+/** `key=value` items of a repeatable option, as an object; throws naming the bad item. */
+export function parseKeyValues(items: readonly string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of items) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new RangeError(`${flag} ${item}: expected key=value`);
+    out[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return out;
+}
+
+/** The positive integer of option `--name`; throws naming it. */
+export function positiveInt(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isInteger(v) || v < 1) throw new RangeError(`--${name} ${text}: expected a positive integer`);
+  return v;
+}
