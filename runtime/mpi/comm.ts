@@ -527,7 +527,7 @@ export class Comm {
   async bcast(buf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
     const b = this.collBuf('bcast', 'buf', buf);
     this.checkRoot('bcast', root);
-    this.agree({ call: 'bcast', root, ...this.shapeOfData(b, 'elements in buf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'bcast', root, ...this.dataSignature(b, 'elements in buf'), algorithm: opts?.algorithm });
     await this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root);
   }
 
@@ -541,7 +541,7 @@ export class Comm {
     const recv = atRoot ? this.collBuf('reduce', 'recvBuf', recvBuf) : null;
     if (recv) this.sameShape('reduce', send, recv);
     this.checkOp('reduce', op, send);
-    this.agree({ call: 'reduce', root, op, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'reduce', root, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root);
   }
 
@@ -551,7 +551,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('allreduce', 'sendBuf', sendBuf);
     this.sameShape('allreduce', send, recv);
     this.checkOp('allreduce', op, send);
-    this.agree({ call: 'allreduce', op, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'allreduce', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
     else await this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
@@ -564,7 +564,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice(this.rank * k, this.rank * k + k) : this.collBuf('allgather', 'sendBuf', sendBuf);
     this.sameType('allgather', send, recv);
     if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
-    this.agree({ call: 'allgather', ...this.shapeOfData(send, 'elements per rank'), algorithm: opts?.algorithm });
+    this.agree({ call: 'allgather', ...this.dataSignature(send, 'elements per rank'), algorithm: opts?.algorithm });
     await this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv);
   }
 
@@ -587,7 +587,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('alltoall', 'sendBuf', sendBuf);
     this.sameShape('alltoall', send, recv);
     if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `alltoall: ${send.length} elements do not split into ${this.size} equal blocks`);
-    this.agree({ call: 'alltoall', ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'alltoall', ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv);
   }
 
@@ -624,7 +624,7 @@ export class Comm {
     this.sameType('reduceScatterBlock', send, recv);
     if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `reduceScatterBlock: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     this.checkOp('reduceScatterBlock', op, send);
-    this.agree({ call: 'reduceScatterBlock', op, ...this.shapeOfData(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'reduceScatterBlock', op, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
     await this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
 
@@ -637,7 +637,7 @@ export class Comm {
       this.sameType('gather', send, recv);
       if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `gather: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
     }
-    this.agree({ call: 'gather', root, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'gather', root, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('gather', send.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root);
   }
 
@@ -665,7 +665,7 @@ export class Comm {
       this.sameType('scatter', send, recv);
       if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `scatter: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     }
-    this.agree({ call: 'scatter', root, ...this.shapeOfData(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'scatter', root, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
     await this.algorithm('scatter', recv.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root);
   }
 
@@ -690,7 +690,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('scan', 'sendBuf', sendBuf);
     this.sameShape('scan', send, recv);
     this.checkOp('scan', op, send);
-    this.agree({ call: 'scan', op, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'scan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
 
@@ -700,7 +700,7 @@ export class Comm {
     const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('exscan', 'sendBuf', sendBuf);
     this.sameShape('exscan', send, recv);
     this.checkOp('exscan', op, send);
-    this.agree({ call: 'exscan', op, ...this.shapeOfData(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    this.agree({ call: 'exscan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     await this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
   }
 
@@ -820,7 +820,7 @@ export class Comm {
   }
 
   /** The element type and count of a buffer every rank must pass alike. */
-  private shapeOfData(buf: ReduceArray, countName: string): { type: string; count: number; countName: string } {
+  private dataSignature(buf: ReduceArray, countName: string): { type: string; count: number; countName: string } {
     return { type: buf.constructor.name, count: buf.length, countName };
   }
 
