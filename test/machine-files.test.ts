@@ -78,6 +78,11 @@ describe('machine files', () => {
     const spec = parseMachineFile(edited, 'fast-xe6.yaml');
     expect(spec.params['router.latency']!.source).toBe('file fast-xe6.yaml');
     expect(spec.params['link.latency']!.source).toBe(presets.xe6!.params['link.latency']!.source);
+    // renamed, the file still finds its preset by its seed file: unchanged values keep their sources
+    const renamed = parseMachineFile(readFileSync(path, 'utf8'), 'fast-xe6.yaml');
+    expect(renamed.name).toBe('fast-xe6');
+    expect(renamed.params['link.latency']!.source).toBe(presets.xe6!.params['link.latency']!.source);
+    expect(renamed.params['router.latency']!.source).toBe('file fast-xe6.yaml');
   });
 
   it('a base: file takes the preset and overrides what it lists; compare runs it in a worker', async () => {

@@ -63,7 +63,8 @@ function presetHelp(key: string): string {
  * Reads a machine file (YAML or JSON): either a full table (`name`, `title`, `seed`, `params`)
  * or `base: <preset>` with the parameters that differ. Throws a RangeError listing every problem
  * (unknown keys, bad values, missing parameters), each with `origin`, the line and the allowed
- * values. A parameter whose value differs from the preset's gets the source "file <origin>".
+ * values. A parameter whose value differs from the preset's (the base, else the preset of the
+ * file's name or seed file) gets the source "file <origin>".
  */
 export function parseMachineFile(text: string, origin: string): MachineSpec {
   const lines = new LineCounter();
@@ -152,7 +153,8 @@ export function parseMachineFile(text: string, origin: string): MachineSpec {
   }
 
   // the table: the base's parameters (if any) with the file's on top
-  const reference = base ?? presets[name];
+  // what "changed" is measured against: the base, else the preset of that name or seed file
+  const reference = base ?? presets[name] ?? Object.values(presets).find((p) => seed !== undefined && p.seed === seed);
   const baseTopology = base ? String(base.params['topology.kind']?.value) : undefined;
   const topology = String(given.get('topology.kind')?.value ?? baseTopology ?? '');
   if (base && topology !== baseTopology) {
