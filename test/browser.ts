@@ -4,10 +4,12 @@ import { pathToFileURL } from 'node:url';
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { READY_FLAG } from '../cli/report.ts';
 
-/** The Chromium binary: env PHIT_CHROMIUM, else Debian's /usr/bin/chromium; null when absent. */
+/** Where the Chromium binary should be: env PHIT_CHROMIUM, else Debian's /usr/bin/chromium. */
+export const chromiumWanted = process.env.PHIT_CHROMIUM || '/usr/bin/chromium';
+
+/** The Chromium binary, or null when it is not there. */
 export function chromiumPath(): string | null {
-  const p = process.env.PHIT_CHROMIUM || '/usr/bin/chromium';
-  return existsSync(p) ? p : null;
+  return existsSync(chromiumWanted) ? chromiumWanted : null;
 }
 
 /** Whether a missing browser must fail the tests (PHIT_REQUIRE_BROWSER=1) instead of skipping them. */

@@ -4,11 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { machineSpec } from '../fabric/machine.ts';
+import { resolveParams, type AppResult } from '../apps/app.ts';
+import { pingpong } from '../apps/pingpong.ts';
+import { machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { simulate } from '../runtime/simulate.ts';
 import type { Histogram, RankTime, RouterLoad, RunMetrics } from '../runtime/metrics.ts';
-import { chartLibrary, escapeHtml, renderReport, scriptJson, type ReportDoc, type ReportSection } from '../cli/report.ts';
+import { chartLibrary, escapeHtml, renderReport, scriptJson, type LineChart, type ReportDoc, type ReportSection } from '../cli/report.ts';
 import { MAX_PLANES, MAX_RANK_BARS, resultCharts, runReport, utilisationMaps, type RunReportInput } from '../cli/run-report.ts';
-import { browserRequired, checkPage, chromiumPath, launchBrowser } from './browser.ts';
+import { browserRequired, checkPage, chromiumPath, chromiumWanted, launchBrowser } from './browser.ts';
 
 // ---------- synthetic fixtures: one router load per topology layout, deterministic values
 
@@ -199,7 +202,7 @@ describe('renderReport and runReport', () => {
 
 const chromium = chromiumPath();
 const haveBrowser = chromium !== null || browserRequired;
-if (!haveBrowser) console.warn('report browser test skipped: no Chromium at /usr/bin/chromium (set PHIT_CHROMIUM, or PHIT_REQUIRE_BROWSER=1 to fail instead)');
+if (!haveBrowser) console.warn(`report browser test skipped: no Chromium at ${chromiumWanted} (set PHIT_CHROMIUM, or PHIT_REQUIRE_BROWSER=1 to fail instead)`);
 
 /**
  * Coloured pixels a chart with data must have, by kind: thin lines give about 2,000, filled bars
@@ -212,7 +215,7 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
   let browser: Browser;
   let dir: string;
   beforeAll(async () => {
-    if (chromium === null) throw new Error('PHIT_REQUIRE_BROWSER=1 but no Chromium at /usr/bin/chromium or PHIT_CHROMIUM');
+    if (chromium === null) throw new Error(`PHIT_REQUIRE_BROWSER=1 but no Chromium at ${chromiumWanted} (set PHIT_CHROMIUM)`);
     dir = mkdtempSync(join(tmpdir(), 'phit-report-'));
     browser = await launchBrowser(chromium);
   }, 30_000);
@@ -240,6 +243,24 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
       }
     }, 20_000);
   }
+
+  it('a real pingpong run on xe6 (without metrics) gives a report whose latency chart holds its rows', async () => {
+    const spec = machineSpec('xe6');
+    const params = resolveParams(pingpong, { minBytes: '8', maxBytes: '16KiB', iterations: '2' });
+    const set = { 'mpi.eagerMaxBytes': '4KiB' };
+    const r = await simulate({ machine: spec, nodes: 2, set, program: (ctx) => pingpong.main(ctx, params) });
+    const rows = (r.result as AppResult).rows;
+    const sections = runReport({ app: 'pingpong', params, spec, set, nodes: r.nodes, ranks: r.ranks, ppn: r.ppn, placement: r.placement, seed: 1, simulatedTimeUs: r.simulatedTimeUs, events: r.events, packets: r.packets, result: r.result, topology: resolveMachine(spec, 2, set).topologySummary });
+    const html = renderReport(doc('pingpong on xe6', sections));
+    const charts = chartsOf(html);
+    expect(charts.map((c) => c.title)).toEqual(['Latency vs bytes', 'Bandwidth vs bytes']);
+    expect((charts[0] as unknown as LineChart).series[0]!.points).toEqual(rows.map((x) => [x.bytes, x.latencyUs]));
+    const file = join(dir, 'pingpong.html');
+    writeFileSync(file, html);
+    const page = await checkPage(browser, file);
+    expect([page.foreignRequests, page.errors, page.state.errors]).toEqual([[], [], []]);
+    expect(page.charts.map((c) => c.coloured > MIN_COLOURED.line!)).toEqual([true, true]);
+  }, 30_000);
 
   it('the check sees charts without data, a chart that fails and a request to the network', async () => {
     const page0 = renderReport(
