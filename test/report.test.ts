@@ -244,6 +244,20 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
     }, 20_000);
   }
 
+  it('large layouts draw too: 20 torus planes, 30 dragonfly groups of 96 routers, 1,000 ranks', async () => {
+    const df = load('dragonfly', ['group', 'chassis', 'slot'], Array.from({ length: 30 * 96 }, (_, r) => [Math.floor(r / 96), Math.floor(r / 16) % 6, r % 16]));
+    for (const [name, routers] of [['big-torus', torusLoad(8, 8, MAX_PLANES + 4)], ['big-dragonfly', df]] as const) {
+      const html = renderReport(doc(name, runReport(input('torus', { metrics: { ...metrics(routers), ranks: ranks(1000) } }))));
+      const file = join(dir, `${name}.html`);
+      writeFileSync(file, html);
+      const page = await checkPage(browser, file);
+      const kinds = chartsOf(html).map((c) => c.kind);
+      expect(kinds.filter((k) => k === 'heatmap').length).toBe(name === 'big-torus' ? MAX_PLANES + 1 : 1);
+      expect([page.foreignRequests, page.errors, page.state.errors]).toEqual([[], [], []]);
+      page.charts.forEach((c, i) => expect(c.coloured, `${name} ${c.id}`).toBeGreaterThan(MIN_COLOURED[kinds[i]!]!));
+    }
+  }, 30_000);
+
   it('a real pingpong run on xe6 (without metrics) gives a report whose latency chart holds its rows', async () => {
     const spec = machineSpec('xe6');
     const params = resolveParams(pingpong, { minBytes: '8', maxBytes: '16KiB', iterations: '2' });
