@@ -282,14 +282,14 @@ export function configRows(spec: MachineSpec, set: Readonly<Record<string, strin
 export function runReport(input: RunReportInput): ReportSection[] {
   const m = input.metrics;
   const figures = [
-    { label: 'machine', value: `${input.spec.name} (${input.spec.title})` },
+    { label: 'machine', value: input.spec.name },
     { label: 'nodes', value: input.nodes },
     { label: 'ranks', value: input.ranks },
     { label: 'simulated time (us)', value: round(input.simulatedTimeUs) },
     ...(input.packets !== undefined ? [{ label: 'packets', value: input.packets }] : []),
   ];
   const sections: ReportSection[] = [
-    { title: 'Run', text: `${input.app} on ${input.spec.name}${input.topology ? `: ${input.topology}` : ''}.`, items: [{ kind: 'figures', figures }] },
+    { title: 'Run', text: `${input.app} on ${input.spec.name}, ${input.spec.title}${input.topology ? `: ${input.topology}` : ''}.`, items: [{ kind: 'figures', figures }] },
     resultSection(input.result),
   ];
   if (m) {
