@@ -4,6 +4,8 @@ import { apps } from '../apps/index.ts';
 import { rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
 import { checkDeadlockFreedom } from '../fabric/deadlock.ts';
 import { topologyMetrics } from '../fabric/topology/metrics.ts';
+import { histogramQuantile } from '../fabric/metrics.ts';
+import type { FabricMetrics } from '../runtime/metrics.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
 import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
 import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
@@ -177,9 +179,20 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--window <us>', 'measurement window in simulated us', '20')
     .option('--warmup <us>', 'warm-up before measuring, simulated us', '5')
     .option('--per-source', "report each source's share of the delivered bandwidth")
+    .option('--metrics', 'also measure the fabric over the window: link utilisation and credit stall per link class, hop and latency histograms, minimal-route share')
     .option('-s, --set <key=value>', 'set a machine parameter (repeatable)', collect, [])
     .option('--seed <s>', 'seed of the run', '1')
     .option('--json', 'print one JSON object')
+    .addHelpText(
+      'after',
+      '\n--metrics covers the measurement window. Utilisation: the share of the window a link spent\n' +
+        'serializing packets (mean and max over the links of a class, one link per direction); credit\n' +
+        'stall: the share it was free while packets waited for it without credits downstream. Hops are\n' +
+        'router-to-router; packet latency runs from the injection channel to delivery at the NIC (a\n' +
+        'response packet counts as a packet). Minimal share: for routings that can leave the minimal\n' +
+        'path (dragonfly valiant and adaptive, Kautz multipath, torus table around broken links). With\n' +
+        '--json each row holds a `metrics` object (FabricMetrics).',
+    )
     .action((opts: TrafficCliOptions) => {
       code = trafficCommand(opts, io);
     });
@@ -214,6 +227,7 @@ interface TrafficCliOptions {
   window: string;
   warmup: string;
   perSource?: boolean;
+  metrics?: boolean;
   set: string[];
   seed: string;
   json?: boolean;
@@ -239,6 +253,7 @@ function trafficCommand(opts: TrafficCliOptions, io: Io): number {
     hotspot: Number(opts.hotspot),
     seed: Number(opts.seed),
     perSource: opts.perSource ?? false,
+    metrics: opts.metrics ?? false,
     ...(config.topology.kind === 'dragonfly'
       ? { nodesPerGroup: config.topology.config.chassis * config.topology.config.routersPerChassis * config.topology.config.nodesPerRouter }
       : {}),
@@ -252,9 +267,33 @@ function trafficCommand(opts: TrafficCliOptions, io: Io): number {
     return 0;
   }
   io.out(`${opts.pattern} traffic on ${spec.name}: ${config.topologySummary}, ${nodes} nodes`);
-  io.out(formatTable(result.rows.map(({ sourceShares: _s, ...r }) => r)));
+  io.out(formatTable(result.rows.map(({ sourceShares: _s, metrics: _m, ...r }) => r)));
   if (opts.sweep) io.out(result.saturationFraction === null ? 'no saturation up to full load' : `saturates at ${result.saturationFraction} of peak injection`);
+  for (const row of result.rows) {
+    if (row.metrics) io.out(['', `fabric at load ${row.offeredFraction}:`, ...formatFabricMetrics(row.metrics, config.topology.routing)].join('\n'));
+  }
   return 0;
+}
+
+/** Text lines of a fabric's metrics: link classes, hop histogram, latency percentiles, minimal share. */
+function formatFabricMetrics(f: FabricMetrics, routing: string): string[] {
+  const pct = (x: number): number => Number((100 * x).toFixed(2));
+  const lines = [
+    `over ${f.durationPs / 1e6} us, ${f.packets} packets delivered`,
+    formatTable(f.linkClasses.map((c) => ({ class: c.name, links: c.links, 'util%': pct(c.utilisation), 'max%': pct(c.maxUtilisation), 'creditStall%': pct(c.creditStall) }))),
+  ];
+  const h = f.hops;
+  const total = h.samples || 1;
+  lines.push(`hops (mean ${h.mean}, max ${h.max}): ${h.counts.map((n, i) => `${h.edges[i]}: ${pct(n / total)}%`).join(', ') || 'none'}`);
+  const l = f.latencyNs;
+  const q = (x: number): number => Number(histogramQuantile(l, x).toFixed(1));
+  lines.push(`packet latency ns: mean ${Number(l.mean.toFixed(1))}, p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${Number(l.max.toFixed(1))} (percentiles within their log bin, about 26 % wide)`);
+  lines.push(
+    f.routing === null
+      ? `routing ${routing}: minimal only`
+      : `routing ${routing}: ${pct(f.routing.minimal / (f.routing.minimal + f.routing.nonMinimal || 1))}% of packets minimal (${f.routing.nonMinimal} non-minimal)`,
+  );
+  return lines;
 }
 
 interface TopoCliOptions {
