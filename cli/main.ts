@@ -12,6 +12,7 @@ import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
+import { progressLine } from './progress.ts';
 import { formatTable } from './table.ts';
 
 /** Bad input: printed as one line, exit code 2. */
@@ -20,11 +21,14 @@ class UsageError extends Error {}
 interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** stderr when it is a terminal: progress is drawn there; absent when piped (and in-process). */
+  tty?: NodeJS.WriteStream;
 }
 
 const defaultIo: Io = {
   out: (s) => process.stdout.write(s + '\n'),
   err: (s) => process.stderr.write(s + '\n'),
+  ...(process.stderr.isTTY ? { tty: process.stderr } : {}),
 };
 
 function collect(value: string, previous: string[]): string[] {
@@ -56,6 +60,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
+    .addHelpText('after', '\nOn a terminal, a long run shows one line of progress on stderr (simulated time, events, events/s),\nerased when it ends; nothing is drawn when stderr is piped.')
     .action(async (appName: string, opts: RunOptions) => {
       code = await runCommand(appName, opts, io);
     });
@@ -343,7 +348,14 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   }
   if (!(PLACEMENTS as readonly string[]).includes(opts.placement)) throw new UsageError(`--placement ${opts.placement}: valid: ${PLACEMENTS.join(', ')}`);
   const placement = opts.placement as Placement;
-  const r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, program: (ctx) => app.main(ctx, params) });
+  // on a terminal, one line of progress on stderr (simulated time, events, events/s), erased at the end
+  const line = io.tty ? progressLine(io.tty) : null;
+  let r;
+  try {
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, program: (ctx) => app.main(ctx, params), ...(line ? { onProgress: line.onProgress } : {}) });
+  } finally {
+    line?.clear();
+  }
   const results = r.result ?? null;
   if (opts.json) {
     io.out(JSON.stringify({ app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results }));
