@@ -13,6 +13,7 @@ import { simulate } from '../runtime/simulate.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { progressLine } from './progress.ts';
+import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
 import { formatTable } from './table.ts';
 
 /** Bad input: printed as one line, exit code 2. */
@@ -86,6 +87,33 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     )
     .action(async (opts: CompareCliOptions) => {
       code = await compareCommand(opts, io);
+    });
+
+  program
+    .command('sweep')
+    .description('run a matrix of (app x machine x nodes x ppn x parameters x seed) from a YAML or JSON file in parallel worker threads')
+    .argument('<file>', `sweep file with the keys ${SWEEP_KEYS.join(', ')}; a list is one axis of the matrix`)
+    .option('-o, --out <file>', 'also write the results, one row per point: .csv or .json by the extension')
+    .option('-w, --workers <n>', 'worker threads (default: the number of cores, at most one per point)')
+    .option('--json', 'print one JSON object instead of a table')
+    .addHelpText(
+      'after',
+      '\nExample file (examples/sweep-halo.yaml):\n' +
+        '  app: halo3d                      # or a list: apps: [halo3d, fft3d]\n' +
+        '  machines: [xe6, xc30]            # or machine: xe6\n' +
+        '  nodes: [8, 64]\n' +
+        '  ppn: 1                           # a value or a list\n' +
+        '  params: { iterations: 5, nx: [16, 32] }        # app parameters: a list is one axis\n' +
+        '  set: { mpi.eagerMaxBytes: [4KiB, 8KiB] }       # machine parameters: the same\n' +
+        '  seed: 1\n' +
+        'Points are the cross product of every list, numbered from 0 with the last axis turning fastest.\n' +
+        'Each row: the point, ok or error, simulated time, communication share, the figure of merit (as\n' +
+        "in compare) and the last result row's numbers. A progress bar is drawn on a terminal's stderr;\n" +
+        'piped, stderr gets one final line. Exit code 1 when some point failed (its row shows why; the\n' +
+        'others still run), 2 on bad input (checked for the whole matrix before anything runs).',
+    )
+    .action(async (file: string, opts: SweepCliOptions) => {
+      code = await sweepCommand(file, opts, io);
     });
 
   program
