@@ -99,12 +99,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .addHelpText(
       'after',
       '\nExample file (examples/sweep-halo.yaml):\n' +
-        '  app: halo3d                      # or a list: apps: [halo3d, fft3d]\n' +
-        '  machines: [xe6, xc30]            # or machine: xe6\n' +
+        '  app: halo3d                # or a list: apps: [halo3d, fft3d]\n' +
+        '  machines: [xe6, xc30]      # or machine: xe6\n' +
         '  nodes: [8, 64]\n' +
-        '  ppn: 1                           # a value or a list\n' +
-        '  params: { iterations: 5, nx: [16, 32] }        # app parameters: a list is one axis\n' +
-        '  set: { mpi.eagerMaxBytes: [4KiB, 8KiB] }       # machine parameters: the same\n' +
+        '  ppn: 1                     # a value or a list\n' +
+        "  params: { iterations: 5, nx: 16 }           # app parameters (phit apps); a list is one axis\n" +
+        '  set: { mpi.eagerMaxBytes: [4KiB, 8KiB] }    # machine parameters (fabric/machines/<preset>.ts)\n' +
         '  seed: 1\n' +
         'Points are the cross product of every list, numbered from 0 with the last axis turning fastest.\n' +
         'Each row: the point, ok or error, simulated time, communication share, the figure of merit (as\n' +
