@@ -10,3 +10,6 @@ export { apps, findApp } from './apps/index.ts';
 export type { App, AppResult, Row } from './apps/app.ts';
 export { presets } from './fabric/machines/index.ts';
 export { machineSpec, resolveMachine, buildMachine } from './fabric/machine.ts';
+export type { MachineSpec, ParamDef } from './fabric/machines/spec.ts';
+export { machineToYaml, machineToJson, parseMachineFile } from './fabric/machines/file.ts';
+export { PARAM_SCHEMA, paramErrors, validateParams } from './fabric/machines/schema.ts';

@@ -14,10 +14,12 @@ import Tinypool from 'tinypool';
 import { tsImport } from 'tsx/esm/api';
 import { resolveParams, type App, type ParamSpec, type ParamValues } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
-import { machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { resolveMachine } from '../fabric/machine.ts';
+import type { MachineSpec } from '../fabric/machines/spec.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
+import { loadMachine, parseSets } from './machine-arg.ts';
 import { formatTable } from './table.ts';
 
 const USER_FILE = /\.(m?[jt]s)$/;
@@ -54,7 +56,10 @@ export function loadApp(name: string): Promise<App> {
 export interface CompareTask {
   /** Built-in app name or path of a user's program. */
   readonly app: string;
+  /** The machine's name, as its row shows it. */
   readonly machine: string;
+  /** The machine itself (a preset or a parsed machine file): plain data, so no path is resolved again in the worker. */
+  readonly spec: MachineSpec;
   readonly nodes: number;
   readonly ppn: number;
   /** App parameters, key -> value as typed (`maxBytes=4KiB`). */
@@ -161,7 +166,7 @@ export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
     const app = await loadApp(task.app);
     const params = checkAppInput(app, task);
     const r = await simulate({
-      machine: task.machine,
+      machine: task.spec,
       nodes: task.nodes,
       ppn: task.ppn,
       seed: task.seed,
@@ -188,7 +193,8 @@ export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
 export interface CompareOptions {
   /** Built-in app name or path of a user's program. */
   readonly app: string;
-  readonly machines: readonly string[];
+  /** Preset names, machine files (paths) or machine specs. */
+  readonly machines: readonly (string | MachineSpec)[];
   readonly nodes: number;
   /** Ranks per node (default 1). */
   readonly ppn?: number;
@@ -206,11 +212,11 @@ export interface CompareOptions {
  */
 export async function compare(opts: CompareOptions): Promise<CompareResult> {
   if (opts.machines.length === 0) throw new RangeError('--machines: give at least one machine');
+  const specs = opts.machines.map((m) => (typeof m === 'string' ? loadMachine(m) : m));
   const seen = new Set<string>();
-  for (const m of opts.machines) {
-    machineSpec(m);
-    if (seen.has(m)) throw new RangeError(`--machines: ${m} is listed twice`);
-    seen.add(m);
+  for (const m of specs) {
+    if (seen.has(m.name)) throw new RangeError(`--machines: ${m.name} is listed twice`);
+    seen.add(m.name);
   }
   const ppn = opts.ppn ?? 1;
   const seed = opts.seed ?? 1;
@@ -218,12 +224,12 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
   const app = await loadApp(opts.app);
   const appPath = opts.app.includes('/') || USER_FILE.test(opts.app) ? resolve(opts.app) : opts.app;
   checkAppInput(app, { nodes: opts.nodes, ppn, params: opts.params ?? {} });
-  const tasks: CompareTask[] = opts.machines.map((machine) => ({ app: appPath, machine, nodes: opts.nodes, ppn, params: { ...opts.params }, set: { ...set }, seed }));
+  const tasks: CompareTask[] = specs.map((spec) => ({ app: appPath, machine: spec.name, spec, nodes: opts.nodes, ppn, params: { ...opts.params }, set: { ...set }, seed }));
   // sizes and machine parameters that one machine cannot take fail that machine's row only
   const early = new Map<string, CompareOutcome>();
   for (const t of tasks) {
     try {
-      resolveMachine(machineSpec(t.machine), t.nodes, { ...t.set });
+      resolveMachine(t.spec, t.nodes, { ...t.set });
     } catch (e) {
       early.set(t.machine, failed(t.machine, e));
     }
@@ -298,7 +304,7 @@ export async function compareCommand(opts: CompareCliOptions, io: { out: (s: str
     nodes: positiveInt('nodes', opts.nodes),
     ppn: positiveInt('ppn', opts.ppn),
     params: parseKeyValues(opts.param, '--param'),
-    set: parseKeyValues(opts.set, '--set'),
+    set: parseSets(opts.set),
     seed,
   });
   io.out(opts.json ? JSON.stringify({ app: r.app, nodes: r.nodes, ppn: r.ppn, rows: r.rows }) : formatCompare(r));

@@ -1,11 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
-import { machineSpec, rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
+import { rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
 import { checkDeadlockFreedom } from '../fabric/deadlock.ts';
 import { topologyMetrics } from '../fabric/topology/metrics.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
 import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
+import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
@@ -14,6 +15,7 @@ import { parseKeyValues, positiveInt } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { progressLine } from './progress.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
+import { loadMachine, parseSets } from './machine-arg.ts';
 import { formatTable } from './table.ts';
 
 /** Bad input: printed as one line, exit code 2. */
@@ -45,6 +47,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .name('phit')
     .description('Emulate message-passing programs over simulated HPC interconnects (seed machines: Cray XE6 Gemini, ...)')
     .exitOverride()
+    .enablePositionalOptions()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     .showSuggestionAfterError(false);
 
@@ -52,11 +55,11 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .command('run')
     .description('run an app (or your own .ts file) on a simulated machine')
     .argument('<app>', `built-in app (${Object.keys(apps).join(', ')}) or a path to a .ts file whose default export is async (ctx) => {...}`)
-    .option('-m, --machine <name>', `machine preset (${Object.keys(presets).join(', ')})`, 'xe6')
+    .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file (.yaml/.yml/.json, see 'phit machines show')`, 'xe6')
     .option('-n, --nodes <n>', 'number of nodes', '2')
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
-    .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; see 'phit machines'", collect, [])
+    .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; checked before the run; see docs/parameters.md", collect, [])
     .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring; see 'phit collectives'", collect, [])
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
@@ -70,7 +73,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .command('compare')
     .description('run one app on several machines in parallel and compare simulated time, communication share and figure of merit')
     .requiredOption('-a, --app <app>', 'built-in app or a path to a .ts file (as for run)')
-    .option('--machines <list>', 'comma-separated machine presets, one row each in this order', Object.keys(presets).join(','))
+    .option('--machines <list>', 'comma-separated machine presets or machine files (.yaml/.yml/.json), one row each in this order', Object.keys(presets).join(','))
     .option('-n, --nodes <n>', 'number of nodes', '2')
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', 'set an app parameter (repeatable)', collect, [])
@@ -106,7 +109,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         "  params: { iterations: 5, nx: 16 }           # app parameters (phit apps); a list is one axis\n" +
         '  set: { mpi.eagerMaxBytes: [4KiB, 8KiB] }    # machine parameters (fabric/machines/<preset>.ts)\n' +
         '  seed: 1\n' +
-        'Points are the cross product of every list, numbered from 0 with the last axis turning fastest.\n' +
+        'Points are the cross product of every list, numbered from 0 with the last axis turning fastest.\n' +        'An app or machine may be a path (your .ts program, a machine file), relative to the sweep file.\n' +
         'Each row: the point, ok or error, simulated time, communication share, the figure of merit (as\n' +
         "in compare) and the last result row's numbers. A progress bar is drawn on a terminal's stderr;\n" +
         'piped, stderr gets one final line. Exit code 1 when some point failed (its row shows why; the\n' +
@@ -138,10 +141,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       }
     });
 
-  program
+  const machines = program
     .command('machines')
-    .description('list the machine presets with their key figures')
+    .description("list the machine presets with their key figures; 'machines show <preset|file>' writes one out as a machine file")
     .option('--json', 'print JSON')
+    // `machines show --json` belongs to show, not to this list
+    .enablePositionalOptions()
     .action((opts: { json?: boolean }) => {
       const rows = Object.values(presets).map((spec) => {
         const c = resolveMachine(spec, 2);
@@ -159,11 +164,28 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       });
       io.out(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows));
     });
+  machines
+    .command('show')
+    .description('write a machine out as a machine file: every parameter with its value, help and source; edit it and load it with --machine <file>')
+    .argument('<machine>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file`)
+    .option('--yaml', 'YAML with help and source as comments (the default)')
+    .option('--json', 'JSON, each parameter as {value, help, source}')
+    .addHelpText(
+      'after',
+      '\nA machine file is either a full table (name, title, seed, params) or "base: <preset>" plus, under\n' +
+        'params, only the parameters that differ. Every key and value is checked against the parameter\n' +
+        'schema (docs/parameters.md); a changed value gets the source "file <path>".',
+    )
+    .action((name: string, opts: { yaml?: boolean; json?: boolean }) => {
+      if (opts.yaml && opts.json) throw new UsageError('machines show: give --yaml or --json, not both');
+      const spec = loadMachine(name);
+      io.out((opts.json ? machineToJson(spec) : machineToYaml(spec)).trimEnd());
+    });
 
   program
     .command('topo')
     .description('structure of a machine: routers, links, diameter, average hops, bisection')
-    .argument('<machine>', `machine preset (${Object.keys(presets).join(', ')})`)
+    .argument('<machine>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file`)
     .option('-n, --nodes <n>', 'number of nodes')
     .option('--groups <g>', 'dragonfly groups')
     .option('--cables-per-pair <c>', 'dragonfly optical cables between each pair of groups')
@@ -178,7 +200,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   program
     .command('traffic')
     .description('synthetic traffic from every NIC: offered vs accepted load and latency')
-    .option('-m, --machine <name>', `machine preset (${Object.keys(presets).join(', ')})`, 'xe6')
+    .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file (.yaml/.yml/.json, see 'phit machines show')`, 'xe6')
     .option('-n, --nodes <n>', 'number of nodes', '64')
     .option('--pattern <p>', `traffic pattern (${PATTERNS.join(', ')})`, 'uniform')
     .option('--load <fraction>', 'offered load, fraction of each NIC peak injection bandwidth', '0.5')
@@ -237,10 +259,10 @@ function positiveNumber(name: string, text: string): number {
 }
 
 function trafficCommand(opts: TrafficCliOptions, io: Io): number {
-  const spec = machineSpec(opts.machine);
+  const spec = loadMachine(opts.machine);
   if (!(PATTERNS as readonly string[]).includes(opts.pattern)) throw new UsageError(`--pattern ${opts.pattern}: valid: ${PATTERNS.join(', ')}`);
   const nodes = positiveInt('nodes', opts.nodes);
-  const set = parseKeyValues(opts.set, '--set');
+  const set = parseSets(opts.set, spec);
   if (opts.routing !== undefined) set['routing.algorithm'] = opts.routing;
   const config = resolveMachine(spec, nodes, set);
   const base = {
@@ -278,8 +300,9 @@ interface TopoCliOptions {
   json?: boolean;
 }
 
-function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
-  const spec = machineSpec(name);
+function topoCommand(arg: string, opts: TopoCliOptions, io: Io): number {
+  const spec = loadMachine(arg);
+  const name = spec.name;
   const set: Record<string, string> = {};
   if (opts.groups !== undefined) set['dragonfly.groups'] = String(positiveInt('groups', opts.groups));
   if (opts.cablesPerPair !== undefined) set['dragonfly.cablesPerPair'] = String(positiveInt('cables-per-pair', opts.cablesPerPair));
@@ -356,7 +379,7 @@ interface RunOptions {
 
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
   const app = await loadApp(appName);
-  const spec = machineSpec(opts.machine);
+  const spec = loadMachine(opts.machine);
   const nodes = positiveInt('nodes', opts.nodes);
   const ppn = positiveInt('ppn', opts.ppn);
   const seed = Number(opts.seed);
@@ -366,7 +389,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   if (nodes * ppn < app.minRanks) {
     throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
   }
-  const set = parseKeyValues(opts.set, '--set');
+  const set = parseSets(opts.set, spec);
   resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
   const algorithms = parseKeyValues(opts.coll, '--coll');
   try {

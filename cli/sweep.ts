@@ -19,10 +19,12 @@ import cliProgress from 'cli-progress';
 import Tinypool from 'tinypool';
 import { parse as parseYaml } from 'yaml';
 import { resolveParams, type App } from '../apps/app.ts';
-import { machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { resolveMachine } from '../fabric/machine.ts';
+import { closestKey, PARAM_SCHEMA, paramErrors } from '../fabric/machines/schema.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { positiveInt } from './args.ts';
 import { checkAppInput, firstLine, loadApp, type CompareOutcome, type CompareTask } from './compare.ts';
+import { isMachinePath, loadMachine } from './machine-arg.ts';
 import { formatTable } from './table.ts';
 
 /** A value of a sweep file. */
@@ -188,16 +190,29 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
       throw bad(`${spec.appKey}: ${firstLine(e)}`);
     }
   }
-  const machines = new Map<string, MachineSpec>(spec.machines.map((m) => [m, wrap(spec.machineKey, () => machineSpec(m))]));
+  // presets, or machine files named relative to the sweep file; a row shows the machine's name
+  const machines = new Map<string, MachineSpec>();
+  for (const m of spec.machines) {
+    const machine = wrap(spec.machineKey, () => loadMachine(isMachinePath(m) ? resolve(baseDir, m) : m));
+    if ([...machines.values()].some((x) => x.name === machine.name)) throw bad(`${spec.machineKey}: two machines are named ${machine.name}`);
+    machines.set(m, machine);
+  }
   // every value of every app parameter, alone, for every app: names and values
   for (const [k, values] of Object.entries(spec.params)) {
     for (const app of apps.values()) for (const v of values) wrap(`params.${k}`, () => resolveParams(app, { [k]: String(v) }));
   }
-  // a machine parameter must exist on some machine of the sweep; the others show an error row
-  for (const k of Object.keys(spec.set)) {
-    if (![...machines.values()].some((m) => k in m.params)) {
-      const first = [...machines.values()][0]!;
-      throw bad(`set.${k}: no machine of the sweep (${spec.machines.join(', ')}) has this parameter; valid on ${first.name}: ${Object.keys(first.params).join(', ')}`);
+  // a machine parameter must exist on some machine of the sweep (the others show an error row), each value of its kind
+  const known = [...new Set([...machines.values()].flatMap((m) => Object.keys(m.params)))];
+  for (const [k, values] of Object.entries(spec.set)) {
+    if (!known.includes(k)) {
+      const why = k in PARAM_SCHEMA
+        ? `no machine of the sweep (${[...machines.values()].map((m) => m.name).join(', ')}) has this parameter`
+        : `unknown machine parameter; did you mean ${closestKey(k, known)}?`;
+      throw bad(`set.${k}: ${why} (every parameter of a machine: phit machines show <machine>)`);
+    }
+    for (const v of values) {
+      const problem = paramErrors({ [k]: String(v) }, '', { valid: known })[0];
+      if (problem !== undefined) throw bad(`set.${problem.startsWith(`${k}: `) ? problem : `${k}: ${problem}`}`);
     }
   }
   // the axes, slowest first
@@ -232,7 +247,8 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
     const set: Record<string, SweepValue> = {};
     for (const k of Object.keys(spec.set)) set[k] = at(`set.${k}`);
     const app = at('app') as string;
-    const machine = at('machine') as string;
+    const machineSpec = machines.get(at('machine') as string)!;
+    const machine = machineSpec.name;
     const swept = axes.filter((a) => a.values.length > 1 && a.key !== 'app' && a.key !== 'machine');
     const label = [app, machine, ...swept.map((a) => `${a.key.replace(/^(params|set)\./, '')}=${String(at(a.key))}`)].join(' ');
     const point: SweepPoint = { index, label, app, machine, nodes: at('nodes') as number, ppn: at('ppn') as number, seed: at('seed') as number, params, set };
@@ -240,6 +256,7 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
     const task: CompareTask = {
       app: appPath(app, baseDir),
       machine,
+      spec: machineSpec,
       nodes: point.nodes,
       ppn: point.ppn,
       params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
@@ -248,7 +265,7 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
     };
     try {
       checkAppInput(apps.get(app)!, task);
-      resolveMachine(machines.get(machine)!, task.nodes, { ...task.set });
+      resolveMachine(machineSpec, task.nodes, { ...task.set });
       tasks.set(index, task);
     } catch (e) {
       early.set(index, failedRow(point, e));

@@ -141,6 +141,17 @@ describe('phit sweep', () => {
     expect(plan.early.get(1)?.error).toMatch(/router\.inputBuffer=4.*must hold a full/);
   });
 
+  it('machine files are named relative to the sweep file; a row shows the machine by its name', async () => {
+    file('fast.yaml', 'base: xe6\nname: fast-xe6\nparams:\n  router.latency: 60ns\n');
+    const plan = await planSweep(parseSweep('{app: pingpong, machines: [xe6, ./fast.yaml], nodes: 2}', 'files.yaml'), tmp);
+    expect(plan.points.map((p) => p.label)).toEqual(['pingpong xe6', 'pingpong fast-xe6']);
+    expect(plan.tasks.get(1)!.spec.params['router.latency']!.value).toBe('60ns');
+    file('other.yaml', 'base: xe6\nname: fast-xe6\nparams:\n  router.latency: 70ns\n');
+    await expect(planSweep(parseSweep('{app: pingpong, machines: [./fast.yaml, ./other.yaml], nodes: 2}', 'twice.yaml'), tmp)).rejects.toThrow(
+      /^twice\.yaml: machines: two machines are named fast-xe6$/,
+    );
+  });
+
   const bad = async (name: string, text: string, ...args: string[]): Promise<string> => {
     const r = await phit('sweep', file(name, text), ...args);
     expect(r.code).toBe(2);
@@ -156,7 +167,9 @@ describe('phit sweep', () => {
     expect(await bad('n.yaml', 'app: pingpong\nmachine: xe6\nnodes: [2, -4]\n')).toMatch(/n\.yaml: nodes: -4 is not a positive integer/);
     expect(await bad('v.yaml', 'app: halo3d\nmachine: xe6\nnodes: 2\nparams: { nx: [8, abc] }\n')).toMatch(/v\.yaml: params\.nx: parameter nx=abc of app halo3d: expected an integer/);
     expect(await bad('p.yaml', 'app: halo3d\nmachine: xe6\nnodes: 2\nparams: { n: 8 }\n')).toMatch(/p\.yaml: params\.n: unknown parameter "n" for app halo3d; valid: nx, /);
-    expect(await bad('s.yaml', 'app: halo3d\nmachine: xe6\nnodes: 2\nset: { mpi.eager: 4KiB }\n')).toMatch(/s\.yaml: set\.mpi\.eager: no machine of the sweep \(xe6\) has this parameter; valid on xe6: /);
+    expect(await bad('s.yaml', 'app: halo3d\nmachine: xe6\nnodes: 2\nset: { mpi.eagerMaxByte: 4KiB }\n')).toMatch(/s\.yaml: set\.mpi\.eagerMaxByte: unknown machine parameter; did you mean mpi\.eagerMaxBytes\?/);
+    expect(await bad('t.yaml', 'app: halo3d\nmachines: [xc30, bw]\nnodes: 2\nset: { torus.dims: 2x1x1 }\n')).toMatch(/t\.yaml: set\.torus\.dims: no machine of the sweep \(xc30, bw\) has this parameter/);
+    expect(await bad('u.yaml', 'app: halo3d\nmachine: xe6\nnodes: 2\nset: { mpi.eagerMaxBytes: [4KiB, 4Kx] }\n')).toMatch(/u\.yaml: set\.mpi\.eagerMaxBytes: "4Kx" is not a size; expected/);
     expect(await bad('d.yaml', 'app: halo3d\nmachine: xe6\nnodes: [2, 2]\n')).toMatch(/d\.yaml: nodes: 2 is listed twice/);
     expect(await bad('y.yaml', 'app: [halo3d\n')).toMatch(/y\.yaml: not valid YAML or JSON/);
     expect(await bad('r.yaml', 'app: pingpong\nmachine: xe6\nnodes: 1\n')).toMatch(/r\.yaml: no point of the sweep can run: pingpong needs at least 2 ranks/);
