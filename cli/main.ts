@@ -97,6 +97,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .description('run a matrix of (app x machine x nodes x ppn x parameters x seed) from a YAML or JSON file in parallel worker threads')
     .argument('<file>', `sweep file with the keys ${SWEEP_KEYS.join(', ')}; a list is one axis of the matrix`)
     .option('-o, --out <file>', 'also write the results, one row per point: .csv or .json by the extension')
+    .option('-r, --report <file.html>', 'also write a self-contained HTML summary: figure of merit and simulated time against the swept numeric axis (nodes first), one line per machine and other swept values, and every row')
     .option('-w, --workers <n>', 'worker threads (default: the number of cores, at most one per point)')
     .option('--json', 'print one JSON object instead of a table')
     .addHelpText(

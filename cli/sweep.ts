@@ -25,6 +25,7 @@ import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { positiveInt } from './args.ts';
 import { checkAppInput, firstLine, loadApp, type CompareOutcome, type CompareTask } from './compare.ts';
 import { isMachinePath, loadMachine } from './machine-arg.ts';
+import { renderReport, type ReportDoc, type ReportItem } from './report.ts';
 import { formatTable } from './table.ts';
 
 /** A value of a sweep file. */
@@ -410,9 +411,84 @@ export function formatSweep(rows: readonly SweepRow[]): string {
   return lines.join('\n');
 }
 
+/** A point's axes other than app and machine, in matrix order: nodes, ppn, app parameters, machine parameters, seed. */
+function axisValues(row: SweepPoint): [string, SweepValue][] {
+  return [
+    ['nodes', row.nodes],
+    ['ppn', row.ppn],
+    ...Object.entries(row.params),
+    ...Object.entries(row.set),
+    ['seed', row.seed],
+  ];
+}
+
+/**
+ * The summary report of a sweep: for each app, its figure of merit and the simulated time against
+ * the swept numeric axis (nodes, else the first numeric axis with more than one value), one line
+ * per combination of machine and the other swept values; then every row as a table. Without a
+ * numeric axis the charts are bars, one per point.
+ */
+export function sweepReport(name: string, rows: readonly SweepRow[]): ReportDoc {
+  const keys = rows.length > 0 ? axisValues(rows[0]!).map(([k]) => k) : [];
+  const distinct = (i: number): SweepValue[] => [...new Set(rows.map((r) => axisValues(r)[i]![1]))];
+  const swept = keys.map((_, i) => i).filter((i) => distinct(i).length > 1);
+  const xIndex = swept.find((i) => distinct(i).every((v) => typeof v === 'number'));
+  const seriesName = (r: SweepRow): string => {
+    const rest = swept.filter((i) => i !== xIndex).map((i) => `${keys[i]}=${String(axisValues(r)[i]![1])}`);
+    return [r.machine, ...rest].join(' ');
+  };
+  const apps = [...new Set(rows.map((r) => r.app))];
+  const items: ReportItem[] = [];
+  for (const app of apps) {
+    const mine = rows.filter((r) => r.app === app && r.status === 'ok');
+    const meritRow = mine.find((r) => r.meritKey !== null);
+    const measures: { title: string; value: (r: SweepRow) => number | null }[] = [];
+    if (meritRow) {
+      measures.push({ title: `${app}: ${meritRow.meritKey} (${meritRow.higherIsBetter ? 'higher' : 'lower'} is better)`, value: (r) => (r.meritKey === meritRow.meritKey ? r.merit : null) });
+    }
+    measures.push({ title: `${app}: simulated time (us)`, value: (r) => r.simulatedTimeUs });
+    for (const m of measures) {
+      if (xIndex !== undefined) {
+        const xKey = keys[xIndex]!;
+        const series = new Map<string, [number, number][]>();
+        for (const r of mine) {
+          const y = m.value(r);
+          if (y === null) continue;
+          const s = seriesName(r);
+          if (!series.has(s)) series.set(s, []);
+          series.get(s)!.push([axisValues(r)[xIndex]![1] as number, y]);
+        }
+        const xs = distinct(xIndex) as number[];
+        const logX = xKey === 'nodes' && Math.min(...xs) > 0 && Math.max(...xs) / Math.min(...xs) >= 8;
+        items.push({
+          kind: 'line',
+          title: m.title,
+          xLabel: xKey,
+          yLabel: m.title.slice(app.length + 2),
+          ...(logX ? { logX: true } : {}),
+          series: [...series].map(([s, points]) => ({ name: s, points: points.sort((a, b) => a[0] - b[0]) })),
+        });
+      } else {
+        const points = mine.filter((r) => m.value(r) !== null);
+        items.push({ kind: 'bar', title: m.title, yLabel: m.title.slice(app.length + 2), categories: points.map((r) => r.label), series: [{ name: app, values: points.map((r) => m.value(r)!) }] });
+      }
+    }
+  }
+  const failed = rows.filter((r) => r.status === 'error').length;
+  return {
+    title: `phit sweep ${name}`,
+    subtitle: `${rows.length} point${rows.length === 1 ? '' : 's'}, ${failed} failed${xIndex !== undefined ? `; x axis: ${keys[xIndex]}` : ''}`,
+    sections: [
+      { title: 'Figure of merit and simulated time', text: 'One line per machine and combination of the other swept values; failed points are left out.', items },
+      { title: 'Every point', items: [{ kind: 'table', rows: rows.map(flattenRow) }] },
+    ],
+  };
+}
+
 /** `phit sweep` options as commander hands them over. */
 export interface SweepCliOptions {
   readonly out?: string;
+  readonly report?: string;
   readonly workers?: string;
   readonly json?: boolean;
 }
@@ -429,6 +505,7 @@ export interface SweepIo {
 export async function sweepCommand(file: string, opts: SweepCliOptions, io: SweepIo): Promise<number> {
   const format = opts.out === undefined ? null : extname(opts.out).toLowerCase();
   if (format !== null && format !== '.csv' && format !== '.json') throw new RangeError(`--out ${opts.out}: expected a file ending in .csv or .json`);
+  if (opts.report !== undefined && extname(opts.report).toLowerCase() !== '.html') throw new RangeError(`--report ${opts.report}: expected a file ending in .html`);
   const workers = opts.workers === undefined ? undefined : positiveInt('workers', opts.workers);
   const plan = await loadSweep(file);
   const started = performance.now();
@@ -446,9 +523,11 @@ export async function sweepCommand(file: string, opts: SweepCliOptions, io: Swee
     bar?.stop();
   }
   if (opts.out !== undefined) writeFileSync(opts.out, format === '.csv' ? sweepCsv(rows) : sweepJson(file, rows) + '\n');
+  if (opts.report !== undefined) writeFileSync(opts.report, renderReport(sweepReport(file, rows)));
   io.out(opts.json ? sweepJson(file, rows) : formatSweep(rows));
   const failed = rows.filter((r) => r.status === 'error').length;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  io.err(`sweep: ${rows.length} point${rows.length === 1 ? '' : 's'}, ${failed} failed, ${seconds} s${opts.out !== undefined ? `; results in ${opts.out}` : ''}`);
+  const files = [opts.out, opts.report].filter((f) => f !== undefined);
+  io.err(`sweep: ${rows.length} point${rows.length === 1 ? '' : 's'}, ${failed} failed, ${seconds} s${files.length > 0 ? `; wrote ${files.join(', ')}` : ''}`);
   return failed > 0 ? 1 : 0;
 }

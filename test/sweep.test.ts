@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveParams } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
 import { chooseMerit } from '../cli/compare.ts';
-import { parseSweep, planSweep, type SweepRow } from '../cli/sweep.ts';
+import type { LineChart } from '../cli/report.ts';
+import { parseSweep, planSweep, sweepReport, type SweepRow } from '../cli/sweep.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { phit } from './helpers.ts';
 
@@ -54,11 +55,12 @@ describe('phit sweep', () => {
   it('2 machines x 2 sizes: 4 rows in matrix order, times of direct simulate() runs, CSV and JSON that parse back', async () => {
     const sweep = file('small.yaml', ['app: halo3d', 'machines: [xe6, xc30]', 'nodes: [2, 4]', 'params: { nx: 8, ny: 8, nz: 8, iterations: 1 }', 'seed: 3', ''].join('\n'));
     const csv = join(tmp, 'small.csv');
-    const r = await phit('sweep', sweep, '--out', csv, '--json', '--workers', '2');
+    const html = join(tmp, 'small.html');
+    const r = await phit('sweep', sweep, '--out', csv, '--json', '--workers', '2', '--report', html);
     expect(r.code).toBe(0);
     // piped stderr: the one final line
     expect(r.err).toHaveLength(1);
-    expect(r.err[0]).toMatch(/^sweep: 4 points, 0 failed, [\d.]+ s; results in .*small\.csv$/);
+    expect(r.err[0]).toMatch(/^sweep: 4 points, 0 failed, [\d.]+ s; wrote .*small\.csv, .*small\.html$/);
     const doc = JSON.parse(r.out[0]!) as SweepDoc;
     expect(doc).toMatchObject({ points: 4, failed: 0 });
     expect(doc.rows.map((x) => [x.index, x.machine, x.nodes, x.label])).toEqual([
@@ -88,6 +90,21 @@ describe('phit sweep', () => {
     expect(col('status')).toEqual(['ok', 'ok', 'ok', 'ok']);
     expect(col('simulatedTimeUs').map(Number)).toEqual(doc.rows.map((x) => x.simulatedTimeUs));
     expect(col('result.timeUs').map(Number)).toEqual(doc.rows.map((x) => x.result.timeUs));
+    // the summary: merit and time against nodes, one line per machine, then every row
+    const report = sweepReport('small.yaml', doc.rows);
+    const [merit, time] = report.sections[0]!.items;
+    expect(merit).toMatchObject({ kind: 'line', xLabel: 'nodes', title: `halo3d: ${doc.rows[0]!.meritKey} (lower is better)` });
+    expect(time).toMatchObject({ kind: 'line', xLabel: 'nodes', title: 'halo3d: simulated time (us)' });
+    const series = (time as LineChart).series;
+    expect(series).toEqual([
+      { name: 'xe6', points: [[2, doc.rows[0]!.simulatedTimeUs], [4, doc.rows[1]!.simulatedTimeUs]] },
+      { name: 'xc30', points: [[2, doc.rows[2]!.simulatedTimeUs], [4, doc.rows[3]!.simulatedTimeUs]] },
+    ]);
+    expect(report.sections[1]!.items[0]).toMatchObject({ kind: 'table', rows: [{ index: 0, label: 'halo3d xe6 nodes=2' }, {}, {}, {}] });
+    const page = readFileSync(html, 'utf8');
+    expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(page).toContain('halo3d: simulated time (us)');
+    expect(page).toContain('halo3d xc30 nodes=4');
   });
 
   it('failing points show their error, the others finish, exit 1; the JSON file parses back', async () => {
@@ -174,6 +191,7 @@ describe('phit sweep', () => {
     expect(await bad('y.yaml', 'app: [halo3d\n')).toMatch(/y\.yaml: not valid YAML or JSON/);
     expect(await bad('r.yaml', 'app: pingpong\nmachine: xe6\nnodes: 1\n')).toMatch(/r\.yaml: no point of the sweep can run: pingpong needs at least 2 ranks/);
     expect(await bad('o.yaml', 'app: pingpong\nmachine: xe6\nnodes: 2\n', '--out', 'results.txt')).toBe('phit: --out results.txt: expected a file ending in .csv or .json');
+    expect(await bad('h.yaml', 'app: pingpong\nmachine: xe6\nnodes: 2\n', '--report', 'summary.htm')).toBe('phit: --report summary.htm: expected a file ending in .html');
     expect(await bad('w.yaml', 'app: pingpong\nmachine: xe6\nnodes: 2\n', '--workers', '0')).toBe('phit: --workers 0: expected a positive integer');
     const missing = await phit('sweep', join(tmp, 'none.yaml'));
     expect([missing.code, missing.err[0]]).toEqual([2, `phit: no such file: ${join(tmp, 'none.yaml')}`]);
