@@ -1,5 +1,5 @@
 /** phit's programmatic API: simulate a program on a machine preset. */
-export { simulate, type SimulateOptions, type SimulateResult } from './runtime/simulate.ts';
+export { simulate, type SimulateOptions, type SimulateProgress, type SimulateResult } from './runtime/simulate.ts';
 export type { RankContext, RankProgram, MachineView, Work } from './runtime/rank.ts';
 export type { Mpi, Request, Status, Op, NumericArray } from './runtime/mpi/mpi.ts';
 export { MpiError } from './runtime/mpi/mpi.ts';

@@ -91,10 +91,22 @@ export interface Merit {
   readonly value: number;
 }
 
-/** What a worker returns: the row, plus how to title and read the merit column. */
+/** What a worker returns: the row, plus how to title and read the merit column, and the last result row's numbers. */
 export interface CompareOutcome extends CompareRow {
   readonly meritLabel?: string;
   readonly higherIsBetter?: boolean;
+  /** The numeric keys of the last row of the app's result (for `phit sweep`). */
+  readonly lastRow?: Readonly<Record<string, number>>;
+}
+
+/** The finite numeric keys of the last row of an app's result; empty without rows. */
+export function lastRowNumbers(result: unknown): Record<string, number> {
+  const rows = (result as { rows?: unknown } | null | undefined)?.rows;
+  const out: Record<string, number> = {};
+  if (!Array.isArray(rows) || rows.length === 0) return out;
+  const last = rows[rows.length - 1] as Record<string, unknown>;
+  for (const [k, v] of Object.entries(last)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+  return out;
 }
 
 /** A whole comparison, rows in the order the machines were given. */
@@ -130,7 +142,7 @@ export function chooseMerit(declared: App['merit'], result: unknown): Merit | nu
 }
 
 /** Checks what does not depend on the machine: the app's parameters, their relations and the rank count. */
-function checkAppInput(app: App, task: Pick<CompareTask, 'nodes' | 'ppn' | 'params'>): ParamValues {
+export function checkAppInput(app: App, task: Pick<CompareTask, 'nodes' | 'ppn' | 'params'>): ParamValues {
   const params = resolveParams(app, task.params);
   app.check?.(params);
   if (task.nodes * task.ppn < app.minRanks) {
@@ -139,7 +151,8 @@ function checkAppInput(app: App, task: Pick<CompareTask, 'nodes' | 'ppn' | 'para
   return params;
 }
 
-function firstLine(e: unknown): string {
+/** The first line of an error's message. */
+export function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
 }
 
@@ -169,6 +182,7 @@ export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
       merit: merit?.value ?? null,
       meritKey: merit?.key ?? null,
       ...(merit ? { meritLabel: merit.label, higherIsBetter: merit.higherIsBetter } : {}),
+      lastRow: lastRowNumbers(r.result),
     };
   } catch (e) {
     return failed(task.machine, e);
@@ -238,7 +252,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
     nodes: opts.nodes,
     ppn,
     seed,
-    rows: outcomes.map(({ meritLabel: _l, higherIsBetter: _h, ...row }) => row),
+    rows: outcomes.map(({ meritLabel: _l, higherIsBetter: _h, lastRow: _r, ...row }) => row),
     merit: firstMerit ? { label: firstMerit.meritLabel!, higherIsBetter: firstMerit.higherIsBetter! } : null,
   };
 }

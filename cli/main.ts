@@ -15,6 +15,8 @@ import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
+import { progressLine } from './progress.ts';
+import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
 import { loadMachine, parseSets } from './machine-arg.ts';
 import { formatTable } from './table.ts';
 
@@ -24,11 +26,14 @@ class UsageError extends Error {}
 interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** stderr when it is a terminal: progress is drawn there; absent when piped (and in-process). */
+  tty?: NodeJS.WriteStream;
 }
 
 const defaultIo: Io = {
   out: (s) => process.stdout.write(s + '\n'),
   err: (s) => process.stderr.write(s + '\n'),
+  ...(process.stderr.isTTY ? { tty: process.stderr } : {}),
 };
 
 function collect(value: string, previous: string[]): string[] {
@@ -61,6 +66,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
+    .addHelpText('after', '\nOn a terminal, a long run shows one line of progress on stderr (simulated time, events, events/s),\nerased when it ends; nothing is drawn when stderr is piped.')
     .action(async (appName: string, opts: RunOptions) => {
       code = await runCommand(appName, opts, io);
     });
@@ -86,6 +92,34 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     )
     .action(async (opts: CompareCliOptions) => {
       code = await compareCommand(opts, io);
+    });
+
+  program
+    .command('sweep')
+    .description('run a matrix of (app x machine x nodes x ppn x parameters x seed) from a YAML or JSON file in parallel worker threads')
+    .argument('<file>', `sweep file with the keys ${SWEEP_KEYS.join(', ')}; a list is one axis of the matrix`)
+    .option('-o, --out <file>', 'also write the results, one row per point: .csv or .json by the extension')
+    .option('-r, --report <file.html>', 'also write a self-contained HTML summary: figure of merit and simulated time against the swept numeric axis (nodes first), one line per machine and other swept values, and every row')
+    .option('-w, --workers <n>', 'worker threads (default: the number of cores, at most one per point)')
+    .option('--json', 'print one JSON object instead of a table')
+    .addHelpText(
+      'after',
+      '\nExample file (examples/sweep-halo.yaml):\n' +
+        '  app: halo3d                # or a list: apps: [halo3d, fft3d]\n' +
+        '  machines: [xe6, xc30]      # or machine: xe6\n' +
+        '  nodes: [8, 64]\n' +
+        '  ppn: 1                     # a value or a list\n' +
+        "  params: { iterations: 5, nx: 16 }           # app parameters (phit apps); a list is one axis\n" +
+        '  set: { mpi.eagerMaxBytes: [4KiB, 8KiB] }    # machine parameters (fabric/machines/<preset>.ts)\n' +
+        '  seed: 1\n' +
+        'Points are the cross product of every list, numbered from 0 with the last axis turning fastest.\n' +        'An app or machine may be a path (your .ts program, a machine file), relative to the sweep file.\n' +
+        'Each row: the point, ok or error, simulated time, communication share, the figure of merit (as\n' +
+        "in compare) and the last result row's numbers. A progress bar is drawn on a terminal's stderr;\n" +
+        'piped, stderr gets one final line. Exit code 1 when some point failed (its row shows why; the\n' +
+        'others still run), 2 on bad input (checked for the whole matrix before anything runs).',
+    )
+    .action(async (file: string, opts: SweepCliOptions) => {
+      code = await sweepCommand(file, opts, io);
     });
 
   program
@@ -405,7 +439,14 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   }
   if (!(PLACEMENTS as readonly string[]).includes(opts.placement)) throw new UsageError(`--placement ${opts.placement}: valid: ${PLACEMENTS.join(', ')}`);
   const placement = opts.placement as Placement;
-  const r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, program: (ctx) => app.main(ctx, params) });
+  // on a terminal, one line of progress on stderr (simulated time, events, events/s), erased at the end
+  const line = io.tty ? progressLine(io.tty) : null;
+  let r;
+  try {
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, program: (ctx) => app.main(ctx, params), ...(line ? { onProgress: line.onProgress } : {}) });
+  } finally {
+    line?.clear();
+  }
   const results = r.result ?? null;
   if (opts.json) {
     io.out(JSON.stringify({ app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results }));

@@ -29,6 +29,16 @@ export interface SimulateOptions<R = unknown> {
   readonly set?: Readonly<Record<string, string>>;
   /** MPI collective algorithms for the whole run, by collective (`{allreduce: 'ring'}`); a call's own `{algorithm}` wins. */
   readonly algorithms?: Readonly<Record<string, string>>;
+  /** Called during the run every `progressEvery` engine events with the simulated time reached. */
+  readonly onProgress?: (p: SimulateProgress) => void;
+  /** Engine events between two `onProgress` calls (default 2^18). */
+  readonly progressEvery?: number;
+}
+
+/** How far a run has come: simulated time reached and engine events processed. */
+export interface SimulateProgress {
+  readonly simulatedTimeUs: number;
+  readonly events: number;
 }
 
 /** Outcome of a run. */
@@ -61,6 +71,8 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   const config = resolveMachine(spec, opts.nodes, { ...opts.set });
   checkAlgorithms(opts.algorithms ?? {});
   const machine = buildMachine(config, opts.seed ?? 1);
+  const onProgress = opts.onProgress;
+  if (onProgress) machine.engine.onProgress((nowPs, events) => onProgress({ simulatedTimeUs: nowPs / 1e6, events }), opts.progressEvery);
   const size = opts.nodes * ppn;
   const seed = opts.seed ?? 1;
   const placement = opts.placement ?? 'contiguous';
