@@ -1,4 +1,3 @@
-import type { FabricMetrics, Histogram, LinkClassMetrics, RouterLoad } from '../runtime/metrics.ts';
 import type { Machine } from './machine.ts';
 import { LATENCY_EDGES_PS, type NetworkCounters } from './network.ts';
 import type { ClosGraph } from './topology/clos.ts';
@@ -6,6 +5,54 @@ import type { DragonflyGraph } from './topology/dragonfly.ts';
 import { PORT_NODE, PORT_UNUSED, type PortGraph } from './topology/port-graph.ts';
 import type { TopologySpec } from './topology/topologies.ts';
 import type { TorusGraph } from './topology/torus.ts';
+
+/** Counts in bins: `counts[i]` samples fell in [edges[i], edges[i + 1]). */
+export interface Histogram {
+  readonly unit: string;
+  readonly edges: readonly number[];
+  readonly counts: readonly number[];
+  readonly samples: number;
+  readonly mean: number;
+  readonly max: number;
+}
+
+/** Router-to-router links of one class (torus dimension, green/black/global, Clos rank, ...). */
+export interface LinkClassMetrics {
+  readonly name: string;
+  readonly links: number;
+  /** Mean over the class's links of the fraction of the run each was busy sending. */
+  readonly utilisation: number;
+  readonly maxUtilisation: number;
+  /** Mean fraction of the run a link had a packet waiting for it that could not go for lack of credits. */
+  readonly creditStall: number;
+}
+
+/**
+ * Load per router, for a heat map laid out by the topology: `axes` names each coordinate
+ * (torus: x, y, z; dragonfly: group, chassis, slot; Clos: rank, index; Kautz: index) and
+ * `coords[r]` places router r.
+ */
+export interface RouterLoad {
+  readonly topology: string;
+  readonly axes: readonly string[];
+  readonly coords: readonly (readonly number[])[];
+  /** Mean utilisation of router r's outgoing router-to-router links. */
+  readonly utilisation: readonly number[];
+}
+
+export interface FabricMetrics {
+  /** Simulated time the figures cover (ps). */
+  readonly durationPs: number;
+  readonly packets: number;
+  readonly linkClasses: readonly LinkClassMetrics[];
+  readonly routers: RouterLoad;
+  /** Router-to-router hops per delivered packet. */
+  readonly hops: Histogram;
+  /** Injection to delivery of each packet (ns). */
+  readonly latencyNs: Histogram;
+  /** Packets routed minimally and non-minimally, for adaptive and Valiant routing; null otherwise. */
+  readonly routing: { readonly minimal: number; readonly nonMinimal: number } | null;
+}
 
 const round6 = (x: number): number => Number(x.toFixed(6));
 

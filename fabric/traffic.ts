@@ -1,7 +1,7 @@
 import type { EventHandler } from './engine/engine.ts';
 import { buildMachine, type Machine, type MachineConfig } from './machine.ts';
 import { Prng } from './engine/prng.ts';
-import type { FabricMetrics } from '../runtime/metrics.ts';
+import type { FabricMetrics } from './metrics.ts';
 import { collectFabricMetrics } from './metrics.ts';
 
 /** Synthetic traffic patterns: who each node sends to. */
