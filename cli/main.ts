@@ -1,13 +1,10 @@
 import { Command, CommanderError } from 'commander';
 import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
-import { rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
-import { checkDeadlockFreedom } from '../fabric/deadlock.ts';
-import { topologyMetrics } from '../fabric/topology/metrics.ts';
+import { machineTopology, resolveMachine } from '../fabric/machine.ts';
 import { histogramQuantile } from '../fabric/metrics.ts';
 import type { FabricMetrics } from '../runtime/metrics.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
-import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
 import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
@@ -355,36 +352,7 @@ function topoCommand(arg: string, opts: TopoCliOptions, io: Io): number {
   for (const k of Object.keys(set)) {
     if (!(k in spec.params)) throw new UsageError(`${flag[k]} does not apply to ${name} (${spec.title})`);
   }
-  // without --nodes, fill the structure the other options describe
-  let nodes = opts.nodes !== undefined ? positiveInt('nodes', opts.nodes) : 0;
-  if (nodes === 0) {
-    const probe = resolveMachine(spec, 1, set);
-    nodes = buildTopology(probe.topology).graph.routers * nodesPerRouterOf(probe.topology);
-  }
-  const config = resolveMachine(spec, nodes, set);
-  const built = buildTopology(config.topology);
-  const { graph } = built;
-  const m = topologyMetrics(graph, (cls) => rawLinkGBs(config, cls));
-  const deadlock = opts.checkDeadlock ? checkDeadlockFreedom(graph, built.route, built.vcs, { salts: 8 }) : null;
-  const round3 = (v: number): number => Number(v.toFixed(3));
-  const out = {
-    machine: name,
-    topology: config.topologySummary,
-    routers: m.routers,
-    nodes: m.nodes,
-    linksPerClass: m.linksPerClass,
-    diameter: m.diameter,
-    diameterWithNodeLinks: m.diameter + 2,
-    averageHops: round3(m.averageHops),
-    averageHopsSampled: m.averageHopsSampled,
-    bisectionLinks: m.bisectionLinks,
-    bisectionUnit: m.bisectionUnit,
-    bisectionGBs: round3(m.bisectionGBs),
-    bisectionIsBound: m.bisectionIsBound,
-    globalCables: m.globalCables,
-    globalGBsPerNode: m.globalGBsPerNode === null ? null : round3(m.globalGBsPerNode),
-    ...(deadlock ? { deadlockFree: deadlock.cycle === null, dependencyCycle: deadlock.cycle, routesChecked: deadlock.routes } : {}),
-  };
+  const { deadlock, ...out } = machineTopology(spec, { nodes: opts.nodes !== undefined ? positiveInt('nodes', opts.nodes) : undefined, set, checkDeadlock: opts.checkDeadlock === true });
   if (opts.json) {
     io.out(JSON.stringify(out));
     return 0;
