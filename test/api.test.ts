@@ -17,7 +17,7 @@ describe('the programmatic API (index.ts) does what the command line does', () =
     expect(r.code).toBe(0);
     const { deadlock, ...json } = t;
     expect(deadlock).toBeNull();
-    expect(JSON.parse(r.out)).toEqual(JSON.parse(JSON.stringify(json)));
+    expect(JSON.parse(r.out.join('\n'))).toEqual(JSON.parse(JSON.stringify(json)));
   });
 
   it('compare runs one app on two machines as `phit compare` does', async () => {
