@@ -12,6 +12,9 @@ import { Gni, GniJob } from './ugni/gni.ts';
 import { Detours } from './noise.ts';
 import { placeRanks, type Placement } from './placement.ts';
 import { makeContext, type MachineView, type RankProgram } from './rank.ts';
+import { Instrument } from './instrument.ts';
+import type { CallStats, RankTime } from './metrics.ts';
+import { TraceRecorder, type Trace, type TraceOptions } from './trace.ts';
 
 /** Options of one simulation run. */
 export interface SimulateOptions<R = unknown> {
@@ -29,6 +32,10 @@ export interface SimulateOptions<R = unknown> {
   readonly set?: Readonly<Record<string, string>>;
   /** MPI collective algorithms for the whole run, by collective (`{allreduce: 'ring'}`); a call's own `{algorithm}` wins. */
   readonly algorithms?: Readonly<Record<string, string>>;
+  /** Measure each rank's time split and each API call's count, bytes and time (default false; free when off). */
+  readonly metrics?: boolean;
+  /** Record a Chrome/Perfetto trace of the ranks' timelines (default: none). */
+  readonly trace?: TraceOptions;
 }
 
 /** Outcome of a run. */
@@ -51,6 +58,10 @@ export interface SimulateResult<R = unknown> {
   /** Packets delivered and router-to-router packet hops. */
   readonly packets: number;
   readonly packetHops: number;
+  /** With `metrics: true`: each rank's compute, transfer and wait time and the totals per API call. */
+  readonly metrics?: { readonly ranks: readonly RankTime[]; readonly calls: readonly CallStats[] };
+  /** With `trace`: the timeline, ready for JSON (see `traceChunks`). */
+  readonly trace?: Trace;
 }
 
 /** Runs `program` on every rank of a simulated machine and returns rank 0's result and the time. */
@@ -80,7 +91,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     procs.push(new Proc(r, layout.node[r]!, inst, thread, machine, socket === cpu.nicSocket ? 0 : cpu.socketCrossingPs, Detours.of(noise, seed, r)));
     bodies.push(async (ctx) => {
       results[r] = await opts.program(ctx);
-      finished[r] = procs[r]!.time();
+      finished[r] = procs[r]!.settle();
     });
   }
   const world = new MpiWorld(procs, config.mpi, opts.algorithms ?? {});
@@ -107,9 +118,14 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     },
   };
   const gniJob = new GniJob(procs);
+  const tracer = opts.trace ? new TraceRecorder(procs, { name: config.name, nodes: config.nodes }, opts.trace) : null;
+  const instrument = opts.metrics || tracer ? new Instrument(procs, tracer) : null;
+  world.observer = instrument;
   const contexts = procs.map((p) => {
     const dmapp = new Dmapp(p, heap, procs);
-    return makeContext(p, size, new Mpi(world, p), dmapp, new Shmem(dmapp, p), new Gni(p, gniJob), view);
+    const faces = { mpi: new Mpi(world, p), dmapp, shmem: new Shmem(dmapp, p), gni: new Gni(p, gniJob) };
+    instrument?.attach(p.rank, faces);
+    return makeContext(p, size, faces.mpi, faces.dmapp, faces.shmem, faces.gni, view);
   });
   try {
     await machine.engine.run();
@@ -133,5 +149,12 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     events: machine.engine.events,
     packets: machine.net.delivered,
     packetHops: machine.net.linkHops,
+    ...(opts.metrics && instrument ? { metrics: { ranks: procs.map(rankTime), calls: instrument.callStats() } } : {}),
+    ...(tracer ? { trace: tracer.result() } : {}),
   };
+}
+
+/** Where a rank's time went. */
+function rankTime(p: Proc): RankTime {
+  return { rank: p.rank, node: p.node, computeUs: p.computePs / 1e6, transferUs: p.transferPs / 1e6, waitUs: p.waitPs / 1e6 };
 }
