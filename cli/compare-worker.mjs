@@ -1,4 +1,4 @@
-// Worker entry of `phit compare`: lets the worker thread load TypeScript, then runs one machine.
+// Worker entry of `phit compare` and `phit sweep`: lets the worker thread load TypeScript, then runs one task.
 import { register } from 'tsx/esm/api';
 
 register();

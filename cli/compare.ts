@@ -14,10 +14,12 @@ import Tinypool from 'tinypool';
 import { tsImport } from 'tsx/esm/api';
 import { resolveParams, type App, type ParamSpec, type ParamValues } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
-import { machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { resolveMachine } from '../fabric/machine.ts';
+import type { MachineSpec } from '../fabric/machines/spec.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
+import { loadMachine, parseSets } from './machine-arg.ts';
 import { formatTable } from './table.ts';
 
 const USER_FILE = /\.(m?[jt]s)$/;
@@ -54,7 +56,10 @@ export function loadApp(name: string): Promise<App> {
 export interface CompareTask {
   /** Built-in app name or path of a user's program. */
   readonly app: string;
+  /** The machine's name, as its row shows it. */
   readonly machine: string;
+  /** The machine itself (a preset or a parsed machine file): plain data, so no path is resolved again in the worker. */
+  readonly spec: MachineSpec;
   readonly nodes: number;
   readonly ppn: number;
   /** App parameters, key -> value as typed (`maxBytes=4KiB`). */
@@ -86,10 +91,22 @@ export interface Merit {
   readonly value: number;
 }
 
-/** What a worker returns: the row, plus how to title and read the merit column. */
+/** What a worker returns: the row, plus how to title and read the merit column, and the last result row's numbers. */
 export interface CompareOutcome extends CompareRow {
   readonly meritLabel?: string;
   readonly higherIsBetter?: boolean;
+  /** The numeric keys of the last row of the app's result (for `phit sweep`). */
+  readonly lastRow?: Readonly<Record<string, number>>;
+}
+
+/** The finite numeric keys of the last row of an app's result; empty without rows. */
+export function lastRowNumbers(result: unknown): Record<string, number> {
+  const rows = (result as { rows?: unknown } | null | undefined)?.rows;
+  const out: Record<string, number> = {};
+  if (!Array.isArray(rows) || rows.length === 0) return out;
+  const last = rows[rows.length - 1] as Record<string, unknown>;
+  for (const [k, v] of Object.entries(last)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+  return out;
 }
 
 /** A whole comparison, rows in the order the machines were given. */
@@ -125,7 +142,7 @@ export function chooseMerit(declared: App['merit'], result: unknown): Merit | nu
 }
 
 /** Checks what does not depend on the machine: the app's parameters, their relations and the rank count. */
-function checkAppInput(app: App, task: Pick<CompareTask, 'nodes' | 'ppn' | 'params'>): ParamValues {
+export function checkAppInput(app: App, task: Pick<CompareTask, 'nodes' | 'ppn' | 'params'>): ParamValues {
   const params = resolveParams(app, task.params);
   app.check?.(params);
   if (task.nodes * task.ppn < app.minRanks) {
@@ -134,7 +151,8 @@ function checkAppInput(app: App, task: Pick<CompareTask, 'nodes' | 'ppn' | 'para
   return params;
 }
 
-function firstLine(e: unknown): string {
+/** The first line of an error's message. */
+export function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
 }
 
@@ -148,7 +166,7 @@ export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
     const app = await loadApp(task.app);
     const params = checkAppInput(app, task);
     const r = await simulate({
-      machine: task.machine,
+      machine: task.spec,
       nodes: task.nodes,
       ppn: task.ppn,
       seed: task.seed,
@@ -164,6 +182,7 @@ export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
       merit: merit?.value ?? null,
       meritKey: merit?.key ?? null,
       ...(merit ? { meritLabel: merit.label, higherIsBetter: merit.higherIsBetter } : {}),
+      lastRow: lastRowNumbers(r.result),
     };
   } catch (e) {
     return failed(task.machine, e);
@@ -174,7 +193,8 @@ export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
 export interface CompareOptions {
   /** Built-in app name or path of a user's program. */
   readonly app: string;
-  readonly machines: readonly string[];
+  /** Preset names, machine files (paths) or machine specs. */
+  readonly machines: readonly (string | MachineSpec)[];
   readonly nodes: number;
   /** Ranks per node (default 1). */
   readonly ppn?: number;
@@ -192,11 +212,11 @@ export interface CompareOptions {
  */
 export async function compare(opts: CompareOptions): Promise<CompareResult> {
   if (opts.machines.length === 0) throw new RangeError('--machines: give at least one machine');
+  const specs = opts.machines.map((m) => (typeof m === 'string' ? loadMachine(m) : m));
   const seen = new Set<string>();
-  for (const m of opts.machines) {
-    machineSpec(m);
-    if (seen.has(m)) throw new RangeError(`--machines: ${m} is listed twice`);
-    seen.add(m);
+  for (const m of specs) {
+    if (seen.has(m.name)) throw new RangeError(`--machines: ${m.name} is listed twice`);
+    seen.add(m.name);
   }
   const ppn = opts.ppn ?? 1;
   const seed = opts.seed ?? 1;
@@ -204,12 +224,12 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
   const app = await loadApp(opts.app);
   const appPath = opts.app.includes('/') || USER_FILE.test(opts.app) ? resolve(opts.app) : opts.app;
   checkAppInput(app, { nodes: opts.nodes, ppn, params: opts.params ?? {} });
-  const tasks: CompareTask[] = opts.machines.map((machine) => ({ app: appPath, machine, nodes: opts.nodes, ppn, params: { ...opts.params }, set: { ...set }, seed }));
+  const tasks: CompareTask[] = specs.map((spec) => ({ app: appPath, machine: spec.name, spec, nodes: opts.nodes, ppn, params: { ...opts.params }, set: { ...set }, seed }));
   // sizes and machine parameters that one machine cannot take fail that machine's row only
   const early = new Map<string, CompareOutcome>();
   for (const t of tasks) {
     try {
-      resolveMachine(machineSpec(t.machine), t.nodes, { ...t.set });
+      resolveMachine(t.spec, t.nodes, { ...t.set });
     } catch (e) {
       early.set(t.machine, failed(t.machine, e));
     }
@@ -232,7 +252,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
     nodes: opts.nodes,
     ppn,
     seed,
-    rows: outcomes.map(({ meritLabel: _l, higherIsBetter: _h, ...row }) => row),
+    rows: outcomes.map(({ meritLabel: _l, higherIsBetter: _h, lastRow: _r, ...row }) => row),
     merit: firstMerit ? { label: firstMerit.meritLabel!, higherIsBetter: firstMerit.higherIsBetter! } : null,
   };
 }
@@ -284,7 +304,7 @@ export async function compareCommand(opts: CompareCliOptions, io: { out: (s: str
     nodes: positiveInt('nodes', opts.nodes),
     ppn: positiveInt('ppn', opts.ppn),
     params: parseKeyValues(opts.param, '--param'),
-    set: parseKeyValues(opts.set, '--set'),
+    set: parseSets(opts.set),
     seed,
   });
   io.out(opts.json ? JSON.stringify({ app: r.app, nodes: r.nodes, ppn: r.ppn, rows: r.rows }) : formatCompare(r));

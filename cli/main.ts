@@ -2,11 +2,11 @@ import { Command, CommanderError } from 'commander';
 import { closeSync, openSync } from 'node:fs';
 import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
-import { machineSpec, rawLinkGBs, resolveMachine } from '../fabric/machine.ts';
-import { checkDeadlockFreedom } from '../fabric/deadlock.ts';
-import { topologyMetrics } from '../fabric/topology/metrics.ts';
+import { machineTopology, resolveMachine } from '../fabric/machine.ts';
+import { histogramQuantile } from '../fabric/metrics.ts';
+import type { FabricMetrics } from '../runtime/metrics.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
-import { buildTopology, nodesPerRouterOf } from '../fabric/topology/topologies.ts';
+import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
@@ -15,6 +15,9 @@ import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts
 import { formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
+import { progressLine } from './progress.ts';
+import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
+import { loadMachine, parseSets } from './machine-arg.ts';
 import { formatTable } from './table.ts';
 
 /** Bad input: printed as one line, exit code 2. */
@@ -23,11 +26,14 @@ class UsageError extends Error {}
 interface Io {
   out: (s: string) => void;
   err: (s: string) => void;
+  /** stderr when it is a terminal: progress is drawn there; absent when piped (and in-process). */
+  tty?: NodeJS.WriteStream;
 }
 
 const defaultIo: Io = {
   out: (s) => process.stdout.write(s + '\n'),
   err: (s) => process.stderr.write(s + '\n'),
+  ...(process.stderr.isTTY ? { tty: process.stderr } : {}),
 };
 
 function collect(value: string, previous: string[]): string[] {
@@ -43,6 +49,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .name('phit')
     .description('Emulate message-passing programs over simulated HPC interconnects (seed machines: Cray XE6 Gemini, ...)')
     .exitOverride()
+    .enablePositionalOptions()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
     .showSuggestionAfterError(false);
 
@@ -50,20 +57,21 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .command('run')
     .description('run an app (or your own .ts file) on a simulated machine')
     .argument('<app>', `built-in app (${Object.keys(apps).join(', ')}) or a path to a .ts file whose default export is async (ctx) => {...}`)
-    .option('-m, --machine <name>', `machine preset (${Object.keys(presets).join(', ')})`, 'xe6')
+    .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file (.yaml/.yml/.json, see 'phit machines show')`, 'xe6')
     .option('-n, --nodes <n>', 'number of nodes', '2')
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
-    .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; see 'phit machines'", collect, [])
+    .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; checked before the run; see docs/parameters.md", collect, [])
     .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring; see 'phit collectives'", collect, [])
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
-    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max) and a table of API calls (count, bytes, time); with --json, include them')
+    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency); with --json, include them')
     .option('--trace <file>', 'write a Chrome trace-event JSON timeline (open it in https://ui.perfetto.dev): one track per rank with compute, API calls and their arguments, and waits')
     .option('--trace-flows', 'with --trace: arrows from each MPI send to the receive that matched it')
     .option('--trace-ranks <list>', 'with --trace: record only these ranks, e.g. 0-7,12')
     .option('--trace-max-events <n>', `with --trace: stop recording after n events (default ${DEFAULT_MAX_TRACE_EVENTS})`)
+    .addHelpText('after', '\nOn a terminal, a long run shows one line of progress on stderr (simulated time, events, events/s),\nerased when it ends; nothing is drawn when stderr is piped.')
     .action(async (appName: string, opts: RunOptions) => {
       code = await runCommand(appName, opts, io);
     });
@@ -72,7 +80,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .command('compare')
     .description('run one app on several machines in parallel and compare simulated time, communication share and figure of merit')
     .requiredOption('-a, --app <app>', 'built-in app or a path to a .ts file (as for run)')
-    .option('--machines <list>', 'comma-separated machine presets, one row each in this order', Object.keys(presets).join(','))
+    .option('--machines <list>', 'comma-separated machine presets or machine files (.yaml/.yml/.json), one row each in this order', Object.keys(presets).join(','))
     .option('-n, --nodes <n>', 'number of nodes', '2')
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', 'set an app parameter (repeatable)', collect, [])
@@ -89,6 +97,34 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     )
     .action(async (opts: CompareCliOptions) => {
       code = await compareCommand(opts, io);
+    });
+
+  program
+    .command('sweep')
+    .description('run a matrix of (app x machine x nodes x ppn x parameters x seed) from a YAML or JSON file in parallel worker threads')
+    .argument('<file>', `sweep file with the keys ${SWEEP_KEYS.join(', ')}; a list is one axis of the matrix`)
+    .option('-o, --out <file>', 'also write the results, one row per point: .csv or .json by the extension')
+    .option('-r, --report <file.html>', 'also write a self-contained HTML summary: figure of merit and simulated time against the swept numeric axis (nodes first), one line per machine and other swept values, and every row')
+    .option('-w, --workers <n>', 'worker threads (default: the number of cores, at most one per point)')
+    .option('--json', 'print one JSON object instead of a table')
+    .addHelpText(
+      'after',
+      '\nExample file (examples/sweep-halo.yaml):\n' +
+        '  app: halo3d                # or a list: apps: [halo3d, fft3d]\n' +
+        '  machines: [xe6, xc30]      # or machine: xe6\n' +
+        '  nodes: [8, 64]\n' +
+        '  ppn: 1                     # a value or a list\n' +
+        "  params: { iterations: 5, nx: 16 }           # app parameters (phit apps); a list is one axis\n" +
+        '  set: { mpi.eagerMaxBytes: [4KiB, 8KiB] }    # machine parameters (fabric/machines/<preset>.ts)\n' +
+        '  seed: 1\n' +
+        'Points are the cross product of every list, numbered from 0 with the last axis turning fastest.\n' +        'An app or machine may be a path (your .ts program, a machine file), relative to the sweep file.\n' +
+        'Each row: the point, ok or error, simulated time, communication share, the figure of merit (as\n' +
+        "in compare) and the last result row's numbers. A progress bar is drawn on a terminal's stderr;\n" +
+        'piped, stderr gets one final line. Exit code 1 when some point failed (its row shows why; the\n' +
+        'others still run), 2 on bad input (checked for the whole matrix before anything runs).',
+    )
+    .action(async (file: string, opts: SweepCliOptions) => {
+      code = await sweepCommand(file, opts, io);
     });
 
   program
@@ -113,10 +149,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       }
     });
 
-  program
+  const machines = program
     .command('machines')
-    .description('list the machine presets with their key figures')
+    .description("list the machine presets with their key figures; 'machines show <preset|file>' writes one out as a machine file")
     .option('--json', 'print JSON')
+    // `machines show --json` belongs to show, not to this list
+    .enablePositionalOptions()
     .action((opts: { json?: boolean }) => {
       const rows = Object.values(presets).map((spec) => {
         const c = resolveMachine(spec, 2);
@@ -134,11 +172,28 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       });
       io.out(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows));
     });
+  machines
+    .command('show')
+    .description('write a machine out as a machine file: every parameter with its value, help and source; edit it and load it with --machine <file>')
+    .argument('<machine>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file`)
+    .option('--yaml', 'YAML with help and source as comments (the default)')
+    .option('--json', 'JSON, each parameter as {value, help, source}')
+    .addHelpText(
+      'after',
+      '\nA machine file is either a full table (name, title, seed, params) or "base: <preset>" plus, under\n' +
+        'params, only the parameters that differ. Every key and value is checked against the parameter\n' +
+        'schema (docs/parameters.md); a changed value gets the source "file <path>".',
+    )
+    .action((name: string, opts: { yaml?: boolean; json?: boolean }) => {
+      if (opts.yaml && opts.json) throw new UsageError('machines show: give --yaml or --json, not both');
+      const spec = loadMachine(name);
+      io.out((opts.json ? machineToJson(spec) : machineToYaml(spec)).trimEnd());
+    });
 
   program
     .command('topo')
     .description('structure of a machine: routers, links, diameter, average hops, bisection')
-    .argument('<machine>', `machine preset (${Object.keys(presets).join(', ')})`)
+    .argument('<machine>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file`)
     .option('-n, --nodes <n>', 'number of nodes')
     .option('--groups <g>', 'dragonfly groups')
     .option('--cables-per-pair <c>', 'dragonfly optical cables between each pair of groups')
@@ -153,7 +208,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
   program
     .command('traffic')
     .description('synthetic traffic from every NIC: offered vs accepted load and latency')
-    .option('-m, --machine <name>', `machine preset (${Object.keys(presets).join(', ')})`, 'xe6')
+    .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file (.yaml/.yml/.json, see 'phit machines show')`, 'xe6')
     .option('-n, --nodes <n>', 'number of nodes', '64')
     .option('--pattern <p>', `traffic pattern (${PATTERNS.join(', ')})`, 'uniform')
     .option('--load <fraction>', 'offered load, fraction of each NIC peak injection bandwidth', '0.5')
@@ -163,9 +218,20 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--window <us>', 'measurement window in simulated us', '20')
     .option('--warmup <us>', 'warm-up before measuring, simulated us', '5')
     .option('--per-source', "report each source's share of the delivered bandwidth")
+    .option('--metrics', 'also measure the fabric over the window: link utilisation and credit stall per link class, hop and latency histograms, minimal-route share')
     .option('-s, --set <key=value>', 'set a machine parameter (repeatable)', collect, [])
     .option('--seed <s>', 'seed of the run', '1')
     .option('--json', 'print one JSON object')
+    .addHelpText(
+      'after',
+      '\n--metrics covers the measurement window. Utilisation: the share of the window a link spent\n' +
+        'serializing packets (mean and max over the links of a class, one link per direction); credit\n' +
+        'stall: the share it was free while packets waited for it without credits downstream. Hops are\n' +
+        'router-to-router; packet latency runs from the injection channel to delivery at the NIC (a\n' +
+        'response packet counts as a packet). Minimal share: for routings that can leave the minimal\n' +
+        'path (dragonfly valiant and adaptive, Kautz multipath, torus table around broken links). With\n' +
+        '--json each row holds a `metrics` object (FabricMetrics).',
+    )
     .action((opts: TrafficCliOptions) => {
       code = trafficCommand(opts, io);
     });
@@ -200,6 +266,7 @@ interface TrafficCliOptions {
   window: string;
   warmup: string;
   perSource?: boolean;
+  metrics?: boolean;
   set: string[];
   seed: string;
   json?: boolean;
@@ -212,10 +279,10 @@ function positiveNumber(name: string, text: string): number {
 }
 
 function trafficCommand(opts: TrafficCliOptions, io: Io): number {
-  const spec = machineSpec(opts.machine);
+  const spec = loadMachine(opts.machine);
   if (!(PATTERNS as readonly string[]).includes(opts.pattern)) throw new UsageError(`--pattern ${opts.pattern}: valid: ${PATTERNS.join(', ')}`);
   const nodes = positiveInt('nodes', opts.nodes);
-  const set = parseKeyValues(opts.set, '--set');
+  const set = parseSets(opts.set, spec);
   if (opts.routing !== undefined) set['routing.algorithm'] = opts.routing;
   const config = resolveMachine(spec, nodes, set);
   const base = {
@@ -225,6 +292,7 @@ function trafficCommand(opts: TrafficCliOptions, io: Io): number {
     hotspot: Number(opts.hotspot),
     seed: Number(opts.seed),
     perSource: opts.perSource ?? false,
+    metrics: opts.metrics ?? false,
     ...(config.topology.kind === 'dragonfly'
       ? { nodesPerGroup: config.topology.config.chassis * config.topology.config.routersPerChassis * config.topology.config.nodesPerRouter }
       : {}),
@@ -238,9 +306,33 @@ function trafficCommand(opts: TrafficCliOptions, io: Io): number {
     return 0;
   }
   io.out(`${opts.pattern} traffic on ${spec.name}: ${config.topologySummary}, ${nodes} nodes`);
-  io.out(formatTable(result.rows.map(({ sourceShares: _s, ...r }) => r)));
+  io.out(formatTable(result.rows.map(({ sourceShares: _s, metrics: _m, ...r }) => r)));
   if (opts.sweep) io.out(result.saturationFraction === null ? 'no saturation up to full load' : `saturates at ${result.saturationFraction} of peak injection`);
+  for (const row of result.rows) {
+    if (row.metrics) io.out(['', `fabric at load ${row.offeredFraction}:`, ...formatFabricMetrics(row.metrics, config.topology.routing)].join('\n'));
+  }
   return 0;
+}
+
+/** Text lines of a fabric's metrics: link classes, hop histogram, latency percentiles, minimal share. */
+function formatFabricMetrics(f: FabricMetrics, routing: string): string[] {
+  const pct = (x: number): number => Number((100 * x).toFixed(2));
+  const lines = [
+    `over ${f.durationPs / 1e6} us, ${f.packets} packets delivered`,
+    formatTable(f.linkClasses.map((c) => ({ class: c.name, links: c.links, 'util%': pct(c.utilisation), 'max%': pct(c.maxUtilisation), 'creditStall%': pct(c.creditStall) }))),
+  ];
+  const h = f.hops;
+  const total = h.samples || 1;
+  lines.push(`hops (mean ${h.mean}, max ${h.max}): ${h.counts.map((n, i) => `${h.edges[i]}: ${pct(n / total)}%`).join(', ') || 'none'}`);
+  const l = f.latencyNs;
+  const q = (x: number): number => Number(histogramQuantile(l, x).toFixed(1));
+  lines.push(`packet latency ns: mean ${Number(l.mean.toFixed(1))}, p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${Number(l.max.toFixed(1))} (percentiles within their log bin, about 26 % wide)`);
+  lines.push(
+    f.routing === null
+      ? `routing ${routing}: minimal only`
+      : `routing ${routing}: ${pct(f.routing.minimal / (f.routing.minimal + f.routing.nonMinimal || 1))}% of packets minimal (${f.routing.nonMinimal} non-minimal)`,
+  );
+  return lines;
 }
 
 interface TopoCliOptions {
@@ -253,8 +345,9 @@ interface TopoCliOptions {
   json?: boolean;
 }
 
-function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
-  const spec = machineSpec(name);
+function topoCommand(arg: string, opts: TopoCliOptions, io: Io): number {
+  const spec = loadMachine(arg);
+  const name = spec.name;
   const set: Record<string, string> = {};
   if (opts.groups !== undefined) set['dragonfly.groups'] = String(positiveInt('groups', opts.groups));
   if (opts.cablesPerPair !== undefined) set['dragonfly.cablesPerPair'] = String(positiveInt('cables-per-pair', opts.cablesPerPair));
@@ -267,36 +360,7 @@ function topoCommand(name: string, opts: TopoCliOptions, io: Io): number {
   for (const k of Object.keys(set)) {
     if (!(k in spec.params)) throw new UsageError(`${flag[k]} does not apply to ${name} (${spec.title})`);
   }
-  // without --nodes, fill the structure the other options describe
-  let nodes = opts.nodes !== undefined ? positiveInt('nodes', opts.nodes) : 0;
-  if (nodes === 0) {
-    const probe = resolveMachine(spec, 1, set);
-    nodes = buildTopology(probe.topology).graph.routers * nodesPerRouterOf(probe.topology);
-  }
-  const config = resolveMachine(spec, nodes, set);
-  const built = buildTopology(config.topology);
-  const { graph } = built;
-  const m = topologyMetrics(graph, (cls) => rawLinkGBs(config, cls));
-  const deadlock = opts.checkDeadlock ? checkDeadlockFreedom(graph, built.route, built.vcs, { salts: 8 }) : null;
-  const round3 = (v: number): number => Number(v.toFixed(3));
-  const out = {
-    machine: name,
-    topology: config.topologySummary,
-    routers: m.routers,
-    nodes: m.nodes,
-    linksPerClass: m.linksPerClass,
-    diameter: m.diameter,
-    diameterWithNodeLinks: m.diameter + 2,
-    averageHops: round3(m.averageHops),
-    averageHopsSampled: m.averageHopsSampled,
-    bisectionLinks: m.bisectionLinks,
-    bisectionUnit: m.bisectionUnit,
-    bisectionGBs: round3(m.bisectionGBs),
-    bisectionIsBound: m.bisectionIsBound,
-    globalCables: m.globalCables,
-    globalGBsPerNode: m.globalGBsPerNode === null ? null : round3(m.globalGBsPerNode),
-    ...(deadlock ? { deadlockFree: deadlock.cycle === null, dependencyCycle: deadlock.cycle, routesChecked: deadlock.routes } : {}),
-  };
+  const { deadlock, ...out } = machineTopology(spec, { nodes: opts.nodes !== undefined ? positiveInt('nodes', opts.nodes) : undefined, set, checkDeadlock: opts.checkDeadlock === true });
   if (opts.json) {
     io.out(JSON.stringify(out));
     return 0;
@@ -351,7 +415,7 @@ function traceOptions(opts: RunOptions, ranks: number): TraceOptions | undefined
 
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
   const app = await loadApp(appName);
-  const spec = machineSpec(opts.machine);
+  const spec = loadMachine(opts.machine);
   const nodes = positiveInt('nodes', opts.nodes);
   const ppn = positiveInt('ppn', opts.ppn);
   const seed = Number(opts.seed);
@@ -361,8 +425,8 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   if (nodes * ppn < app.minRanks) {
     throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
   }
-  const set = parseKeyValues(opts.set, '--set');
-  resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
+  const set = parseSets(opts.set, spec);
+  const config = resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
   const algorithms = parseKeyValues(opts.coll, '--coll');
   try {
     checkAlgorithms(algorithms);
@@ -382,12 +446,16 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
       throw new UsageError(`--trace ${opts.trace}: cannot write it (${e instanceof Error ? e.message : String(e)})`);
     }
   }
-  let r: Awaited<ReturnType<typeof simulate>>;
+  // on a terminal, one line of progress on stderr (simulated time, events, events/s), erased at the end
+  const line = io.tty ? progressLine(io.tty) : null;
+  let r;
   try {
-    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, program: (ctx) => app.main(ctx, params) });
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, program: (ctx) => app.main(ctx, params), ...(line ? { onProgress: line.onProgress } : {}) });
   } catch (e) {
     if (traceFd >= 0) closeSync(traceFd);
     throw e;
+  } finally {
+    line?.clear();
   }
   const results = r.result ?? null;
   let traceNote: string | null = null;
@@ -408,7 +476,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const rows = (results as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows)) io.out(formatTable(rows as Record<string, unknown>[]));
   else if (results !== null) io.out(JSON.stringify(results, null, 2));
-  if (r.metrics) io.out(formatMetrics(r.metrics));
+  if (r.metrics) io.out([formatMetrics(r.metrics), 'fabric over the run:', ...formatFabricMetrics(r.metrics.fabric, config.topology.routing)].join('\n'));
   if (traceNote) io.out(traceNote);
   return 0;
 }

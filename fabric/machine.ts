@@ -1,4 +1,4 @@
-import { assertDeadlockFree } from './deadlock.ts';
+import { assertDeadlockFree, checkDeadlockFreedom, type DeadlockCheck } from './deadlock.ts';
 import { Engine } from './engine/engine.ts';
 import { presets } from './machines/index.ts';
 import { ParamReader, type MachineSpec } from './machines/spec.ts';
@@ -8,7 +8,8 @@ import { putRequestPhits } from './nic/packet-format.ts';
 import { Nic, TxnTable, type NicParams } from './nic/nic.ts';
 import { PacketPool } from './packet.ts';
 import { routerDistances, type PortGraph } from './topology/port-graph.ts';
-import { buildTopology, describeTopology, linkFamily, resolveTopology, type TopologySpec } from './topology/topologies.ts';
+import { topologyMetrics } from './topology/metrics.ts';
+import { buildTopology, describeTopology, linkFamily, nodesPerRouterOf, resolveTopology, type TopologySpec } from './topology/topologies.ts';
 import { cyclePs } from './units.ts';
 
 /** Processor model of one core. */
@@ -305,4 +306,66 @@ function noiseOf(r: ParamReader): NoiseParams {
   const detourPs = r.timePs('noise.detour');
   if (kind !== 'none' && !(detourPs < periodPs)) throw new RangeError(`parameter noise.detour: a detour (${detourPs / 1e6} us) must be shorter than noise.period (${periodPs / 1e6} us)`);
   return { kind: kind as NoiseParams['kind'], periodPs, detourPs, coreSpec: r.yesNo('noise.coreSpec') };
+}
+
+/** What `phit topo` reports about a machine's structure (hops between routers, bisection both directions). */
+export interface MachineTopology {
+  readonly machine: string;
+  readonly topology: string;
+  readonly routers: number;
+  readonly nodes: number;
+  readonly linksPerClass: Readonly<Record<string, number>>;
+  readonly diameter: number;
+  readonly diameterWithNodeLinks: number;
+  readonly averageHops: number;
+  readonly averageHopsSampled: boolean;
+  readonly bisectionLinks: number;
+  readonly bisectionUnit: string;
+  readonly bisectionGBs: number;
+  readonly bisectionIsBound: boolean;
+  readonly globalCables: number | null;
+  readonly globalGBsPerNode: number | null;
+  readonly deadlockFree?: boolean;
+  readonly dependencyCycle?: readonly string[] | null;
+  readonly routesChecked?: number;
+  /** The channel-dependency check, when asked for. */
+  readonly deadlock: DeadlockCheck | null;
+}
+
+/**
+ * Structure of a machine: routers, links, diameter, average hops, bisection, and optionally the
+ * channel-dependency check of its routing. Without `nodes`, the full structure the parameters describe.
+ */
+export function machineTopology(spec: MachineSpec, opts: { nodes?: number; set?: Readonly<Record<string, string>>; checkDeadlock?: boolean } = {}): MachineTopology {
+  const set = { ...opts.set };
+  let nodes = opts.nodes ?? 0;
+  if (nodes === 0) {
+    const probe = resolveMachine(spec, 1, set);
+    nodes = buildTopology(probe.topology).graph.routers * nodesPerRouterOf(probe.topology);
+  }
+  const config = resolveMachine(spec, nodes, set);
+  const built = buildTopology(config.topology);
+  const { graph } = built;
+  const m = topologyMetrics(graph, (cls) => rawLinkGBs(config, cls));
+  const deadlock = opts.checkDeadlock ? checkDeadlockFreedom(graph, built.route, built.vcs, { salts: 8 }) : null;
+  const round3 = (v: number): number => Number(v.toFixed(3));
+  return {
+    machine: spec.name,
+    topology: config.topologySummary,
+    routers: m.routers,
+    nodes: m.nodes,
+    linksPerClass: m.linksPerClass,
+    diameter: m.diameter,
+    diameterWithNodeLinks: m.diameter + 2,
+    averageHops: round3(m.averageHops),
+    averageHopsSampled: m.averageHopsSampled,
+    bisectionLinks: m.bisectionLinks,
+    bisectionUnit: m.bisectionUnit,
+    bisectionGBs: round3(m.bisectionGBs),
+    bisectionIsBound: m.bisectionIsBound,
+    globalCables: m.globalCables,
+    globalGBsPerNode: m.globalGBsPerNode === null ? null : round3(m.globalGBsPerNode),
+    ...(deadlock ? { deadlockFree: deadlock.cycle === null, dependencyCycle: deadlock.cycle, routesChecked: deadlock.routes } : {}),
+    deadlock,
+  };
 }

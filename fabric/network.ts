@@ -1,7 +1,7 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
 import type { PacketPool } from './packet.ts';
 import type { BoundRoute, LoadView, RouteChoice } from './routing/routing.ts';
-import { PORT_NODE, type PortGraph } from './topology/port-graph.ts';
+import { PORT_NODE, routerDistances, type PortGraph } from './topology/port-graph.ts';
 
 /** Timing and buffering of a network, already in ps and phits. */
 export interface NetworkParams {
@@ -67,6 +67,42 @@ export interface NetworkAccess {
 /** Listener for hop-level tracing; only called when set. */
 export type HopListener = (p: number, channel: number, startPs: number) => void;
 
+/**
+ * Edges of the packet-latency bins (ps): 0, then the R10 preferred numbers (1, 1.25, 1.6, 2, 2.5,
+ * 3.15, 4, 5, 6.3, 8) times 100 ps up to 100 ms, log-spaced about 26 % apart. The last bin,
+ * [80 ms, 100 ms), also holds any longer latency.
+ */
+export const LATENCY_EDGES_PS: readonly number[] = (() => {
+  const mantissas = [100, 125, 160, 200, 250, 315, 400, 500, 630, 800];
+  const edges = [0];
+  for (let scale = 1; scale <= 1e8; scale *= 10) for (const m of mantissas) edges.push(m * scale);
+  edges.push(1e11);
+  return edges;
+})();
+
+/**
+ * What the opt-in collector (Network.enableMetrics) has counted since it was enabled or last
+ * reset. Per-channel arrays are indexed like the network's channels (router output ports, then
+ * NIC injection channels).
+ */
+export interface NetworkCounters {
+  /** Simulated time the counters start at (ps). */
+  readonly sincePs: number;
+  /** Per channel: serialization time of the packets sent on it (ps). */
+  readonly busyPs: Float64Array;
+  /** Per channel: time requests waited at it while it was free but none had credits (ps), open stalls closed at the current time. */
+  readonly stallPs: Float64Array;
+  /** Delivered packets by router-to-router hop count. */
+  readonly hopCounts: Float64Array;
+  /** Delivered packets by latency bin (LATENCY_EDGES_PS). */
+  readonly latencyCounts: Float64Array;
+  readonly packets: number;
+  readonly latencySumPs: number;
+  readonly latencyMaxPs: number;
+  /** Delivered packets whose route was non-minimal (see Network.enableMetrics). */
+  readonly nonMinimal: number;
+}
+
 const EV_ARRIVE = 0;
 const EV_TRY = 1;
 const EV_DELIVER = 2;
@@ -130,6 +166,22 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   delivered = 0;
   /** Optional hop tracer. */
   onHop: HopListener | null = null;
+  // opt-in metrics (enableMetrics); untouched while off
+  private mOn = false;
+  private mSince = 0;
+  private mBusy = new Float64Array(0);
+  private mStall = new Float64Array(0);
+  private mStallSince = new Float64Array(0);
+  private mHops = new Float64Array(0);
+  private mLat = new Float64Array(0);
+  private mPackets = 0;
+  private mLatSum = 0;
+  private mLatMax = 0;
+  private mNonMin = 0;
+  /** Dragonfly: the routing records its non-minimal choice (rInter); otherwise hops are compared with router distances. */
+  private mByState = false;
+  /** Router distances from each source router, computed on first use (metrics only). */
+  private mDist: (Int32Array | undefined)[] = [];
 
   constructor(
     private readonly engine: Engine,
@@ -200,6 +252,107 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         this.upLatPs[gp] = params.injectLatencyPs;
         for (let v = 0; v < nv; v++) this.credits[inj * nv + v] = params.injectBufferPhits;
       }
+    }
+  }
+
+  /**
+   * Starts the opt-in collector: busy time and credit-stall time per channel, and per delivered
+   * packet its router-to-router hop count, its latency (from entering the injection channel to
+   * its tail's delivery) and whether its route was minimal. A route is non-minimal when the
+   * routing recorded a non-minimal choice (dragonfly: a Valiant intermediate router, rInter), or,
+   * on other topologies, when the packet took more hops than the router distance between its
+   * source and destination routers (breadth-first, cached per source router). Dragonflies use the
+   * routing's state because their minimal routes go through one gateway of the minimal-route
+   * table, which can be longer than the shortest path through a third group. While off, the
+   * network pays one branch where a packet is sent or delivered.
+   */
+  enableMetrics(): void {
+    if (this.mOn) return;
+    this.mOn = true;
+    this.mBusy = new Float64Array(this.nChan);
+    this.mStall = new Float64Array(this.nChan);
+    this.mStallSince = new Float64Array(this.nChan).fill(-1);
+    this.mHops = new Float64Array(64);
+    this.mLat = new Float64Array(LATENCY_EDGES_PS.length - 1);
+    this.mByState = this.graph.topology === 'dragonfly';
+    this.mDist = new Array<Int32Array | undefined>(this.graph.routers);
+    this.resetMetrics();
+  }
+
+  /** True once enableMetrics() has been called. */
+  get metricsEnabled(): boolean {
+    return this.mOn;
+  }
+
+  /** Zeroes the collector's counters from now on (a measurement window); stalls under way restart now. */
+  resetMetrics(): void {
+    const now = this.engine.now;
+    this.mSince = now;
+    this.mBusy.fill(0);
+    this.mStall.fill(0);
+    for (let c = 0; c < this.mStallSince.length; c++) if (this.mStallSince[c]! >= 0) this.mStallSince[c] = now;
+    this.mHops.fill(0);
+    this.mLat.fill(0);
+    this.mPackets = 0;
+    this.mLatSum = 0;
+    this.mLatMax = 0;
+    this.mNonMin = 0;
+  }
+
+  /** A copy of the collector's counters at the current time; throws if enableMetrics() was not called. */
+  metricsCounters(): NetworkCounters {
+    if (!this.mOn) throw new Error('network metrics are off: call enableMetrics() before the run');
+    const now = this.engine.now;
+    const stallPs = Float64Array.from(this.mStall);
+    for (let c = 0; c < this.nChan; c++) {
+      const since = this.mStallSince[c]!;
+      if (since >= 0) stallPs[c]! += now - since;
+    }
+    return {
+      sincePs: this.mSince,
+      busyPs: Float64Array.from(this.mBusy),
+      stallPs,
+      hopCounts: Float64Array.from(this.mHops),
+      latencyCounts: Float64Array.from(this.mLat),
+      packets: this.mPackets,
+      latencySumPs: this.mLatSum,
+      latencyMaxPs: this.mLatMax,
+      nonMinimal: this.mNonMin,
+    };
+  }
+
+  /** Collector: packet p has been delivered now. */
+  private recordDelivery(p: number): void {
+    const pk = this.pkts;
+    const lat = this.engine.now - pk.injectedAt[p]!;
+    const hops = pk.hops[p]!;
+    if (hops >= this.mHops.length) {
+      const grown = new Float64Array(Math.max(hops + 1, 2 * this.mHops.length));
+      grown.set(this.mHops);
+      this.mHops = grown;
+    }
+    this.mHops[hops]!++;
+    // binary search of the latency bin: the last edge <= lat
+    const edges = LATENCY_EDGES_PS;
+    let lo = 0;
+    let hi = edges.length - 2;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (edges[mid]! <= lat) lo = mid;
+      else hi = mid - 1;
+    }
+    this.mLat[lo]!++;
+    this.mPackets++;
+    this.mLatSum += lat;
+    if (lat > this.mLatMax) this.mLatMax = lat;
+    if (this.mByState) {
+      if (pk.rInter[p]! >= 0) this.mNonMin++;
+    } else {
+      const g = this.graph;
+      const from = g.nodeRouter[pk.src[p]!]!;
+      let d = this.mDist[from];
+      if (d === undefined) this.mDist[from] = d = routerDistances(g, from);
+      if (hops > d[g.nodeRouter[pk.dst[p]!]!]!) this.mNonMin++;
     }
   }
 
@@ -347,6 +500,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         break;
       case EV_DELIVER: {
         this.delivered++;
+        if (this.mOn) this.recordDelivery(arg);
         this.endpoints[this.pkts.dst[arg]!]!.deliver(arg);
         break;
       }
@@ -474,6 +628,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       }
     }
     if (best === -1) {
+      // a free channel whose waiting packets all lack credits stalls until a grant (collector only)
+      if (this.mOn && this.reqHead[chan] !== -1 && this.mStallSince[chan]! < 0) this.mStallSince[chan] = now;
       // waits for credits: the first time credits on their way let a waiting packet go; credits
       // returned later schedule their own try
       const t = this.creditsSufficeAt(chan);
@@ -519,6 +675,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (end < pk.tailAt[p]!) end = pk.tailAt[p]!;
     end = Math.ceil(end);
     this.busyUntil[chan] = end;
+    if (this.mOn) {
+      this.mBusy[chan]! += ser;
+      const since = this.mStallSince[chan]!;
+      if (since >= 0) {
+        this.mStall[chan]! += now - since;
+        this.mStallSince[chan] = -1;
+      }
+    }
     this.credits[chan * this.nv + vcOut]! -= phits;
     this.downPhits[chan]! += phits;
     if (DEBUG && this.credits[chan * this.nv + vcOut]! < 0) throw new Error('negative credits');

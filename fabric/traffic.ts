@@ -1,6 +1,8 @@
 import type { EventHandler } from './engine/engine.ts';
 import { buildMachine, type Machine, type MachineConfig } from './machine.ts';
 import { Prng } from './engine/prng.ts';
+import type { FabricMetrics } from './metrics.ts';
+import { collectFabricMetrics } from './metrics.ts';
 
 /** Synthetic traffic patterns: who each node sends to. */
 export const PATTERNS = ['uniform', 'transpose', 'tornado', 'bitcomplement', 'neighbor', 'hotspot', 'worstcase'] as const;
@@ -22,6 +24,8 @@ export interface TrafficOptions {
   readonly seed?: number;
   /** Record each source's share of the delivered bandwidth. */
   readonly perSource?: boolean;
+  /** Collect the fabric's metrics (links, hops, latency, routing) over the measurement window. */
+  readonly metrics?: boolean;
 }
 
 /** One measured point. */
@@ -32,6 +36,8 @@ export interface TrafficRow {
   readonly latencyP99Us: number;
   readonly packets: number;
   readonly sourceShares?: readonly number[];
+  /** The fabric over the measurement window, when asked for. */
+  readonly metrics?: FabricMetrics;
 }
 
 /** A function from source node to destination node (-1: this node does not send). */
@@ -85,6 +91,8 @@ export function destinations(pattern: Pattern, n: number, opts: { hotspot?: numb
 }
 
 const EV_SEND = 0;
+const EV_WINDOW_START = 1;
+const EV_WINDOW_END = 2;
 /** Payload bytes of one traffic packet: a one-packet short message (header + payload = one full packet). */
 function payloadBytes(c: MachineConfig): number {
   return Math.max(0, c.nic.format.maxPayloadBytes - c.nic.smsgHeaderBytes);
@@ -112,6 +120,8 @@ class Generator implements EventHandler {
   private readonly windowEnd: number;
   delivered = 0;
   offered = 0;
+  /** The fabric's metrics over the window, once it has ended (metrics runs only). */
+  metrics: FabricMetrics | null = null;
   /** Source completions are not measured; one shared callback, none allocated per message. */
   private readonly ignore = (): void => {};
 
@@ -121,9 +131,15 @@ class Generator implements EventHandler {
     load: number,
     warmupPs: number,
     windowPs: number,
+    metrics: boolean,
   ) {
     const c = m.config;
     this.id = m.engine.register(this);
+    if (metrics) {
+      m.net.enableMetrics();
+      m.engine.at(warmupPs, this.id, EV_WINDOW_START, 0);
+      m.engine.at(warmupPs + windowPs, this.id, EV_WINDOW_END, 0);
+    }
     this.meanGapPs = c.nic.format.maxPayloadBytes / (load * peakInjectionBytesPerPs(c));
     this.payload = new Uint8Array(payloadBytes(c));
     this.deliveredBySource = new Float64Array(c.nodes);
@@ -141,7 +157,15 @@ class Generator implements EventHandler {
     if (at < this.windowEnd) this.m.engine.at(at, this.id, EV_SEND, node);
   }
 
-  onEvent(_kind: number, node: number): void {
+  onEvent(kind: number, node: number): void {
+    if (kind === EV_WINDOW_START) {
+      this.m.net.resetMetrics();
+      return;
+    }
+    if (kind === EV_WINDOW_END) {
+      this.metrics = collectFabricMetrics(this.m, this.windowEnd - this.windowStart);
+      return;
+    }
     const now = this.m.engine.now;
     const dst = this.dest(node, this.m.engine.rng);
     if (dst >= 0 && dst !== node) {
@@ -173,10 +197,10 @@ class Generator implements EventHandler {
       latencyMeanUs: Number((mean / 1e6).toFixed(4)),
       latencyP99Us: Number((p99 / 1e6).toFixed(4)),
       packets: this.delivered,
+      ...(perSource ? { sourceShares: Array.from(this.deliveredBySource, (v) => Number((v / (this.delivered || 1)).toFixed(5))) } : {}),
+      ...(this.metrics ? { metrics: this.metrics } : {}),
     };
-    if (!perSource) return row;
-    const total = this.delivered || 1;
-    return { ...row, sourceShares: Array.from(this.deliveredBySource, (v) => Number((v / total).toFixed(5))) };
+    return row;
   }
 
   /** Nodes that send at all under the pattern (the hotspot itself does not); uses a throwaway generator. */
@@ -195,7 +219,7 @@ export function runTraffic(config: MachineConfig, opts: TrafficOptions): Traffic
   const m = buildMachine(config, opts.seed ?? 1);
   const warmupPs = Math.round((opts.warmupUs ?? 5) * 1e6);
   const windowPs = Math.round((opts.windowUs ?? 20) * 1e6);
-  const gen = new Generator(m, dest, opts.load, warmupPs, windowPs);
+  const gen = new Generator(m, dest, opts.load, warmupPs, windowPs, opts.metrics ?? false);
   // let packets offered in the window arrive, but do not wait forever on a saturated network
   m.engine.drain(warmupPs + 3 * windowPs);
   return gen.row(opts.load, opts.perSource ?? false, windowPs);

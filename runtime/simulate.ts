@@ -13,7 +13,8 @@ import { Detours } from './noise.ts';
 import { placeRanks, type Placement } from './placement.ts';
 import { makeContext, type MachineView, type RankProgram } from './rank.ts';
 import { Instrument } from './instrument.ts';
-import type { CallStats, RankTime } from './metrics.ts';
+import { collectFabricMetrics } from '../fabric/metrics.ts';
+import type { RankTime, RunMetrics } from './metrics.ts';
 import { TraceRecorder, type Trace, type TraceOptions } from './trace.ts';
 
 /** Options of one simulation run. */
@@ -32,10 +33,20 @@ export interface SimulateOptions<R = unknown> {
   readonly set?: Readonly<Record<string, string>>;
   /** MPI collective algorithms for the whole run, by collective (`{allreduce: 'ring'}`); a call's own `{algorithm}` wins. */
   readonly algorithms?: Readonly<Record<string, string>>;
-  /** Measure each rank's time split and each API call's count, bytes and time (default false; free when off). */
+  /** Measure the fabric, each rank's time split and each API call's count, bytes and time (default false; free when off). */
   readonly metrics?: boolean;
   /** Record a Chrome/Perfetto trace of the ranks' timelines (default: none). */
   readonly trace?: TraceOptions;
+  /** Called during the run every `progressEvery` engine events with the simulated time reached. */
+  readonly onProgress?: (p: SimulateProgress) => void;
+  /** Engine events between two `onProgress` calls (default 2^18). */
+  readonly progressEvery?: number;
+}
+
+/** How far a run has come: simulated time reached and engine events processed. */
+export interface SimulateProgress {
+  readonly simulatedTimeUs: number;
+  readonly events: number;
 }
 
 /** Outcome of a run. */
@@ -58,8 +69,8 @@ export interface SimulateResult<R = unknown> {
   /** Packets delivered and router-to-router packet hops. */
   readonly packets: number;
   readonly packetHops: number;
-  /** With `metrics: true`: each rank's compute, transfer and wait time and the totals per API call. */
-  readonly metrics?: { readonly ranks: readonly RankTime[]; readonly calls: readonly CallStats[] };
+  /** With `metrics: true`: the fabric's load over the run, each rank's compute, transfer and wait time, and the totals per API call. */
+  readonly metrics?: RunMetrics;
   /** With `trace`: the timeline, ready for JSON (see `traceChunks`). */
   readonly trace?: Trace;
 }
@@ -72,6 +83,8 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   const config = resolveMachine(spec, opts.nodes, { ...opts.set });
   checkAlgorithms(opts.algorithms ?? {});
   const machine = buildMachine(config, opts.seed ?? 1);
+  const onProgress = opts.onProgress;
+  if (onProgress) machine.engine.onProgress((nowPs, events) => onProgress({ simulatedTimeUs: nowPs / 1e6, events }), opts.progressEvery);
   const size = opts.nodes * ppn;
   const seed = opts.seed ?? 1;
   const placement = opts.placement ?? 'contiguous';
@@ -121,6 +134,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   const tracer = opts.trace ? new TraceRecorder(procs, { name: config.name, nodes: config.nodes }, opts.trace) : null;
   const instrument = opts.metrics || tracer ? new Instrument(procs, tracer) : null;
   world.observer = instrument;
+  if (opts.metrics) machine.net.enableMetrics();
   const contexts = procs.map((p) => {
     const dmapp = new Dmapp(p, heap, procs);
     const faces = { mpi: new Mpi(world, p), dmapp, shmem: new Shmem(dmapp, p), gni: new Gni(p, gniJob) };
@@ -136,20 +150,30 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   }
   const why = world.incompleteCollective();
   if (why) throw new IncompleteCollectiveError(why, machine.engine.now, []);
+  const endPs = finished.reduce((a, b) => Math.max(a, b), 0);
   return {
     machine: config.name,
     nodes: config.nodes,
     ppn,
     placement,
     ranks: size,
-    simulatedTimeUs: finished.reduce((a, b) => Math.max(a, b), 0) / 1e6,
+    simulatedTimeUs: endPs / 1e6,
     computeUs: procs.reduce((a, p) => a + p.computePs, 0) / size / 1e6,
     result: results[0]!,
     rankResults: results,
     events: machine.engine.events,
     packets: machine.net.delivered,
     packetHops: machine.net.linkHops,
-    ...(opts.metrics && instrument ? { metrics: { ranks: procs.map(rankTime), calls: instrument.callStats() } } : {}),
+    ...(opts.metrics && instrument
+      ? {
+          metrics: {
+            // the fabric's figures cover the whole run, up to its last event
+            fabric: collectFabricMetrics(machine, Math.max(1, machine.engine.now, endPs)),
+            ranks: procs.map(rankTime),
+            calls: instrument.callStats(),
+          },
+        }
+      : {}),
     ...(tracer ? { trace: tracer.result() } : {}),
   };
 }

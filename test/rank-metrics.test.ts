@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
-import type { CallStats } from '../runtime/metrics.ts';
+import type { CallStats, RunMetrics } from '../runtime/metrics.ts';
 import type { RankContext, RankProgram } from '../runtime/rank.ts';
 import { simulate, type SimulateOptions } from '../runtime/simulate.ts';
 import { gniCheck } from '../runtime/ugni/gni.ts';
@@ -74,6 +74,9 @@ describe('per-rank time split', () => {
       const inCalls = m.calls.reduce((a, c) => a + c.timeUs, 0);
       const notCompute = m.ranks.reduce((a, t) => a + t.transferUs + t.waitUs, 0);
       expect(inCalls).toBeCloseTo(notCompute, 3);
+      // the fabric half covers the whole run and every packet of it
+      expect(m.fabric.packets).toBe(r.packets);
+      expect(m.fabric.durationPs).toBeGreaterThanOrEqual(r.simulatedTimeUs * 1e6);
       // the old mean compute figure is the mean of the split's
       expect(m.ranks.reduce((a, t) => a + t.computeUs, 0) / m.ranks.length).toBeCloseTo(r.computeUs, 9);
     });
@@ -176,10 +179,12 @@ describe('phit run --metrics', () => {
     expect(text).toMatch(/^compute\s/m);
     expect(text).toMatch(/^wait\s/m);
     expect(text).toMatch(/^MPI_Send\s+\d+/m);
+    expect(text).toMatch(/^fabric over the run:\nover [\d.]+ us, \d+ packets delivered$/m);
     const j = await phit('run', 'pingpong', '--machine', 'xe6', '--nodes', '2', '--param', 'maxBytes=1KiB', '--param', 'iterations=3', '--metrics', '--json');
     expect(j.code).toBe(0);
-    const out = JSON.parse(j.out.join('')) as { metrics: { ranks: unknown[]; calls: CallStats[] } };
+    const out = JSON.parse(j.out.join('')) as { metrics: RunMetrics };
     expect(out.metrics.ranks).toHaveLength(2);
+    expect(out.metrics.fabric.packets).toBeGreaterThan(0);
     const send = out.metrics.calls.find((c) => c.name === 'MPI_Send')!;
     // 8 B to 1 KiB: 8 sizes, 3 round trips each, one send per rank per round trip
     expect(send.calls).toBe(8 * 3 * 2);

@@ -62,6 +62,12 @@ export class Thread {
 
 const EV_WAKE = 0;
 
+/** Receives the simulated time (ps) and the events processed so far, while a run goes on. */
+export type ProgressFn = (nowPs: number, events: number) => void;
+
+/** Events between two progress calls unless told otherwise (2^18). */
+export const PROGRESS_EVERY = 1 << 18;
+
 /**
  * The discrete-event engine: one queue of (time, seq) events and the async rank threads it
  * resumes. Time is integer picoseconds. Ranks run only between events and never see wall clock:
@@ -83,6 +89,10 @@ export class Engine implements EventHandler {
   private quiescent: (() => void) | null = null;
   private failure: RankError | null = null;
   private readonly selfId: number;
+  private progressFn: ProgressFn | null = null;
+  private progressEvery = PROGRESS_EVERY;
+  /** Event count of the next progress call; Infinity when nobody listens (one compare per event). */
+  private nextProgress = Infinity;
 
   constructor(seed = 1) {
     this.rng = new Prng(seed);
@@ -98,6 +108,19 @@ export class Engine implements EventHandler {
   /** Schedules `handler.onEvent(kind, arg)` at absolute time `at` (ps, never in the past). */
   at(at: number, handler: number, kind: number, arg: number): void {
     this.queue.push(at < this.now ? this.now : at, handler, kind, arg);
+  }
+
+  /** Calls `fn(nowPs, events)` every `every` events of `run` and `drain`; null stops the calls. */
+  onProgress(fn: ProgressFn | null, every = PROGRESS_EVERY): void {
+    if (!Number.isInteger(every) || every < 1) throw new RangeError(`progress interval must be a positive integer of events, got ${every}`);
+    this.progressFn = fn;
+    this.progressEvery = every;
+    this.nextProgress = fn ? this.events + every : Infinity;
+  }
+
+  private progress(): void {
+    this.nextProgress = this.events + this.progressEvery;
+    this.progressFn!(this.now, this.events);
   }
 
   /** Number of pending events. */
@@ -170,10 +193,12 @@ export class Engine implements EventHandler {
       }
       this.now = q.popTime;
       this.events++;
+      if (this.events >= this.nextProgress) this.progress();
       handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);
       // run all same-time events that do not wake a thread before awaiting anything
       while (this.ready.length === 0 && q.pop(this.now)) {
         this.events++;
+        if (this.events >= this.nextProgress) this.progress();
         handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);
       }
     }
@@ -194,6 +219,7 @@ export class Engine implements EventHandler {
     while (q.pop(limitPs)) {
       this.now = q.popTime;
       this.events++;
+      if (this.events >= this.nextProgress) this.progress();
       handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);
     }
   }

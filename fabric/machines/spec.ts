@@ -1,4 +1,5 @@
 import { parseBandwidth, parseBytes, parseHz, parseTimePs } from '../units.ts';
+import { validateParams } from './schema.ts';
 
 /** One machine parameter: its value in human units, one line of help, and where it comes from. */
 export interface ParamDef {
@@ -22,11 +23,9 @@ export class ParamReader {
     private readonly spec: MachineSpec,
     private readonly overrides: Readonly<Record<string, string>> = {},
   ) {
-    for (const k of Object.keys(overrides)) {
-      if (!(k in spec.params)) {
-        throw new RangeError(`unknown parameter "${k}" for machine ${spec.name}; valid: ${Object.keys(spec.params).join(', ')}`);
-      }
-    }
+    // unknown keys and values that are not of the key's kind fail here, before anything is read
+    const topology = String(overrides['topology.kind'] ?? spec.params['topology.kind']?.value ?? '');
+    validateParams(overrides, '', { machine: spec.name, valid: Object.keys(spec.params), topology });
   }
   raw(key: string): string | number {
     if (key in this.overrides) return this.overrides[key]!;

@@ -32,6 +32,14 @@ export const TOPOLOGY_KINDS = ['torus', 'dragonfly', 'kautz', 'clos'] as const;
  */
 const TORUS_ROUTINGS = [...Object.keys(torusRouting.algorithms), 'table'];
 
+/** The routing algorithms of each topology kind, for validation and messages. */
+export const ROUTINGS_BY_TOPOLOGY: Readonly<Record<(typeof TOPOLOGY_KINDS)[number], readonly string[]>> = {
+  torus: TORUS_ROUTINGS,
+  dragonfly: Object.keys(dragonflyRouting.algorithms),
+  kautz: Object.keys(kautzRouting.algorithms),
+  clos: Object.keys(closRouting.algorithms),
+};
+
 /** Reads the topology parameters of a machine for `nodes` nodes. */
 export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
   const kind = r.string('topology.kind');

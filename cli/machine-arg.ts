@@ -1,0 +1,42 @@
+/**
+ * `--machine` values: a preset name or the path of a machine file (YAML or JSON), read here so
+ * that the fabric layer stays free of the file system. `--set` values are checked against the
+ * parameter schema before anything runs.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { machineSpec } from '../fabric/machine.ts';
+import { parseMachineFile } from '../fabric/machines/file.ts';
+import { presets } from '../fabric/machines/index.ts';
+import { PARAM_SCHEMA, validateParams } from '../fabric/machines/schema.ts';
+import type { MachineSpec } from '../fabric/machines/spec.ts';
+import { parseKeyValues } from './args.ts';
+
+/** Whether a `--machine` value names a file: it has a path separator or a .yaml, .yml or .json ending. */
+export function isMachinePath(arg: string): boolean {
+  return /[\\/]/.test(arg) || /\.(ya?ml|json)$/i.test(arg);
+}
+
+/** The machine of a `--machine` value: a preset, or a machine file read relative to the current directory. */
+export function loadMachine(arg: string): MachineSpec {
+  if (!isMachinePath(arg)) {
+    if (!(arg in presets)) throw new RangeError(`unknown machine "${arg}"; valid: ${Object.keys(presets).join(', ')}, or a machine file (.yaml, .yml, .json)`);
+    return machineSpec(arg);
+  }
+  if (!existsSync(arg)) throw new RangeError(`no such machine file: ${arg}`);
+  return parseMachineFile(readFileSync(arg, 'utf8'), arg);
+}
+
+/**
+ * The `--set key=value` items as an object, each value checked against the schema: against the
+ * keys of `spec` when given, else against every known key (a run over several machines).
+ */
+export function parseSets(items: readonly string[], spec?: MachineSpec): Record<string, string> {
+  const set = parseKeyValues(items, '--set');
+  if (spec) {
+    const topology = String(set['topology.kind'] ?? spec.params['topology.kind']?.value ?? '');
+    validateParams(set, '--set', { machine: spec.name, valid: Object.keys(spec.params), topology });
+  } else {
+    validateParams(set, '--set', { machine: 'any machine', valid: Object.keys(PARAM_SCHEMA) });
+  }
+  return set;
+}
