@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { closeSync, openSync } from 'node:fs';
 import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
 import { machineTopology, resolveMachine } from '../fabric/machine.ts';
@@ -10,6 +11,8 @@ import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
+import { formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { progressLine } from './progress.ts';
@@ -63,6 +66,11 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
+    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency); with --json, include them')
+    .option('--trace <file>', 'write a Chrome trace-event JSON timeline (open it in https://ui.perfetto.dev): one track per rank with compute, API calls and their arguments, and waits')
+    .option('--trace-flows', 'with --trace: arrows from each MPI send to the receive that matched it')
+    .option('--trace-ranks <list>', 'with --trace: record only these ranks, e.g. 0-7,12')
+    .option('--trace-max-events <n>', `with --trace: stop recording after n events (default ${DEFAULT_MAX_TRACE_EVENTS})`)
     .addHelpText('after', '\nOn a terminal, a long run shows one line of progress on stderr (simulated time, events, events/s),\nerased when it ends; nothing is drawn when stderr is piped.')
     .action(async (appName: string, opts: RunOptions) => {
       code = await runCommand(appName, opts, io);
@@ -383,6 +391,26 @@ interface RunOptions {
   placement: string;
   seed: string;
   json?: boolean;
+  metrics?: boolean;
+  trace?: string;
+  traceFlows?: boolean;
+  traceRanks?: string;
+  traceMaxEvents?: string;
+}
+
+/** The trace options of `phit run`, or undefined without --trace; throws naming a bad value. */
+function traceOptions(opts: RunOptions, ranks: number): TraceOptions | undefined {
+  if (opts.trace === undefined) {
+    const stray = opts.traceFlows ? '--trace-flows' : opts.traceRanks !== undefined ? '--trace-ranks' : opts.traceMaxEvents !== undefined ? '--trace-max-events' : null;
+    if (stray) throw new UsageError(`${stray} needs --trace <file>`);
+    return undefined;
+  }
+  if (opts.trace === '') throw new UsageError('--trace: expected a file name');
+  return {
+    flows: opts.traceFlows ?? false,
+    ...(opts.traceRanks !== undefined ? { ranks: parseRankList(opts.traceRanks, ranks) } : {}),
+    ...(opts.traceMaxEvents !== undefined ? { maxEvents: positiveInt('trace-max-events', opts.traceMaxEvents) } : {}),
+  };
 }
 
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
@@ -398,7 +426,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
     throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
   }
   const set = parseSets(opts.set, spec);
-  resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
+  const config = resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
   const algorithms = parseKeyValues(opts.coll, '--coll');
   try {
     checkAlgorithms(algorithms);
@@ -407,22 +435,48 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   }
   if (!(PLACEMENTS as readonly string[]).includes(opts.placement)) throw new UsageError(`--placement ${opts.placement}: valid: ${PLACEMENTS.join(', ')}`);
   const placement = opts.placement as Placement;
+  const trace = traceOptions(opts, nodes * ppn);
+  const metrics = opts.metrics ?? false;
+  // open the trace file first: a path that cannot be written fails before the run, not after
+  let traceFd = -1;
+  if (opts.trace !== undefined) {
+    try {
+      traceFd = openSync(opts.trace, 'w');
+    } catch (e) {
+      throw new UsageError(`--trace ${opts.trace}: cannot write it (${e instanceof Error ? e.message : String(e)})`);
+    }
+  }
   // on a terminal, one line of progress on stderr (simulated time, events, events/s), erased at the end
   const line = io.tty ? progressLine(io.tty) : null;
   let r;
   try {
-    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, program: (ctx) => app.main(ctx, params), ...(line ? { onProgress: line.onProgress } : {}) });
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, program: (ctx) => app.main(ctx, params), ...(line ? { onProgress: line.onProgress } : {}) });
+  } catch (e) {
+    if (traceFd >= 0) closeSync(traceFd);
+    throw e;
   } finally {
     line?.clear();
   }
   const results = r.result ?? null;
+  let traceNote: string | null = null;
+  if (opts.trace !== undefined && r.trace) {
+    const bytes = writeTrace(traceFd, r.trace);
+    const m = r.trace.metadata;
+    if (m.truncated) io.err(`phit: warning: trace ${m.note}`);
+    traceNote = `trace: ${opts.trace}, ${m.events} events, ${(bytes / 1e6).toFixed(1)} MB${m.truncated ? ' (truncated)' : ''}; open it in https://ui.perfetto.dev`;
+  }
   if (opts.json) {
-    io.out(JSON.stringify({ app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results }));
+    const out: Record<string, unknown> = { app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results };
+    if (r.metrics) out.metrics = r.metrics;
+    if (r.trace) out.trace = { file: opts.trace, events: r.trace.metadata.events, truncated: r.trace.metadata.truncated };
+    io.out(JSON.stringify(out));
     return 0;
   }
   io.out(`${app.name} on ${spec.name} (${spec.title}): ${r.nodes} nodes, ${r.ranks} ranks, simulated time ${r.simulatedTimeUs.toFixed(3)} us`);
   const rows = (results as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows)) io.out(formatTable(rows as Record<string, unknown>[]));
   else if (results !== null) io.out(JSON.stringify(results, null, 2));
+  if (r.metrics) io.out([formatMetrics(r.metrics), 'fabric over the run:', ...formatFabricMetrics(r.metrics.fabric, config.topology.routing)].join('\n'));
+  if (traceNote) io.out(traceNote);
   return 0;
 }

@@ -3,6 +3,20 @@ import type { Machine } from '../fabric/machine.ts';
 import type { Nic } from '../fabric/nic/nic.ts';
 import type { Detours } from './noise.ts';
 
+/** What a span of a process's time was spent on. */
+export type SpanKind = 0 | 1 | 2;
+/** `ctx.compute`. */
+export const SPAN_COMPUTE: SpanKind = 0;
+/** CPU time inside communication calls. */
+export const SPAN_TRANSFER: SpanKind = 1;
+/** Blocked, or sleeping between polls. */
+export const SPAN_WAIT: SpanKind = 2;
+
+/** Receives the compute and wait spans of a process (ps), in time order. */
+export interface SpanListener {
+  span(kind: SpanKind, fromPs: number, toPs: number): void;
+}
+
 /**
  * A process (rank) as the runtime layers see it: its thread, its node and NIC, and the CPU-time
  * helpers every API face uses to charge simulated time for its own work.
@@ -16,6 +30,14 @@ export class Proc {
 
   /** CPU time (ps) spent in `cpu(ps, 'compute')`, i.e. the program's own modelled computation. */
   computePs = 0;
+  /** CPU time (ps) charged for anything else: call overheads, copies, issue costs, polls. */
+  transferPs = 0;
+  /** Time (ps) the process's clock stood still while the engine's time went on: blocked in waits. */
+  waitPs = 0;
+  /** End of the time accounted so far (ps): compute + transfer + wait. */
+  private mark = 0;
+  /** Told about each compute and wait span when a trace is recorded; null otherwise. */
+  spans: SpanListener | null = null;
 
   constructor(
     readonly rank: number,
@@ -46,16 +68,46 @@ export class Proc {
 
   /** Charges `ps` of CPU time without yielding; returns the time the work ends. */
   charge(ps: number): number {
-    this.clock = this.noise ? this.noise.run(this.time(), ps) : this.time() + ps;
-    return this.clock;
+    return this.advance(ps, SPAN_TRANSFER);
   }
 
   /** Spends `ps` of this process's CPU time (its clock advances, others run meanwhile). */
   cpu(ps: number, reason: WaitReason = 'compute'): Promise<void> {
-    const from = this.time();
-    const to = this.charge(ps);
-    if (reason === 'compute') this.computePs += to - from;
+    this.advance(ps, reason === 'compute' ? SPAN_COMPUTE : SPAN_TRANSFER);
     return this.catchUp(reason);
+  }
+
+  /** Sleeps `ps` between polls: the clock advances like `cpu`, but the time counts as waiting. */
+  idle(ps: number, reason: WaitReason): Promise<void> {
+    this.advance(ps, SPAN_WAIT);
+    return this.catchUp(reason);
+  }
+
+  /**
+   * Accounts the time up to now: a clock that stood still while the engine's time went on was
+   * blocked, and that span is waiting. Returns the process's time.
+   */
+  settle(): number {
+    const t = this.time();
+    if (t > this.mark) {
+      this.waitPs += t - this.mark;
+      this.spans?.span(SPAN_WAIT, this.mark, t);
+      this.mark = t;
+    }
+    return t;
+  }
+
+  /** Moves the clock `ps` of CPU time on and accounts the span as `kind`; returns its end. */
+  private advance(ps: number, kind: SpanKind): number {
+    const from = this.settle();
+    const to = this.noise ? this.noise.run(from, ps) : from + ps;
+    this.clock = to;
+    this.mark = to;
+    if (kind === SPAN_COMPUTE) this.computePs += to - from;
+    else if (kind === SPAN_TRANSFER) this.transferPs += to - from;
+    else this.waitPs += to - from;
+    if (this.spans && to > from && kind !== SPAN_TRANSFER) this.spans.span(kind, from, to);
+    return to;
   }
 
   /** Blocks until something calls `engine.wake(this.thread)`, after any CPU time it owes. */

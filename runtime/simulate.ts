@@ -12,6 +12,10 @@ import { Gni, GniJob } from './ugni/gni.ts';
 import { Detours } from './noise.ts';
 import { placeRanks, type Placement } from './placement.ts';
 import { makeContext, type MachineView, type RankProgram } from './rank.ts';
+import { Instrument } from './instrument.ts';
+import { collectFabricMetrics } from '../fabric/metrics.ts';
+import type { RankTime, RunMetrics } from './metrics.ts';
+import { TraceRecorder, type Trace, type TraceOptions } from './trace.ts';
 
 /** Options of one simulation run. */
 export interface SimulateOptions<R = unknown> {
@@ -29,6 +33,10 @@ export interface SimulateOptions<R = unknown> {
   readonly set?: Readonly<Record<string, string>>;
   /** MPI collective algorithms for the whole run, by collective (`{allreduce: 'ring'}`); a call's own `{algorithm}` wins. */
   readonly algorithms?: Readonly<Record<string, string>>;
+  /** Measure the fabric, each rank's time split and each API call's count, bytes and time (default false; free when off). */
+  readonly metrics?: boolean;
+  /** Record a Chrome/Perfetto trace of the ranks' timelines (default: none). */
+  readonly trace?: TraceOptions;
   /** Called during the run every `progressEvery` engine events with the simulated time reached. */
   readonly onProgress?: (p: SimulateProgress) => void;
   /** Engine events between two `onProgress` calls (default 2^18). */
@@ -61,6 +69,10 @@ export interface SimulateResult<R = unknown> {
   /** Packets delivered and router-to-router packet hops. */
   readonly packets: number;
   readonly packetHops: number;
+  /** With `metrics: true`: the fabric's load over the run, each rank's compute, transfer and wait time, and the totals per API call. */
+  readonly metrics?: RunMetrics;
+  /** With `trace`: the timeline, ready for JSON (see `traceChunks`). */
+  readonly trace?: Trace;
 }
 
 /** Runs `program` on every rank of a simulated machine and returns rank 0's result and the time. */
@@ -92,7 +104,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     procs.push(new Proc(r, layout.node[r]!, inst, thread, machine, socket === cpu.nicSocket ? 0 : cpu.socketCrossingPs, Detours.of(noise, seed, r)));
     bodies.push(async (ctx) => {
       results[r] = await opts.program(ctx);
-      finished[r] = procs[r]!.time();
+      finished[r] = procs[r]!.settle();
     });
   }
   const world = new MpiWorld(procs, config.mpi, opts.algorithms ?? {});
@@ -119,9 +131,15 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     },
   };
   const gniJob = new GniJob(procs);
+  const tracer = opts.trace ? new TraceRecorder(procs, { name: config.name, nodes: config.nodes }, opts.trace) : null;
+  const instrument = opts.metrics || tracer ? new Instrument(procs, tracer) : null;
+  world.observer = instrument;
+  if (opts.metrics) machine.net.enableMetrics();
   const contexts = procs.map((p) => {
     const dmapp = new Dmapp(p, heap, procs);
-    return makeContext(p, size, new Mpi(world, p), dmapp, new Shmem(dmapp, p), new Gni(p, gniJob), view);
+    const faces = { mpi: new Mpi(world, p), dmapp, shmem: new Shmem(dmapp, p), gni: new Gni(p, gniJob) };
+    instrument?.attach(p.rank, faces);
+    return makeContext(p, size, faces.mpi, faces.dmapp, faces.shmem, faces.gni, view);
   });
   try {
     await machine.engine.run();
@@ -132,18 +150,35 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   }
   const why = world.incompleteCollective();
   if (why) throw new IncompleteCollectiveError(why, machine.engine.now, []);
+  const endPs = finished.reduce((a, b) => Math.max(a, b), 0);
   return {
     machine: config.name,
     nodes: config.nodes,
     ppn,
     placement,
     ranks: size,
-    simulatedTimeUs: finished.reduce((a, b) => Math.max(a, b), 0) / 1e6,
+    simulatedTimeUs: endPs / 1e6,
     computeUs: procs.reduce((a, p) => a + p.computePs, 0) / size / 1e6,
     result: results[0]!,
     rankResults: results,
     events: machine.engine.events,
     packets: machine.net.delivered,
     packetHops: machine.net.linkHops,
+    ...(opts.metrics && instrument
+      ? {
+          metrics: {
+            // the fabric's figures cover the whole run, up to its last event
+            fabric: collectFabricMetrics(machine, Math.max(1, machine.engine.now, endPs)),
+            ranks: procs.map(rankTime),
+            calls: instrument.callStats(),
+          },
+        }
+      : {}),
+    ...(tracer ? { trace: tracer.result() } : {}),
   };
+}
+
+/** Where a rank's time went. */
+function rankTime(p: Proc): RankTime {
+  return { rank: p.rank, node: p.node, computeUs: p.computePs / 1e6, transferUs: p.transferPs / 1e6, waitUs: p.waitPs / 1e6 };
 }

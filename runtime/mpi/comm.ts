@@ -513,7 +513,9 @@ export class Comm {
 
   /** The algorithm to run: the call's option, else the run's choice, else the automatic one. */
   private algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined): Algorithm<C> {
-    return selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll]);
+    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll]);
+    this.world.observer?.algorithm(this.proc.rank, alg.name);
+    return alg;
   }
 
   /** Blocks until every rank of the communicator has called barrier. */
@@ -729,6 +731,7 @@ export class Comm {
    * to the engine's tree, and it hands the result back to the node's other ranks.
    */
   private async ceReduce(coll: string, send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
+    this.world.observer?.algorithm(this.proc.rank, CE_ALGORITHM);
     const g = this.ceGroup();
     const me = this.rank;
     const leader = g.leaderOf[me]!;

@@ -64,6 +64,16 @@ export function bytesOf(buf: ArrayBufferView): Uint8Array {
   return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
 }
 
+/** What a trace learns from the MPI library: each message's send and match, each collective's algorithm. */
+export interface MpiObserver {
+  /** Rank `src` sent message number `seq` of the pair to `dst` on context `ctx` (even: user traffic, odd: collectives'). */
+  sent(src: number, dst: number, seq: number, ctx: number): void;
+  /** Rank `dst` matched that message to a receive. */
+  matched(dst: number, src: number, seq: number, ctx: number): void;
+  /** Rank `rank` runs a collective with algorithm `name`. */
+  algorithm(rank: number, name: string): void;
+}
+
 /** Per-rank MPI state: queues, sequence numbers and the rank's process. */
 class Endpoint {
   readonly posted: Posted[] = [];
@@ -125,6 +135,8 @@ export class MpiWorld implements EventHandler {
   /** Contexts 0 and 1 are MPI_COMM_WORLD's. */
   private nextContext = 2;
   readonly id: number;
+  /** Told about sends, matches and collective algorithms when a run is traced; null otherwise. */
+  observer: MpiObserver | null = null;
 
   constructor(
     readonly procs: readonly Proc[],
@@ -243,6 +255,7 @@ export class MpiWorld implements EventHandler {
     const peer = this.eps[dst]!.proc;
     const seq = me.sendSeq.get(dst) ?? 0;
     me.sendSeq.set(dst, seq + 1);
+    this.observer?.sent(src, dst, seq, ctx);
     const bytes = buf.length;
     const sync = mode === 'sync';
     let start: () => void;
@@ -463,6 +476,7 @@ export class MpiWorld implements EventHandler {
       return;
     }
     const status: Status = { source: p.inv ? p.inv[env.src]! : env.src, tag: env.tag, count: Math.floor(env.bytes / p.elemBytes), bytes: env.bytes };
+    this.observer?.matched(me.proc.rank, env.src, env.seq, env.ctx);
     if (env.kind === 'eager') {
       p.buf.set(a.data!.subarray(0, env.bytes));
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);

@@ -641,7 +641,7 @@ export class Shmem {
       if (ok()) return;
       const waited = this.proc.time() - start;
       if (waited > this.waitLimitPs) throw new ShmemError(`${what()}; not satisfied after ${(waited / 1e6).toFixed(0)} us of simulated time`);
-      await this.proc.cpu(sleep, what);
+      await this.proc.idle(sleep, what);
       sleep = Math.min(sleep * 2, Math.max(POLL_MAX_SLEEP_PS, Math.floor(waited / 8)));
     }
   }

@@ -1,0 +1,48 @@
+/** `phit run --metrics` and `--trace` output: the per-rank and per-call tables, rank lists, trace files. */
+import { closeSync, writeSync } from 'node:fs';
+import type { CallStats, RankTime } from '../runtime/metrics.ts';
+import { traceChunks, type Trace } from '../runtime/trace.ts';
+import { formatTable } from './table.ts';
+
+const r3 = (v: number): number => Number(v.toFixed(3));
+
+/** Min/mean/max over ranks of compute, transfer and wait, then the calls, most time first. */
+export function formatMetrics(m: { readonly ranks: readonly RankTime[]; readonly calls: readonly CallStats[] }): string {
+  const split = (['computeUs', 'transferUs', 'waitUs'] as const).map((k) => {
+    const v = m.ranks.map((r) => r[k]);
+    return { time: k.replace('Us', ''), minUs: r3(Math.min(...v)), meanUs: r3(v.reduce((a, b) => a + b, 0) / v.length), maxUs: r3(Math.max(...v)) };
+  });
+  const calls = m.calls.map((c) => ({ call: c.name, calls: c.calls, bytes: c.bytes, timeUs: r3(c.timeUs), meanUs: r3(c.timeUs / c.calls) }));
+  return [
+    `time per rank (${m.ranks.length} ranks; compute + transfer + wait = the rank's finish time):`,
+    formatTable(split),
+    'API calls (all ranks; time is summed over ranks):',
+    calls.length > 0 ? formatTable(calls) : '(no calls)',
+  ].join('\n');
+}
+
+/** Ranks of a list like `0-7,12` among `size` ranks, ascending; throws RangeError naming the bad item. */
+export function parseRankList(text: string, size: number): number[] {
+  const out = new Set<number>();
+  for (const item of text.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(item);
+    const lo = m ? Number(m[1]) : NaN;
+    const hi = m ? Number(m[2] ?? m[1]) : NaN;
+    if (!m || hi < lo || hi >= size) {
+      throw new RangeError(`--trace-ranks ${text}: '${item}' is not a rank or range of ranks 0..${size - 1} (e.g. 0-7,12)`);
+    }
+    for (let r = lo; r <= hi; r++) out.add(r);
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Writes `trace` to the open file `fd` piece by piece and closes it; returns the bytes written. */
+export function writeTrace(fd: number, trace: Trace): number {
+  let bytes = 0;
+  try {
+    for (const chunk of traceChunks(trace)) bytes += writeSync(fd, chunk);
+  } finally {
+    closeSync(fd);
+  }
+  return bytes;
+}

@@ -1,0 +1,266 @@
+/**
+ * The user-level calls of each API face, by method: the original API's name (`MPI_Send`,
+ * `shmem_putmem`, `dmapp_put_nbi`, `GNI_PostFma`), the payload bytes a call moves and the
+ * arguments a trace shows. Only the methods listed here are instrumented.
+ */
+import { IN_PLACE } from './mpi/comm.ts';
+import type { Op } from './mpi/ops.ts';
+
+/** Arguments of a call as the trace shows them. */
+export type CallArgs = Record<string, string | number | boolean>;
+
+/** One instrumented method. */
+export interface CallSpec {
+  /** The name in the original API's spelling. */
+  readonly name: string;
+  /** Payload bytes the call moves (sent or contributed); 0 if omitted. */
+  readonly bytes?: (a: readonly unknown[]) => number;
+  /** Arguments for the trace (peer, tag, root, op, ...). */
+  readonly args?: (a: readonly unknown[]) => CallArgs;
+}
+
+/** Byte length of a typed array or DataView argument; 0 for anything else. */
+function nb(x: unknown): number {
+  return ArrayBuffer.isView(x) ? x.byteLength : 0;
+}
+
+function num(x: unknown): number {
+  return typeof x === 'number' ? x : 0;
+}
+
+function opName(x: unknown): string {
+  return typeof x === 'object' && x !== null && typeof (x as Op).name === 'string' ? (x as Op).name : String(x);
+}
+
+/** A collective's send bytes, or the receive buffer's when the send buffer is MPI_IN_PLACE (`share` divides it). */
+function sendOrInPlace(send: unknown, recv: unknown, share = 1): number {
+  return send === IN_PLACE ? Math.floor(nb(recv) / share) : nb(send);
+}
+
+function sumCounts(counts: unknown, like: unknown): number {
+  if (counts === null || typeof counts !== 'object' || !('length' in counts)) return 0;
+  const c = counts as ArrayLike<number>;
+  let s = 0;
+  for (let i = 0; i < c.length; i++) s += c[i] ?? 0;
+  return s * (ArrayBuffer.isView(like) && 'BYTES_PER_ELEMENT' in like ? (like as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1);
+}
+
+const send = (name: string): CallSpec => ({ name, bytes: (a) => nb(a[0]), args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
+const recv = (name: string): CallSpec => ({ name, bytes: (a) => nb(a[0]), args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
+const requests = (name: string): CallSpec => ({ name, args: (a) => ({ requests: Array.isArray(a[0]) ? a[0].length : 1 }) });
+
+/** MPI, on MPI_COMM_WORLD and every communicator made from it. `size` is the communicator's. */
+export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
+  const coll = (name: string, bytes: (a: readonly unknown[]) => number, args: (a: readonly unknown[]) => CallArgs = () => ({})): CallSpec => ({
+    name,
+    bytes,
+    args: (a) => ({ bytes: bytes(a), ...args(a) }),
+  });
+  return {
+    send: send('MPI_Send'),
+    isend: send('MPI_Isend'),
+    ssend: send('MPI_Ssend'),
+    issend: send('MPI_Issend'),
+    rsend: send('MPI_Rsend'),
+    irsend: send('MPI_Irsend'),
+    bsend: send('MPI_Bsend'),
+    ibsend: send('MPI_Ibsend'),
+    recv: recv('MPI_Recv'),
+    irecv: recv('MPI_Irecv'),
+    sendrecv: {
+      name: 'MPI_Sendrecv',
+      bytes: (a) => nb(a[0]),
+      args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[4]), recvTag: num(a[5]), bytes: nb(a[0]) }),
+    },
+    sendrecvReplace: {
+      name: 'MPI_Sendrecv_replace',
+      bytes: (a) => nb(a[0]),
+      args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[3]), recvTag: num(a[4]), bytes: nb(a[0]) }),
+    },
+    iprobe: { name: 'MPI_Iprobe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
+    probe: { name: 'MPI_Probe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
+    wait: requests('MPI_Wait'),
+    waitAll: requests('MPI_Waitall'),
+    waitAny: requests('MPI_Waitany'),
+    waitSome: requests('MPI_Waitsome'),
+    test: requests('MPI_Test'),
+    testAll: requests('MPI_Testall'),
+    testAny: requests('MPI_Testany'),
+    testSome: requests('MPI_Testsome'),
+    cancel: { name: 'MPI_Cancel' },
+    bufferAttach: { name: 'MPI_Buffer_attach', args: (a) => ({ size: num(a[0]) }) },
+    bufferDetach: { name: 'MPI_Buffer_detach' },
+    dup: { name: 'MPI_Comm_dup' },
+    split: { name: 'MPI_Comm_split', args: (a) => ({ color: num(a[0]), key: num(a[1]) }) },
+    create: { name: 'MPI_Comm_create' },
+    cartCreate: { name: 'MPI_Cart_create', args: (a) => ({ dims: Array.isArray(a[0]) ? a[0].join('x') : '' }) },
+    cartSub: { name: 'MPI_Cart_sub' },
+    barrier: coll('MPI_Barrier', () => 0),
+    bcast: coll('MPI_Bcast', (a) => nb(a[0]), (a) => ({ root: num(a[1]) })),
+    reduce: coll('MPI_Reduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ root: num(a[3]), op: opName(a[2]) })),
+    allreduce: coll('MPI_Allreduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
+    allgather: coll('MPI_Allgather', (a) => sendOrInPlace(a[0], a[1], size)),
+    allgatherv: coll('MPI_Allgatherv', (a) => nb(a[0])),
+    alltoall: coll('MPI_Alltoall', (a) => sendOrInPlace(a[0], a[1])),
+    alltoallv: coll('MPI_Alltoallv', (a) => sumCounts(a[1], a[0])),
+    reduceScatter: coll('MPI_Reduce_scatter', (a) => nb(a[0]), (a) => ({ op: opName(a[3]) })),
+    reduceScatterBlock: coll('MPI_Reduce_scatter_block', (a) => nb(a[0]), (a) => ({ op: opName(a[2]) })),
+    gather: coll('MPI_Gather', (a) => nb(a[0]), (a) => ({ root: num(a[2]) })),
+    gatherv: coll('MPI_Gatherv', (a) => nb(a[0]), (a) => ({ root: num(a[4]) })),
+    scatter: coll('MPI_Scatter', (a) => nb(a[1]), (a) => ({ root: num(a[2]) })),
+    scatterv: coll('MPI_Scatterv', (a) => nb(a[3]), (a) => ({ root: num(a[4]) })),
+    scan: coll('MPI_Scan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
+    exscan: coll('MPI_Exscan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
+  };
+}
+
+/** Methods of a request the program may call itself. */
+export const REQUEST_CALLS: Readonly<Record<string, CallSpec>> = {
+  wait: { name: 'MPI_Wait' },
+  test: { name: 'MPI_Test' },
+};
+
+const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
+  Float64: ['double', 8],
+  Int32: ['int', 4],
+  Int64: ['long', 8],
+};
+const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float64: 8 };
+
+/** OpenSHMEM (`ctx.shmem`). */
+export function shmemCalls(): Readonly<Record<string, CallSpec>> {
+  const rma = (name: string, bytes: (a: readonly unknown[]) => number, pe: number): CallSpec => ({ name, bytes, args: (a) => ({ pe: num(a[pe]), bytes: bytes(a) }) });
+  const out: Record<string, CallSpec> = {
+    init: { name: 'shmem_init' },
+    finalize: { name: 'shmem_finalize' },
+    malloc: { name: 'shmem_malloc', args: (a) => ({ size: num(a[0]) }) },
+    calloc: { name: 'shmem_calloc' },
+    free: { name: 'shmem_free' },
+    putmem: rma('shmem_putmem', (a) => num(a[2]), 3),
+    getmem: rma('shmem_getmem', (a) => num(a[2]), 3),
+    putmemNbi: rma('shmem_putmem_nbi', (a) => num(a[2]), 3),
+    getmemNbi: rma('shmem_getmem_nbi', (a) => num(a[2]), 3),
+    quiet: { name: 'shmem_quiet' },
+    fence: { name: 'shmem_fence' },
+    waitUntil: { name: 'shmem_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
+    test: { name: 'shmem_test' },
+    barrierAll: { name: 'shmem_barrier_all' },
+    broadcastmem: { name: 'shmem_broadcastmem', bytes: (a) => num(a[2]), args: (a) => ({ root: num(a[3]), bytes: num(a[2]) }) },
+    fcollectmem: { name: 'shmem_fcollectmem', bytes: (a) => num(a[2]), args: (a) => ({ bytes: num(a[2]) }) },
+    collectmem: { name: 'shmem_collectmem', bytes: (a) => num(a[2]), args: (a) => ({ bytes: num(a[2]) }) },
+  };
+  for (const [suffix, [c, size]] of Object.entries(SHMEM_TYPES)) {
+    out[`put${suffix}`] = rma(`shmem_${c}_put`, (a) => num(a[2]) * size, 3);
+    out[`get${suffix}`] = rma(`shmem_${c}_get`, (a) => num(a[2]) * size, 3);
+    out[`put${suffix}Nbi`] = rma(`shmem_${c}_put_nbi`, (a) => num(a[2]) * size, 3);
+    out[`get${suffix}Nbi`] = rma(`shmem_${c}_get_nbi`, (a) => num(a[2]) * size, 3);
+    out[`p${suffix}`] = rma(`shmem_${c}_p`, () => size, 2);
+    out[`g${suffix}`] = rma(`shmem_${c}_g`, () => size, 1);
+    out[`iput${suffix}`] = rma(`shmem_${c}_iput`, (a) => num(a[4]) * size, 5);
+    out[`iget${suffix}`] = rma(`shmem_${c}_iget`, (a) => num(a[4]) * size, 5);
+  }
+  // atomics: (dest, [cond,] [value,] pe, type); the nbi forms start with (fetch, index)
+  const atomics: readonly [string, string, number][] = [
+    ['atomicFetch', 'shmem_atomic_fetch', 1],
+    ['atomicSet', 'shmem_atomic_set', 2],
+    ['atomicAdd', 'shmem_atomic_add', 2],
+    ['atomicFetchAdd', 'shmem_atomic_fetch_add', 2],
+    ['atomicInc', 'shmem_atomic_inc', 1],
+    ['atomicFetchInc', 'shmem_atomic_fetch_inc', 1],
+    ['atomicSwap', 'shmem_atomic_swap', 2],
+    ['atomicCompareSwap', 'shmem_atomic_compare_swap', 3],
+    ['atomicAnd', 'shmem_atomic_and', 2],
+    ['atomicFetchAnd', 'shmem_atomic_fetch_and', 2],
+    ['atomicOr', 'shmem_atomic_or', 2],
+    ['atomicFetchOr', 'shmem_atomic_fetch_or', 2],
+    ['atomicXor', 'shmem_atomic_xor', 2],
+    ['atomicFetchXor', 'shmem_atomic_fetch_xor', 2],
+    ['atomicFetchNbi', 'shmem_atomic_fetch_nbi', 3],
+    ['atomicFetchAddNbi', 'shmem_atomic_fetch_add_nbi', 4],
+    ['atomicFetchIncNbi', 'shmem_atomic_fetch_inc_nbi', 3],
+    ['atomicSwapNbi', 'shmem_atomic_swap_nbi', 4],
+    ['atomicCompareSwapNbi', 'shmem_atomic_compare_swap_nbi', 5],
+    ['atomicFetchAndNbi', 'shmem_atomic_fetch_and_nbi', 4],
+    ['atomicFetchOrNbi', 'shmem_atomic_fetch_or_nbi', 4],
+    ['atomicFetchXorNbi', 'shmem_atomic_fetch_xor_nbi', 4],
+  ];
+  for (const [method, name, pe] of atomics) {
+    const bytes = (a: readonly unknown[]): number => ATOMIC_BYTES[typeof a[pe + 1] === 'string' ? (a[pe + 1] as string) : 'int64'] ?? 8;
+    out[method] = rma(name, bytes, pe);
+  }
+  for (const [method, op] of [['sumToAll', 'sum'], ['minToAll', 'min'], ['maxToAll', 'max']] as const) {
+    const bytes = (a: readonly unknown[]): number => num(a[2]) * (ATOMIC_BYTES[String(a[3])] ?? 8);
+    out[method] = { name: `shmem_${op}_to_all`, bytes, args: (a) => ({ type: String(a[3]), bytes: bytes(a) }) };
+  }
+  return out;
+}
+
+const DMAPP_TYPE_BYTES: Readonly<Record<string, number>> = { byte: 1, dw: 4, qw: 8, dqw: 16 };
+
+/** DMAPP (`ctx.dmapp`): arguments start with (target, seg, offset). */
+export function dmappCalls(): Readonly<Record<string, CallSpec>> {
+  const rma = (name: string, bytes: (a: readonly unknown[]) => number): CallSpec => ({ name, bytes, args: (a) => ({ pe: num(a[0]), bytes: bytes(a) }) });
+  const buf = (a: readonly unknown[]): number => nb(a[3]);
+  const strided = (a: readonly unknown[]): number => num(a[7]) * (DMAPP_TYPE_BYTES[String(a[4])] ?? 0);
+  const indexed = (a: readonly unknown[]): number => {
+    const idx = a[5] as ArrayLike<number> | undefined;
+    return (idx?.length ?? 0) * (DMAPP_TYPE_BYTES[String(a[4])] ?? 0);
+  };
+  const qw = (): number => 8;
+  const out: Record<string, CallSpec> = {
+    malloc: { name: 'dmapp_sheap_malloc', args: (a) => ({ size: num(a[0]) }) },
+    free: { name: 'dmapp_sheap_free' },
+    put: rma('dmapp_put', buf),
+    get: rma('dmapp_get', buf),
+    putNb: rma('dmapp_put_nb', buf),
+    getNb: rma('dmapp_get_nb', buf),
+    putNbi: rma('dmapp_put_nbi', buf),
+    getNbi: rma('dmapp_get_nbi', buf),
+    iputNbi: rma('dmapp_iput_nbi', strided),
+    igetNbi: rma('dmapp_iget_nbi', strided),
+    scatterNbi: rma('dmapp_scatter_nbi', indexed),
+    gatherNbi: rma('dmapp_gather_nbi', indexed),
+    syncidWait: { name: 'dmapp_syncid_wait' },
+    syncidTest: { name: 'dmapp_syncid_test' },
+    gsyncWait: { name: 'dmapp_gsync_wait' },
+    gsyncTest: { name: 'dmapp_gsync_test' },
+  };
+  for (const m of ['aaddQw', 'aaddQwNbi', 'aandQw', 'aorQw', 'axorQw', 'afaddQw', 'afandQw', 'aforQw', 'afxorQw', 'aswapQw', 'acswapQw', 'afaddQwNb', 'afaddQwNbi']) {
+    out[m] = rma(`dmapp_${m.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())}`, qw);
+  }
+  return out;
+}
+
+/** uGNI (`ctx.gni`). */
+export function gniCalls(): Readonly<Record<string, CallSpec>> {
+  const post = (name: string): CallSpec => {
+    const bytes = (a: readonly unknown[]): number => {
+      const d = a[1] as { length?: number; local?: Uint8Array } | undefined;
+      return d?.length ?? d?.local?.length ?? 0;
+    };
+    return {
+      name,
+      bytes,
+      args: (a) => {
+        const ep = a[0] as { remoteRank?: number } | undefined;
+        const d = a[1] as { type?: string } | undefined;
+        return { peer: ep?.remoteRank ?? -1, type: String(d?.type), bytes: bytes(a) };
+      },
+    };
+  };
+  const smsg = (name: string): CallSpec => {
+    const bytes = (a: readonly unknown[]): number => nb(a[1]) + nb(a[2]);
+    return { name, bytes, args: (a) => ({ peer: (a[0] as { remoteRank?: number } | undefined)?.remoteRank ?? -1, bytes: bytes(a) }) };
+  };
+  const out: Record<string, CallSpec> = {
+    exchange: { name: 'PMI_Allgather' },
+    postFma: post('GNI_PostFma'),
+    postRdma: post('GNI_PostRdma'),
+    smsgSend: smsg('GNI_SmsgSend'),
+    smsgSendWTag: smsg('GNI_SmsgSendWTag'),
+  };
+  for (const m of ['cdmCreate', 'cdmAttach', 'cdmDestroy', 'cqCreate', 'cqDestroy', 'cqGetEvent', 'cqWaitEvent', 'getCompleted', 'epCreate', 'epBind', 'epUnbind', 'epDestroy', 'memRegister', 'memDeregister', 'postRecvBuffer', 'smsgInit', 'smsgGetNext', 'smsgRelease']) {
+    out[m] = { name: `GNI_${m[0]!.toUpperCase()}${m.slice(1)}` };
+  }
+  return out;
+}
