@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
 import { machineTopology, resolveMachine } from '../fabric/machine.ts';
@@ -18,6 +18,8 @@ import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { progressLine } from './progress.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
 import { loadMachine, parseSets } from './machine-arg.ts';
+import { renderReport } from './report.ts';
+import { runReport } from './run-report.ts';
 import { formatTable } from './table.ts';
 
 /** Bad input: printed as one line, exit code 2. */
@@ -67,6 +69,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
     .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency); with --json, include them')
+    .option('--report <file>', 'write a self-contained HTML report: results vs size, time per rank, link-utilisation heat map laid out by the topology, hop and latency histograms, API calls, the full configuration (measures the run as --metrics does)')
     .option('--trace <file>', 'write a Chrome trace-event JSON timeline (open it in https://ui.perfetto.dev): one track per rank with compute, API calls and their arguments, and waits')
     .option('--trace-flows', 'with --trace: arrows from each MPI send to the receive that matched it')
     .option('--trace-ranks <list>', 'with --trace: record only these ranks, e.g. 0-7,12')
@@ -382,6 +385,7 @@ function topoCommand(arg: string, opts: TopoCliOptions, io: Io): number {
 }
 
 interface RunOptions {
+  report?: string;
   machine: string;
   nodes: string;
   ppn: string;
@@ -413,6 +417,15 @@ function traceOptions(opts: RunOptions, ranks: number): TraceOptions | undefined
   };
 }
 
+/** Writes `text` to `path`; a path that cannot be written is bad input. */
+function writeOrFail(flag: string, path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new UsageError(`${flag} ${path}: cannot write it (${e instanceof Error ? e.message : String(e)})`);
+  }
+}
+
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
   const app = await loadApp(appName);
   const spec = loadMachine(opts.machine);
@@ -436,7 +449,9 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   if (!(PLACEMENTS as readonly string[]).includes(opts.placement)) throw new UsageError(`--placement ${opts.placement}: valid: ${PLACEMENTS.join(', ')}`);
   const placement = opts.placement as Placement;
   const trace = traceOptions(opts, nodes * ppn);
-  const metrics = opts.metrics ?? false;
+  const metrics = (opts.metrics ?? false) || opts.report !== undefined;
+  // a report path that cannot be written fails before the run
+  if (opts.report !== undefined) writeOrFail('--report', opts.report, '');
   // open the trace file first: a path that cannot be written fails before the run, not after
   let traceFd = -1;
   if (opts.trace !== undefined) {
@@ -465,9 +480,34 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
     if (m.truncated) io.err(`phit: warning: trace ${m.note}`);
     traceNote = `trace: ${opts.trace}, ${m.events} events, ${(bytes / 1e6).toFixed(1)} MB${m.truncated ? ' (truncated)' : ''}; open it in https://ui.perfetto.dev`;
   }
+  let reportNote: string | null = null;
+  if (opts.report !== undefined) {
+    const sections = runReport({
+      app: app.name,
+      params,
+      spec,
+      set,
+      algorithms,
+      topology: config.topologySummary,
+      nodes: r.nodes,
+      ranks: r.ranks,
+      ppn: r.ppn,
+      placement: r.placement,
+      seed,
+      simulatedTimeUs: r.simulatedTimeUs,
+      events: r.events,
+      packets: r.packets,
+      result: results,
+      ...(r.metrics ? { metrics: r.metrics } : {}),
+    });
+    const html = renderReport({ title: `${app.name} on ${spec.name}`, subtitle: `${spec.title}: ${r.nodes} nodes, ${r.ranks} ranks`, sections });
+    writeOrFail('--report', opts.report, html);
+    reportNote = `report: ${opts.report} (${(html.length / 1e6).toFixed(1)} MB)`;
+  }
   if (opts.json) {
     const out: Record<string, unknown> = { app: app.name, machine: r.machine, nodes: r.nodes, ranks: r.ranks, simulatedTimeUs: r.simulatedTimeUs, results };
-    if (r.metrics) out.metrics = r.metrics;
+    if (r.metrics && opts.metrics) out.metrics = r.metrics;
+    if (opts.report !== undefined) out.report = opts.report;
     if (r.trace) out.trace = { file: opts.trace, events: r.trace.metadata.events, truncated: r.trace.metadata.truncated };
     io.out(JSON.stringify(out));
     return 0;
@@ -476,7 +516,8 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const rows = (results as { rows?: unknown } | null)?.rows;
   if (Array.isArray(rows)) io.out(formatTable(rows as Record<string, unknown>[]));
   else if (results !== null) io.out(JSON.stringify(results, null, 2));
-  if (r.metrics) io.out([formatMetrics(r.metrics), 'fabric over the run:', ...formatFabricMetrics(r.metrics.fabric, config.topology.routing)].join('\n'));
+  if (r.metrics && opts.metrics) io.out([formatMetrics(r.metrics), 'fabric over the run:', ...formatFabricMetrics(r.metrics.fabric, config.topology.routing)].join('\n'));
   if (traceNote) io.out(traceNote);
+  if (reportNote) io.out(reportNote);
   return 0;
 }

@@ -1,5 +1,5 @@
 /** The HTML report: well-formed, self-contained pages from run data, and their charts drawn in headless Chromium. */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer-core';
@@ -12,6 +12,7 @@ import type { Histogram, RankTime, RouterLoad, RunMetrics } from '../runtime/met
 import { chartLibrary, escapeHtml, renderReport, scriptJson, type LineChart, type ReportDoc, type ReportSection } from '../cli/report.ts';
 import { MAX_PLANES, MAX_RANK_BARS, resultCharts, runReport, utilisationMaps, type RunReportInput } from '../cli/run-report.ts';
 import { browserRequired, checkPage, chromiumPath, chromiumWanted, launchBrowser } from './browser.ts';
+import { phit } from './helpers.ts';
 
 // ---------- synthetic fixtures: one router load per topology layout, deterministic values
 
@@ -275,6 +276,28 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
     expect([page.foreignRequests, page.errors, page.state.errors]).toEqual([[], [], []]);
     expect(page.charts.map((c) => c.coloured > MIN_COLOURED.line!)).toEqual([true, true]);
   }, 30_000);
+
+  it('phit run --report writes the report of a real run with metrics: every chart draws, the dragonfly heat map included', async () => {
+    const file = join(dir, 'halo3d.html');
+    const r = await phit('run', 'halo3d', '--machine', 'xc30', '--nodes', '8', '--param', 'iterations=2', '--report', file);
+    expect(r.code, r.err.join('\n')).toBe(0);
+    expect(r.out.at(-1)).toMatch(/^report: .*halo3d\.html \([0-9.]+ MB\)$/);
+    // no --metrics: the tables stay off the terminal, the report has them
+    expect(r.out.join('\n')).not.toMatch(/fabric over the run/);
+    const titles = chartsOf(readFileSync(file, 'utf8')).map((c) => c.title);
+    expect(titles).toContain('Routers by group');
+    const page = await checkPage(browser, file);
+    expect([page.foreignRequests, page.errors, page.state.errors]).toEqual([[], [], []]);
+    expect(page.state.drawn).toBe(page.state.charts);
+    expect(page.charts.length).toBeGreaterThanOrEqual(4);
+    for (const c of page.charts) expect(c.painted, c.id).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('phit run --report to a path that cannot be written fails before the run (exit 2)', async () => {
+    const r = await phit('run', 'pingpong', '--machine', 'xe6', '--report', join(dir, 'no-such-dir', 'r.html'));
+    expect(r.code).toBe(2);
+    expect(r.err.join('\n')).toMatch(/--report .*cannot write it/);
+  });
 
   it('the check sees charts without data, a chart that fails and a request to the network', async () => {
     const page0 = renderReport(
