@@ -21,6 +21,7 @@ import { loadMachine, parseSets } from './machine-arg.ts';
 import { renderReport } from './report.ts';
 import { runReport } from './run-report.ts';
 import { formatTable } from './table.ts';
+import { validateCommand, type ValidateCliOptions } from './validate.ts';
 
 /** Bad input: printed as one line, exit code 2. */
 class UsageError extends Error {}
@@ -128,6 +129,25 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     )
     .action(async (file: string, opts: SweepCliOptions) => {
       code = await sweepCommand(file, opts, io);
+    });
+
+  program
+    .command('validate')
+    .description("the seeds' published figures beside the model: paper value, model value, deviation, pass/fail")
+    .option('-m, --machine <name>', `only this machine's figures (${Object.keys(presets).join(', ')})`)
+    .option('--id <list>', 'only these figure ids of SEED-FIGURES.md, comma-separated (e.g. A21,K13); their long checks run too')
+    .option('--all', 'run the long checks too (full-machine runs, minutes each)')
+    .option('--json', 'print one JSON object instead of the tables')
+    .addHelpText(
+      'after',
+      '\nEach row: figure id, quantity, seed section, the paper value with its relation (about: within\n' +
+        '15 % unless the row says otherwise; at most, under, at least, over: the side of a bound; a range;\n' +
+        'an exact structural value), the model value, the deviation (model - paper) / paper and the verdict\n' +
+        '(pass, fail, report: shown without a verdict, skipped: a long check without --all).\n' +
+        'Exit code 1 when a check fails, 2 on an unknown machine or id.',
+    )
+    .action(async (opts: ValidateCliOptions) => {
+      code = await validateCommand(opts, io);
     });
 
   program

@@ -1,0 +1,145 @@
+/**
+ * `phit validate`: every figure of the seed papers (SEED-FIGURES.md ids) beside the model's value,
+ * with the deviation and a verdict. The checks of one id run in one task (sharing their runs);
+ * tasks run in parallel worker threads and the rows keep the registry's order.
+ */
+import { availableParallelism } from 'node:os';
+import Tinypool from 'tinypool';
+import { presets } from '../fabric/machines/index.ts';
+import { formatTable } from './table.ts';
+import { CHECKS, NOT_COVERED } from './validate/figures.ts';
+import { runTask, skippedResult, type CheckResult, type ValidateTask } from './validate/run.ts';
+
+/** Options of a validation, parsed. */
+export interface ValidateOptions {
+  /** Only this machine's checks. */
+  readonly machine?: string;
+  /** Only these figure ids (their long checks included). */
+  readonly ids?: readonly string[];
+  /** Run the long checks too. */
+  readonly all?: boolean;
+  /** Worker threads (default: the host's parallelism; 0 runs in this thread). */
+  readonly threads?: number;
+}
+
+/** A validation: rows in registry order and the count of each verdict. */
+export interface ValidateResult {
+  readonly rows: readonly CheckResult[];
+  readonly counts: Readonly<Record<CheckResult['status'], number>>;
+  /** Wall time (s). */
+  readonly seconds: number;
+}
+
+/** Every figure id of the registry, in order. */
+export function validateIds(): string[] {
+  return [...new Set(CHECKS.map((c) => c.id))];
+}
+
+/** Indices (into CHECKS) of the checks to run and of the long ones skipped; throws RangeError naming a bad machine or id and the valid ones. */
+export function selectChecks(opts: ValidateOptions): { run: number[]; skip: number[] } {
+  if (opts.machine !== undefined && !(opts.machine in presets)) throw new RangeError(`--machine ${opts.machine}: valid: ${Object.keys(presets).join(', ')}`);
+  const known = validateIds();
+  for (const id of opts.ids ?? []) {
+    if (id in NOT_COVERED) throw new RangeError(`--id ${id}: not checked (${NOT_COVERED[id]!.reason})`);
+    if (!known.includes(id)) throw new RangeError(`--id ${id}: unknown figure id; valid: ${known.join(', ')}`);
+  }
+  const run: number[] = [];
+  const skip: number[] = [];
+  CHECKS.forEach((c, i) => {
+    if (opts.machine !== undefined && c.machine !== opts.machine) return;
+    if (opts.ids && opts.ids.length > 0 && !opts.ids.includes(c.id)) return;
+    const named = (opts.ids?.length ?? 0) > 0;
+    (c.tier === 'quick' || opts.all || named ? run : skip).push(i);
+  });
+  if (run.length + skip.length === 0) throw new RangeError(`no check of ${(opts.ids ?? []).join(', ')} on ${opts.machine}`);
+  return { run, skip };
+}
+
+/** Runs the selected checks in worker threads; bad input throws RangeError before anything runs. */
+export async function validate(opts: ValidateOptions = {}, onResult?: (done: number, total: number) => void): Promise<ValidateResult> {
+  const start = performance.now();
+  const { run, skip } = selectChecks(opts);
+  // one task per figure id, the costliest ids first so that the threads finish together
+  const byId = new Map<string, number[]>();
+  for (const i of run) {
+    const id = CHECKS[i]!.id;
+    byId.set(id, [...(byId.get(id) ?? []), i]);
+  }
+  const tasks: ValidateTask[] = [...byId.values()].map((indices) => ({ indices }));
+  const results = new Map<number, CheckResult>();
+  let done = 0;
+  const collect = (rs: readonly CheckResult[]): void => {
+    for (const r of rs) results.set(r.index, r);
+    done += rs.length;
+    onResult?.(done, run.length);
+  };
+  const threads = Math.min(opts.threads ?? availableParallelism(), tasks.length);
+  if (threads <= 0) {
+    for (const t of tasks) collect(await runTask(t));
+  } else {
+    const pool = new Tinypool({ filename: new URL('./validate/worker.mjs', import.meta.url).href, minThreads: threads, maxThreads: threads });
+    try {
+      await Promise.all(tasks.map(async (t) => collect((await pool.run(t)) as CheckResult[])));
+    } finally {
+      await pool.destroy();
+    }
+  }
+  for (const i of skip) results.set(i, skippedResult(i, 'skipped (--all)'));
+  const rows = [...results.values()].sort((a, b) => a.index - b.index);
+  const counts = { pass: 0, fail: 0, report: 0, skipped: 0, error: 0 };
+  for (const r of rows) counts[r.status]++;
+  return { rows, counts, seconds: (performance.now() - start) / 1000 };
+}
+
+/** The table of a validation, one section per machine, and a summary line. */
+export function formatValidate(r: ValidateResult): string {
+  const lines: string[] = [];
+  const machines = [...new Set(r.rows.map((x) => x.machine))];
+  for (const m of machines) {
+    const spec = presets[m]!;
+    lines.push(`${m} (${spec.title}), seed ${spec.seed}`);
+    lines.push(
+      formatTable(
+        r.rows
+          .filter((x) => x.machine === m)
+          .map((x) => ({
+            id: x.id,
+            quantity: x.quantity,
+            seed: x.source,
+            paper: x.paperText,
+            model: x.modelText,
+            'dev %': x.deviationPct === null ? '' : (x.deviationPct > 0 ? '+' : '') + x.deviationPct.toFixed(1),
+            result: x.status === 'error' ? `error: ${x.note ?? ''}` : x.status,
+          })),
+      ),
+    );
+    lines.push('');
+  }
+  const c = r.counts;
+  lines.push(`${c.pass} pass, ${c.fail + c.error} fail, ${c.report} report only, ${c.skipped} skipped (long; run them with --all); ${r.seconds.toFixed(0)} s`);
+  lines.push('dev %: (model - paper) / paper; about: within the tolerance (15 % unless the row says otherwise); at most / under / at least / over: the side of the bound; a range: inside it.');
+  const missing = Object.entries(NOT_COVERED).filter(([, n]) => machines.includes(n.machine));
+  if (missing.length > 0) lines.push(`Not checked: ${missing.map(([id, n]) => `${id} (${n.reason})`).join('; ')}.`);
+  return lines.join('\n');
+}
+
+/** `phit validate` options as commander hands them over. */
+export interface ValidateCliOptions {
+  readonly machine?: string;
+  readonly id?: string;
+  readonly all?: boolean;
+  readonly json?: boolean;
+}
+
+/** Runs `phit validate`; returns 0, or 1 when a check fails. Throws RangeError on bad input. */
+export async function validateCommand(opts: ValidateCliOptions, io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
+  const ids = opts.id === undefined ? [] : opts.id.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (opts.id !== undefined && ids.length === 0) throw new RangeError('--id: give figure ids like A21,K13');
+  const r = await validate({ ...(opts.machine !== undefined ? { machine: opts.machine } : {}), ids, all: opts.all ?? false });
+  if (opts.json) {
+    io.out(JSON.stringify({ machine: opts.machine ?? null, all: opts.all ?? false, counts: r.counts, seconds: Number(r.seconds.toFixed(1)), notCovered: NOT_COVERED, rows: r.rows }));
+  } else {
+    io.out(formatValidate(r));
+  }
+  return r.counts.fail + r.counts.error > 0 ? 1 : 0;
+}

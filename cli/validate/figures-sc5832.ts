@@ -1,0 +1,207 @@
+/** Checks of the SiCortex SC5832 figures, seed 002_d5d3150c0192c56e.txt (ids K1-K18). */
+import { buildMachine } from '../../fabric/machine.ts';
+import { putRequestPhits } from '../../fabric/nic/packet-format.ts';
+import type { KautzGraph } from '../../fabric/topology/kautz.ts';
+import type { Check, Memo } from './check.ts';
+import { appRows, config, metrics, num, rowWhere, topology } from './measure.ts';
+
+const M = 'sc5832';
+const S = '002';
+const full = (): ReturnType<typeof config> => config(M, 972);
+/** Processors per node (seed 002 §1: 972 nodes x 6). */
+const PPN = 6;
+
+/** A node's out-bound payload bandwidth (GB/s): 3 links x raw x line-code efficiency x payload words / packet words. */
+const nodeOutGBs = (): number => {
+  const c = full();
+  const f = c.nic.format;
+  const lineEfficiency = f.phitBits / 8 / c.links.link.phitPs / (c.rawLinkGBs.link / 1000);
+  const t = c.topology;
+  if (t.kind !== 'kautz') throw new Error('sc5832 is not a Kautz graph');
+  return t.config.degree * c.rawLinkGBs.link * lineEfficiency * (f.maxPayloadBytes / f.dataGroupBytes / putRequestPhits(f, f.maxPayloadBytes));
+};
+
+/** Mean router hops of the 972-node graph. */
+const averageHops = (memo: Memo): Promise<number> => memo('hops972', () => metrics(M, 972).averageHops);
+/** C = p s / (3N) for p = 5,000 processes (seed 002 §6.1). */
+const contention = async (memo: Memo): Promise<number> => (5000 * (await averageHops(memo))) / (3 * 972);
+
+/** randpairs rows: MB/s per process under load and the mean hops of the pairs. */
+const randpairs = async (nodes: number, params: Record<string, string>, placement?: 'round-robin'): Promise<{ mbs: number; hops: number; ranks: number }> => {
+  const [row] = await appRows({ app: 'randpairs', machine: M, nodes, ppn: PPN, params, ...(placement ? { placement } : {}) });
+  return { mbs: num(row, 'mbsMean'), hops: num(row, 'hops'), ranks: num(row, 'ranks') };
+};
+/** The seed's model for a run: a processor's 670 MB/s share over C = p s / (3N). */
+const model = (p: number, s: number, nodes: number): number => 670 / ((p * s) / (3 * nodes));
+
+const latency = async (bytes: number): Promise<number> =>
+  num((await appRows({ app: 'pingpong', machine: M, nodes: 12, params: { peer: '7', minBytes: String(bytes), maxBytes: String(bytes), iterations: '2' } }))[0], 'latencyUs');
+const allreduceUs = async (memo: Memo, ranks: number): Promise<number> =>
+  memo(`ar${ranks}`, async () => num((await appRows({ app: 'allreduce', machine: M, nodes: 16, params: { ranks: String(ranks), minBytes: '256KiB', maxBytes: '256KiB', type: 'int32', op: 'min', iterations: '2', warmup: '0' } }))[0], 'latencyUs'));
+
+/** The full machine under random-pair load: about 5,000 of the 5,832 processes, spread round-robin. */
+const fullLoad = (bytes: string): Promise<{ mbs: number; hops: number; ranks: number }> => randpairs(972, { bytes, rounds: '1', warmup: '1', active: '5000' }, 'round-robin');
+
+export const sc5832Checks: readonly Check[] = [
+  {
+    id: 'K1', machine: M, quantity: 'nodes of the Kautz fabric (x 6 processors = 5,832)', source: `${S} §1`,
+    paper: { relation: 'exact', value: 972, unit: 'nodes' }, tier: 'quick',
+    measure: async () => topology(full()).graph.routers,
+  },
+  {
+    id: 'K2', machine: M, quantity: 'out-links per node / diameter', source: `${S} §1, §5`,
+    paper: { relation: 'exact', value: '3/6', unit: '' }, tier: 'quick',
+    measure: async () => {
+      const t = metrics(M, 972);
+      return `${t.linksPerClass.out! / t.nodes}/${t.diameter}`;
+    },
+  },
+  {
+    id: 'K3', machine: M, quantity: 'link: 8 lanes x 2 Gb/s raw / after 8b/10b', source: `${S} §3`,
+    paper: { relation: 'exact', value: '2/1.6', unit: '' }, paperText: '2 GB/s raw, 8b/10b: 1.6', tier: 'quick',
+    measure: async () => {
+      const c = full();
+      return `${c.rawLinkGBs.link}/${Number(((c.nic.format.phitBits / 8 / c.links.link.phitPs) * 1000).toFixed(6))}`;
+    },
+  },
+  {
+    id: 'K5', machine: M, quantity: 'full packets a switch input buffers (crosspoint buffers of 16)', source: `${S} §4`,
+    paper: { relation: 'exact', value: 16, unit: 'packets' }, tier: 'quick',
+    measure: async () => full().network.inputBufferPhits / putRequestPhits(full().nic.format, full().nic.format.maxPayloadBytes),
+  },
+  {
+    id: 'K7', machine: M, quantity: 'VCs per class for diameter 6: floor(D/2) + 1', source: `${S} §5`,
+    paper: { relation: 'exact', value: 4, unit: 'VCs' }, tier: 'quick',
+    measure: async () => topology(full()).vcs / 2,
+  },
+  ...([[4, 108, '4/40'], [5, 324, '5/97'], [6, 972, '6/243']] as const).map(([k, n, v]): Check => ({
+    id: 'K9', machine: M, quantity: `Table 1, Kautz d=3, ${n} nodes: diameter / bisection bound (links)`, source: `${S} §5, Table 1`,
+    paper: { relation: 'exact', value: v, unit: '' }, tier: 'quick',
+    measure: async () => {
+      const t = metrics(M, n, { 'kautz.diameter': String(k) });
+      return `${t.diameter}/${t.bisectionLinks}`;
+    },
+  })),
+  ...([[108, '2-D 11/10, 3-D 7/23', [12, 9, 1], [6, 6, 3]], [324, '2-D 18/18, 3-D 10/47', [18, 18, 1], [9, 6, 6]], [972, '2-D 32/31, 3-D 15/98', [36, 27, 1], [12, 9, 9]]] as const).map(
+    ([n, paper, two, three]): Check => ({
+      id: 'K9', machine: M, quantity: `Table 1 torus columns, ${n} nodes: diameter / bisection (real xt4 tori ${two.slice(0, 2).join('x')}, ${three.join('x')})`, source: `${S} §5, Table 1`,
+      paper: { relation: 'exact', value: paper, unit: '' }, report: true, tier: 'quick',
+      measure: async () => {
+        const t = (dims: readonly number[]): string => {
+          const m = metrics('xt4', n, { 'torus.dims': dims.join(',') });
+          return `${m.diameter}/${m.bisectionLinks}`;
+        };
+        return `2-D ${t(two)}, 3-D ${t(three)}`;
+      },
+    }),
+  ),
+  {
+    id: 'K10', machine: M, quantity: 'out-links one 64 KiB transfer uses with multipath routing (108 nodes, 0 to 100)', source: `${S} §5`,
+    paper: { relation: 'exact', value: 3, unit: 'routes' }, paperText: 'd = 3 independent routes', tier: 'quick',
+    measure: async () => {
+      const m = buildMachine(config(M, 108, { 'routing.algorithm': 'multipath' }));
+      const g = m.graph as KautzGraph;
+      const first = g.nodeRouter[0]! * g.radix + g.outBase;
+      const used = new Set<number>();
+      m.net.onHop = (p, chan) => {
+        if (chan >= first && chan < first + g.degree && m.net.pkts.dst[p] === 100) used.add(chan);
+      };
+      const bytes = 64 * 1024;
+      const h = m.nics[100]!.register(new Uint8Array(bytes));
+      let ok = false;
+      m.nics[0]!.post({ op: 'put', mode: 'bte', local: new Uint8Array(bytes), remoteNode: 100, remoteHandle: h, remoteOffset: 0, onComplete: () => (ok = true) });
+      m.engine.drain();
+      if (!ok) throw new Error('the transfer did not complete');
+      return used.size;
+    },
+  },
+  {
+    id: 'K11', machine: M, quantity: '4 MiB ping-pong on a quiet machine (DMA engine limit)', source: `${S} §6.1`,
+    paper: { relation: 'about', value: 1.4, unit: 'GB/s' }, tolerance: 0.25, tier: 'quick',
+    measure: async () => num((await appRows({ app: 'pingpong', machine: M, nodes: 12, params: { peer: '7', minBytes: '4MiB', maxBytes: '4MiB', iterations: '2' } }))[0], 'bandwidthGBs'),
+  },
+  {
+    id: 'K12', machine: M, quantity: 'eager limit / payload per packet', source: `${S} §6.1`,
+    paper: { relation: 'exact', value: '1024/128', unit: '' }, tier: 'quick',
+    measure: async () => `${full().mpi.eagerMaxBytes}/${full().nic.format.maxPayloadBytes}`,
+  },
+  {
+    id: 'K12', machine: M, quantity: 'latency step from 1024 to 1032 bytes (rendezvous above 1024)', source: `${S} §6.1`,
+    paper: { relation: 'over', value: 1, unit: 'us' }, paperText: 'rendezvous round trip: over 1 us', tier: 'quick',
+    measure: async () => (await latency(1032)) - (await latency(1024)),
+  },
+  {
+    id: 'K12', machine: M, quantity: 't_ohd = l / (BW ceil((l-128)/128)), 1 KiB random pairs, 108 x 6', source: `${S} §6.1`,
+    paper: { relation: 'about', value: 3, unit: 'us' }, tier: 'quick',
+    measure: async () => 1024 / ((await randpairs(108, { bytes: '1KiB', rounds: '3', warmup: '1' })).mbs * 7),
+  },
+  ...([['4KiB', 85], ['64KiB', 85], ['128KiB', 60]] as const).map(([bytes, mbs]): Check => ({
+    id: 'K13', machine: M, quantity: `random pairs under load, ${bytes}, 972 x 6 (5,000 exchanging)`, source: `${S} §6.1, Figure 5`,
+    paper: { relation: 'about', value: mbs, unit: 'MB/s' }, tier: 'long',
+    measure: async () => (await fullLoad(bytes)).mbs,
+  })),
+  {
+    id: 'K14', machine: M, quantity: "a node's out-bound bandwidth: 3 x 2 GB/s x 0.8 x payload share", source: `${S} §6.1`,
+    paper: { relation: 'about', value: 4, unit: 'GB/s' }, tier: 'quick',
+    measure: async () => nodeOutGBs(),
+  },
+  {
+    id: 'K14', machine: M, quantity: 'the share of one of 6 processors', source: `${S} §6.1`,
+    paper: { relation: 'about', value: 670, unit: 'MB/s' }, tier: 'quick',
+    measure: async () => (nodeOutGBs() * 1000) / PPN,
+  },
+  {
+    id: 'K15', machine: M, quantity: 'average path of the 972-node fabric', source: `${S} §6.1`,
+    paper: { relation: 'about', value: 5, unit: 'hops' }, tier: 'quick',
+    measure: async (memo) => averageHops(memo),
+  },
+  {
+    id: 'K15', machine: M, quantity: 'streams per link C = p s / (3N), p = 5,000', source: `${S} §6.1`,
+    paper: { relation: 'about', value: 8.6, unit: '' }, tier: 'quick',
+    measure: async (memo) => contention(memo),
+  },
+  {
+    id: 'K15', machine: M, quantity: "the model's bandwidth per process, 670 MB/s / C", source: `${S} §6.1`,
+    paper: { relation: 'about', value: 80, unit: 'MB/s' }, tier: 'quick',
+    measure: async (memo) => 670 / (await contention(memo)),
+  },
+  ...([['4KiB', '3'], ['64KiB', '1']] as const).map(([bytes, rounds]): Check => ({
+    id: 'K15', machine: M, quantity: `random pairs, ${bytes}, 108 x 6, against 670 MB/s / C (C from the run's hops)`, source: `${S} §6.1`,
+    paper: { relation: 'about', value: 0, unit: 'MB/s' }, paperText: '670/C', tolerance: 0.25, tier: 'quick',
+    measure: async () => {
+      const r = await randpairs(108, { bytes, rounds, warmup: '1' });
+      return { value: r.mbs, reference: model(r.ranks, r.hops, 108) };
+    },
+  })),
+  {
+    id: 'K16', machine: M, quantity: 'HPCC random ring bandwidth, 64 KiB, 972 x 6', source: `${S} §6`,
+    paper: { relation: 'about', value: 50, unit: 'MB/s' }, tier: 'long',
+    measure: async () => num(rowWhere(await appRows({ app: 'randomring', machine: M, nodes: 972, ppn: PPN, params: { measure: 'bandwidth', patterns: '1', bytes: '64KiB' } }), 'ring', 'random'), 'bandwidthMBs'),
+  },
+  {
+    id: 'K16', machine: M, quantity: 'RandomAccess, optimised (bucket routing), 972 x 6', source: `${S} §6`,
+    paper: { relation: 'over', value: 5, unit: 'GUPS' }, tier: 'long',
+    measure: async () => num((await appRows({ app: 'gups', machine: M, nodes: 972, ppn: PPN, params: { mode: 'bucket', updates: '1024', stages: '3' } }))[0], 'gups'),
+  },
+  {
+    id: 'K17', machine: M, quantity: 'allreduce int32 MIN 256 KiB: 12 ranks over the slower of 8 and 16', source: `${S} §6.2`,
+    paper: { relation: 'over', value: 1, unit: 'x' }, paperText: 'non-powers of two slower: over 1 x', tier: 'quick',
+    measure: async (memo) => (await allreduceUs(memo, 12)) / Math.max(await allreduceUs(memo, 8), await allreduceUs(memo, 16)),
+  },
+  {
+    id: 'K17', machine: M, quantity: 'the same, 16 ranks over 8 (flat over powers of two)', source: `${S} §6.2`,
+    paper: { relation: 'atMost', value: 1.5, unit: 'x' }, paperText: 'flat: 120-138 ms (test bound 1.5 x)', tier: 'quick',
+    measure: async (memo) => (await allreduceUs(memo, 16)) / (await allreduceUs(memo, 8)),
+  },
+  {
+    id: 'K18', machine: M, quantity: 'time between bit errors: 2,916 links x 9 lanes at 2 Gb/s, BER 1e-15', source: `${S} §3`,
+    paper: { relation: 'exact', value: 1200, unit: 's' }, paperText: 'every 20 minutes', report: true, tier: 'quick',
+    measure: async () => {
+      const c = full();
+      const g = topology(c).graph as KautzGraph;
+      const links = g.routers * g.degree;
+      const laneGbs = (c.rawLinkGBs.link * 8) / 8; // 8 data lanes
+      return 1 / (links * 9 * laneGbs * 1e9 * 1e-15);
+    },
+  },
+];

@@ -1,0 +1,144 @@
+/**
+ * `phit validate`: every figure id of SEED-FIGURES.md that is measured or structural has a check
+ * or a stated reason for having none; the verdict of each relation; and one machine's quick set
+ * through the command line.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { judge, type PaperValue } from '../cli/validate/check.ts';
+import { selectChecks } from '../cli/validate.ts';
+import { CHECKS, NOT_COVERED } from '../cli/validate/figures.ts';
+import { phit } from './helpers.ts';
+
+/**
+ * The ids of SEED-FIGURES.md and what each is: measured (the model must reproduce it), structural
+ * (a parameter or structure the model must use or derive), or report (shown without a verdict).
+ */
+const FIGURES: Readonly<Record<string, 'measured' | 'structural' | 'report'>> = {
+  ...Object.fromEntries(Array.from({ length: 13 }, (_, i) => [`S${i + 1}`, 'structural'])),
+  S11: 'measured',
+  S12: 'report',
+  ...Object.fromEntries(Array.from({ length: 28 }, (_, i) => [`A${i + 1}`, i + 1 >= 21 && i + 1 <= 27 ? 'measured' : 'structural'])),
+  ...Object.fromEntries(Array.from({ length: 18 }, (_, i) => [`K${i + 1}`, [11, 12, 13, 16, 17].includes(i + 1) ? 'measured' : 'structural'])),
+  K18: 'report',
+  ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`B${i + 1}`, 'structural'])),
+  ...Object.fromEntries(Array.from({ length: 14 }, (_, i) => [`G${i + 1}`, [4, 10, 11].includes(i + 1) ? 'measured' : 'structural'])),
+};
+
+/** The figures file beside the project (as DESIGN.md places the seeds), when it is there. */
+const FIGURES_FILE = new URL('../../shared/SEED-FIGURES.md', import.meta.url);
+
+describe('validate registry against SEED-FIGURES.md', () => {
+  const covered = new Set(CHECKS.map((c) => c.id));
+
+  it('covers every measured and structural id, or names why not (a short list)', () => {
+    const missing = Object.entries(FIGURES).filter(([id, kind]) => kind !== 'report' && !covered.has(id) && !(id in NOT_COVERED));
+    expect(missing).toEqual([]);
+    expect(Object.keys(NOT_COVERED).length).toBeLessThanOrEqual(8);
+    // an id is either checked or excused, not both, and every excuse names a real id and its machine
+    for (const [id, n] of Object.entries(NOT_COVERED)) {
+      expect(covered.has(id), id).toBe(false);
+      expect(FIGURES[id], id).toBeDefined();
+      expect(n.reason.length).toBeGreaterThan(10);
+    }
+  });
+
+  it('registers only real ids, each on the machine of its seed, with a quantity and a section', () => {
+    const machineOf: Record<string, string> = { S: 'xt4', A: 'xc30', K: 'sc5832', B: 'bw', G: 'xe6' };
+    for (const c of CHECKS) {
+      expect(FIGURES[c.id], c.id).toBeDefined();
+      expect(c.machine, c.id).toBe(machineOf[c.id[0]!]);
+      expect(c.quantity.length, c.id).toBeGreaterThan(5);
+      expect(c.source, c.id).toMatch(/^00[0-4]/);
+      // report-only ids are shown without a verdict
+      if (FIGURES[c.id] === 'report') expect(c.report, c.id).toBe(true);
+    }
+    // the report-only rows of SEED-FIGURES.md are shown
+    for (const [id, kind] of Object.entries(FIGURES)) if (kind === 'report') expect(covered.has(id), id).toBe(true);
+  });
+
+  it.skipIf(!existsSync(FIGURES_FILE))('lists the same ids as the figures file', () => {
+    const ids = [...readFileSync(FIGURES_FILE, 'utf8').matchAll(/^\| ([SAKBG]\d+) \|/gm)].map((m) => m[1]!);
+    expect(ids.sort()).toEqual(Object.keys(FIGURES).sort());
+  });
+});
+
+describe('verdicts of each relation', () => {
+  const p = (relation: PaperValue['relation'], value: number | string, high?: number): PaperValue => ({ relation, value, unit: 'us', ...(high === undefined ? {} : { high }) });
+
+  it.each([
+    // relation, paper, high, model, tolerance, ok, deviation
+    ['about', 10, undefined, 11.4, undefined, true, 0.14],
+    ['about', 10, undefined, 8.4, undefined, false, -0.16],
+    ['about', 10, undefined, 8.4, 0.25, true, -0.16],
+    ['atMost', 1.5, undefined, 1.5, undefined, true, 0],
+    ['atMost', 1.5, undefined, 1.51, undefined, false, 0.00667],
+    ['under', 0.7, undefined, 0.7, undefined, false, 0],
+    ['under', 0.7, undefined, 0.63, undefined, true, -0.1],
+    ['atLeast', 5, undefined, 5, undefined, true, 0],
+    ['over', 45, undefined, 45, undefined, false, 0],
+    ['over', 45, undefined, 50, undefined, true, 0.111],
+    ['range', 50, 120, 119, undefined, true, 0],
+    ['range', 50, 120, 45, undefined, false, -0.1],
+    ['range', 50, 120, 45, 0.15, true, -0.1],
+    ['range', 50, 120, 140, 0.15, false, 0.1667],
+    ['exact', 9.375, undefined, 4 * 2.34375, undefined, true, 0],
+    ['exact', 96, undefined, 97, undefined, false, 0.0104],
+  ] as const)('%s %s (to %s): model %s, tolerance %s -> %s', (relation, value, high, model, tolerance, ok, deviation) => {
+    const r = judge(p(relation, value, high), model, tolerance);
+    expect(r.ok).toBe(ok);
+    expect(r.deviation).toBeCloseTo(deviation, 3);
+  });
+
+  it('compares text exactly, without a deviation, and refuses text under another relation', () => {
+    expect(judge(p('exact', '8/4/8'), '8/4/8')).toEqual({ deviation: null, ok: true });
+    expect(judge(p('exact', '8/4/8'), '8/2/8')).toEqual({ deviation: null, ok: false });
+    expect(() => judge(p('about', '8/4/8'), '8/4/8')).toThrow(RangeError);
+    expect(() => judge(p('range', 5), 5)).toThrow(/high/);
+  });
+});
+
+describe('phit validate', () => {
+  it('runs the xt4 quick set: every row passes or is report-only, with the paper and model values', async () => {
+    const r = await phit('validate', '--machine', 'xt4', '--json');
+    expect(r.err).toEqual([]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.out[0]!) as { counts: { pass: number; report: number }; rows: { id: string; machine: string; status: string; model: unknown; paperText: string; deviationPct: number | null }[] };
+    const ids = new Set(out.rows.map((x) => x.id));
+    for (const id of ['S1', 'S2', 'S9', 'S11', 'S12', 'S13']) expect(ids.has(id), id).toBe(true);
+    for (const row of out.rows) {
+      expect(row.machine).toBe('xt4');
+      expect(['pass', 'report']).toContain(row.status);
+      expect(row.model).not.toBeNull();
+      expect(row.paperText.length).toBeGreaterThan(0);
+    }
+    expect(out.rows.find((x) => x.id === 'S12')!.status).toBe('report');
+    // S11: node 6 gets about half of the link into node 7
+    const s11 = out.rows.find((x) => x.id === 'S11')!;
+    expect(Math.abs(s11.model as number - 0.5)).toBeLessThan(0.05);
+    expect(out.counts.pass + out.counts.report).toBe(out.rows.length);
+  }, 60_000);
+
+  it('skips the long checks without --all, runs them with it, and runs a named id with its long checks', () => {
+    const ids = (list: readonly number[]): string[] => [...new Set(list.map((i) => CHECKS[i]!.id))];
+    const quick = selectChecks({ machine: 'sc5832' });
+    expect(ids(quick.skip)).toEqual(['K13', 'K16']);
+    expect(ids(quick.run)).not.toContain('K13');
+    expect(selectChecks({ machine: 'sc5832', all: true }).skip).toEqual([]);
+    const named = selectChecks({ ids: ['K13', 'K1'] });
+    expect(ids(named.run)).toEqual(['K1', 'K13']);
+    expect(named.skip).toEqual([]);
+  });
+
+  it('refuses an unknown machine or id, and an id it does not check, with exit code 2', async () => {
+    const machine = await phit('validate', '--machine', 'cray1');
+    expect(machine.code).toBe(2);
+    expect(machine.err.join('\n')).toMatch(/--machine cray1: valid: xt4, xe6, xc30, sc5832, bw/);
+    const id = await phit('validate', '--id', 'A21,Z9');
+    expect(id.code).toBe(2);
+    expect(id.err.join('\n')).toMatch(/--id Z9: unknown figure id; valid: S1, .*G13/);
+    const excused = await phit('validate', '--id', 'G14');
+    expect(excused.code).toBe(2);
+    expect(excused.err.join('\n')).toMatch(/--id G14: not checked \(network addresses/);
+  });
+});
