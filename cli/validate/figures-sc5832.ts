@@ -40,7 +40,7 @@ const allreduceUs = async (memo: Memo, ranks: number): Promise<number> =>
   memo(`ar${ranks}`, async () => num((await appRows({ app: 'allreduce', machine: M, nodes: 16, params: { ranks: String(ranks), minBytes: '256KiB', maxBytes: '256KiB', type: 'int32', op: 'min', iterations: '2', warmup: '0' } }))[0], 'latencyUs'));
 
 /** The full machine under random-pair load: about 5,000 of the 5,832 processes, spread round-robin. */
-const fullLoad = (bytes: string): Promise<{ mbs: number; hops: number; ranks: number }> => randpairs(972, { bytes, rounds: '1', warmup: '1', active: '5000' }, 'round-robin');
+const fullLoad = (bytes: string): Promise<{ mbs: number; hops: number; ranks: number }> => randpairs(972, { bytes, rounds: '2', warmup: '1', active: '5000' }, 'round-robin');
 
 export const sc5832Checks: readonly Check[] = [
   {
@@ -137,7 +137,8 @@ export const sc5832Checks: readonly Check[] = [
   },
   ...([['4KiB', 85], ['64KiB', 85], ['128KiB', 60]] as const).map(([bytes, mbs]): Check => ({
     id: 'K13', machine: M, quantity: `random pairs under load, ${bytes}, 972 x 6 (5,000 exchanging)`, source: `${S} §6.1, Figure 5`,
-    paper: { relation: 'about', value: mbs, unit: 'MB/s' }, tier: 'long',
+    // the issue holds the SiCortex contention figures to 25 %, as the 108-node test does
+    paper: { relation: 'about', value: mbs, unit: 'MB/s' }, tolerance: 0.25, tier: 'long',
     measure: async () => (await fullLoad(bytes)).mbs,
   })),
   {
