@@ -138,6 +138,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--id <list>', 'only these figure ids of SEED-FIGURES.md, comma-separated (e.g. A21,K13); their long checks run too')
     .option('--all', 'run the long checks too (full-machine runs, minutes each)')
     .option('--json', 'print one JSON object instead of the tables')
+    .option('--report <file>', 'also write a self-contained HTML report: the verdicts, per machine a chart of every deviation and the table')
     .addHelpText(
       'after',
       '\nEach row: figure id, quantity, seed section, the paper value with its relation (about: within\n' +

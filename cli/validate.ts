@@ -6,6 +6,9 @@
 import { availableParallelism } from 'node:os';
 import Tinypool from 'tinypool';
 import { presets } from '../fabric/machines/index.ts';
+import { writeFileSync } from 'node:fs';
+import type { ReportDoc, ReportSection } from './report.ts';
+import { renderReport } from './report.ts';
 import { formatTable } from './table.ts';
 import { CHECKS, NOT_COVERED } from './validate/figures.ts';
 import { runTask, skippedResult, type CheckResult, type ValidateTask } from './validate/run.ts';
@@ -123,23 +126,97 @@ export function formatValidate(r: ValidateResult): string {
   return lines.join('\n');
 }
 
+/**
+ * The validation as a report: the verdicts in figures, then per machine a chart of the deviation
+ * of every figure that has one (each bar beside the tolerance it is held to) and the full table.
+ */
+export function validateReport(r: ValidateResult): ReportDoc {
+  const c = r.counts;
+  const sections: ReportSection[] = [
+    {
+      title: 'Verdicts',
+      text: 'dev %: (model - paper) / paper. about: within the tolerance (15 % unless the row says otherwise); at most / under / at least / over: the side of the bound; a range: inside it; report: shown without a verdict; skipped: a long check not run (--all).',
+      items: [
+        {
+          kind: 'figures',
+          figures: [
+            { label: 'pass', value: c.pass },
+            { label: 'fail', value: c.fail + c.error },
+            { label: 'report only', value: c.report },
+            { label: 'skipped (long)', value: c.skipped },
+          ],
+        },
+      ],
+    },
+  ];
+  for (const m of [...new Set(r.rows.map((x) => x.machine))]) {
+    const rows = r.rows.filter((x) => x.machine === m);
+    const withDev = rows.filter((x) => x.deviationPct !== null);
+    const spec = presets[m]!;
+    sections.push({
+      title: `${m}: ${spec.title} (seed ${spec.seed})`,
+      items: [
+        ...(withDev.length > 0
+          ? [
+              {
+                kind: 'bar' as const,
+                title: `${m}: deviation of the model from the paper`,
+                xLabel: 'figure',
+                yLabel: 'deviation (%)',
+                categories: withDev.map((x, i) => `${x.id}.${i + 1}`),
+                series: [{ name: 'model - paper (%)', values: withDev.map((x) => Number(x.deviationPct!.toFixed(2))) }],
+              },
+            ]
+          : []),
+        {
+          kind: 'table' as const,
+          rows: rows.map((x) => ({
+            id: x.id,
+            quantity: x.quantity,
+            seed: x.source,
+            paper: x.paperText,
+            model: x.modelText,
+            'dev %': x.deviationPct === null ? '' : x.deviationPct.toFixed(1),
+            result: x.status === 'error' ? `error: ${x.note ?? ''}` : x.status,
+          })),
+        },
+      ],
+    });
+  }
+  const missing = Object.entries(NOT_COVERED).map(([id, n]) => ({ id, machine: n.machine, reason: n.reason }));
+  if (missing.length > 0) sections.push({ title: 'Figures not checked', items: [{ kind: 'table', rows: missing }] });
+  return { title: 'phit validate: the seed figures beside the model', subtitle: `${r.rows.length} checks, ${r.seconds.toFixed(0)} s`, sections };
+}
+
 /** `phit validate` options as commander hands them over. */
 export interface ValidateCliOptions {
   readonly machine?: string;
   readonly id?: string;
   readonly all?: boolean;
   readonly json?: boolean;
+  readonly report?: string;
 }
 
 /** Runs `phit validate`; returns 0, or 1 when a check fails. Throws RangeError on bad input. */
 export async function validateCommand(opts: ValidateCliOptions, io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
   const ids = opts.id === undefined ? [] : opts.id.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (opts.id !== undefined && ids.length === 0) throw new RangeError('--id: give figure ids like A21,K13');
+  if (opts.report !== undefined) writeReport(opts.report, '');
   const r = await validate({ ...(opts.machine !== undefined ? { machine: opts.machine } : {}), ids, all: opts.all ?? false });
+  if (opts.report !== undefined) writeReport(opts.report, renderReport(validateReport(r)));
   if (opts.json) {
     io.out(JSON.stringify({ machine: opts.machine ?? null, all: opts.all ?? false, counts: r.counts, seconds: Number(r.seconds.toFixed(1)), notCovered: NOT_COVERED, rows: r.rows }));
   } else {
     io.out(formatValidate(r));
   }
   return r.counts.fail + r.counts.error > 0 ? 1 : 0;
+}
+
+/** Writes the report; a path that cannot be written is bad input (checked before the checks run). */
+function writeReport(path: string, html: string): void {
+  try {
+    writeFileSync(path, html);
+  } catch (e) {
+    throw new RangeError(`--report ${path}: cannot write it (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
 }

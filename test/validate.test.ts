@@ -3,7 +3,9 @@
  * or a stated reason for having none; the verdict of each relation; and one machine's quick set
  * through the command line.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judge, type PaperValue } from '../cli/validate/check.ts';
 import { selectChecks } from '../cli/validate.ts';
@@ -100,7 +102,9 @@ describe('verdicts of each relation', () => {
 
 describe('phit validate', () => {
   it('runs the xt4 quick set: every row passes or is report-only, with the paper and model values', async () => {
-    const r = await phit('validate', '--machine', 'xt4', '--json');
+    const dir = mkdtempSync(join(tmpdir(), 'phit-validate-'));
+    const file = join(dir, 'validate.html');
+    const r = await phit('validate', '--machine', 'xt4', '--json', '--report', file);
     expect(r.err).toEqual([]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.out[0]!) as { counts: { pass: number; report: number }; rows: { id: string; machine: string; status: string; model: unknown; paperText: string; deviationPct: number | null }[] };
@@ -117,7 +121,21 @@ describe('phit validate', () => {
     const s11 = out.rows.find((x) => x.id === 'S11')!;
     expect(Math.abs(s11.model as number - 0.5)).toBeLessThan(0.05);
     expect(out.counts.pass + out.counts.report).toBe(out.rows.length);
+    // --report: the same rows in a page, and a bar per row with a deviation
+    const html = readFileSync(file, 'utf8');
+    rmSync(dir, { recursive: true, force: true });
+    const charts = JSON.parse(/<script type="application\/json" id="phit-charts">([\s\S]*?)<\/script>/.exec(html)![1]!) as { kind: string; categories?: string[] }[];
+    const bars = charts.filter((c) => c.kind === 'bar');
+    expect(bars).toHaveLength(1);
+    expect(bars[0]!.categories).toHaveLength(out.rows.filter((x) => x.deviationPct !== null).length);
+    for (const row of out.rows) expect(html).toContain(row.paperText.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
   }, 60_000);
+
+  it('refuses a report path it cannot write before running anything (exit 2)', async () => {
+    const r = await phit('validate', '--machine', 'xt4', '--report', join(tmpdir(), 'no-such-dir-phit', 'v.html'));
+    expect(r.code).toBe(2);
+    expect(r.err.join('\n')).toMatch(/--report .*cannot write it/);
+  });
 
   it('skips the long checks without --all, runs them with it, and runs a named id with its long checks', () => {
     const ids = (list: readonly number[]): string[] => [...new Set(list.map((i) => CHECKS[i]!.id))];
