@@ -1,4 +1,5 @@
 /** Command-line argument helpers shared by the commands; bad input throws RangeError (exit code 2). */
+import { writeFileSync } from 'node:fs';
 
 /** `key=value` items of a repeatable option, as an object; throws naming the bad item. */
 export function parseKeyValues(items: readonly string[], flag: string): Record<string, string> {
@@ -16,4 +17,16 @@ export function positiveInt(name: string, text: string): number {
   const v = Number(text);
   if (!Number.isInteger(v) || v < 1) throw new RangeError(`--${name} ${text}: expected a positive integer`);
   return v;
+}
+
+/**
+ * Writes `text` to the file of option `flag`; a path that cannot be written is bad input. Called
+ * with '' before a long run, it checks the path up front (and leaves an empty file).
+ */
+export function writeOutput(flag: string, path: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new RangeError(`${flag} ${path}: cannot write it (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
 }

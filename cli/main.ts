@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
 import { machineTopology, resolveMachine } from '../fabric/machine.ts';
@@ -13,7 +13,7 @@ import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
 import { formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
-import { parseKeyValues, positiveInt } from './args.ts';
+import { parseKeyValues, positiveInt, writeOutput } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { progressLine } from './progress.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
@@ -438,15 +438,6 @@ function traceOptions(opts: RunOptions, ranks: number): TraceOptions | undefined
   };
 }
 
-/** Writes `text` to `path`; a path that cannot be written is bad input. */
-function writeOrFail(flag: string, path: string, text: string): void {
-  try {
-    writeFileSync(path, text);
-  } catch (e) {
-    throw new UsageError(`${flag} ${path}: cannot write it (${e instanceof Error ? e.message : String(e)})`);
-  }
-}
-
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
   const app = await loadApp(appName);
   const spec = loadMachine(opts.machine);
@@ -472,7 +463,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const trace = traceOptions(opts, nodes * ppn);
   const metrics = (opts.metrics ?? false) || opts.report !== undefined;
   // a report path that cannot be written fails before the run
-  if (opts.report !== undefined) writeOrFail('--report', opts.report, '');
+  if (opts.report !== undefined) writeOutput('--report', opts.report, '');
   // open the trace file first: a path that cannot be written fails before the run, not after
   let traceFd = -1;
   if (opts.trace !== undefined) {
@@ -522,7 +513,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
       ...(r.metrics ? { metrics: r.metrics } : {}),
     });
     const html = renderReport({ title: `${app.name} on ${spec.name}`, subtitle: `${spec.title}: ${r.nodes} nodes, ${r.ranks} ranks`, sections });
-    writeOrFail('--report', opts.report, html);
+    writeOutput('--report', opts.report, html);
     reportNote = `report: ${opts.report} (${(html.length / 1e6).toFixed(1)} MB)`;
   }
   if (opts.json) {

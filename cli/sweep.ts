@@ -12,7 +12,7 @@
  * A point that cannot run (too few ranks for its app, parameters its app rejects together, a
  * machine that cannot be built from its parameters) gets an error row and the others still run.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, extname, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
@@ -22,7 +22,7 @@ import { resolveParams, type App } from '../apps/app.ts';
 import { resolveMachine } from '../fabric/machine.ts';
 import { closestKey, PARAM_SCHEMA, paramErrors } from '../fabric/machines/schema.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
-import { positiveInt } from './args.ts';
+import { positiveInt, writeOutput } from './args.ts';
 import { checkAppInput, firstLine, loadApp, type CompareOutcome, type CompareTask } from './compare.ts';
 import { isMachinePath, loadMachine } from './machine-arg.ts';
 import { renderReport, type ReportDoc, type ReportItem } from './report.ts';
@@ -508,6 +508,9 @@ export async function sweepCommand(file: string, opts: SweepCliOptions, io: Swee
   if (opts.report !== undefined && extname(opts.report).toLowerCase() !== '.html') throw new RangeError(`--report ${opts.report}: expected a file ending in .html`);
   const workers = opts.workers === undefined ? undefined : positiveInt('workers', opts.workers);
   const plan = await loadSweep(file);
+  // output paths that cannot be written fail before any point runs
+  if (opts.out !== undefined) writeOutput('--out', opts.out, '');
+  if (opts.report !== undefined) writeOutput('--report', opts.report, '');
   const started = performance.now();
   const bar = io.tty
     ? new cliProgress.SingleBar(
@@ -522,8 +525,8 @@ export async function sweepCommand(file: string, opts: SweepCliOptions, io: Swee
   } finally {
     bar?.stop();
   }
-  if (opts.out !== undefined) writeFileSync(opts.out, format === '.csv' ? sweepCsv(rows) : sweepJson(file, rows) + '\n');
-  if (opts.report !== undefined) writeFileSync(opts.report, renderReport(sweepReport(file, rows)));
+  if (opts.out !== undefined) writeOutput('--out', opts.out, format === '.csv' ? sweepCsv(rows) : sweepJson(file, rows) + '\n');
+  if (opts.report !== undefined) writeOutput('--report', opts.report, renderReport(sweepReport(file, rows)));
   io.out(opts.json ? sweepJson(file, rows) : formatSweep(rows));
   const failed = rows.filter((r) => r.status === 'error').length;
   const seconds = ((performance.now() - started) / 1000).toFixed(1);

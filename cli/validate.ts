@@ -6,9 +6,9 @@
 import { availableParallelism } from 'node:os';
 import Tinypool from 'tinypool';
 import { presets } from '../fabric/machines/index.ts';
-import { writeFileSync } from 'node:fs';
 import type { ReportDoc, ReportSection } from './report.ts';
 import { renderReport } from './report.ts';
+import { writeOutput } from './args.ts';
 import { formatTable } from './table.ts';
 import { CHECKS, NOT_COVERED } from './validate/figures.ts';
 import { runTask, skippedResult, type CheckResult, type ValidateTask } from './validate/run.ts';
@@ -201,9 +201,9 @@ export interface ValidateCliOptions {
 export async function validateCommand(opts: ValidateCliOptions, io: { out: (s: string) => void; err: (s: string) => void }): Promise<number> {
   const ids = opts.id === undefined ? [] : opts.id.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (opts.id !== undefined && ids.length === 0) throw new RangeError('--id: give figure ids like A21,K13');
-  if (opts.report !== undefined) writeReport(opts.report, '');
+  if (opts.report !== undefined) writeOutput('--report', opts.report, '');
   const r = await validate({ ...(opts.machine !== undefined ? { machine: opts.machine } : {}), ids, all: opts.all ?? false });
-  if (opts.report !== undefined) writeReport(opts.report, renderReport(validateReport(r)));
+  if (opts.report !== undefined) writeOutput('--report', opts.report, renderReport(validateReport(r)));
   if (opts.json) {
     io.out(JSON.stringify({ machine: opts.machine ?? null, all: opts.all ?? false, counts: r.counts, seconds: Number(r.seconds.toFixed(1)), notCovered: NOT_COVERED, rows: r.rows }));
   } else {
@@ -212,11 +212,3 @@ export async function validateCommand(opts: ValidateCliOptions, io: { out: (s: s
   return r.counts.fail + r.counts.error > 0 ? 1 : 0;
 }
 
-/** Writes the report; a path that cannot be written is bad input (checked before the checks run). */
-function writeReport(path: string, html: string): void {
-  try {
-    writeFileSync(path, html);
-  } catch (e) {
-    throw new RangeError(`--report ${path}: cannot write it (${e instanceof Error ? e.message : String(e)})`, { cause: e });
-  }
-}

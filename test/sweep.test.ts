@@ -193,6 +193,8 @@ describe('phit sweep', () => {
     expect(await bad('o.yaml', 'app: pingpong\nmachine: xe6\nnodes: 2\n', '--out', 'results.txt')).toBe('phit: --out results.txt: expected a file ending in .csv or .json');
     expect(await bad('h.yaml', 'app: pingpong\nmachine: xe6\nnodes: 2\n', '--report', 'summary.htm')).toBe('phit: --report summary.htm: expected a file ending in .html');
     expect(await bad('w.yaml', 'app: pingpong\nmachine: xe6\nnodes: 2\n', '--workers', '0')).toBe('phit: --workers 0: expected a positive integer');
+    // an output that cannot be written is refused before any point runs
+    expect(await bad('x.yaml', 'app: pingpong\nmachine: xe6\nnodes: 2\n', '--out', join(tmp, 'no-dir', 'r.csv'))).toMatch(/^phit: --out .*r\.csv: cannot write it/);
     const missing = await phit('sweep', join(tmp, 'none.yaml'));
     expect([missing.code, missing.err[0]]).toEqual([2, `phit: no such file: ${join(tmp, 'none.yaml')}`]);
   });
