@@ -88,3 +88,10 @@ const READ_CHARTS = `[...document.querySelectorAll('.chart')].map((el) => {
   }
   return { id: el.id, canvas: canvases.length > 0, painted, coloured, pixels };
 })`;
+
+/** The chart data a report page carries (its JSON block), as renderReport wrote them. */
+export function chartsOf(html: string): { kind: string; title: string; [k: string]: unknown }[] {
+  const m = /<script type="application\/json" id="phit-charts">([\s\S]*?)<\/script>/.exec(html);
+  if (!m) throw new Error('no chart data in the page');
+  return JSON.parse(m[1]!) as { kind: string; title: string; [k: string]: unknown }[];
+}

@@ -11,7 +11,7 @@ import { simulate } from '../runtime/simulate.ts';
 import type { Histogram, RankTime, RouterLoad, RunMetrics } from '../runtime/metrics.ts';
 import { chartLibrary, escapeHtml, renderReport, scriptJson, type LineChart, type ReportDoc, type ReportSection } from '../cli/report.ts';
 import { MAX_PLANES, MAX_RANK_BARS, resultCharts, runReport, utilisationMaps, type RunReportInput } from '../cli/run-report.ts';
-import { browserRequired, checkPage, chromiumPath, chromiumWanted, launchBrowser } from './browser.ts';
+import { browserRequired, chartsOf, checkPage, chromiumPath, chromiumWanted, launchBrowser } from './browser.ts';
 import { phit } from './helpers.ts';
 
 // ---------- synthetic fixtures: one router load per topology layout, deterministic values
@@ -94,13 +94,6 @@ function ownPart(html: string): string {
   const lib = chartLibrary();
   expect(html.split(lib).length).toBe(2); // exactly one copy of the library
   return html.replace(lib, '');
-}
-
-/** The chart specs the page will draw, read back from its JSON block. */
-function chartsOf(html: string): { kind: string; title: string; [k: string]: unknown }[] {
-  const m = /<script type="application\/json" id="phit-charts">([\s\S]*?)<\/script>/.exec(html);
-  expect(m).not.toBeNull();
-  return JSON.parse(m![1]!);
 }
 
 describe('renderReport and runReport', () => {

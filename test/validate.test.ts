@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { judge, type PaperValue } from '../cli/validate/check.ts';
 import { selectChecks } from '../cli/validate.ts';
 import { CHECKS, NOT_COVERED } from '../cli/validate/figures.ts';
+import { chartsOf } from './browser.ts';
 import { phit } from './helpers.ts';
 
 /**
@@ -124,8 +125,7 @@ describe('phit validate', () => {
     // --report: the same rows in a page, and a bar per row with a deviation
     const html = readFileSync(file, 'utf8');
     rmSync(dir, { recursive: true, force: true });
-    const charts = JSON.parse(/<script type="application\/json" id="phit-charts">([\s\S]*?)<\/script>/.exec(html)![1]!) as { kind: string; categories?: string[] }[];
-    const bars = charts.filter((c) => c.kind === 'bar');
+    const bars = chartsOf(html).filter((c) => c.kind === 'bar') as unknown as { categories: string[] }[];
     expect(bars).toHaveLength(1);
     expect(bars[0]!.categories).toHaveLength(out.rows.filter((x) => x.deviationPct !== null).length);
     for (const row of out.rows) expect(html).toContain(row.paperText.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
