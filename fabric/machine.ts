@@ -149,6 +149,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     cqEventBytes: r.bytes('nic.cqEventBytes'),
     maxOutstandingPackets: r.int('nic.maxOutstandingPackets'),
     smsgHeaderBytes: r.bytes('nic.smsgHeader'),
+    smsgWindow: r.int('nic.smsgWindow'),
     hasFma: r.yesNo('fma.present'),
     fmaDescriptors: r.int('fma.descriptors'),
     fmaOpPs: r.timePs('fma.op'),

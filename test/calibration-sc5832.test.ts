@@ -25,9 +25,9 @@ interface PingRow {
   bandwidthGBs: number;
 }
 
-async function pingRows(nodes: number, peer: number, params: Record<string, string>): Promise<PingRow[]> {
+async function pingRows(nodes: number, peer: number, params: Record<string, string>, set: Record<string, string> = {}): Promise<PingRow[]> {
   const p = resolveParams(pingpong, { peer: String(peer), ...params });
-  const r = await simulate({ machine: 'sc5832', nodes, program: (ctx) => pingpong.main(ctx, p) });
+  const r = await simulate({ machine: 'sc5832', nodes, set, program: (ctx) => pingpong.main(ctx, p) });
   return (r.result as unknown as { rows: PingRow[] }).rows;
 }
 
@@ -78,11 +78,18 @@ describe(`sc5832 MPI on a quiet machine (${SEED} §6.1, K11, K12)`, () => {
     const c = resolveMachine(machineSpec('sc5832'), 12);
     expect(c.mpi.eagerMaxBytes).toBe(1024);
     expect(c.nic.format.maxPayloadBytes).toBe(128);
-    // 8 bytes more than the eager limit cost a rendezvous round trip (request-to-send, then the pull)
-    const lat = async (b: number): Promise<number> => (await pingRows(12, 7, { minBytes: String(b), maxBytes: String(b), iterations: '2' }))[0]!.latencyUs;
-    const [l1016, l1024, l1032] = [await lat(1016), await lat(1024), await lat(1032)];
+    const lat = async (b: number, set: Record<string, string> = {}): Promise<number> =>
+      (await pingRows(12, 7, { minBytes: String(b), maxBytes: String(b), iterations: '2' }, set))[0]!.latencyUs;
+    // with its 32-byte header a 992-byte message fills 8 packets, 1016 and 1024 bytes fill 9
+    const [l992, l1016, l1024, l1032] = [await lat(992), await lat(1016), await lat(1024), await lat(1032)];
     expect(l1024 - l1016).toBeLessThan(0.1);
-    expect(l1032 - l1024).toBeGreaterThan(1);
+    // each eager packet waits for the acknowledgement of the one before (nic.smsgWindow=1): one
+    // more packet costs a round trip, where streamed packets would cost one packet time
+    expect(l1024 - l992).toBeGreaterThan(0.4);
+    const stream = { 'nic.smsgWindow': '0' };
+    expect((await lat(1024, stream)) - (await lat(992, stream))).toBeLessThan(0.2);
+    // above 1024 bytes the message is pulled (rendezvous): faster here than nine eager round trips
+    expect(l1032).toBeLessThan((await lat(1032, { 'mpi.eagerMaxBytes': '2KiB' })) - 1);
   });
 
   it('K11: a 4 MiB ping-pong reaches 1.4 GB/s (within 25 %), the DMA engine limit', async () => {

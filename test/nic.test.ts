@@ -432,3 +432,42 @@ describe('FMA descriptors (seed 001 A14: at most 127 per NIC)', () => {
     expect(() => nic.freeFma(500)).toThrow(/not allocated/);
   });
 });
+
+describe('short-message window (nic.smsgWindow)', () => {
+  /** Sends a 1,000-byte short message from node 0 to node 5; the most request packets in flight at once, the payload and the time. */
+  function smsg(window: string): { maxInFlight: number; payload: Uint8Array; at: number } {
+    const m = machine('sc5832', 12, { 'nic.smsgWindow': window });
+    const pk = m.net.pkts;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    // a request packet enters at the source NIC's injection channel and is answered at the target
+    const injection = m.graph.routers * m.graph.radix;
+    m.net.onHop = (p, chan) => {
+      if (chan < injection) return;
+      if (pk.vcClass[p] === 0 && pk.src[p] === 0) maxInFlight = Math.max(maxInFlight, ++inFlight);
+      else if (pk.vcClass[p] === 1 && pk.src[p] === 5) inFlight--;
+    };
+    const data = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) & 255);
+    let payload = new Uint8Array(0);
+    m.nics[5]!.setSmsgHandler(0, (_src, _meta, bytes) => (payload = bytes.slice()));
+    let at = -1;
+    m.nics[0]!.sendSmsg(5, 0, null, data, (s) => {
+      expect(s).toBe(NicStatus.Ok);
+      at = m.engine.now;
+    });
+    m.engine.drain();
+    expect(at).toBeGreaterThan(0);
+    return { maxInFlight, payload, at };
+  }
+
+  it('with a window of 1 each packet waits for the acknowledgement of the one before; with 0 the packets stream', () => {
+    const one = smsg('1');
+    const stream = smsg('0');
+    expect(one.maxInFlight).toBe(1);
+    // 1,000 bytes and a 32-byte header in 128-byte packets: 9 packets, several out before the first answer
+    expect(stream.maxInFlight).toBeGreaterThan(2);
+    for (const r of [one, stream]) expect(Array.from(r.payload)).toEqual(Array.from({ length: 1000 }, (_, i) => (i * 7) & 255));
+    // eight more round trips take longer than eight more packet times
+    expect(one.at).toBeGreaterThan(stream.at + 8 * 0.3e6);
+  });
+});

@@ -34,8 +34,6 @@ const randpairs = async (nodes: number, params: Record<string, string>, placemen
 /** The seed's model for a run: a processor's 670 MB/s share over C = p s / (3N). */
 const model = (p: number, s: number, nodes: number): number => 670 / ((p * s) / (3 * nodes));
 
-const latency = async (bytes: number): Promise<number> =>
-  num((await appRows({ app: 'pingpong', machine: M, nodes: 12, params: { peer: '7', minBytes: String(bytes), maxBytes: String(bytes), iterations: '2' } }))[0], 'latencyUs');
 const allreduceUs = async (memo: Memo, ranks: number): Promise<number> =>
   memo(`ar${ranks}`, async () => num((await appRows({ app: 'allreduce', machine: M, nodes: 16, params: { ranks: String(ranks), minBytes: '256KiB', maxBytes: '256KiB', type: 'int32', op: 'min', iterations: '2', warmup: '0' } }))[0], 'latencyUs'));
 
@@ -125,15 +123,17 @@ export const sc5832Checks: readonly Check[] = [
     paper: { relation: 'exact', value: '1024/128', unit: '' }, tier: 'quick',
     measure: async () => `${full().mpi.eagerMaxBytes}/${full().nic.format.maxPayloadBytes}`,
   },
+  // the seed's eager model BW = l / (t_ohd ceil((l-128)/128)), measured as K13 is: 5,000 processes
+  // exchanging with random partners on the whole machine; held to the issue's 25 % for contention figures
+  ...([[512, '512 B'], [1024, '1 KiB']] as const).map(([l, bytes]): Check => ({
+    id: 'K12', machine: M, quantity: `t_ohd = l / (BW ceil((l-128)/128)), ${bytes} random pairs under load, 972 x 6 (5,000 exchanging)`, source: `${S} §6.1, Figure 5`,
+    paper: { relation: 'about', value: 3, unit: 'us' }, tolerance: 0.25, tier: 'quick',
+    measure: async (memo) => l / ((await memo(`load${l}`, () => fullLoad(String(l)))).mbs * Math.ceil((l - 128) / 128)),
+  })),
   {
-    id: 'K12', machine: M, quantity: 'latency step from 1024 to 1032 bytes (rendezvous above 1024)', source: `${S} §6.1`,
-    paper: { relation: 'over', value: 1, unit: 'us' }, paperText: 'rendezvous round trip: over 1 us', tier: 'quick',
-    measure: async () => (await latency(1032)) - (await latency(1024)),
-  },
-  {
-    id: 'K12', machine: M, quantity: 't_ohd = l / (BW ceil((l-128)/128)), 1 KiB random pairs, 108 x 6', source: `${S} §6.1`,
-    paper: { relation: 'about', value: 3, unit: 'us' }, tier: 'quick',
-    measure: async () => 1024 / ((await randpairs(108, { bytes: '1KiB', rounds: '3', warmup: '1' })).mbs * 7),
+    id: 'K12', machine: M, quantity: 'bandwidth under load, 4 KiB (rendezvous) over 1 KiB (eager), 972 x 6 (5,000 exchanging)', source: `${S} §6.1, Figure 5`,
+    paper: { relation: 'about', value: 1.9, unit: 'x' }, paperText: '85 MB/s at 4 KB, almost double the 1 KB rate', tolerance: 0.25, tier: 'long',
+    measure: async (memo) => (await fullLoad('4KiB')).mbs / (await memo('load1024', () => fullLoad('1024'))).mbs,
   },
   ...([['4KiB', 85], ['64KiB', 85], ['128KiB', 60]] as const).map(([bytes, mbs]): Check => ({
     id: 'K13', machine: M, quantity: `random pairs under load, ${bytes}, 972 x 6 (5,000 exchanging)`, source: `${S} §6.1, Figure 5`,

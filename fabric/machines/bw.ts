@@ -50,6 +50,7 @@ export const bw: MachineSpec = {
     'nic.maxOutstandingPackets': { value: 4096, help: 'requests awaiting responses', source: `${S} §2.1: "thousands of outstanding global memory references"` },
     'nic.cqEventBytes': { value: '16B', help: 'completion event size', source: 'assumed' },
     'nic.smsgHeader': { value: '16B', help: 'message header', source: 'assumed' },
+    'nic.smsgWindow': { value: 0, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: 'assumed: the packets of a short message stream' },
     'host.bandwidth': { value: '16GB/s', help: 'local memory to network interface bandwidth', source: 'assumed' },
     'host.latency': { value: '100ns', help: 'processor <-> interface latency', source: 'assumed' },
     'host.writeOverhead': { value: '8B', help: 'overhead per memory write', source: 'assumed' },

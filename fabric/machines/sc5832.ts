@@ -49,6 +49,7 @@ export const sc5832: MachineSpec = {
     'nic.maxOutstandingPackets': { value: 1024, help: 'packets awaiting acknowledgement', source: 'assumed' },
     'nic.cqEventBytes': { value: '16B', help: 'completion event size', source: 'assumed' },
     'nic.smsgHeader': { value: '32B', help: 'message header', source: 'assumed' },
+    'nic.smsgWindow': { value: 1, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: `assumed: ${S} §6.1 reads the eager curve as a round trip per packet, the cost per packet constant (K12)` },
     'host.bandwidth': { value: '6.4GB/s', help: 'node memory to DMA engine bandwidth', source: 'assumed: on-chip DMA engine' },
     'host.latency': { value: '60ns', help: 'processor <-> DMA engine latency', source: 'assumed: on-chip' },
     'host.writeOverhead': { value: '8B', help: 'overhead per memory write', source: 'assumed' },

@@ -117,6 +117,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'nic.maxOutstandingPackets': all(positive),
   'nic.cqEventBytes': all(size),
   'nic.smsgHeader': all(size),
+  'nic.smsgWindow': all(count),
   'host.bandwidth': all(bandwidth),
   'host.latency': all(time),
   'host.writeOverhead': all(size),

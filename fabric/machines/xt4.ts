@@ -58,6 +58,7 @@ export const xt4: MachineSpec = {
     'nic.maxOutstandingPackets': { value: 1024, help: 'request packets awaiting responses', source: 'assumed' },
     'nic.cqEventBytes': { value: '16B', help: 'completion event size', source: 'assumed' },
     'nic.smsgHeader': { value: '32B', help: 'message header', source: 'assumed' },
+    'nic.smsgWindow': { value: 0, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: 'assumed: the packets of a short message stream' },
     'host.bandwidth': { value: '6.4GB/s', help: 'HyperTransport bandwidth per direction', source: 'assumed' },
     'host.latency': { value: '150ns', help: 'host <-> NIC latency', source: 'assumed' },
     'host.writeOverhead': { value: '12B', help: 'overhead per write', source: 'assumed' },

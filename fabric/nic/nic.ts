@@ -40,6 +40,8 @@ export interface NicParams {
   readonly maxOutstandingPackets: number;
   /** Header bytes a short message (mailbox put) carries besides its payload. */
   readonly smsgHeaderBytes: number;
+  /** Packets of one short message in flight before the first is acknowledged (0: no limit, they stream). */
+  readonly smsgWindow: number;
   /** Whether the NIC has an FMA unit; without one, FMA-mode transfers run on the block engine. */
   readonly hasFma: boolean;
   /** FMA descriptors (and windows) the NIC can hand out to processes. */
@@ -270,6 +272,8 @@ class Txn {
   packets = 0;
   sent = 0;
   responsesLeft = 0;
+  /** Short message: its window is full, the next packet waits for an acknowledgement. */
+  windowWait = false;
   deliveredAtTarget = 0;
   targetDoneAt = 0;
   status = NicStatus.Ok;
@@ -971,7 +975,8 @@ export class Nic implements EventHandler {
     this.outstanding++;
     this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
     if (x.sent < x.packets) {
-      this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
+      if (x.op === K_SMSG && P.smsgWindow > 0 && x.sent - (x.packets - x.responsesLeft) >= P.smsgWindow) x.windowWait = true;
+      else this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
     } else if (x.onBte) {
       // the last packet is out: the BTE channel takes the next queued transfer
       x.onBte = false;
@@ -1236,6 +1241,10 @@ export class Nic implements EventHandler {
   private onResponse(x: Txn, id: number, t: number): void {
     this.outstanding--;
     if (this.stalled.length > 0) this.engine.at(this.engine.now, this.id, EV_READY, this.stalled.shift()!);
+    if (x.windowWait) {
+      x.windowWait = false;
+      this.engine.at(Math.max(this.engine.now, this.nextReadyPs(x)), this.id, EV_READY, id);
+    }
     if (--x.responsesLeft > 0) return;
     // completion event: written to the completion queue in host memory
     const P = this.params;
