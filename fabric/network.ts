@@ -546,6 +546,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       }
       pk.vc[p] = ch.vc;
     }
+    // the common case: nothing waits at a free channel with credits for the packet, so it goes now
+    if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(chan * this.nv + pk.vc[p]!) >= pk.phits[p]!) {
+      this.grant(chan, iq);
+      return;
+    }
     this.reqNext[iq] = -1;
     const t = this.reqTail[chan]!;
     if (t === -1) this.reqHead[chan] = iq;
@@ -643,16 +648,24 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
     this.reqCount[chan]!--;
     this.reqOnVc[chan * nv + pk.vc[this.qHead[best]!]!]!--;
+    this.grant(chan, best);
+  }
+
+  /** Grants free channel `chan` (with credits) to the head packet of input queue `iq`, whose request is not (or no longer) in its list. */
+  private grant(chan: number, iq: number): void {
+    const pk = this.pkts;
+    const nq = this.nChan * this.nv;
     // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
-    if (!byAge) this.rr[chan] = best + 1 === nq ? 0 : best + 1;
+    const age = this.params.age;
+    if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
     this.grants[chan] = (this.grants[chan]! + 1) & 63;
     // dequeue the packet
-    const p = this.qHead[best]!;
+    const p = this.qHead[iq]!;
     const after = pk.next[p]!;
-    this.qHead[best] = after;
-    if (after === -1) this.qTail[best] = -1;
-    this.send(chan, p, best);
-    if (after !== -1) this.requestHead(best);
+    this.qHead[iq] = after;
+    if (after === -1) this.qTail[iq] = -1;
+    this.send(chan, p, iq);
+    if (after !== -1) this.requestHead(iq);
     if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
   }
 
