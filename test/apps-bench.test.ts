@@ -126,6 +126,7 @@ describe('benchmark apps: bad parameters fail with a RangeError naming the param
   it.each([
     ['randomring', { ring: 'star' }, /parameter ring=star .*valid: random, natural, both/],
     ['randomring', { patterns: '0' }, /parameter patterns=0 .*at least 1/],
+    ['randomring', { variant: 'blocking' }, /parameter variant=blocking .*valid: both, nonblocking, sendrecv/],
     ['allreduce', { algorithm: 'tree' }, /parameter algorithm=tree .*valid: auto, recursiveDoubling/],
     ['allreduce', { op: 'prod' }, /parameter op=prod/],
     ['allreduce', { type: 'int8' }, /parameter type=int8/],
@@ -148,6 +149,18 @@ describe('benchmark apps: bad parameters fail with a RangeError naming the param
 });
 
 describe('benchmark apps against each other and the seeds', () => {
+  it("randomring: HPCC's two loops, two MPI_Sendrecv shifts and the nonblocking exchange, each checked; with both the faster counts per rank", async () => {
+    const bw = async (variant: string): Promise<number> => {
+      const { rows } = await run('randomring', { measure: 'bandwidth', bytes: '16KiB', patterns: '1', variant }, { machine: 'xe6', nodes: 8, ppn: 2 });
+      return rows[0]!.bandwidthMBs as number;
+    };
+    const [sendrecv, nonblocking, both] = [await bw('sendrecv'), await bw('nonblocking'), await bw('both')];
+    // two sequential shifts and one four-way exchange move the same bytes at different speeds
+    expect(Math.abs(sendrecv - nonblocking)).toBeGreaterThan(0.01 * nonblocking);
+    // per rank the least time of the two, then the slowest rank: at least the better of the two alone
+    expect(both).toBeGreaterThanOrEqual(0.99 * Math.max(sendrecv, nonblocking));
+  });
+
   it('osu-latency at 8 B on xc30 is pingpong\'s latencyUs at 8 B (both half a round trip)', async () => {
     const osu = await run('osu-latency', { minBytes: '8', maxBytes: '8' }, { machine: 'xc30' });
     const pp = await run('pingpong', { minBytes: '8', maxBytes: '8' }, { machine: 'xc30' });
