@@ -126,6 +126,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     // the NIC's packets enter through all its processor tiles, each with its own buffer
     injectBufferPhits: tiles * r.int('router.inputBuffer'),
     ...(spec.params['arbitration.ageRrSelect'] ? { age: resolveAge(r) } : {}),
+    voq: r.string('router.queues') === 'voq',
   };
   if (fullPacket > network.inputBufferPhits || fullPacket > network.ejectBufferPhits) {
     throw new RangeError(`buffers (router.inputBuffer=${network.inputBufferPhits}, nic.receiveBuffer=${network.ejectBufferPhits}) must hold a full ${fullPacket}-phit packet`);

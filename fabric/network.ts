@@ -25,6 +25,14 @@ export interface NetworkParams {
   readonly injectBufferPhits: number;
   /** Age-based output arbitration (SeaStar); absent: round-robin only. */
   readonly age?: AgeArbitration;
+  /**
+   * One queue per input port, VC and output (virtual output queues, as behind a crosspoint
+   * switch): a packet is routed when it arrives and waits only behind packets bound for the same
+   * output. Absent or false: one FIFO per input port and VC, whose head alone is routed (a packet
+   * bound for a free output can wait behind one whose output is busy). The input buffer's credits
+   * are shared by its queues either way.
+   */
+  readonly voq?: boolean;
 }
 
 /**
@@ -127,6 +135,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   readonly nv: number;
   private readonly nGP: number;
   private readonly nChan: number;
+  /** Queues per input port and VC: the router radix with virtual output queues, else 1. */
+  private readonly qPer: number;
   // channel state
   private readonly busyUntil: Float64Array;
   private readonly credits: Int32Array;
@@ -215,9 +225,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.groupRot = new Int32Array(nChan);
     this.grants = new Uint8Array(nChan);
     if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
-    this.qHead = new Int32Array(nChan * nv).fill(-1);
-    this.qTail = new Int32Array(nChan * nv).fill(-1);
-    this.reqNext = new Int32Array(nChan * nv).fill(-1);
+    const qPer = params.voq ? g.radix : 1;
+    this.qPer = qPer;
+    this.qHead = new Int32Array(nChan * nv * qPer).fill(-1);
+    this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
+    this.reqNext = new Int32Array(nChan * nv * qPer).fill(-1);
     this.upChan = new Int32Array(nChan).fill(-1);
     this.pcHead = new Int32Array(nChan * nv).fill(-1);
     this.pcTail = new Int32Array(nChan * nv).fill(-1);
@@ -507,10 +519,17 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
   }
 
-  /** Appends a packet to the input queue of its port and VC; routes it if it is the head. */
+  /**
+   * Appends a packet to the input queue of its port and VC (with virtual output queues: of its
+   * port, VC and output, routing it now); a packet that becomes the head requests its output.
+   */
   private enqueue(p: number): void {
     const pk = this.pkts;
-    const iq = pk.at[p]! * this.nv + pk.vc[p]!;
+    let iq = pk.at[p]! * this.nv + pk.vc[p]!;
+    if (this.qPer > 1) {
+      const gp = pk.at[p]!;
+      iq = iq * this.qPer + (gp >= this.nGP ? 0 : this.routeNow(gp, p) - ((gp / this.graph.radix) | 0) * this.graph.radix);
+    }
     pk.next[p] = -1;
     const tail = this.qTail[iq]!;
     if (tail === -1) {
@@ -523,28 +542,39 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
   }
 
-  /** Routes the head packet of input queue `iq` and queues its request at the chosen output. */
+  /** Routes packet `p` at router input port `gp` now: returns its output channel and sets its VC there. */
+  private routeNow(gp: number, p: number): number {
+    const pk = this.pkts;
+    const g = this.graph;
+    const router = (gp / g.radix) | 0;
+    const ch = this.choice;
+    this.route(router, pk, p, ch, this);
+    const base = router * g.radix + ch.port;
+    let chan: number;
+    if (ch.count === 1) {
+      chan = base;
+    } else if (pk.ordered[p]) {
+      chan = base + (Math.imul(pk.src[p]! + 0x9e3779b9, 0x85ebca6b ^ pk.dst[p]!) >>> 0) % ch.count;
+    } else {
+      chan = this.leastLoaded(base, ch.count, ch.vc, pk.phits[p]!);
+    }
+    pk.vc[p] = ch.vc;
+    return chan;
+  }
+
+  /** Queues the request of the head packet of input queue `iq` at its output (routing it first unless virtual output queues did on arrival). */
   private requestHead(iq: number): void {
     const pk = this.pkts;
     const p = this.qHead[iq]!;
-    const gp = (iq / this.nv) | 0;
+    const qPer = this.qPer;
+    const gp = (iq / (this.nv * qPer)) | 0;
     let chan: number;
     if (gp >= this.nGP) {
       chan = gp; // NIC pseudo-port: its only output is its injection channel
+    } else if (qPer > 1) {
+      chan = ((gp / this.graph.radix) | 0) * this.graph.radix + (iq % qPer);
     } else {
-      const g = this.graph;
-      const router = (gp / g.radix) | 0;
-      const ch = this.choice;
-      this.route(router, pk, p, ch, this);
-      const base = router * g.radix + ch.port;
-      if (ch.count === 1) {
-        chan = base;
-      } else if (pk.ordered[p]) {
-        chan = base + (Math.imul(pk.src[p]! + 0x9e3779b9, 0x85ebca6b ^ pk.dst[p]!) >>> 0) % ch.count;
-      } else {
-        chan = this.leastLoaded(base, ch.count, ch.vc, pk.phits[p]!);
-      }
-      pk.vc[p] = ch.vc;
+      chan = this.routeNow(gp, p);
     }
     // the common case: nothing waits at a free channel with credits for the packet, so it goes now
     if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(chan * this.nv + pk.vc[p]!) >= pk.phits[p]!) {
@@ -610,7 +640,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     const pk = this.pkts;
     const nv = this.nv;
-    const nq = this.nChan * nv;
+    const nq = this.nChan * nv * this.qPer;
     const rr = this.rr[chan]!;
     // SeaStar mix: the grant counter picks oldest-first or round-robin for this grant
     const age = this.params.age;
@@ -654,7 +684,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** Grants free channel `chan` (with credits) to the head packet of input queue `iq`, whose request is not (or no longer) in its list. */
   private grant(chan: number, iq: number): void {
     const pk = this.pkts;
-    const nq = this.nChan * this.nv;
+    const nq = this.nChan * this.nv * this.qPer;
     // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
     const age = this.params.age;
     if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
@@ -700,9 +730,10 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.downPhits[chan]! += phits;
     if (DEBUG && this.credits[chan * this.nv + vcOut]! < 0) throw new Error('negative credits');
     // the input buffer the packet leaves frees its space when the tail has left
-    const inGp = (iq / this.nv) | 0;
+    const buffer = (iq / this.qPer) | 0; // input port * vcs + VC
+    const inGp = (buffer / this.nv) | 0;
     const up = this.upChan[inGp]!;
-    if (up >= 0) this.returnCredits(up, iq % this.nv, phits, end + this.upLatPs[inGp]!);
+    if (up >= 0) this.returnCredits(up, buffer % this.nv, phits, end + this.upLatPs[inGp]!);
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);
     const lat = this.chanLatPs[chan]!;

@@ -21,6 +21,7 @@ export const sc5832: MachineSpec = {
     // --- switch and links
     'router.latency': { value: '20ns', help: 'cut-through latency of the node switch', source: 'assumed: a few 200 MHz switch cycles (K4: 50 ns of rate matching would be 20 % of a 5-hop path)' },
     'router.inputBuffer': { value: 288, help: 'input buffer per port per VC (phits)', source: `assumed: ${S} §4 crosspoint buffers of 16 packets (K5), 16 x 18-word packets` },
+    'router.queues': { value: 'voq', help: 'queues per input port and VC: fifo (one; only its head is routed) or voq (one per output: a packet waits only behind packets for the same output)', source: `${S} §4: crosspoint buffers hold packets per input and output port (K5); one buffer's credits per input and VC (assumed)` },
     'link.phitBits': { value: 64, help: 'bits per phit (one 64-bit word)', source: `${S} §3: packets are counted in 64-bit words` },
     'link.lanes': { value: 8, help: 'data lanes per link', source: `${S} §3: 8 data lanes and a reverse control lane (K3)` },
     'link.laneRate': { value: '2Gb/s', help: 'serial rate per lane', source: `${S} §3: 2 Gb/s per lane (K3)` },

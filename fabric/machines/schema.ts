@@ -82,6 +82,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'clos.slices': { kind: positive, topology: 'clos' },
   'router.latency': all(time),
   'router.inputBuffer': all(positive),
+  'router.queues': all({ type: 'enum', values: ['fifo', 'voq'] }),
   'link.phitBits': all(positive),
   'link.lanes': all(positive),
   'link.laneRate': all(bandwidth),

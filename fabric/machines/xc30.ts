@@ -28,6 +28,7 @@ export const xc30: MachineSpec = {
     // --- router and links
     'router.latency': { value: '85ns', help: 'head arrival to output eligibility in an Aries', source: `assumed: with link.latency about 100 ns per hop (A22)` },
     'router.inputBuffer': { value: 256, help: 'input buffer per port per VC (flits)', source: 'assumed' },
+    'router.queues': { value: 'fifo', help: 'queues per input port and VC: fifo (one; only its head is routed) or voq (one per output: a packet waits only behind packets for the same output)', source: 'assumed' },
     'link.phitBits': { value: 48, help: 'bits per flit', source: `${S} "Aries Performance": 48-bit flits (A8)` },
     'link.lanes': { value: 3, help: 'lanes per electrical link', source: `${S}: links three lanes wide (A4)` },
     'link.laneRate': { value: '14Gb/s', help: 'electrical lane rate', source: `${S}: 14 Gbps per lane, 5.25 GB/s raw (A4)` },

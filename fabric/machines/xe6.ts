@@ -24,6 +24,7 @@ export const xe6: MachineSpec = {
     // --- router and links
     'router.latency': { value: '90ns', help: 'head arrival to output eligibility in a Gemini', source: 'assumed: with link.latency gives the 105 ns per hop of §V.A' },
     'router.inputBuffer': { value: 256, help: 'input buffer per port per VC (phits)', source: `assumed: §III "deep enough to account for credit round-trip latency and the maximum packet size"` },
+    'router.queues': { value: 'fifo', help: 'queues per input port and VC: fifo (one; only its head is routed) or voq (one per output: a packet waits only behind packets for the same output)', source: 'assumed' },
     'link.lanes': { value: 3, help: 'lanes per link', source: `${S} §IV: 4 groups of 3 lanes per torus connection` },
     'link.laneRate': { value: '6.25Gb/s', help: 'SerDes rate per lane', source: `${S} §V: SerDes 3.125 to 6.25 GHz (XE6 runs 6.25)` },
     'link.phitBits': { value: 24, help: 'bits per phit', source: `${S} §III: 24-bit phits` },

@@ -25,6 +25,7 @@ export const xt4: MachineSpec = {
     // --- router and links
     'router.latency': { value: '45ns', help: 'head arrival to output eligibility', source: `assumed: with link.latency the 50 ns per hop of ${S} (S3)` },
     'router.inputBuffer': { value: 96, help: 'input buffer per port per VC (flits)', source: `${S}: four 96-entry buffers per input port (S5)` },
+    'router.queues': { value: 'fifo', help: 'queues per input port and VC: fifo (one; only its head is routed) or voq (one per output: a packet waits only behind packets for the same output)', source: 'assumed' },
     'link.phitBits': { value: 68, help: 'bits per flit', source: `${S}: 68-bit flits (S7)` },
     'link.lanes': { value: 12, help: 'lanes per link direction', source: `${S}: 12 lanes at 3.2 Gb/s, 4.8 GB/s (S4)` },
     'link.laneRate': { value: '3.2Gb/s', help: 'lane rate', source: `${S} (S4)` },
