@@ -528,7 +528,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     let iq = pk.at[p]! * this.nv + pk.vc[p]!;
     if (this.qPer > 1) {
       const gp = pk.at[p]!;
-      iq = iq * this.qPer + (gp >= this.nGP ? 0 : this.routeNow(gp, p) - ((gp / this.graph.radix) | 0) * this.graph.radix);
+      // the queue of the output port (a NIC pseudo-port has one output)
+      iq = iq * this.qPer + (gp >= this.nGP ? 0 : this.routeNow(gp, p) % this.graph.radix);
     }
     pk.next[p] = -1;
     const tail = this.qTail[iq]!;
@@ -572,7 +573,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (gp >= this.nGP) {
       chan = gp; // NIC pseudo-port: its only output is its injection channel
     } else if (qPer > 1) {
-      chan = ((gp / this.graph.radix) | 0) * this.graph.radix + (iq % qPer);
+      chan = gp - (gp % this.graph.radix) + (iq % qPer); // routed on arrival: the queue names the port
     } else {
       chan = this.routeNow(gp, p);
     }
