@@ -156,10 +156,10 @@ function intervalForLoad(graph: PortGraph, links: readonly LinkParams[], phits: 
 function fabricRun(machine: string, nodes: number, set: Readonly<Record<string, string>>, durationNs: number, intervalNs: number | null, load: number, phits: number, seed: number): RunResult {
   const cfg = resolveMachine(machineSpec(machine), nodes, { ...set });
   const engine = new Engine(seed);
-  const { graph, route, vcs } = buildTopology(cfg.topology);
+  const { graph, route, vcs, nextPort } = buildTopology(cfg.topology);
   if (intervalNs === null) intervalNs = intervalForLoad(graph, linksByClass(cfg, graph), phits, load);
   const pool = new PacketPool(cfg.nic.format.maxPayloadBytes);
-  const net = new Network(engine, graph, route, { ...cfg.network, vcs, links: linksByClass(cfg, graph) }, pool);
+  const net = new Network(engine, graph, route, { ...cfg.network, vcs, links: linksByClass(cfg, graph) }, pool, nextPort);
   if (phits > net.maxPacketPhits) throw new RangeError(`fabric bench: ${phits}-phit packets exceed the ${net.maxPacketPhits}-phit buffers`);
   const stats = new Stats();
   for (let n = 0; n < cfg.nodes; n++) net.attach(n, new Sink(stats, engine, net, pool, n));

@@ -275,11 +275,11 @@ export function rawLinkGBs(config: MachineConfig, className: string): number {
 /** Builds the simulator objects for a resolved machine. */
 export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const engine = new Engine(seed);
-  const { graph, route, vcs } = buildTopology(config.topology);
+  const { graph, route, vcs, nextPort } = buildTopology(config.topology);
   // refuse a routing that can deadlock before anything runs (a sample of pairs on large systems)
   assertDeadlockFree(`routing ${config.topology.routing} on ${config.topologySummary}`, graph, route, vcs, { maxPairs: 4096, salts: 2 });
   const pool = new PacketPool(config.nic.format.maxPayloadBytes);
-  const net = new Network(engine, graph, route, { ...config.network, vcs, links: linksByClass(config, graph) }, pool);
+  const net = new Network(engine, graph, route, { ...config.network, vcs, links: linksByClass(config, graph) }, pool, nextPort);
   const txns = new TxnTable();
   const nics: Nic[] = [];
   for (let n = 0; n < config.nodes; n++) nics.push(new Nic(engine, net, txns, n, config.nic));

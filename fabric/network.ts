@@ -1,6 +1,6 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
 import type { PacketPool } from './packet.ts';
-import type { BoundRoute, LoadView, RouteChoice } from './routing/routing.ts';
+import type { BoundRoute, LoadView, NextPort, RouteChoice } from './routing/routing.ts';
 import { PORT_NODE, routerDistances, type PortGraph } from './topology/port-graph.ts';
 
 /** Timing and buffering of a network, already in ps and phits. */
@@ -29,8 +29,10 @@ export interface NetworkParams {
    * One queue per input port, VC and output (virtual output queues, as behind a crosspoint
    * switch): a packet is routed when it arrives and waits only behind packets bound for the same
    * output. Absent or false: one FIFO per input port and VC, whose head alone is routed (a packet
-   * bound for a free output can wait behind one whose output is busy). The input buffer's credits
-   * are shared by its queues either way.
+   * bound for a free output can wait behind one whose output is busy). With source routes (a
+   * NextPort given to the constructor) the router upstream knows each packet's output here and
+   * holds credits per queue, as for crosspoint buffers: a full queue for one output does not stop
+   * packets bound for another. Otherwise the input buffer's credits are shared by its queues.
    */
   readonly voq?: boolean;
 }
@@ -137,6 +139,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly nChan: number;
   /** Queues per input port and VC: the router radix with virtual output queues, else 1. */
   private readonly qPer: number;
+  /** Credit pools per channel-VC: 1, or the radix with crosspoint credits (one per output at the next router). */
+  private readonly cq: number;
+  private readonly nextPort: NextPort | null;
   // channel state
   private readonly busyUntil: Float64Array;
   private readonly credits: Int32Array;
@@ -199,6 +204,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     private readonly route: BoundRoute,
     readonly params: NetworkParams,
     readonly pkts: PacketPool,
+    nextPort?: NextPort,
   ) {
     this.id = engine.register(this);
     const nv = params.vcs;
@@ -209,7 +215,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const nChan = nGP + g.nodes;
     this.nChan = nChan;
     this.busyUntil = new Float64Array(nChan);
-    this.credits = new Int32Array(nChan * nv);
     this.reqHead = new Int32Array(nChan).fill(-1);
     this.reqTail = new Int32Array(nChan).fill(-1);
     this.reqCount = new Int32Array(nChan);
@@ -227,12 +232,17 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
     const qPer = params.voq ? g.radix : 1;
     this.qPer = qPer;
+    // crosspoint credits: with source routes the upstream router knows each packet's output here
+    this.cq = params.voq && nextPort ? qPer : 1;
+    this.nextPort = this.cq > 1 ? nextPort! : null;
+    const cq = this.cq;
     this.qHead = new Int32Array(nChan * nv * qPer).fill(-1);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
     this.reqNext = new Int32Array(nChan * nv * qPer).fill(-1);
     this.upChan = new Int32Array(nChan).fill(-1);
-    this.pcHead = new Int32Array(nChan * nv).fill(-1);
-    this.pcTail = new Int32Array(nChan * nv).fill(-1);
+    this.credits = new Int32Array(nChan * nv * cq);
+    this.pcHead = new Int32Array(nChan * nv * cq).fill(-1);
+    this.pcTail = new Int32Array(nChan * nv * cq).fill(-1);
     this.upLatPs = new Float64Array(nChan);
     this.endpoints = new Array<Endpoint | undefined>(g.nodes);
 
@@ -249,20 +259,20 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         this.chanIsLink[gp] = 1;
         this.upChan[down] = gp;
         this.upLatPs[down] = link.latencyPs;
-        for (let v = 0; v < nv; v++) this.credits[gp * nv + v] = params.inputBufferPhits;
+        this.credits.fill(params.inputBufferPhits, gp * nv * cq, (gp + 1) * nv * cq);
       } else if (g.portClass[gp] === PORT_NODE) {
         const node = g.portNode[gp]!;
         this.chanDown[gp] = -1 - node;
         this.chanPhitPs[gp] = params.ejectPhitPs;
         this.chanLatPs[gp] = params.ejectLatencyPs;
-        for (let v = 0; v < nv; v++) this.credits[gp * nv + v] = params.ejectBufferPhits;
+        for (let v = 0; v < nv; v++) this.credits[(gp * nv + v) * cq] = params.ejectBufferPhits;
         const inj = nGP + node;
         this.chanDown[inj] = gp;
         this.chanPhitPs[inj] = params.injectPhitPs;
         this.chanLatPs[inj] = params.injectLatencyPs;
         this.upChan[gp] = inj;
         this.upLatPs[gp] = params.injectLatencyPs;
-        for (let v = 0; v < nv; v++) this.credits[inj * nv + v] = params.injectBufferPhits;
+        for (let v = 0; v < nv; v++) this.credits[(inj * nv + v) * cq] = params.injectBufferPhits;
       }
     }
   }
@@ -399,7 +409,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   ejectCredit(node: number, vc: number, phits: number, atPs: number): void {
     const g = this.graph;
     const chan = g.nodeRouter[node]! * g.radix + g.nodePort[node]!;
-    this.returnCredits(chan, vc, phits, atPs);
+    this.returnCredits(chan, (chan * this.nv + vc) * this.cq, phits, atPs);
   }
 
   /**
@@ -407,8 +417,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    * is applied at once; a later one waits in the channel-VC's list and is applied when the
    * channel next reads its credits, with an event at its time only if a request waits there.
    */
-  private returnCredits(chan: number, vc: number, phits: number, at: number): void {
-    const cv = chan * this.nv + vc;
+  private returnCredits(chan: number, cv: number, phits: number, at: number): void {
     this.downPhits[chan]! -= phits; // the phits have left the downstream buffer; their credits are on the way
     if (at <= this.engine.now && this.pcHead[cv] === -1) {
       this.credits[cv]! += phits;
@@ -443,7 +452,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     // wake the channel at `at` only if a request waits on this VC; a busy channel with waiting
     // requests already has a try at the end of its packet, and reads its credits then
-    if (this.reqOnVc[cv]! > 0 && at > this.busyUntil[chan]!) this.scheduleTry(chan, at);
+    if (this.reqOnVc[(cv / this.cq) | 0]! > 0 && at > this.busyUntil[chan]!) this.scheduleTry(chan, at);
   }
 
   private growPending(): void {
@@ -487,7 +496,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     let t = Infinity;
     for (let iq = this.reqHead[chan]!; iq !== -1; iq = this.reqNext[iq]!) {
       const p = this.qHead[iq]!;
-      const cv = chan * this.nv + pk.vc[p]!;
+      const cv = this.creditOf(chan, p);
       let have = this.credits[cv]!;
       const need = pk.phits[p]!;
       for (let n = this.pcHead[cv]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
@@ -578,7 +587,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       chan = this.routeNow(gp, p);
     }
     // the common case: nothing waits at a free channel with credits for the packet, so it goes now
-    if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(chan * this.nv + pk.vc[p]!) >= pk.phits[p]!) {
+    if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(this.creditOf(chan, p)) >= pk.phits[p]!) {
       this.grant(chan, iq);
       return;
     }
@@ -604,7 +613,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       if (j >= count) j -= count;
       const c = base + j;
       const load =
-        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow(c * this.nv + vc) < phits ? 1 : 0);
+        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow((c * this.nv + vc) * this.cq) < phits ? 1 : 0);
       if (load < bestLoad) {
         bestLoad = load;
         best = c;
@@ -623,6 +632,18 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       if (l < best) best = l;
     }
     return best;
+  }
+
+  /**
+   * The credit pool of channel `chan` that packet `p`, routed at this router, draws on: the
+   * downstream buffer of its VC, and with crosspoint credits that VC's share of the buffer for the
+   * packet's output at the next router. NIC channels have one pool per VC.
+   */
+  private creditOf(chan: number, p: number): number {
+    const cv = chan * this.nv + this.pkts.vc[p]!;
+    if (this.cq === 1) return cv;
+    if (chan >= this.nGP || this.chanDown[chan]! < 0) return cv * this.cq;
+    return cv * this.cq + this.nextPort!(this.pkts, p);
   }
 
   private scheduleTry(chan: number, at: number): void {
@@ -652,7 +673,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     let prev = -1;
     for (let iq = this.reqHead[chan]!; iq !== -1; prev = iq, iq = this.reqNext[iq]!) {
       const p = this.qHead[iq]!;
-      if (this.creditsNow(chan * nv + pk.vc[p]!) < pk.phits[p]!) continue;
+      if (this.creditsNow(this.creditOf(chan, p)) < pk.phits[p]!) continue;
       let key = iq - rr;
       if (key < 0) key += nq;
       // oldest first, round-robin order among equal ages
@@ -713,7 +734,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const now = this.engine.now;
     if (DEBUG && this.busyUntil[chan]! > now) throw new Error(`channel ${chan} asked to send while busy until ${this.busyUntil[chan]}`);
     const phits = pk.phits[p]!;
-    const vcOut = pk.vc[p]!;
     const ser = (phits + this.chanOvh[chan]!) * this.chanPhitPs[chan]!;
     let end = now + ser;
     if (end < pk.tailAt[p]!) end = pk.tailAt[p]!;
@@ -727,14 +747,20 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         this.mStallSince[chan] = -1;
       }
     }
-    this.credits[chan * this.nv + vcOut]! -= phits;
+    const ci = this.creditOf(chan, p);
+    this.credits[ci]! -= phits;
     this.downPhits[chan]! += phits;
-    if (DEBUG && this.credits[chan * this.nv + vcOut]! < 0) throw new Error('negative credits');
+    if (DEBUG && this.credits[ci]! < 0) throw new Error('negative credits');
     // the input buffer the packet leaves frees its space when the tail has left
     const buffer = (iq / this.qPer) | 0; // input port * vcs + VC
     const inGp = (buffer / this.nv) | 0;
     const up = this.upChan[inGp]!;
-    if (up >= 0) this.returnCredits(up, buffer % this.nv, phits, end + this.upLatPs[inGp]!);
+    if (up >= 0) {
+      // the credits of the buffer it leaves: its VC's, and with crosspoint credits its output's here
+      const cq = this.cq;
+      const upCv = (up * this.nv + (buffer % this.nv)) * cq + (cq > 1 && up < this.nGP ? iq % cq : 0);
+      this.returnCredits(up, upCv, phits, end + this.upLatPs[inGp]!);
+    }
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);
     const lat = this.chanLatPs[chan]!;

@@ -131,7 +131,9 @@ describe(`sc5832 under random-pair load (${SEED} §6.1, K13-K15)`, () => {
    */
   const model = (p: number, s: number, nodes: number): number => 670 / ((p * s) / (3 * nodes));
 
-  it.each([['4KiB', '3'], ['64KiB', '1']])('K13, K15: %s messages, 108 nodes x 6 processes, within 25 %% of 670 MB/s / C', async (bytes, rounds) => {
+  // rounds for a busy network throughout, as the seed measured: after a single 64 KiB round the
+  // ranks that finish early lift the mean
+  it.each([['4KiB', '3'], ['64KiB', '2']])('K13, K15: %s messages, 108 nodes x 6 processes, within 25 %% of 670 MB/s / C', async (bytes, rounds) => {
     const p = resolveParams(randpairs, { bytes, rounds, warmup: '1' });
     const r = await simulate({ machine: 'sc5832', nodes: 108, ppn: 6, program: (ctx) => randpairs.main(ctx, p) });
     const row = (r.result as unknown as { rows: { mbsMean: number; hops: number }[] }).rows[0]!;

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../fabric/engine/prng.ts';
-import { buildMachine, machineSpec, resolveMachine, type Machine } from '../fabric/machine.ts';
+import { Engine } from '../fabric/engine/engine.ts';
+import { buildMachine, linksByClass, machineSpec, resolveMachine, type Machine } from '../fabric/machine.ts';
+import { Network } from '../fabric/network.ts';
+import { PacketPool } from '../fabric/packet.ts';
+import { buildTopology } from '../fabric/topology/topologies.ts';
 import { NicStatus, type NicMode } from '../fabric/nic/nic.ts';
 import type { TorusGraph } from '../fabric/topology/torus.ts';
 import { sortDependencies } from './helpers.ts';
@@ -487,6 +491,87 @@ describe('input queues: one FIFO per input and VC, or one queue per output (rout
     // 9 flits at 4.8 GB/s with the link overhead: about 17 ns a packet; the FIFO costs several
     expect(voq).toBeGreaterThan(0);
     expect(fifo - voq).toBeGreaterThan(5 * 17);
+  });
+
+  /**
+   * sc5832 on 36 nodes (Kautz diameter 3), queues per output. Node P sends one packet to node B
+   * whose route runs P, A, R, B; before it, node A sends 40 packets to node H at router R, whose NIC
+   * holds its receive buffer until 50 us, so they fill the buffers behind R's output to H and stop
+   * (within 20 us). The link A -> R carries both flows on one VC. P sends when they have stopped;
+   * returns when its packet reaches B (us after A's first packet).
+   */
+  function pastAFullOutput(crosspointCredits: boolean): number {
+    const cfg = resolveMachine(machineSpec('sc5832'), 36);
+    const engine = new Engine(1);
+    const { graph: g, route, vcs, nextPort } = buildTopology(cfg.topology);
+    const pk = new PacketPool(cfg.nic.format.maxPayloadBytes);
+    const net = new Network(engine, g, route, { ...cfg.network, vcs, links: linksByClass(cfg, g) }, pk, crosspointCredits ? nextPort : undefined);
+    const routerOf = (chan: number): number => Math.floor(chan / g.radix);
+    const nodeAt = (router: number): number => g.nodeRouter.indexOf(router);
+    // the links a lone packet takes, with its VC on each
+    const probe = (src: number, dst: number): { chan: number; vc: number }[] => {
+      const hops: { chan: number; vc: number }[] = [];
+      net.onHop = (p, chan) => {
+        if (chan < g.routers * g.radix && g.peerRouter[chan]! >= 0) hops.push({ chan, vc: pk.vc[p]! });
+      };
+      send(src, dst);
+      engine.drain();
+      net.onHop = null;
+      return hops;
+    };
+    let holdUntil = 0;
+    let arrived = -1;
+    let target = -1;
+    for (let n = 0; n < g.nodes; n++) {
+      net.attach(n, {
+        deliver: (p) => {
+          if (n === target) arrived = engine.now / 1e6;
+          net.ejectCredit(n, pk.vc[p]!, pk.phits[p]!, Math.max(engine.now, holdUntil));
+          pk.free(p);
+        },
+      });
+    }
+    const full = net.maxPacketPhits;
+    function send(src: number, dst: number): void {
+      const p = pk.alloc();
+      pk.src[p] = src;
+      pk.dst[p] = dst;
+      pk.phits[p] = full;
+      pk.vcClass[p] = 0;
+      net.inject(src, p);
+    }
+    // a three-hop route P, A, R, B whose second link carries A's one-hop packets to R on the same VC
+    let found: { p: number; a: number; h: number; b: number } | null = null;
+    for (let p = 0; p < g.nodes && !found; p++) {
+      for (let b = 0; b < g.nodes && !found; b++) {
+        const path = probe(p, b);
+        if (path.length !== 3) continue;
+        const a = nodeAt(routerOf(path[1]!.chan));
+        const h = nodeAt(g.peerRouter[path[1]!.chan]!);
+        const direct = probe(a, h);
+        if (direct.length === 1 && direct[0]!.chan === path[1]!.chan && direct[0]!.vc === path[1]!.vc) found = { p, a, h, b };
+      }
+    }
+    expect(found, 'no route P, A, R, B sharing the link A -> R on one VC').not.toBeNull();
+    const { p, a, h, b } = found!;
+    const start = engine.now;
+    holdUntil = start + 50e6;
+    for (let i = 0; i < 40; i++) send(a, h);
+    engine.drain(start + 20e6); // the 40 packets move until the buffers are full (now: their last move)
+    target = b;
+    send(p, b);
+    engine.drain();
+    expect(pk.live).toBe(0);
+    return arrived - start / 1e6;
+  }
+
+  it('sc5832 holds credits per crosspoint buffer: a packet passes a link whose buffer for another output is full (seed 002 §3.2, §4, K5)', () => {
+    const shared = pastAFullOutput(false);
+    const crosspoint = pastAFullOutput(true);
+    // shared credits: P's packet waits until H frees its buffer at 50 us; crosspoint credits: it goes at once (about 2 us)
+    expect(shared).toBeGreaterThan(50);
+    expect(crosspoint).toBeGreaterThan(0);
+    expect(crosspoint).toBeLessThan(25);
   });
 
   it('sc5832 routes with a queue per output (seed 002 §4: crosspoint buffers, K5); the other presets with one FIFO', () => {

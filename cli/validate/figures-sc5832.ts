@@ -63,9 +63,9 @@ export const sc5832Checks: readonly Check[] = [
     },
   },
   {
-    id: 'K5', machine: M, quantity: 'full packets a switch input buffers (crosspoint buffers of 16)', source: `${S} §4`,
+    id: 'K5', machine: M, quantity: 'full packets a crosspoint buffer (one input, one output) holds over its VCs', source: `${S} §4`,
     paper: { relation: 'exact', value: 16, unit: 'packets' }, tier: 'quick',
-    measure: async () => full().network.inputBufferPhits / putRequestPhits(full().nic.format, full().nic.format.maxPayloadBytes),
+    measure: async () => (full().network.inputBufferPhits * topology(full()).vcs) / putRequestPhits(full().nic.format, full().nic.format.maxPayloadBytes),
   },
   {
     id: 'K7', machine: M, quantity: 'VCs per class for diameter 6: floor(D/2) + 1', source: `${S} §5`,
@@ -166,7 +166,7 @@ export const sc5832Checks: readonly Check[] = [
     paper: { relation: 'about', value: 80, unit: 'MB/s' }, tier: 'quick',
     measure: async (memo) => 670 / (await contention(memo)),
   },
-  ...([['4KiB', '3'], ['64KiB', '1']] as const).map(([bytes, rounds]): Check => ({
+  ...([['4KiB', '3'], ['64KiB', '2']] as const).map(([bytes, rounds]): Check => ({
     id: 'K15', machine: M, quantity: `random pairs, ${bytes}, 108 x 6, against 670 MB/s / C (C from the run's hops)`, source: `${S} §6.1`,
     paper: { relation: 'about', value: 0, unit: 'MB/s' }, paperText: '670/C', tolerance: 0.25, tier: 'quick',
     measure: async () => {

@@ -20,8 +20,8 @@ export const sc5832: MachineSpec = {
     'routing.algorithm': { value: 'shortest', help: 'routing function (kautz: shortest, multipath)', source: `${S} §4: source routing, in-order delivery (K6); multipath: the d independent routes (K10)` },
     // --- switch and links
     'router.latency': { value: '20ns', help: 'cut-through latency of the node switch', source: 'assumed: a few 200 MHz switch cycles (K4: 50 ns of rate matching would be 20 % of a 5-hop path)' },
-    'router.inputBuffer': { value: 288, help: 'input buffer per port per VC (phits)', source: `assumed: ${S} §4 crosspoint buffers of 16 packets (K5), 16 x 18-word packets` },
-    'router.queues': { value: 'voq', help: 'queues per input port and VC: fifo (one; only its head is routed) or voq (one per output: a packet waits only behind packets for the same output)', source: `${S} §4: crosspoint buffers hold packets per input and output port (K5); one buffer's credits per input and VC (assumed)` },
+    'router.inputBuffer': { value: 36, help: 'buffer per input port and VC (phits); with voq on source routes, per input port, VC and output (a crosspoint buffer\'s share)', source: `${S} §4: crosspoint buffers of 16 packets per input and output, at least one entry per VC (K5); assumed: split evenly over the 8 VCs (2 classes x 4), two 18-word packets each` },
+    'router.queues': { value: 'voq', help: 'queues per input port and VC: fifo (one; only its head is routed) or voq (one per output: a packet waits only behind packets for the same output)', source: `${S} §4: crosspoint buffers hold packets per input and output port (K5); the switch upstream reads a packet's next output off its source route and holds credits per crosspoint buffer (§3.2, buffer allocation fields)` },
     'link.phitBits': { value: 64, help: 'bits per phit (one 64-bit word)', source: `${S} §3: packets are counted in 64-bit words` },
     'link.lanes': { value: 8, help: 'data lanes per link', source: `${S} §3: 8 data lanes and a reverse control lane (K3)` },
     'link.laneRate': { value: '2Gb/s', help: 'serial rate per lane', source: `${S} §3: 2 Gb/s per lane (K3)` },

@@ -226,8 +226,14 @@ export function kautzMultipath(g: KautzGraph, router: number, pk: PacketPool, p:
   route(g, router, pk, p, out, chooseMultipath);
 }
 
+/** The port packet p, routed at its current router, takes at the next one: read off its route string. */
+export function kautzNextPort(g: KautzGraph, pk: PacketPool, p: number): number {
+  return pk.rLeft[p] === 0 ? g.nodePort[pk.dst[p]!]! : g.outBase + (pk.rRoute[p]! & 3);
+}
+
 /** The Kautz routing table. */
 export const kautzRouting: RoutingTable<KautzGraph> = {
   vcs: KAUTZ_VCS,
   algorithms: { shortest: kautzShortest, multipath: kautzMultipath },
+  nextPort: kautzNextPort,
 };

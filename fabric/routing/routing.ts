@@ -31,6 +31,12 @@ export type RouteFn<G extends PortGraph = PortGraph> = (
   load: LoadView,
 ) => void;
 
+/**
+ * The port a packet just routed at one router will take at the next (source routes carry it), so
+ * that the upstream router can hold credits per crosspoint buffer of the next router.
+ */
+export type NextPort = (pkts: PacketPool, p: number) => number;
+
 /** A routing function bound to its topology, as the network calls it. */
 export type BoundRoute = (router: number, pkts: PacketPool, p: number, out: RouteChoice, load: LoadView) => void;
 
@@ -44,6 +50,8 @@ export interface RoutingTable<G extends PortGraph = PortGraph> {
   /** VCs per port the topology's routing needs. */
   readonly vcs: number;
   readonly algorithms: Readonly<Record<string, RouteFn<G>>>;
+  /** Source routes only: the port at the next router of a packet routed here (see NextPort). */
+  readonly nextPort?: (g: G, pkts: PacketPool, p: number) => number;
 }
 
 /** Looks up a routing algorithm; throws RangeError listing the valid names. */

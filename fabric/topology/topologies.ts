@@ -1,5 +1,5 @@
 import type { ParamReader } from '../machines/spec.ts';
-import { bindRoute, pickRouting, type BoundRoute } from '../routing/routing.ts';
+import { bindRoute, pickRouting, type BoundRoute, type NextPort } from '../routing/routing.ts';
 import { torusRouting } from '../routing/torus-routing.ts';
 import { dragonflyRouting } from '../routing/dragonfly-routing.ts';
 import { assertKautzRoutable, kautzRouting, kautzVcs } from '../routing/kautz-routing.ts';
@@ -103,6 +103,8 @@ export interface BuiltTopology {
   readonly graph: PortGraph;
   readonly route: BoundRoute;
   readonly vcs: number;
+  /** Source routes: the port a routed packet takes at the next router (crosspoint credits). */
+  readonly nextPort?: NextPort;
 }
 
 /** Builds the port graph and binds the routing of a topology spec. */
@@ -128,7 +130,8 @@ export function buildTopology(t: TopologySpec): BuiltTopology {
     case 'kautz': {
       const g = buildKautz(t.config);
       // the VC count depends on the diameter: floor(k/2) + 1 per class (seed 002, K7)
-      return { graph: g, route: bindRoute(g, pickRouting(kautzRouting, 'kautz', t.routing)), vcs: kautzVcs(t.config.diameter) };
+      const nextPort = kautzRouting.nextPort!;
+      return { graph: g, route: bindRoute(g, pickRouting(kautzRouting, 'kautz', t.routing)), vcs: kautzVcs(t.config.diameter), nextPort: (pk, p) => nextPort(g, pk, p) };
     }
   }
 }
