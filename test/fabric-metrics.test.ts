@@ -6,7 +6,7 @@ import { collectFabricMetrics, histogramQuantile, routerCoordinates } from '../f
 import type { Endpoint } from '../fabric/network.ts';
 import type { TorusGraph } from '../fabric/topology/torus.ts';
 import { runTraffic } from '../fabric/traffic.ts';
-import { phit } from './helpers.ts';
+import { injectPacket, phit } from './helpers.ts';
 
 function machine(preset: string, nodes: number, set: Record<string, string> = {}, seed = 1): Machine {
   return buildMachine(resolveMachine(machineSpec(preset), nodes, set), seed);
@@ -46,12 +46,7 @@ function sinkRun(m: Machine, sends: readonly (readonly [number, number, number])
     id: -1,
     onEvent(_kind, i) {
       const [src, dst] = sends[i]!;
-      const p = pool.alloc();
-      pool.src[p] = src;
-      pool.dst[p] = dst;
-      pool.phits[p] = phits;
-      pool.vcClass[p] = 0;
-      net.inject(src, p);
+      injectPacket(net, src, dst, phits);
     },
   };
   injector.id = engine.register(injector);

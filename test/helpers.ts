@@ -3,6 +3,7 @@ import { resolveParams } from '../apps/app.ts';
 import { main } from '../cli/main.ts';
 import { putget } from '../apps/putget.ts';
 import { simulate } from '../runtime/simulate.ts';
+import type { NetworkAccess } from '../fabric/network.ts';
 import type { PacketPool } from '../fabric/packet.ts';
 import type { LoadView, RouteChoice, RouteFn } from '../fabric/routing/routing.ts';
 import type { TorusGraph } from '../fabric/topology/torus.ts';
@@ -127,4 +128,17 @@ export async function phit(...argv: string[]): Promise<Captured> {
   const err: string[] = [];
   const code = await main(argv, { out: (s) => out.push(s), err: (s) => err.push(s) });
   return { code, out, err };
+}
+
+/** Allocates a request packet of `phits` from node `src` to node `dst`, hands it to `net` now and returns it. */
+export function injectPacket(net: NetworkAccess, src: number, dst: number, phits: number): number {
+  const pk = net.pkts;
+  const p = pk.alloc();
+  pk.src[p] = src;
+  pk.dst[p] = dst;
+  pk.phits[p] = phits;
+  pk.vcClass[p] = 0;
+  pk.bytes[p] = 0;
+  net.inject(src, p);
+  return p;
 }

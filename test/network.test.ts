@@ -7,7 +7,7 @@ import { PacketPool } from '../fabric/packet.ts';
 import { buildTopology } from '../fabric/topology/topologies.ts';
 import { NicStatus, type NicMode } from '../fabric/nic/nic.ts';
 import type { TorusGraph } from '../fabric/topology/torus.ts';
-import { sortDependencies } from './helpers.ts';
+import { injectPacket, sortDependencies } from './helpers.ts';
 
 const SIZES = [1, 8, 64, 65, 4096, 100_000];
 const MODES: NicMode[] = ['fma', 'bte'];
@@ -467,14 +467,7 @@ describe('input queues: one FIFO per input and VC, or one queue per output (rout
         },
       });
     }
-    const send = (src: number, dst: number): void => {
-      const p = pk.alloc();
-      pk.src[p] = src;
-      pk.dst[p] = dst;
-      pk.phits[p] = 9;
-      pk.vcClass[p] = 0;
-      m.net.inject(src, p);
-    };
+    const send = (src: number, dst: number): number => injectPacket(m.net, src, dst, 9);
     for (let i = 0; i < 30; i++) {
       send(0, 3);
       send(1, 3);
@@ -531,15 +524,7 @@ describe('input queues: one FIFO per input and VC, or one queue per output (rout
         },
       });
     }
-    const full = net.maxPacketPhits;
-    function send(src: number, dst: number): void {
-      const p = pk.alloc();
-      pk.src[p] = src;
-      pk.dst[p] = dst;
-      pk.phits[p] = full;
-      pk.vcClass[p] = 0;
-      net.inject(src, p);
-    }
+    const send = (src: number, dst: number): number => injectPacket(net, src, dst, net.maxPacketPhits);
     // a three-hop route P, A, R, B whose second link carries A's one-hop packets to R on the same VC
     let found: { p: number; a: number; h: number; b: number } | null = null;
     for (let p = 0; p < g.nodes && !found; p++) {

@@ -26,7 +26,7 @@ import {
 import { torusDor } from '../fabric/routing/torus-routing.ts';
 import { PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';
 import { buildTorus, torusDistance, type TorusConfig, type TorusGraph } from '../fabric/topology/torus.ts';
-import { walkTorus, type TorusHop } from './helpers.ts';
+import { injectPacket, walkTorus, type TorusHop } from './helpers.ts';
 
 const IDLE: LoadView = { groupLoad: () => 0 };
 const PROC = SEASTAR_PROCESSOR_PORT;
@@ -457,13 +457,7 @@ describe('the network delivers every packet over the fault-routed torus', () => 
       for (let d = 0; d < g.nodes; d++) {
         if (s === d) continue;
         expectedHops += walk(t.graph, route, walker, s, d, 0).hops.length;
-        const p = pool.alloc();
-        pool.src[p] = s;
-        pool.dst[p] = d;
-        pool.phits[p] = 9;
-        pool.vcClass[p] = 0;
-        pool.bytes[p] = 0;
-        net.inject(s, p);
+        injectPacket(net, s, d, 9);
       }
     }
     engine.drain();
