@@ -139,8 +139,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly nChan: number;
   /** Queues per input port and VC: the router radix with virtual output queues, else 1. */
   private readonly qPer: number;
-  /** Credit pools per channel-VC: 1, or the radix with crosspoint credits (one per output at the next router). */
+  /** Credit pools per channel and VC: 1, or with crosspoint credits one per output at the next router (outSlot); pool (chan * cq + slot) * vcs + vc. */
   private readonly cq: number;
+  /** With virtual output queues, per port index: its queue (and credit pool) among an input's, or -1 if no router outputs there. */
+  private readonly outSlot: Int16Array;
+  /** The port index of each output slot. */
+  private readonly slotPort: Int32Array;
   private readonly nextPort: NextPort | null;
   // channel state
   private readonly busyUntil: Float64Array;
@@ -230,10 +234,26 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.groupRot = new Int32Array(nChan);
     this.grants = new Uint8Array(nChan);
     if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
-    const qPer = params.voq ? g.radix : 1;
+    // virtual output queues: one per port index that is an output somewhere (a link or a node port)
+    this.outSlot = new Int16Array(g.radix).fill(-1);
+    const ports: number[] = [];
+    if (params.voq) {
+      for (let j = 0; j < g.radix; j++) {
+        for (let r = 0; r < g.routers; r++) {
+          const gp = r * g.radix + j;
+          if (g.peerRouter[gp]! >= 0 || g.portClass[gp] === PORT_NODE) {
+            this.outSlot[j] = ports.length;
+            ports.push(j);
+            break;
+          }
+        }
+      }
+    }
+    this.slotPort = Int32Array.from(ports);
+    const qPer = Math.max(1, ports.length);
     this.qPer = qPer;
     // crosspoint credits: with source routes the upstream router knows each packet's output here
-    this.cq = params.voq && nextPort ? qPer : 1;
+    this.cq = nextPort && qPer > 1 ? qPer : 1;
     this.nextPort = this.cq > 1 ? nextPort! : null;
     const cq = this.cq;
     this.qHead = new Int32Array(nChan * nv * qPer).fill(-1);
@@ -265,14 +285,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         this.chanDown[gp] = -1 - node;
         this.chanPhitPs[gp] = params.ejectPhitPs;
         this.chanLatPs[gp] = params.ejectLatencyPs;
-        for (let v = 0; v < nv; v++) this.credits[(gp * nv + v) * cq] = params.ejectBufferPhits;
+        for (let v = 0; v < nv; v++) this.credits[gp * cq * nv + v] = params.ejectBufferPhits;
         const inj = nGP + node;
         this.chanDown[inj] = gp;
         this.chanPhitPs[inj] = params.injectPhitPs;
         this.chanLatPs[inj] = params.injectLatencyPs;
         this.upChan[gp] = inj;
         this.upLatPs[gp] = params.injectLatencyPs;
-        for (let v = 0; v < nv; v++) this.credits[(inj * nv + v) * cq] = params.injectBufferPhits;
+        for (let v = 0; v < nv; v++) this.credits[inj * cq * nv + v] = params.injectBufferPhits;
       }
     }
   }
@@ -409,7 +429,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   ejectCredit(node: number, vc: number, phits: number, atPs: number): void {
     const g = this.graph;
     const chan = g.nodeRouter[node]! * g.radix + g.nodePort[node]!;
-    this.returnCredits(chan, (chan * this.nv + vc) * this.cq, phits, atPs);
+    this.returnCredits(chan, chan * this.cq * this.nv + vc, phits, atPs);
   }
 
   /**
@@ -452,7 +472,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     // wake the channel at `at` only if a request waits on this VC; a busy channel with waiting
     // requests already has a try at the end of its packet, and reads its credits then
-    if (this.reqOnVc[(cv / this.cq) | 0]! > 0 && at > this.busyUntil[chan]!) this.scheduleTry(chan, at);
+    if (this.reqOnVc[chan * this.nv + (cv % this.nv)]! > 0 && at > this.busyUntil[chan]!) this.scheduleTry(chan, at);
   }
 
   private growPending(): void {
@@ -538,7 +558,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (this.qPer > 1) {
       const gp = pk.at[p]!;
       // the queue of the output port (a NIC pseudo-port has one output)
-      iq = iq * this.qPer + (gp >= this.nGP ? 0 : this.routeNow(gp, p) % this.graph.radix);
+      iq *= this.qPer;
+      if (gp < this.nGP) {
+        iq += this.outSlot[this.routeNow(gp, p) % this.graph.radix]!;
+        if (this.nextPort !== null) pk.xbSlot[p] = this.outSlot[this.nextPort(pk, p)]!;
+      }
     }
     pk.next[p] = -1;
     const tail = this.qTail[iq]!;
@@ -582,7 +606,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (gp >= this.nGP) {
       chan = gp; // NIC pseudo-port: its only output is its injection channel
     } else if (qPer > 1) {
-      chan = gp - (gp % this.graph.radix) + (iq % qPer); // routed on arrival: the queue names the port
+      chan = gp - (gp % this.graph.radix) + this.slotPort[iq % qPer]!; // routed on arrival: the queue names the port
     } else {
       chan = this.routeNow(gp, p);
     }
@@ -613,7 +637,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       if (j >= count) j -= count;
       const c = base + j;
       const load =
-        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow((c * this.nv + vc) * this.cq) < phits ? 1 : 0);
+        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow(c * this.cq * this.nv + vc) < phits ? 1 : 0);
       if (load < bestLoad) {
         bestLoad = load;
         best = c;
@@ -637,13 +661,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /**
    * The credit pool of channel `chan` that packet `p`, routed at this router, draws on: the
    * downstream buffer of its VC, and with crosspoint credits that VC's share of the buffer for the
-   * packet's output at the next router. NIC channels have one pool per VC.
+   * packet's output at the next router (read off its route when it was routed here). NIC channels
+   * have one pool per VC.
    */
   private creditOf(chan: number, p: number): number {
-    const cv = chan * this.nv + this.pkts.vc[p]!;
-    if (this.cq === 1) return cv;
-    if (chan >= this.nGP || this.chanDown[chan]! < 0) return cv * this.cq;
-    return cv * this.cq + this.nextPort!(this.pkts, p);
+    const vc = this.pkts.vc[p]!;
+    if (this.cq === 1) return chan * this.nv + vc;
+    const o = chan >= this.nGP || this.chanDown[chan]! < 0 ? 0 : this.pkts.xbSlot[p]!;
+    return (chan * this.cq + o) * this.nv + vc;
   }
 
   private scheduleTry(chan: number, at: number): void {
@@ -758,7 +783,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (up >= 0) {
       // the credits of the buffer it leaves: its VC's, and with crosspoint credits its output's here
       const cq = this.cq;
-      const upCv = (up * this.nv + (buffer % this.nv)) * cq + (cq > 1 && up < this.nGP ? iq % cq : 0);
+      const o = cq > 1 && up < this.nGP ? iq % cq : 0;
+      const upCv = (up * cq + o) * this.nv + (buffer % this.nv);
       this.returnCredits(up, upCv, phits, end + this.upLatPs[inGp]!);
     }
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper

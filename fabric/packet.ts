@@ -26,6 +26,8 @@ export class PacketPool {
   injectedAt = new Float64Array(0);
   /** Router-to-router hops taken so far. */
   hops = new Int16Array(0);
+  /** With crosspoint credits: the credit pool of the packet's output at the next router (set when it is routed). */
+  xbSlot = new Uint8Array(0);
   /** Next packet in whatever queue holds this one, or -1. */
   next = new Int32Array(0);
   /** Torus routing: dimension being routed (-1 before the first hop). */
@@ -123,6 +125,7 @@ export class PacketPool {
     this.tailAt = g(this.tailAt);
     this.injectedAt = g(this.injectedAt);
     this.hops = g(this.hops);
+    this.xbSlot = g(this.xbSlot);
     this.next = g(this.next);
     this.rDim = g(this.rDim);
     this.rDateline = g(this.rDateline);
