@@ -2,7 +2,7 @@ import { assertDeadlockFree, checkDeadlockFreedom, type DeadlockCheck } from './
 import { Engine } from './engine/engine.ts';
 import { presets } from './machines/index.ts';
 import { ParamReader, type MachineSpec } from './machines/spec.ts';
-import { Network, type AgeArbitration, type LinkParams, type NetworkParams } from './network.ts';
+import { MAX_BUFFER_PHITS, Network, type AgeArbitration, type LinkParams, type NetworkParams } from './network.ts';
 import type { PacketFormatConfig } from './nic/packet-format.ts';
 import { putRequestPhits } from './nic/packet-format.ts';
 import { Nic, TxnTable, type NicParams } from './nic/nic.ts';
@@ -130,6 +130,9 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
   };
   if (fullPacket > network.inputBufferPhits || fullPacket > network.ejectBufferPhits) {
     throw new RangeError(`buffers (router.inputBuffer=${network.inputBufferPhits}, nic.receiveBuffer=${network.ejectBufferPhits}) must hold a full ${fullPacket}-phit packet`);
+  }
+  if (network.injectBufferPhits > MAX_BUFFER_PHITS || network.ejectBufferPhits > MAX_BUFFER_PHITS) {
+    throw new RangeError(`buffers (router.inputBuffer=${network.inputBufferPhits}, times ${tiles} behind a node port; nic.receiveBuffer=${network.ejectBufferPhits}) must each be at most ${MAX_BUFFER_PHITS} phits`);
   }
   const nicCyclePs = cyclePs(r.hz('nic.clock'));
   const nic: NicParams = {

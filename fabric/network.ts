@@ -118,6 +118,11 @@ const EV_TRY = 1;
 const EV_DELIVER = 2;
 /** Load counts one unit per 16 phits waiting in the downstream buffer (as well as per waiting request). */
 const LOAD_PHITS_SHIFT = 4;
+/** Largest buffer in phits: credits are counted in 16 bits, half the memory of 32 (the hot path reads them on every hop). */
+export const MAX_BUFFER_PHITS = 0x7fff;
+/** A pending credit return holds its phits and, above them, its pool's slot. */
+const PC_SLOT_SHIFT = 24;
+const PC_PHITS = (1 << PC_SLOT_SHIFT) - 1;
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
@@ -139,8 +144,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly nChan: number;
   /** Queues per input port and VC: the router radix with virtual output queues, else 1. */
   private readonly qPer: number;
-  /** Credit pools per channel and VC: 1, or with crosspoint credits one per output at the next router (outSlot); pool (chan * cq + slot) * vcs + vc. */
+  /** Credit pools per channel and VC: 1, or with crosspoint credits one per output at the next router (outSlot), rounded up to a power of two (1 << cqShift); see creditOf. */
   private readonly cq: number;
+  private readonly cqShift: number;
   /** With virtual output queues, per port index: its queue (and credit pool) among an input's, or -1 if no router outputs there. */
   private readonly outSlot: Int16Array;
   /** The port index of each output slot. */
@@ -148,7 +154,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly nextPort: NextPort | null;
   // channel state
   private readonly busyUntil: Float64Array;
-  private readonly credits: Int32Array;
+  private readonly credits: Int16Array;
   private readonly reqHead: Int32Array;
   private readonly reqTail: Int32Array;
   private readonly reqCount: Int32Array;
@@ -217,6 +223,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const nGP = g.routers * g.radix;
     this.nGP = nGP;
     const nChan = nGP + g.nodes;
+    const largest = Math.max(params.inputBufferPhits, params.ejectBufferPhits, params.injectBufferPhits);
+    if (largest > MAX_BUFFER_PHITS) throw new RangeError(`a buffer of ${largest} phits: at most ${MAX_BUFFER_PHITS} (credits are 16-bit counts)`);
     this.nChan = nChan;
     this.busyUntil = new Float64Array(nChan);
     this.reqHead = new Int32Array(nChan).fill(-1);
@@ -253,16 +261,18 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const qPer = Math.max(1, ports.length);
     this.qPer = qPer;
     // crosspoint credits: with source routes the upstream router knows each packet's output here
-    this.cq = nextPort && qPer > 1 ? qPer : 1;
+    // a power of two, so that a pool's channel-VC and slot are a shift and a mask away
+    this.cqShift = nextPort && qPer > 1 ? Math.ceil(Math.log2(qPer)) : 0;
+    this.cq = 1 << this.cqShift;
     this.nextPort = this.cq > 1 ? nextPort! : null;
     const cq = this.cq;
     this.qHead = new Int32Array(nChan * nv * qPer).fill(-1);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
     this.reqNext = new Int32Array(nChan * nv * qPer).fill(-1);
     this.upChan = new Int32Array(nChan).fill(-1);
-    this.credits = new Int32Array(nChan * nv * cq);
-    this.pcHead = new Int32Array(nChan * nv * cq).fill(-1);
-    this.pcTail = new Int32Array(nChan * nv * cq).fill(-1);
+    this.credits = new Int16Array(nChan * nv * cq);
+    this.pcHead = new Int32Array(nChan * nv).fill(-1);
+    this.pcTail = new Int32Array(nChan * nv).fill(-1);
     this.upLatPs = new Float64Array(nChan);
     this.endpoints = new Array<Endpoint | undefined>(g.nodes);
 
@@ -285,14 +295,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         this.chanDown[gp] = -1 - node;
         this.chanPhitPs[gp] = params.ejectPhitPs;
         this.chanLatPs[gp] = params.ejectLatencyPs;
-        for (let v = 0; v < nv; v++) this.credits[gp * cq * nv + v] = params.ejectBufferPhits;
+        for (let v = 0; v < nv; v++) this.credits[(gp * nv + v) * cq] = params.ejectBufferPhits;
         const inj = nGP + node;
         this.chanDown[inj] = gp;
         this.chanPhitPs[inj] = params.injectPhitPs;
         this.chanLatPs[inj] = params.injectLatencyPs;
         this.upChan[gp] = inj;
         this.upLatPs[gp] = params.injectLatencyPs;
-        for (let v = 0; v < nv; v++) this.credits[inj * cq * nv + v] = params.injectBufferPhits;
+        for (let v = 0; v < nv; v++) this.credits[(inj * nv + v) * cq] = params.injectBufferPhits;
       }
     }
   }
@@ -429,18 +439,20 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   ejectCredit(node: number, vc: number, phits: number, atPs: number): void {
     const g = this.graph;
     const chan = g.nodeRouter[node]! * g.radix + g.nodePort[node]!;
-    this.returnCredits(chan, chan * this.cq * this.nv + vc, phits, atPs);
+    this.returnCredits(chan, (chan * this.nv + vc) * this.cq, phits, atPs);
   }
 
   /**
-   * `phits` of credit reach channel `chan`'s VC `vc` at time `at` (now or later). A credit due now
-   * is applied at once; a later one waits in the channel-VC's list and is applied when the
-   * channel next reads its credits, with an event at its time only if a request waits there.
+   * `phits` of credit reach pool `ci` of channel `chan` (see creditOf) at time `at` (now or
+   * later). A credit due now is applied at once; a later one waits in the channel-VC's list and is
+   * applied when the channel next reads its credits, with an event at its time only if a request
+   * waits there.
    */
-  private returnCredits(chan: number, cv: number, phits: number, at: number): void {
+  private returnCredits(chan: number, ci: number, phits: number, at: number): void {
+    const cv = ci >> this.cqShift;
     this.downPhits[chan]! -= phits; // the phits have left the downstream buffer; their credits are on the way
     if (at <= this.engine.now && this.pcHead[cv] === -1) {
-      this.credits[cv]! += phits;
+      this.credits[ci]! += phits;
       if (this.reqHead[chan] !== -1) this.tryOut(chan);
       return;
     }
@@ -451,7 +463,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       n = this.pcUsed++;
     }
     this.pcTime[n] = at;
-    this.pcPhits[n] = phits;
+    this.pcPhits[n] = phits | ((ci & (this.cq - 1)) << PC_SLOT_SHIFT);
     // keep the list in time order; credits almost always arrive in order, so search from the tail
     const tail = this.pcTail[cv]!;
     if (tail === -1 || this.pcTime[tail]! <= at) {
@@ -472,7 +484,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     // wake the channel at `at` only if a request waits on this VC; a busy channel with waiting
     // requests already has a try at the end of its packet, and reads its credits then
-    if (this.reqOnVc[chan * this.nv + (cv % this.nv)]! > 0 && at > this.busyUntil[chan]!) this.scheduleTry(chan, at);
+    if (this.reqOnVc[cv]! > 0 && at > this.busyUntil[chan]!) this.scheduleTry(chan, at);
   }
 
   private growPending(): void {
@@ -488,14 +500,16 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.pcNext = nx;
   }
 
-  /** Credits of channel-VC `cv` now: applies the returns that are due. */
-  private creditsNow(cv: number): number {
+  /** Credits of pool `ci` now (see creditOf): applies the returns to its channel-VC that are due. */
+  private creditsNow(ci: number): number {
+    const cv = ci >> this.cqShift;
     let n = this.pcHead[cv]!;
-    if (n === -1) return this.credits[cv]!;
+    if (n === -1) return this.credits[ci]!;
     const now = this.engine.now;
-    let c = this.credits[cv]!;
+    const base = cv << this.cqShift; // a return's pool is base + its slot
     while (n !== -1 && this.pcTime[n]! <= now) {
-      c += this.pcPhits[n]!;
+      const v = this.pcPhits[n]!;
+      this.credits[base + (v >>> PC_SLOT_SHIFT)]! += v & PC_PHITS;
       const next = this.pcNext[n]!;
       this.pcNext[n] = this.pcFree;
       this.pcFree = n;
@@ -503,8 +517,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     this.pcHead[cv] = n;
     if (n === -1) this.pcTail[cv] = -1;
-    this.credits[cv] = c;
-    return c;
+    return this.credits[ci]!;
   }
 
   /**
@@ -516,11 +529,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     let t = Infinity;
     for (let iq = this.reqHead[chan]!; iq !== -1; iq = this.reqNext[iq]!) {
       const p = this.qHead[iq]!;
-      const cv = this.creditOf(chan, p);
-      let have = this.credits[cv]!;
+      const ci = this.creditOf(chan, p);
+      const slot = ci & (this.cq - 1);
+      let have = this.credits[ci]!;
       const need = pk.phits[p]!;
-      for (let n = this.pcHead[cv]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
-        have += this.pcPhits[n]!;
+      for (let n = this.pcHead[chan * this.nv + pk.vc[p]!]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
+        const v = this.pcPhits[n]!;
+        if (v >>> PC_SLOT_SHIFT !== slot) continue;
+        have += v & PC_PHITS;
         if (have >= need) {
           t = this.pcTime[n]!;
           break;
@@ -637,7 +653,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       if (j >= count) j -= count;
       const c = base + j;
       const load =
-        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow(c * this.cq * this.nv + vc) < phits ? 1 : 0);
+        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow((c * this.nv + vc) * this.cq) < phits ? 1 : 0);
       if (load < bestLoad) {
         bestLoad = load;
         best = c;
@@ -659,16 +675,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   }
 
   /**
-   * The credit pool of channel `chan` that packet `p`, routed at this router, draws on: the
-   * downstream buffer of its VC, and with crosspoint credits that VC's share of the buffer for the
-   * packet's output at the next router (read off its route when it was routed here). NIC channels
-   * have one pool per VC.
+   * The credit pool of channel `chan` that packet `p`, routed at this router, draws on, (chan *
+   * vcs + vc) * pools + slot: one per VC, or with crosspoint credits one per VC and output at the
+   * next router, the packet's slot read off its route when it was routed here (NIC channels use
+   * slot 0).
    */
   private creditOf(chan: number, p: number): number {
-    const vc = this.pkts.vc[p]!;
-    if (this.cq === 1) return chan * this.nv + vc;
-    const o = chan >= this.nGP || this.chanDown[chan]! < 0 ? 0 : this.pkts.xbSlot[p]!;
-    return (chan * this.cq + o) * this.nv + vc;
+    const cv = chan * this.nv + this.pkts.vc[p]!;
+    if (this.cq === 1) return cv;
+    return (cv << this.cqShift) + (chan >= this.nGP || this.chanDown[chan]! < 0 ? 0 : this.pkts.xbSlot[p]!);
   }
 
   private scheduleTry(chan: number, at: number): void {
@@ -783,8 +798,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (up >= 0) {
       // the credits of the buffer it leaves: its VC's, and with crosspoint credits its output's here
       const cq = this.cq;
-      const o = cq > 1 && up < this.nGP ? iq % cq : 0;
-      const upCv = (up * cq + o) * this.nv + (buffer % this.nv);
+      const upCv = (up * this.nv + (buffer % this.nv)) * cq + (cq > 1 && up < this.nGP ? iq % cq : 0);
       this.returnCredits(up, upCv, phits, end + this.upLatPs[inGp]!);
     }
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper

@@ -348,6 +348,11 @@ describe('all-to-all stress (credits, no deadlock, no leak)', () => {
   it('64 nodes with minimal buffers (one full packet per VC) and one link per direction still completes', () => {
     stress({ 'router.inputBuffer': '32', 'nic.receiveBuffer': '32', 'torus.links': '1,1,1' }, 16, 1024);
   });
+
+  it('refuses buffers beyond the 16-bit credit counts, naming the parameters', () => {
+    expect(() => resolveMachine(machineSpec('xe6'), 2, { 'nic.receiveBuffer': '40000' })).toThrow(/nic.receiveBuffer=40000\) must each be at most 32767 phits/);
+    expect(() => resolveMachine(machineSpec('sc5832'), 12, { 'router.inputBuffer': '32767' })).not.toThrow();
+  });
 });
 
 describe('VC use of response packets', () => {
