@@ -142,7 +142,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   readonly nv: number;
   private readonly nGP: number;
   private readonly nChan: number;
-  /** Queues per input port and VC: the router radix with virtual output queues, else 1. */
+  /** Queues per input port and VC: with virtual output queues one per port index that is an output (outSlot), else 1. */
   private readonly qPer: number;
   /** Credit pools per channel and VC: 1, or with crosspoint credits one per output at the next router (outSlot), rounded up to a power of two (1 << cqShift); see creditOf. */
   private readonly cq: number;
@@ -260,8 +260,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.slotPort = Int32Array.from(ports);
     const qPer = Math.max(1, ports.length);
     this.qPer = qPer;
-    // crosspoint credits: with source routes the upstream router knows each packet's output here
-    // a power of two, so that a pool's channel-VC and slot are a shift and a mask away
+    // crosspoint credits: with source routes the upstream router knows each packet's output here;
+    // pools per channel-VC a power of two, so that a pool's channel-VC and slot are a shift and a
+    // mask away
     this.cqShift = nextPort && qPer > 1 ? Math.ceil(Math.log2(qPer)) : 0;
     this.cq = 1 << this.cqShift;
     this.nextPort = this.cq > 1 ? nextPort! : null;
