@@ -73,15 +73,19 @@ async function runPtrans(ctx: RankContext, p: ParamValues): Promise<AppResult | 
       B[i * lc + j] = bValue(rowGlobal[i]!, colGlobal[j]!);
     }
   }
-  // my block (I, J) of A goes to the owner of block (J, I) of the result; blocks in (I, J) order
-  const sendCount = new Array<number>(mpi.size).fill(0);
-  const recvCount = new Array<number>(mpi.size).fill(0);
+  // my block (I, J) of A goes to the owner of block (J, I) of the result; blocks in (I, J) order.
+  // A rank trades with a few others only: counts and buffers are kept for those (a dense array per
+  // rank would be p^2 entries over the job: 34 million at 5,832 ranks)
+  const sendCount = new Map<number, number>();
+  const recvCount = new Map<number, number>();
   const destOf = (I: number, J: number): number => cart.cartRank([J % P, I % Q]);
-  for (const I of rowBlocks) for (const J of colBlocks) sendCount[destOf(I, J)]! += blockSpan(n, nb, I)[1] * blockSpan(n, nb, J)[1];
+  const add = (m: Map<number, number>, r: number, c: number): Map<number, number> => m.set(r, (m.get(r) ?? 0) + c);
+  for (const I of rowBlocks) for (const J of colBlocks) add(sendCount, destOf(I, J), blockSpan(n, nb, I)[1] * blockSpan(n, nb, J)[1]);
   // result block (I, J) comes from the owner (J mod P, I mod Q) of A's block (J, I), in the sender's order: J, then I
-  for (const J of colBlocks) for (const I of rowBlocks) recvCount[destOf(I, J)]! += blockSpan(n, nb, I)[1] * blockSpan(n, nb, J)[1];
-  const sendBufs = sendCount.map((c) => new Float64Array(c));
-  const recvBufs = recvCount.map((c, r) => (r === me ? sendBufs[me]! : new Float64Array(c)));
+  for (const J of colBlocks) for (const I of rowBlocks) add(recvCount, destOf(I, J), blockSpan(n, nb, I)[1] * blockSpan(n, nb, J)[1]);
+  const sendBufs = new Map([...sendCount].map(([r, c]) => [r, new Float64Array(c)]));
+  const recvBufs = new Map([...recvCount].map(([r, c]) => [r, r === me ? sendBufs.get(me)! : new Float64Array(c)]));
+  const ascending = (m: Map<number, number>): number[] => [...m.keys()].sort((a, b) => a - b);
   const elements = lr * lc;
   let computeUs = 0;
   let commUs = 0;
@@ -89,7 +93,7 @@ async function runPtrans(ctx: RankContext, p: ParamValues): Promise<AppResult | 
   await cart.barrier();
   const start = ctx.now();
   let t = ctx.now();
-  const fill = new Array<number>(mpi.size).fill(0);
+  const fill = new Map<number, number>();
   for (let bi = 0; bi < rowBlocks.length; bi++) {
     const I = rowBlocks[bi]!;
     const [, rows] = blockSpan(n, nb, I);
@@ -97,22 +101,22 @@ async function runPtrans(ctx: RankContext, p: ParamValues): Promise<AppResult | 
       const J = colBlocks[bj]!;
       const [, cols] = blockSpan(n, nb, J);
       const d = destOf(I, J);
-      const buf = sendBufs[d]!;
-      let o = fill[d]!;
+      const buf = sendBufs.get(d)!;
+      let o = fill.get(d) ?? 0;
       for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) buf[o++] = A[(bi * nb + r) * lc + bj * nb + c]!;
-      fill[d] = o;
+      fill.set(d, o);
     }
   }
   await ctx.compute({ bytes: 16 * elements });
   computeUs += ctx.now() - t;
   t = ctx.now();
   const reqs: Request[] = [];
-  for (let r = 0; r < mpi.size; r++) if (r !== me && recvCount[r]! > 0) reqs.push(cart.irecv(recvBufs[r]!, r, 0));
-  for (let r = 0; r < mpi.size; r++) if (r !== me && sendCount[r]! > 0) reqs.push(cart.isend(sendBufs[r]!, r, 0));
+  for (const r of ascending(recvCount)) if (r !== me) reqs.push(cart.irecv(recvBufs.get(r)!, r, 0));
+  for (const r of ascending(sendCount)) if (r !== me) reqs.push(cart.isend(sendBufs.get(r)!, r, 0));
   await cart.waitAll(reqs);
   commUs += ctx.now() - t;
   t = ctx.now();
-  fill.fill(0);
+  fill.clear();
   for (let bj = 0; bj < colBlocks.length; bj++) {
     const J = colBlocks[bj]!;
     const [, cols] = blockSpan(n, nb, J);
@@ -120,15 +124,15 @@ async function runPtrans(ctx: RankContext, p: ParamValues): Promise<AppResult | 
       const I = rowBlocks[bi]!;
       const [, rows] = blockSpan(n, nb, I);
       const s = destOf(I, J);
-      const buf = recvBufs[s]!;
-      let o = fill[s]!;
+      const buf = recvBufs.get(s)!;
+      let o = fill.get(s) ?? 0;
       for (let r = 0; r < rows; r++) {
         for (let c = 0; c < cols; c++) {
           const at = (bi * nb + r) * lc + bj * nb + c;
           A[at] = buf[o++]! + B[at]!;
         }
       }
-      fill[s] = o;
+      fill.set(s, o);
     }
   }
   await ctx.compute({ flops: elements, bytes: 24 * elements });
