@@ -235,5 +235,4 @@ export function kautzNextPort(g: KautzGraph, pk: PacketPool, p: number): number 
 export const kautzRouting: RoutingTable<KautzGraph> = {
   vcs: KAUTZ_VCS,
   algorithms: { shortest: kautzShortest, multipath: kautzMultipath },
-  nextPort: kautzNextPort,
 };

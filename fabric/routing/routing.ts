@@ -50,8 +50,6 @@ export interface RoutingTable<G extends PortGraph = PortGraph> {
   /** VCs per port the topology's routing needs. */
   readonly vcs: number;
   readonly algorithms: Readonly<Record<string, RouteFn<G>>>;
-  /** Source routes only: the port at the next router of a packet routed here (see NextPort). */
-  readonly nextPort?: (g: G, pkts: PacketPool, p: number) => number;
 }
 
 /** Looks up a routing algorithm; throws RangeError listing the valid names. */

@@ -2,7 +2,7 @@ import type { ParamReader } from '../machines/spec.ts';
 import { bindRoute, pickRouting, type BoundRoute, type NextPort } from '../routing/routing.ts';
 import { torusRouting } from '../routing/torus-routing.ts';
 import { dragonflyRouting } from '../routing/dragonfly-routing.ts';
-import { assertKautzRoutable, kautzRouting, kautzVcs } from '../routing/kautz-routing.ts';
+import { assertKautzRoutable, kautzNextPort, kautzRouting, kautzVcs } from '../routing/kautz-routing.ts';
 import { closRouting } from '../routing/clos-routing.ts';
 import { buildSeastarTables, parseBrokenLinks, SEASTAR_VCS, seastarTableRoute } from '../routing/seastar-routing.ts';
 import { buildClos, closRank, CLOS_RANKS, type ClosConfig, type ClosRank } from './clos.ts';
@@ -130,8 +130,7 @@ export function buildTopology(t: TopologySpec): BuiltTopology {
     case 'kautz': {
       const g = buildKautz(t.config);
       // the VC count depends on the diameter: floor(k/2) + 1 per class (seed 002, K7)
-      const nextPort = kautzRouting.nextPort!;
-      return { graph: g, route: bindRoute(g, pickRouting(kautzRouting, 'kautz', t.routing)), vcs: kautzVcs(t.config.diameter), nextPort: (pk, p) => nextPort(g, pk, p) };
+      return { graph: g, route: bindRoute(g, pickRouting(kautzRouting, 'kautz', t.routing)), vcs: kautzVcs(t.config.diameter), nextPort: (pk, p) => kautzNextPort(g, pk, p) };
     }
   }
 }
