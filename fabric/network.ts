@@ -123,6 +123,12 @@ export const MAX_BUFFER_PHITS = 0x7fff;
 /** A pending credit return holds its phits and, above them, its pool's slot. */
 const PC_SLOT_SHIFT = 24;
 const PC_PHITS = (1 << PC_SLOT_SHIFT) - 1;
+/** Fields of a waiting request's record (rq), 1 << RQ_SHIFT apart. */
+const RQ_SHIFT = 2;
+const RQ_NEXT = 0;
+const RQ_POOL = 1;
+const RQ_PHITS = 2;
+const RQ_CV = 3;
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
@@ -172,7 +178,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   // input queues
   private readonly qHead: Int32Array;
   private readonly qTail: Int32Array;
-  private readonly reqNext: Int32Array;
+  /**
+   * Per input queue, its head's request at an output while it waits (1 << RQ_SHIFT apart): the next
+   * waiting request, and the head's credit pool, size and channel-VC, so that an output scanning
+   * its waiting requests reads one record each, not the packets.
+   */
+  private readonly rq: Int32Array;
   private readonly upChan: Int32Array; // per global input port: channel feeding it
   // credits on their way back, per channel-VC a time-ordered list: applied when read, an event only when a request waits
   private readonly pcHead: Int32Array;
@@ -269,7 +280,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const cq = this.cq;
     this.qHead = new Int32Array(nChan * nv * qPer).fill(-1);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
-    this.reqNext = new Int32Array(nChan * nv * qPer).fill(-1);
+    this.rq = new Int32Array((nChan * nv * qPer) << RQ_SHIFT);
     this.upChan = new Int32Array(nChan).fill(-1);
     this.credits = new Int16Array(nChan * nv * cq);
     this.pcHead = new Int32Array(nChan * nv).fill(-1);
@@ -526,15 +537,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    * packets go (due credits already applied), or Infinity if none would.
    */
   private creditsSufficeAt(chan: number): number {
-    const pk = this.pkts;
     let t = Infinity;
-    for (let iq = this.reqHead[chan]!; iq !== -1; iq = this.reqNext[iq]!) {
-      const p = this.qHead[iq]!;
-      const ci = this.creditOf(chan, p);
+    const rq = this.rq;
+    for (let iq = this.reqHead[chan]!; iq !== -1; iq = rq[(iq << RQ_SHIFT) + RQ_NEXT]!) {
+      const ci = rq[(iq << RQ_SHIFT) + RQ_POOL]!;
       const slot = ci & (this.cq - 1);
       let have = this.credits[ci]!;
-      const need = pk.phits[p]!;
-      for (let n = this.pcHead[chan * this.nv + pk.vc[p]!]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
+      const need = rq[(iq << RQ_SHIFT) + RQ_PHITS]!;
+      for (let n = this.pcHead[ci >> this.cqShift]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
         const v = this.pcPhits[n]!;
         if (v >>> PC_SLOT_SHIFT !== slot) continue;
         have += v & PC_PHITS;
@@ -628,17 +638,25 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       chan = this.routeNow(gp, p);
     }
     // the common case: nothing waits at a free channel with credits for the packet, so it goes now
-    if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(this.creditOf(chan, p)) >= pk.phits[p]!) {
+    const pool = this.creditOf(chan, p);
+    const phits = pk.phits[p]!;
+    if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(pool) >= phits) {
       this.grant(chan, iq);
       return;
     }
-    this.reqNext[iq] = -1;
+    const rq = this.rq;
+    const r = iq << RQ_SHIFT;
+    const cv = chan * this.nv + pk.vc[p]!;
+    rq[r + RQ_NEXT] = -1;
+    rq[r + RQ_POOL] = pool;
+    rq[r + RQ_PHITS] = phits;
+    rq[r + RQ_CV] = cv;
     const t = this.reqTail[chan]!;
     if (t === -1) this.reqHead[chan] = iq;
-    else this.reqNext[t] = iq;
+    else rq[(t << RQ_SHIFT) + RQ_NEXT] = iq;
     this.reqTail[chan] = iq;
     this.reqCount[chan]!++;
-    this.reqOnVc[chan * this.nv + pk.vc[p]!]!++;
+    this.reqOnVc[cv]!++;
     this.tryOut(chan);
   }
 
@@ -701,7 +719,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       this.scheduleTry(chan, busy);
       return;
     }
-    const pk = this.pkts;
     const nv = this.nv;
     const nq = this.nChan * nv * this.qPer;
     const rr = this.rr[chan]!;
@@ -712,13 +729,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     let bestPrev = -1;
     let bestKey = Infinity;
     let prev = -1;
-    for (let iq = this.reqHead[chan]!; iq !== -1; prev = iq, iq = this.reqNext[iq]!) {
-      const p = this.qHead[iq]!;
-      if (this.creditsNow(this.creditOf(chan, p)) < pk.phits[p]!) continue;
+    const rq = this.rq;
+    for (let iq = this.reqHead[chan]!; iq !== -1; prev = iq, iq = rq[(iq << RQ_SHIFT) + RQ_NEXT]!) {
+      const r = iq << RQ_SHIFT;
+      if (this.creditsNow(rq[r + RQ_POOL]!) < rq[r + RQ_PHITS]!) continue;
       let key = iq - rr;
       if (key < 0) key += nq;
       // oldest first, round-robin order among equal ages
-      if (byAge) key -= this.ageOf(p, age) * nq;
+      if (byAge) key -= this.ageOf(this.qHead[iq]!, age) * nq;
       if (key < bestKey) {
         bestKey = key;
         best = iq;
@@ -735,12 +753,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       return;
     }
     // unlink the granted request
-    const nxt = this.reqNext[best]!;
+    const nxt = rq[(best << RQ_SHIFT) + RQ_NEXT]!;
     if (bestPrev === -1) this.reqHead[chan] = nxt;
-    else this.reqNext[bestPrev] = nxt;
+    else rq[(bestPrev << RQ_SHIFT) + RQ_NEXT] = nxt;
     if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
     this.reqCount[chan]!--;
-    this.reqOnVc[chan * nv + pk.vc[this.qHead[best]!]!]!--;
+    this.reqOnVc[rq[(best << RQ_SHIFT) + RQ_CV]!]!--;
     this.grant(chan, best);
   }
 
