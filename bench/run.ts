@@ -2,12 +2,15 @@
  * `npm run bench [-- --quick]`: the engine hold model, uniform random traffic on an 8x8x8
  * torus, and uniform random traffic on every machine preset at about 1,000 nodes (each run in a
  * fresh worker thread, one after another; three runs per preset, the median reported, one with
- * --quick). Prints one JSON object on stdout; progress and details go to stderr.
+ * --quick), and one MPI app run on the whole stack (the HPCC random ring on 27 sc5832 nodes x 6:
+ * a congested network, as in the long validation runs). Prints one JSON object on stdout;
+ * progress and details go to stderr.
  */
 import Tinypool from 'tinypool';
 import { presets } from '../fabric/machines/index.ts';
 import { benchEngine } from './engine.ts';
 import { benchFabric, type FabricBenchResult } from './fabric.ts';
+import type { MpiBenchOptions, MpiBenchResult } from './mpi.ts';
 
 const TARGETS = { engineEventsPerSec: 5e6, fabricPacketHopsPerSec: 1e6 };
 
@@ -52,6 +55,16 @@ for (const name of Object.keys(presets)) {
   perPreset[name] = { packetHopsPerSec: round(r.packetHopsPerSec), runs: runs.map((x) => round(x.packetHopsPerSec)), nodes: r.nodes, meanHops: round(r.meanHops, 3), offeredFraction: 0.2, topology: r.topology };
   process.stderr.write(`bench: ${name}: ${runs.map((x) => (x.packetHopsPerSec / 1e6).toFixed(2)).join(', ')} M packet-hops/s (median reported)\n`);
 }
+// the whole stack under congestion: ranks, MPI rendezvous, NIC gets and a busy Kautz fabric
+const mpiRun: MpiBenchOptions = quick
+  ? { app: 'randomring', machine: 'sc5832', nodes: 9, ppn: 6, params: { measure: 'bandwidth', patterns: '1', bytes: '16KiB' } }
+  : { app: 'randomring', machine: 'sc5832', nodes: 27, ppn: 6, params: { measure: 'bandwidth', patterns: '1', bytes: '64KiB' } };
+process.stderr.write(`bench: MPI ${mpiRun.app} on ${mpiRun.machine}, ${mpiRun.nodes} nodes x ${mpiRun.ppn}...\n`);
+const mpi = (await pool.run(mpiRun)) as MpiBenchResult;
+process.stderr.write(
+  `bench: MPI ${mpi.packets} packets, ${mpi.packetHops} packet-hops, ${mpi.events} events in ${mpi.seconds.toFixed(2)} s ` +
+    `(simulated ${mpi.simulatedUs.toFixed(0)} us): ${(mpi.packetsPerSec / 1e3).toFixed(0)} k packets/s, ${(mpi.eventsPerSec / 1e6).toFixed(2)} M events/s\n`,
+);
 await pool.destroy();
 
 const result = {
@@ -65,6 +78,18 @@ const result = {
     topology: fabric.topology,
   },
   presets: perPreset,
+  mpi: {
+    run: `${mpiRun.app} on ${mpiRun.machine}, ${mpiRun.nodes} nodes x ${mpiRun.ppn}, ${Object.entries(mpiRun.params).map(([k, v]) => `${k}=${v}`).join(' ')}`,
+    seconds: round(mpi.seconds, 2),
+    simulatedUs: round(mpi.simulatedUs, 1),
+    packets: mpi.packets,
+    packetHops: mpi.packetHops,
+    events: mpi.events,
+    packetsPerSec: round(mpi.packetsPerSec),
+    packetHopsPerSec: round(mpi.packetHopsPerSec),
+    eventsPerSec: round(mpi.eventsPerSec),
+    row: mpi.row,
+  },
   targets: TARGETS,
   meets: {
     engine: engine.eventsPerSec >= TARGETS.engineEventsPerSec,
