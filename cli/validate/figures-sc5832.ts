@@ -1,7 +1,10 @@
 /** Checks of the SiCortex SC5832 figures, seed 002_d5d3150c0192c56e.txt (ids K1-K18). */
+import { Prng } from '../../fabric/engine/prng.ts';
 import { buildMachine } from '../../fabric/machine.ts';
 import { putRequestPhits } from '../../fabric/nic/packet-format.ts';
+import { KAUTZ_ROUTE_MAX_DEGREE, kautzNextPort } from '../../fabric/routing/kautz-routing.ts';
 import type { KautzGraph } from '../../fabric/topology/kautz.ts';
+import { PORT_NODE } from '../../fabric/topology/port-graph.ts';
 import type { Check, Memo } from './check.ts';
 import { appRows, config, metrics, num, rowWhere, topology } from './measure.ts';
 
@@ -39,6 +42,50 @@ const allreduceUs = async (memo: Memo, ranks: number): Promise<number> =>
 
 /** The full machine under random-pair load: about 5,000 of the 5,832 processes, spread round-robin. */
 const fullLoad = (bytes: string): Promise<{ mbs: number; hops: number; ranks: number }> => randpairs(972, { bytes, rounds: '2', warmup: '1', active: '5000' }, 'round-robin');
+
+/**
+ * K6: 40 DMA puts of 64 KiB between random pairs of a 108-node machine, all at once. Every hop
+ * is compared with the output the switch before it read off the packet's route string (the
+ * crosspoint credits use that reading), and every packet's offset with the last one of its
+ * transfer to arrive.
+ */
+async function sourceRoutedPuts(): Promise<{ offRoute: number; outOfOrder: number; packets: number }> {
+  const m = buildMachine(config(M, 108));
+  const g = m.graph as KautzGraph;
+  const pk = m.net.pkts;
+  const expected = new Map<number, number>(); // packet -> port it must take at its next switch
+  const lastOffset = new Map<number, number>(); // transfer -> offset of its last packet delivered
+  let offRoute = 0;
+  let outOfOrder = 0;
+  let packets = 0;
+  m.net.onHop = (p, chan) => {
+    if (chan >= g.routers * g.radix) return; // a NIC's injection channel
+    const want = expected.get(p);
+    if (want !== undefined && chan % g.radix !== want) offRoute++;
+    if (g.portClass[chan] === PORT_NODE) {
+      expected.delete(p);
+      if (pk.bytes[p]! === 0) return; // an acknowledgement
+      packets++;
+      const last = lastOffset.get(pk.txn[p]!);
+      if (last !== undefined && pk.offset[p]! < last) outOfOrder++;
+      lastOffset.set(pk.txn[p]!, pk.offset[p]!);
+    } else {
+      expected.set(p, kautzNextPort(g, pk, p));
+    }
+  };
+  const rng = new Prng(6);
+  const bytes = 64 * 1024;
+  let done = 0;
+  for (let k = 0; k < 40; k++) {
+    const src = rng.int(g.nodes);
+    const dst = (src + 1 + rng.int(g.nodes - 1)) % g.nodes;
+    const h = m.nics[dst]!.register(new Uint8Array(bytes));
+    m.nics[src]!.post({ op: 'put', mode: 'bte', local: new Uint8Array(bytes), remoteNode: dst, remoteHandle: h, remoteOffset: 0, onComplete: () => done++ });
+  }
+  m.engine.drain();
+  if (done !== 40) throw new Error(`${40 - done} of the 40 transfers did not complete`);
+  return { offRoute, outOfOrder, packets };
+}
 
 export const sc5832Checks: readonly Check[] = [
   {
@@ -93,6 +140,16 @@ export const sc5832Checks: readonly Check[] = [
       },
     }),
   ),
+  {
+    id: 'K6', machine: M, quantity: 'route string: bits per hop / hops off what the switch before read there (40 random 64 KiB puts, 108 nodes)', source: `${S} §4.1`,
+    paper: { relation: 'exact', value: '2/0', unit: '' }, paperText: 'low 2 bits per hop, built by software (model: by the first switch)', tier: 'quick',
+    measure: async (memo) => `${Math.log2(KAUTZ_ROUTE_MAX_DEGREE)}/${(await memo('k6', sourceRoutedPuts)).offRoute}`,
+  },
+  {
+    id: 'K6', machine: M, quantity: 'packets delivered out of order within a transfer (the same 40 puts)', source: `${S} §2, §4.3`,
+    paper: { relation: 'exact', value: 0, unit: 'packets' }, paperText: 'in-order delivery of all packets', tier: 'quick',
+    measure: async (memo) => (await memo('k6', sourceRoutedPuts)).outOfOrder,
+  },
   {
     id: 'K10', machine: M, quantity: 'out-links one 64 KiB transfer uses with multipath routing (108 nodes, 0 to 100)', source: `${S} §5`,
     paper: { relation: 'exact', value: 3, unit: 'routes' }, paperText: 'd = 3 independent routes', tier: 'quick',
