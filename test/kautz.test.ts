@@ -23,6 +23,7 @@ import {
 } from '../fabric/topology/kautz.ts';
 import { PORT_NODE, PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';
 import { sortDependencies, type Hop } from './helpers.ts';
+import { sourceRoutedPuts } from '../cli/validate/figures-sc5832.ts';
 
 // Seed 002 (SiCortex SC5832), §4-5: Kautz digraph, degree 3, diameter 6, 972 nodes (K2, K9).
 
@@ -507,5 +508,20 @@ describe('kautzMultipath on the SC5832 (d=3, k=6)', () => {
     }
     expect(f.list).toEqual([]);
     expect(pairs).toBeGreaterThan(5000);
+  });
+});
+
+describe('source routes on the network (K6)', () => {
+  it('40 random 64 KiB puts at once on 108 nodes: every hop takes the output the switch before read off the route string, and each transfer arrives in order', async () => {
+    const r = await sourceRoutedPuts();
+    expect(r.packets).toBe(40 * 512);
+    expect(r.offRoute).toBe(0);
+    expect(r.outOfOrder).toBe(0);
+  });
+
+  it('multipath routing spreads one transfer over the independent paths, so its packets overtake each other: the in-order count can fail', async () => {
+    const r = await sourceRoutedPuts('multipath');
+    expect(r.offRoute).toBe(0);
+    expect(r.outOfOrder).toBeGreaterThan(0);
   });
 });
