@@ -128,7 +128,6 @@ const RQ_SHIFT = 2;
 const RQ_NEXT = 0;
 const RQ_POOL = 1;
 const RQ_PHITS = 2;
-const RQ_CV = 3;
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
@@ -180,7 +179,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly qTail: Int32Array;
   /**
    * Per input queue, its head's request at an output while it waits (1 << RQ_SHIFT apart): the next
-   * waiting request, and the head's credit pool, size and channel-VC, so that an output scanning
+   * waiting request, and the head's credit pool and size, so that an output scanning
    * its waiting requests reads one record each, not the packets.
    */
   private readonly rq: Int32Array;
@@ -451,7 +450,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   ejectCredit(node: number, vc: number, phits: number, atPs: number): void {
     const g = this.graph;
     const chan = g.nodeRouter[node]! * g.radix + g.nodePort[node]!;
-    this.returnCredits(chan, (chan * this.nv + vc) * this.cq, phits, atPs);
+    this.returnCredits(chan, this.poolOf(chan * this.nv + vc, 0), phits, atPs);
   }
 
   /**
@@ -646,17 +645,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     const rq = this.rq;
     const r = iq << RQ_SHIFT;
-    const cv = chan * this.nv + pk.vc[p]!;
     rq[r + RQ_NEXT] = -1;
     rq[r + RQ_POOL] = pool;
     rq[r + RQ_PHITS] = phits;
-    rq[r + RQ_CV] = cv;
     const t = this.reqTail[chan]!;
     if (t === -1) this.reqHead[chan] = iq;
     else rq[(t << RQ_SHIFT) + RQ_NEXT] = iq;
     this.reqTail[chan] = iq;
     this.reqCount[chan]!++;
-    this.reqOnVc[cv]!++;
+    this.reqOnVc[pool >> this.cqShift]!++;
     this.tryOut(chan);
   }
 
@@ -672,7 +669,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       if (j >= count) j -= count;
       const c = base + j;
       const load =
-        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow((c * this.nv + vc) * this.cq) < phits ? 1 : 0);
+        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow(this.poolOf(c * this.nv + vc, 0)) < phits ? 1 : 0);
       if (load < bestLoad) {
         bestLoad = load;
         best = c;
@@ -694,15 +691,19 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   }
 
   /**
-   * The credit pool of channel `chan` that packet `p`, routed at this router, draws on, (chan *
-   * vcs + vc) * pools + slot: one per VC, or with crosspoint credits one per VC and output at the
-   * next router, the packet's slot read off its route when it was routed here (NIC channels use
-   * slot 0).
+   * The credit pool of channel `chan` that packet `p`, routed at this router, draws on: one per
+   * VC, or with crosspoint credits one per VC and output at the next router, the packet's slot
+   * read off its route when it was routed here (NIC channels use slot 0).
    */
   private creditOf(chan: number, p: number): number {
     const cv = chan * this.nv + this.pkts.vc[p]!;
     if (this.cq === 1) return cv;
-    return (cv << this.cqShift) + (chan >= this.nGP || this.chanDown[chan]! < 0 ? 0 : this.pkts.xbSlot[p]!);
+    return this.poolOf(cv, chan >= this.nGP || this.chanDown[chan]! < 0 ? 0 : this.pkts.xbSlot[p]!);
+  }
+
+  /** Credit pool `slot` (an output slot at the next router, or 0) of channel-VC `cv`. */
+  private poolOf(cv: number, slot: number): number {
+    return (cv << this.cqShift) + slot;
   }
 
   private scheduleTry(chan: number, at: number): void {
@@ -758,7 +759,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     else rq[(bestPrev << RQ_SHIFT) + RQ_NEXT] = nxt;
     if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
     this.reqCount[chan]!--;
-    this.reqOnVc[rq[(best << RQ_SHIFT) + RQ_CV]!]!--;
+    this.reqOnVc[rq[(best << RQ_SHIFT) + RQ_POOL]! >> this.cqShift]!--;
     this.grant(chan, best);
   }
 
@@ -815,10 +816,10 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const inGp = (buffer / this.nv) | 0;
     const up = this.upChan[inGp]!;
     if (up >= 0) {
-      // the credits of the buffer it leaves: its VC's, and with crosspoint credits its output's here
-      const cq = this.cq;
-      const upCv = (up * this.nv + (buffer % this.nv)) * cq + (cq > 1 && up < this.nGP ? iq % cq : 0);
-      this.returnCredits(up, upCv, phits, end + this.upLatPs[inGp]!);
+      // the credits of the buffer it leaves: its VC's, and with crosspoint credits its output's
+      // here, the slot of its queue
+      const slot = this.cq > 1 && up < this.nGP ? iq % this.qPer : 0;
+      this.returnCredits(up, this.poolOf(up * this.nv + (buffer % this.nv), slot), phits, end + this.upLatPs[inGp]!);
     }
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);
