@@ -120,7 +120,7 @@ const EV_DELIVER = 2;
 const LOAD_PHITS_SHIFT = 4;
 /** Largest buffer in phits: credits are counted in 16 bits, half the memory of 32 (the hot path reads them on every hop). */
 export const MAX_BUFFER_PHITS = 0x7fff;
-/** A pending credit return holds its phits and, above them, its pool's slot. */
+/** A pending credit return holds its phits and, above them, its pool's offset in its channel (VC and slot). */
 const PC_SLOT_SHIFT = 24;
 const PC_PHITS = (1 << PC_SLOT_SHIFT) - 1;
 /** Fields of a waiting request's record (rq), 1 << RQ_SHIFT apart. */
@@ -152,6 +152,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** Credit pools per channel and VC: 1, or with crosspoint credits one per output at the next router (outSlot), rounded up to a power of two (1 << cqShift); see creditOf. */
   private readonly cq: number;
   private readonly cqShift: number;
+  /** Credit pools per channel (vcs * cq). */
+  private readonly nvcq: number;
   /** With virtual output queues, per port index: its queue (and credit pool) among an input's, or -1 if no router outputs there. */
   private readonly outSlot: Int16Array;
   /** The port index of each output slot. */
@@ -162,20 +164,29 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly credits: Int16Array;
   private readonly reqHead: Int32Array;
   private readonly reqTail: Int32Array;
-  private readonly reqCount: Int32Array;
-  private readonly reqOnVc: Int32Array; // waiting requests per channel-VC
+  private readonly reqCount: Uint16Array;
+  private readonly reqOnVc: Uint16Array; // waiting requests per channel-VC
   private readonly downPhits: Int32Array; // per channel: phits sent into the downstream buffer that have not left it
   private readonly rr: Int32Array;
   private readonly tryAt: Float64Array;
   private readonly chanDown: Int32Array; // downstream global port, or -1 - node for ejection
-  private readonly chanPhitPs: Float64Array;
-  private readonly chanLatPs: Float64Array;
-  private readonly chanOvh: Int32Array;
-  private readonly chanIsLink: Uint8Array;
-  private readonly groupRot: Int32Array;
+  /**
+   * Per channel its kind: a router-to-router link's class (below nLinkKinds), then NIC ejection,
+   * then NIC injection. Timing is per kind (kindPhitPs, kindLatPs, kindOvh): one byte per channel
+   * on the hot path instead of four numbers.
+   */
+  private readonly chanKind: Uint8Array;
+  private readonly nLinkKinds: number;
+  private readonly kindPhitPs: Float64Array;
+  private readonly kindLatPs: Float64Array;
+  private readonly kindOvh: Int32Array;
+  private readonly groupRot: Uint16Array;
   private readonly grants: Uint8Array;
-  // input queues
-  private readonly qHead: Int32Array;
+  /**
+   * Input queues: per queue its last packet, or -1 when empty. The packets of a queue form a ring
+   * through their `next` fields, the last pointing to the first (the head), so one number per
+   * queue gives both ends: half the memory of a head and a tail, on the busiest read of the hot path.
+   */
   private readonly qTail: Int32Array;
   /**
    * Per input queue, its head's request at an output while it waits (1 << RQ_SHIFT apart): the next
@@ -184,7 +195,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    */
   private readonly rq: Int32Array;
   private readonly upChan: Int32Array; // per global input port: channel feeding it
-  // credits on their way back, per channel-VC a time-ordered list: applied when read, an event only when a request waits
+  // credits on their way back, per channel a time-ordered list: applied when read, an event only when a request waits
   private readonly pcHead: Int32Array;
   private readonly pcTail: Int32Array;
   private pcTime = new Float64Array(1024);
@@ -192,7 +203,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private pcNext = new Int32Array(1024);
   private pcFree = -1;
   private pcUsed = 0;
-  private readonly upLatPs: Float64Array;
   private readonly choice: RouteChoice = { port: 0, count: 1, vc: 0 };
   private readonly endpoints: (Endpoint | undefined)[];
   /** Packet-hops (channel traversals between routers) so far. */
@@ -239,17 +249,22 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.busyUntil = new Float64Array(nChan);
     this.reqHead = new Int32Array(nChan).fill(-1);
     this.reqTail = new Int32Array(nChan).fill(-1);
-    this.reqCount = new Int32Array(nChan);
-    this.reqOnVc = new Int32Array(nChan * nv);
+    this.reqCount = new Uint16Array(nChan);
+    this.reqOnVc = new Uint16Array(nChan * nv);
     this.downPhits = new Int32Array(nChan);
     this.rr = new Int32Array(nChan);
     this.tryAt = new Float64Array(nChan).fill(-1);
     this.chanDown = new Int32Array(nChan).fill(-1);
-    this.chanPhitPs = new Float64Array(nChan);
-    this.chanLatPs = new Float64Array(nChan);
-    this.chanOvh = new Int32Array(nChan);
-    this.chanIsLink = new Uint8Array(nChan);
-    this.groupRot = new Int32Array(nChan);
+    const nLinkKinds = params.links.length;
+    if (nLinkKinds + 2 > 256) throw new RangeError(`${nLinkKinds} link classes: at most 254`);
+    this.nLinkKinds = nLinkKinds;
+    const kindEject = nLinkKinds;
+    const kindInject = nLinkKinds + 1;
+    this.chanKind = new Uint8Array(nChan);
+    this.kindPhitPs = Float64Array.from([...params.links.map((l) => l.phitPs), params.ejectPhitPs, params.injectPhitPs]);
+    this.kindLatPs = Float64Array.from([...params.links.map((l) => l.latencyPs), params.ejectLatencyPs, params.injectLatencyPs]);
+    this.kindOvh = Int32Array.from([...params.links.map((l) => l.overheadPhits), 0, 0]);
+    this.groupRot = new Uint16Array(nChan);
     this.grants = new Uint8Array(nChan);
     if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
     // virtual output queues: one per port index that is an output somewhere (a link or a node port)
@@ -277,14 +292,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.cq = 1 << this.cqShift;
     this.nextPort = this.cq > 1 ? nextPort! : null;
     const cq = this.cq;
-    this.qHead = new Int32Array(nChan * nv * qPer).fill(-1);
+    this.nvcq = nv * cq;
+    if (g.radix * nv * qPer >= 0xffff) throw new RangeError(`${g.radix} ports x ${nv} VCs x ${qPer} queues: at most 65,534 input queues per router (waiting requests are counted in 16 bits)`);
+    if (((nv * cq) << PC_SLOT_SHIFT) >>> 0 !== (nv * cq) * 2 ** PC_SLOT_SHIFT) throw new RangeError(`${nv} VCs x ${cq} credit pools: too many pools per channel`);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
     this.rq = new Int32Array((nChan * nv * qPer) << RQ_SHIFT);
     this.upChan = new Int32Array(nChan).fill(-1);
     this.credits = new Int16Array(nChan * nv * cq);
-    this.pcHead = new Int32Array(nChan * nv).fill(-1);
-    this.pcTail = new Int32Array(nChan * nv).fill(-1);
-    this.upLatPs = new Float64Array(nChan);
+    this.pcHead = new Int32Array(nChan).fill(-1);
+    this.pcTail = new Int32Array(nChan).fill(-1);
     this.endpoints = new Array<Endpoint | undefined>(g.nodes);
 
     for (let gp = 0; gp < nGP; gp++) {
@@ -294,25 +310,18 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         const link = params.links[g.portClass[gp]!];
         if (!link) throw new RangeError(`no link parameters for link class ${g.classNames[g.portClass[gp]!]}`);
         this.chanDown[gp] = down;
-        this.chanPhitPs[gp] = link.phitPs;
-        this.chanLatPs[gp] = link.latencyPs;
-        this.chanOvh[gp] = link.overheadPhits;
-        this.chanIsLink[gp] = 1;
+        this.chanKind[gp] = g.portClass[gp]!;
         this.upChan[down] = gp;
-        this.upLatPs[down] = link.latencyPs;
         this.credits.fill(params.inputBufferPhits, gp * nv * cq, (gp + 1) * nv * cq);
       } else if (g.portClass[gp] === PORT_NODE) {
         const node = g.portNode[gp]!;
         this.chanDown[gp] = -1 - node;
-        this.chanPhitPs[gp] = params.ejectPhitPs;
-        this.chanLatPs[gp] = params.ejectLatencyPs;
+        this.chanKind[gp] = kindEject;
         for (let v = 0; v < nv; v++) this.credits[(gp * nv + v) * cq] = params.ejectBufferPhits;
         const inj = nGP + node;
         this.chanDown[inj] = gp;
-        this.chanPhitPs[inj] = params.injectPhitPs;
-        this.chanLatPs[inj] = params.injectLatencyPs;
+        this.chanKind[inj] = kindInject;
         this.upChan[gp] = inj;
-        this.upLatPs[gp] = params.injectLatencyPs;
         for (let v = 0; v < nv; v++) this.credits[(inj * nv + v) * cq] = params.injectBufferPhits;
       }
     }
@@ -455,14 +464,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
 
   /**
    * `phits` of credit reach pool `ci` of channel `chan` (see creditOf) at time `at` (now or
-   * later). A credit due now is applied at once; a later one waits in the channel-VC's list and is
-   * applied when the channel next reads its credits, with an event at its time only if a request
-   * waits there.
+   * later). A credit due now, with none of its VC's on the way, is applied at once; a later one
+   * waits in the channel's list and is applied when the channel next reads its credits, with an
+   * event at its time only if a request waits on its VC.
    */
   private returnCredits(chan: number, ci: number, phits: number, at: number): void {
     const cv = ci >> this.cqShift;
     this.downPhits[chan]! -= phits; // the phits have left the downstream buffer; their credits are on the way
-    if (at <= this.engine.now && this.pcHead[cv] === -1) {
+    if (at <= this.engine.now && !this.pendingOnVc(chan, cv)) {
       this.credits[ci]! += phits;
       if (this.reqHead[chan] !== -1) this.tryOut(chan);
       return;
@@ -474,23 +483,23 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       n = this.pcUsed++;
     }
     this.pcTime[n] = at;
-    this.pcPhits[n] = phits | ((ci & (this.cq - 1)) << PC_SLOT_SHIFT);
+    this.pcPhits[n] = phits | ((ci - chan * this.nvcq) << PC_SLOT_SHIFT);
     // keep the list in time order; credits almost always arrive in order, so search from the tail
-    const tail = this.pcTail[cv]!;
+    const tail = this.pcTail[chan]!;
     if (tail === -1 || this.pcTime[tail]! <= at) {
       this.pcNext[n] = -1;
-      if (tail === -1) this.pcHead[cv] = n;
+      if (tail === -1) this.pcHead[chan] = n;
       else this.pcNext[tail] = n;
-      this.pcTail[cv] = n;
+      this.pcTail[chan] = n;
     } else {
       let prev = -1;
-      let cur = this.pcHead[cv]!;
+      let cur = this.pcHead[chan]!;
       while (cur !== -1 && this.pcTime[cur]! <= at) {
         prev = cur;
         cur = this.pcNext[cur]!;
       }
       this.pcNext[n] = cur;
-      if (prev === -1) this.pcHead[cv] = n;
+      if (prev === -1) this.pcHead[chan] = n;
       else this.pcNext[prev] = n;
     }
     // wake the channel at `at` only if a request waits on this VC; a busy channel with waiting
@@ -511,13 +520,23 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.pcNext = nx;
   }
 
-  /** Credits of pool `ci` now (see creditOf): applies the returns to its channel-VC that are due. */
-  private creditsNow(ci: number): number {
-    const cv = ci >> this.cqShift;
-    let n = this.pcHead[cv]!;
+  /** Whether credits for channel-VC `cv` of channel `chan` are on their way (due or not yet applied). */
+  private pendingOnVc(chan: number, cv: number): boolean {
+    const off = (cv - chan * this.nv) << this.cqShift; // the VC's first pool in the channel
+    const end = off + this.cq;
+    for (let n = this.pcHead[chan]!; n !== -1; n = this.pcNext[n]!) {
+      const o = this.pcPhits[n]! >>> PC_SLOT_SHIFT;
+      if (o >= off && o < end) return true;
+    }
+    return false;
+  }
+
+  /** Credits of pool `ci` of channel `chan` now (see creditOf): applies the channel's returns that are due. */
+  private creditsNow(chan: number, ci: number): number {
+    let n = this.pcHead[chan]!;
     if (n === -1) return this.credits[ci]!;
     const now = this.engine.now;
-    const base = cv << this.cqShift; // a return's pool is base + its slot
+    const base = chan * this.nvcq; // a return's pool is base + its offset
     while (n !== -1 && this.pcTime[n]! <= now) {
       const v = this.pcPhits[n]!;
       this.credits[base + (v >>> PC_SLOT_SHIFT)]! += v & PC_PHITS;
@@ -526,8 +545,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       this.pcFree = n;
       n = next;
     }
-    this.pcHead[cv] = n;
-    if (n === -1) this.pcTail[cv] = -1;
+    this.pcHead[chan] = n;
+    if (n === -1) this.pcTail[chan] = -1;
     return this.credits[ci]!;
   }
 
@@ -540,12 +559,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const rq = this.rq;
     for (let iq = this.reqHead[chan]!; iq !== -1; iq = rq[(iq << RQ_SHIFT) + RQ_NEXT]!) {
       const ci = rq[(iq << RQ_SHIFT) + RQ_POOL]!;
-      const slot = ci & (this.cq - 1);
+      const off = ci - chan * this.nvcq;
       let have = this.credits[ci]!;
       const need = rq[(iq << RQ_SHIFT) + RQ_PHITS]!;
-      for (let n = this.pcHead[ci >> this.cqShift]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
+      for (let n = this.pcHead[chan]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
         const v = this.pcPhits[n]!;
-        if (v >>> PC_SLOT_SHIFT !== slot) continue;
+        if (v >>> PC_SLOT_SHIFT !== off) continue;
         have += v & PC_PHITS;
         if (have >= need) {
           t = this.pcTime[n]!;
@@ -590,15 +609,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         if (this.nextPort !== null) pk.xbSlot[p] = this.outSlot[this.nextPort(pk, p)]!;
       }
     }
-    pk.next[p] = -1;
     const tail = this.qTail[iq]!;
+    this.qTail[iq] = p;
     if (tail === -1) {
-      this.qHead[iq] = p;
-      this.qTail[iq] = p;
+      pk.next[p] = p;
       this.requestHead(iq);
     } else {
+      pk.next[p] = pk.next[tail]!;
       pk.next[tail] = p;
-      this.qTail[iq] = p;
     }
   }
 
@@ -625,7 +643,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** Queues the request of the head packet of input queue `iq` at its output (routing it first unless virtual output queues did on arrival). */
   private requestHead(iq: number): void {
     const pk = this.pkts;
-    const p = this.qHead[iq]!;
+    const p = pk.next[this.qTail[iq]!]!;
     const qPer = this.qPer;
     const gp = (iq / (this.nv * qPer)) | 0;
     let chan: number;
@@ -639,7 +657,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     // the common case: nothing waits at a free channel with credits for the packet, so it goes now
     const pool = this.creditOf(chan, p);
     const phits = pk.phits[p]!;
-    if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(pool) >= phits) {
+    if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(chan, pool) >= phits) {
       this.grant(chan, iq);
       return;
     }
@@ -669,7 +687,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       if (j >= count) j -= count;
       const c = base + j;
       const load =
-        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow(this.poolOf(c * this.nv + vc, 0)) < phits ? 1 : 0);
+        4 * this.reqCount[c]! + (this.busyUntil[c]! > now ? 2 : 0) + (this.creditsNow(c, this.poolOf(c * this.nv + vc, 0)) < phits ? 1 : 0);
       if (load < bestLoad) {
         bestLoad = load;
         best = c;
@@ -733,11 +751,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const rq = this.rq;
     for (let iq = this.reqHead[chan]!; iq !== -1; prev = iq, iq = rq[(iq << RQ_SHIFT) + RQ_NEXT]!) {
       const r = iq << RQ_SHIFT;
-      if (this.creditsNow(rq[r + RQ_POOL]!) < rq[r + RQ_PHITS]!) continue;
+      if (this.creditsNow(chan, rq[r + RQ_POOL]!) < rq[r + RQ_PHITS]!) continue;
       let key = iq - rr;
       if (key < 0) key += nq;
       // oldest first, round-robin order among equal ages
-      if (byAge) key -= this.ageOf(this.qHead[iq]!, age) * nq;
+      if (byAge) key -= this.ageOf(this.pkts.next[this.qTail[iq]!]!, age) * nq;
       if (key < bestKey) {
         bestKey = key;
         best = iq;
@@ -772,12 +790,13 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
     this.grants[chan] = (this.grants[chan]! + 1) & 63;
     // dequeue the packet
-    const p = this.qHead[iq]!;
-    const after = pk.next[p]!;
-    this.qHead[iq] = after;
-    if (after === -1) this.qTail[iq] = -1;
+    const tail = this.qTail[iq]!;
+    const p = pk.next[tail]!;
+    const more = p !== tail;
+    if (more) pk.next[tail] = pk.next[p]!;
+    else this.qTail[iq] = -1;
     this.send(chan, p, iq);
-    if (after !== -1) this.requestHead(iq);
+    if (more) this.requestHead(iq);
     if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
   }
 
@@ -794,7 +813,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const now = this.engine.now;
     if (DEBUG && this.busyUntil[chan]! > now) throw new Error(`channel ${chan} asked to send while busy until ${this.busyUntil[chan]}`);
     const phits = pk.phits[p]!;
-    const ser = (phits + this.chanOvh[chan]!) * this.chanPhitPs[chan]!;
+    const kind = this.chanKind[chan]!;
+    const ser = (phits + this.kindOvh[kind]!) * this.kindPhitPs[kind]!;
     let end = now + ser;
     if (end < pk.tailAt[p]!) end = pk.tailAt[p]!;
     end = Math.ceil(end);
@@ -819,15 +839,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       // the credits of the buffer it leaves: its VC's, and with crosspoint credits its output's
       // here, the slot of its queue
       const slot = this.cq > 1 && up < this.nGP ? iq % this.qPer : 0;
-      this.returnCredits(up, this.poolOf(up * this.nv + (buffer % this.nv), slot), phits, end + this.upLatPs[inGp]!);
+      this.returnCredits(up, this.poolOf(up * this.nv + (buffer % this.nv), slot), phits, end + this.kindLatPs[this.chanKind[up]!]!);
     }
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);
-    const lat = this.chanLatPs[chan]!;
+    const lat = this.kindLatPs[kind]!;
     const down = this.chanDown[chan]!;
     pk.tailAt[p] = end + lat;
     if (down >= 0) {
-      if (this.chanIsLink[chan]) {
+      if (kind < this.nLinkKinds) {
         pk.hops[p]!++;
         this.linkHops++;
       }
