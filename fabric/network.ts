@@ -128,6 +128,7 @@ const RQ_SHIFT = 2;
 const RQ_NEXT = 0;
 const RQ_POOL = 1;
 const RQ_PHITS = 2;
+const RQ_QUEUE = 3;
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
@@ -189,11 +190,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    */
   private readonly qTail: Int32Array;
   /**
-   * Per input queue, its head's request at an output while it waits (1 << RQ_SHIFT apart): the next
-   * waiting request, and the head's credit pool and size, so that an output scanning
-   * its waiting requests reads one record each, not the packets.
+   * Waiting requests, a record each (1 << RQ_SHIFT apart): the next request waiting at the same
+   * output, the head packet's credit pool and size, and its input queue; so an output scanning its
+   * waiting requests reads one record each, not the packets. Records come from a free list, most
+   * recently freed first: the few that are in use stay in cache, where one record per input queue
+   * (most of them never used) would spread over megabytes.
    */
-  private readonly rq: Int32Array;
+  private rq = new Int32Array(1024 << RQ_SHIFT);
+  private rqFree = -1;
+  private rqUsed = 0;
   private readonly upChan: Int32Array; // per global input port: channel feeding it
   // credits on their way back, per channel a time-ordered list: applied when read, an event only when a request waits
   private readonly pcHead: Int32Array;
@@ -296,7 +301,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (g.radix * nv * qPer >= 0xffff) throw new RangeError(`${g.radix} ports x ${nv} VCs x ${qPer} queues: at most 65,534 input queues per router (waiting requests are counted in 16 bits)`);
     if (((nv * cq) << PC_SLOT_SHIFT) >>> 0 !== (nv * cq) * 2 ** PC_SLOT_SHIFT) throw new RangeError(`${nv} VCs x ${cq} credit pools: too many pools per channel`);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
-    this.rq = new Int32Array((nChan * nv * qPer) << RQ_SHIFT);
     this.upChan = new Int32Array(nChan).fill(-1);
     this.credits = new Int16Array(nChan * nv * cq);
     this.pcHead = new Int32Array(nChan).fill(-1);
@@ -507,6 +511,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (this.reqOnVc[cv]! > 0 && at > this.busyUntil[chan]!) this.scheduleTry(chan, at);
   }
 
+  private growRequests(): void {
+    const rq = new Int32Array(this.rq.length * 2);
+    rq.set(this.rq);
+    this.rq = rq;
+  }
+
   private growPending(): void {
     const n = this.pcTime.length * 2;
     const t = new Float64Array(n);
@@ -557,11 +567,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private creditsSufficeAt(chan: number): number {
     let t = Infinity;
     const rq = this.rq;
-    for (let iq = this.reqHead[chan]!; iq !== -1; iq = rq[(iq << RQ_SHIFT) + RQ_NEXT]!) {
-      const ci = rq[(iq << RQ_SHIFT) + RQ_POOL]!;
+    for (let r = this.reqHead[chan]!; r !== -1; r = rq[r + RQ_NEXT]!) {
+      const ci = rq[r + RQ_POOL]!;
       const off = ci - chan * this.nvcq;
       let have = this.credits[ci]!;
-      const need = rq[(iq << RQ_SHIFT) + RQ_PHITS]!;
+      const need = rq[r + RQ_PHITS]!;
       for (let n = this.pcHead[chan]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
         const v = this.pcPhits[n]!;
         if (v >>> PC_SLOT_SHIFT !== off) continue;
@@ -661,15 +671,22 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       this.grant(chan, iq);
       return;
     }
+    let r = this.rqFree;
+    if (r !== -1) this.rqFree = this.rq[r + RQ_NEXT]!;
+    else {
+      if (this.rqUsed === this.rq.length) this.growRequests();
+      r = this.rqUsed;
+      this.rqUsed += 1 << RQ_SHIFT;
+    }
     const rq = this.rq;
-    const r = iq << RQ_SHIFT;
     rq[r + RQ_NEXT] = -1;
     rq[r + RQ_POOL] = pool;
     rq[r + RQ_PHITS] = phits;
+    rq[r + RQ_QUEUE] = iq;
     const t = this.reqTail[chan]!;
-    if (t === -1) this.reqHead[chan] = iq;
-    else rq[(t << RQ_SHIFT) + RQ_NEXT] = iq;
-    this.reqTail[chan] = iq;
+    if (t === -1) this.reqHead[chan] = r;
+    else rq[t + RQ_NEXT] = r;
+    this.reqTail[chan] = r;
     this.reqCount[chan]!++;
     this.reqOnVc[pool >> this.cqShift]!++;
     this.tryOut(chan);
@@ -749,16 +766,16 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     let bestKey = Infinity;
     let prev = -1;
     const rq = this.rq;
-    for (let iq = this.reqHead[chan]!; iq !== -1; prev = iq, iq = rq[(iq << RQ_SHIFT) + RQ_NEXT]!) {
-      const r = iq << RQ_SHIFT;
+    for (let r = this.reqHead[chan]!; r !== -1; prev = r, r = rq[r + RQ_NEXT]!) {
       if (this.creditsNow(chan, rq[r + RQ_POOL]!) < rq[r + RQ_PHITS]!) continue;
+      const iq = rq[r + RQ_QUEUE]!;
       let key = iq - rr;
       if (key < 0) key += nq;
       // oldest first, round-robin order among equal ages
       if (byAge) key -= this.ageOf(this.pkts.next[this.qTail[iq]!]!, age) * nq;
       if (key < bestKey) {
         bestKey = key;
-        best = iq;
+        best = r;
         bestPrev = prev;
       }
     }
@@ -772,13 +789,16 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       return;
     }
     // unlink the granted request
-    const nxt = rq[(best << RQ_SHIFT) + RQ_NEXT]!;
+    const nxt = rq[best + RQ_NEXT]!;
     if (bestPrev === -1) this.reqHead[chan] = nxt;
-    else rq[(bestPrev << RQ_SHIFT) + RQ_NEXT] = nxt;
+    else rq[bestPrev + RQ_NEXT] = nxt;
     if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
     this.reqCount[chan]!--;
-    this.reqOnVc[rq[(best << RQ_SHIFT) + RQ_POOL]! >> this.cqShift]!--;
-    this.grant(chan, best);
+    this.reqOnVc[rq[best + RQ_POOL]! >> this.cqShift]!--;
+    const iq = rq[best + RQ_QUEUE]!;
+    rq[best + RQ_NEXT] = this.rqFree;
+    this.rqFree = best;
+    this.grant(chan, iq);
   }
 
   /** Grants free channel `chan` (with credits) to the head packet of input queue `iq`, whose request is not (or no longer) in its list. */
