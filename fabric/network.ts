@@ -153,6 +153,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** Credit pools per channel and VC: 1, or with crosspoint credits one per output at the next router (outSlot), rounded up to a power of two (1 << cqShift); see creditOf. */
   private readonly cq: number;
   private readonly cqShift: number;
+  /** Input queues per port (vcs * qPer), and its log2 when a power of two (else -1). */
+  private readonly nvq: number;
+  private readonly nvqShift: number;
   /** Credit pools per channel (vcs * cq). */
   private readonly nvcq: number;
   /** With virtual output queues, per port index: its queue (and credit pool) among an input's, or -1 if no router outputs there. */
@@ -298,6 +301,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.nextPort = this.cq > 1 ? nextPort! : null;
     const cq = this.cq;
     this.nvcq = nv * cq;
+    this.nvq = nv * qPer;
+    this.nvqShift = (nv * qPer) & (nv * qPer - 1) ? -1 : Math.log2(nv * qPer);
     if (g.radix * nv * qPer >= 0xffff) throw new RangeError(`${g.radix} ports x ${nv} VCs x ${qPer} queues: at most 65,534 input queues per router (waiting requests are counted in 16 bits)`);
     if (((nv * cq) << PC_SLOT_SHIFT) >>> 0 !== (nv * cq) * 2 ** PC_SLOT_SHIFT) throw new RangeError(`${nv} VCs x ${cq} credit pools: too many pools per channel`);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
@@ -619,8 +624,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         if (this.nextPort !== null) pk.xbSlot[p] = this.outSlot[this.nextPort(pk, p)]!;
       }
     }
-    const tail = this.qTail[iq]!;
-    this.qTail[iq] = p;
+    const tail = this.qTail[this.qIndex(iq)]!;
+    this.qTail[this.qIndex(iq)] = p;
     if (tail === -1) {
       pk.next[p] = p;
       this.requestHead(iq);
@@ -628,6 +633,20 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       pk.next[p] = pk.next[tail]!;
       pk.next[tail] = p;
     }
+  }
+
+  /**
+   * Where input queue `iq` (port * vcs + VC, times the queues per port and VC, plus the output
+   * slot) keeps its tail: queues are stored VC-major, the same VC (and slot) of every port
+   * together, so that traffic on few VCs (one class, or the VCs one stage of a route uses) touches
+   * a fraction of the array; `iq` itself, and so the arbitration order, stays port-major.
+   */
+  private qIndex(iq: number): number {
+    const sh = this.nvqShift;
+    if (sh >= 0) return (iq & ((1 << sh) - 1)) * this.nChan + (iq >> sh);
+    const nvq = this.nvq;
+    const port = (iq / nvq) | 0;
+    return (iq - port * nvq) * this.nChan + port;
   }
 
   /** Routes packet `p` at router input port `gp` now: returns its output channel and sets its VC there. */
@@ -653,7 +672,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** Queues the request of the head packet of input queue `iq` at its output (routing it first unless virtual output queues did on arrival). */
   private requestHead(iq: number): void {
     const pk = this.pkts;
-    const p = pk.next[this.qTail[iq]!]!;
+    const p = pk.next[this.qTail[this.qIndex(iq)]!]!;
     const qPer = this.qPer;
     const gp = (iq / (this.nv * qPer)) | 0;
     let chan: number;
@@ -772,7 +791,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       let key = iq - rr;
       if (key < 0) key += nq;
       // oldest first, round-robin order among equal ages
-      if (byAge) key -= this.ageOf(this.pkts.next[this.qTail[iq]!]!, age) * nq;
+      if (byAge) key -= this.ageOf(this.pkts.next[this.qTail[this.qIndex(iq)]!]!, age) * nq;
       if (key < bestKey) {
         bestKey = key;
         best = r;
@@ -810,11 +829,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
     this.grants[chan] = (this.grants[chan]! + 1) & 63;
     // dequeue the packet
-    const tail = this.qTail[iq]!;
+    const tail = this.qTail[this.qIndex(iq)]!;
     const p = pk.next[tail]!;
     const more = p !== tail;
     if (more) pk.next[tail] = pk.next[p]!;
-    else this.qTail[iq] = -1;
+    else this.qTail[this.qIndex(iq)] = -1;
     this.send(chan, p, iq);
     if (more) this.requestHead(iq);
     if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
