@@ -826,8 +826,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const nq = this.nChan * this.nv * this.qPer;
     // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
     const age = this.params.age;
-    if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
-    this.grants[chan] = (this.grants[chan]! + 1) & 63;
+    if (age === undefined) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
+    else {
+      if (age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
+      this.grants[chan] = (this.grants[chan]! + 1) & 63; // the grant counter indexes the age mix
+    }
     // dequeue the packet
     const tail = this.qTail[this.qIndex(iq)]!;
     const p = pk.next[tail]!;
