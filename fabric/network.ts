@@ -442,6 +442,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.endpoints[node] = ep;
   }
 
+  /** Waiting-request records allocated so far (the free list grows to the run's peak of waiting requests). */
+  get requestRecords(): number {
+    return this.rq.length >> RQ_SHIFT;
+  }
+
   /** Largest packet (phits) the buffers admit; larger packets could never move. */
   get maxPacketPhits(): number {
     return Math.min(this.params.inputBufferPhits, this.params.ejectBufferPhits);

@@ -585,6 +585,25 @@ describe('input queues: one FIFO per input and VC, or one queue per output (rout
     expect(m.net.pkts.live).toBe(0);
   });
 
+  it('a hotspot that keeps more than 1,024 requests waiting at once grows the request records without losing one (bw, 1,024 processors to one)', () => {
+    const m = buildMachine(resolveMachine(machineSpec('bw'), 1024));
+    const bytes = 2048;
+    const sink = new Uint8Array(bytes * 1024);
+    const h = m.nics[0]!.register(sink);
+    const datas: Uint8Array[] = [];
+    let done = 0;
+    for (let src = 1; src < 1024; src++) {
+      const data = pattern(bytes, src);
+      datas.push(data);
+      m.nics[src]!.post({ op: 'put', mode: 'bte', local: data, remoteNode: 0, remoteHandle: h, remoteOffset: src * bytes, onComplete: () => done++ });
+    }
+    m.engine.drain();
+    expect(done).toBe(1023);
+    expect(m.net.requestRecords).toBeGreaterThan(1024);
+    for (let src = 1; src < 1024; src++) expect(sink.subarray(src * bytes, (src + 1) * bytes)).toEqual(datas[src - 1]);
+    expect(m.net.pkts.live).toBe(0);
+  });
+
   it('sc5832 routes with a queue per output (seed 002 §4: crosspoint buffers, K5); the other presets with one FIFO', () => {
     for (const name of ['xt4', 'xe6', 'xc30', 'bw']) expect(resolveMachine(machineSpec(name), 8).network.voq, name).toBe(false);
     expect(resolveMachine(machineSpec('sc5832'), 12).network.voq).toBe(true);
