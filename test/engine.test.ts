@@ -13,6 +13,16 @@ async function rejection(p: Promise<void>): Promise<unknown> {
 }
 
 describe('Engine threads and simulated time', () => {
+  it('carries every event kind from 0 to 255 to its handler and refuses kinds outside that range', () => {
+    const engine = new Engine(1);
+    const seen: number[] = [];
+    const id = engine.register({ onEvent: (kind, arg) => seen.push(kind * 1000 + arg) });
+    for (let k = 0; k < 256; k++) engine.at(1000 - k, id, k, 7);
+    engine.drain();
+    expect(seen).toEqual(Array.from({ length: 256 }, (_, i) => (255 - i) * 1000 + 7));
+    for (const bad of [256, -1, 1.5]) expect(() => engine.at(10, id, bad, 0)).toThrow(/event kind/);
+  });
+
   it('sleep advances engine.now by exactly the slept time, cumulatively', async () => {
     const engine = new Engine(1);
     const seen: number[] = [];

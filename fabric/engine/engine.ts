@@ -1,4 +1,4 @@
-import { EventQueue } from './event-queue.ts';
+import { EventQueue, MAX_HANDLERS, MAX_KINDS } from './event-queue.ts';
 import { Prng } from './prng.ts';
 
 /** Anything that receives events: fabric components implement this; no closures per event. */
@@ -101,12 +101,14 @@ export class Engine implements EventHandler {
 
   /** Registers an event handler and returns the id to schedule events on it. */
   register(handler: EventHandler): number {
+    if (this.handlers.length >= MAX_HANDLERS) throw new RangeError(`engine: more than ${MAX_HANDLERS} event handlers`);
     this.handlers.push(handler);
     return this.handlers.length - 1;
   }
 
-  /** Schedules `handler.onEvent(kind, arg)` at absolute time `at` (ps, never in the past). */
+  /** Schedules `handler.onEvent(kind, arg)` at absolute time `at` (ps, never in the past); `kind` is an integer in [0, 256). */
   at(at: number, handler: number, kind: number, arg: number): void {
+    if ((kind & (MAX_KINDS - 1)) !== kind) throw new RangeError(`engine: event kind ${kind}, not an integer in [0, ${MAX_KINDS})`);
     this.queue.push(at < this.now ? this.now : at, handler, kind, arg);
   }
 

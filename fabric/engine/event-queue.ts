@@ -19,13 +19,20 @@ const WHEEL_MASK = WHEEL_BUCKETS - 1;
 const WORDS = WHEEL_BUCKETS >> 5;
 /** Longest walk to keep the bucket being drained sorted; an event due deeper goes to the heap. */
 const INSERT_STEPS = 8;
+/** Event kinds take the low KIND_BITS bits of a word, handler ids the rest. */
+const KIND_BITS = 8;
+const KIND_MASK = (1 << KIND_BITS) - 1;
+/** Most handlers a queue serves (handler ids below it). */
+export const MAX_HANDLERS = 1 << (31 - KIND_BITS);
+/** Most event kinds per handler (kinds below it). */
+export const MAX_KINDS = 1 << KIND_BITS;
 
 export class EventQueue {
   // per-slot payload
   private time: Float64Array;
   private seq: Float64Array;
-  private target: Int32Array;
-  private kind: Int32Array;
+  /** Target and kind in one word (target << KIND_BITS | kind): one array less to touch per event. */
+  private tk: Int32Array;
   private arg: Float64Array;
   /** Next slot in the same wheel bucket, or -1. */
   private link: Int32Array;
@@ -58,8 +65,7 @@ export class EventQueue {
     const n = Math.max(16, initialCapacity);
     this.time = new Float64Array(n);
     this.seq = new Float64Array(n);
-    this.target = new Int32Array(n);
-    this.kind = new Int32Array(n);
+    this.tk = new Int32Array(n);
     this.arg = new Float64Array(n);
     this.link = new Int32Array(n);
     this.hTime = new Float64Array(n);
@@ -88,8 +94,7 @@ export class EventQueue {
     const slot = this.free[--this.freeTop]!;
     this.time[slot] = time;
     this.seq[slot] = this.nextSeq++;
-    this.target[slot] = target;
-    this.kind[slot] = kind;
+    this.tk[slot] = (target << KIND_BITS) | kind;
     this.arg[slot] = arg;
     const b = Math.floor(time / BUCKET_PS);
     if (b >= this.cur && b < this.cur + WHEEL_BUCKETS) this.wheelAdd(slot, b);
@@ -128,8 +133,9 @@ export class EventQueue {
       return false;
     }
     this.popTime = this.time[slot]!;
-    this.popTarget = this.target[slot]!;
-    this.popKind = this.kind[slot]!;
+    const tk = this.tk[slot]!;
+    this.popTarget = tk >>> KIND_BITS;
+    this.popKind = tk & KIND_MASK;
     this.popArg = this.arg[slot]!;
     this.free[this.freeTop++] = slot;
     return true;
@@ -337,8 +343,7 @@ export class EventQueue {
     };
     this.time = f64(this.time);
     this.seq = f64(this.seq);
-    this.target = i32(this.target);
-    this.kind = i32(this.kind);
+    this.tk = i32(this.tk);
     this.arg = f64(this.arg);
     this.link = i32(this.link);
     this.hTime = f64(this.hTime);
