@@ -304,7 +304,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.nvq = nv * qPer;
     this.nvqShift = (nv * qPer) & (nv * qPer - 1) ? -1 : Math.log2(nv * qPer);
     if (g.radix * nv * qPer >= 0xffff) throw new RangeError(`${g.radix} ports x ${nv} VCs x ${qPer} queues: at most 65,534 input queues per router (waiting requests are counted in 16 bits)`);
-    if (((nv * cq) << PC_SLOT_SHIFT) >>> 0 !== (nv * cq) * 2 ** PC_SLOT_SHIFT) throw new RangeError(`${nv} VCs x ${cq} credit pools: too many pools per channel`);
+    if (nv * cq > 1 << (32 - PC_SLOT_SHIFT)) throw new RangeError(`${nv} VCs x ${cq} credit pools: at most ${1 << (32 - PC_SLOT_SHIFT)} pools per channel (a pending return holds its pool in 8 bits)`);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
     this.upChan = new Int32Array(nChan).fill(-1);
     this.credits = new Int16Array(nChan * nv * cq);
@@ -326,12 +326,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         const node = g.portNode[gp]!;
         this.chanDown[gp] = -1 - node;
         this.chanKind[gp] = kindEject;
-        for (let v = 0; v < nv; v++) this.credits[(gp * nv + v) * cq] = params.ejectBufferPhits;
+        for (let v = 0; v < nv; v++) this.credits[this.poolOf(gp * nv + v, 0)] = params.ejectBufferPhits;
         const inj = nGP + node;
         this.chanDown[inj] = gp;
         this.chanKind[inj] = kindInject;
         this.upChan[gp] = inj;
-        for (let v = 0; v < nv; v++) this.credits[(inj * nv + v) * cq] = params.injectBufferPhits;
+        for (let v = 0; v < nv; v++) this.credits[this.poolOf(inj * nv + v, 0)] = params.injectBufferPhits;
       }
     }
   }
@@ -542,7 +542,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
 
   /** Whether credits for channel-VC `cv` of channel `chan` are on their way (due or not yet applied). */
   private pendingOnVc(chan: number, cv: number): boolean {
-    const off = (cv - chan * this.nv) << this.cqShift; // the VC's first pool in the channel
+    const off = this.poolOf(cv, 0) - chan * this.nvcq; // the VC's first pool in the channel
     const end = off + this.cq;
     for (let n = this.pcHead[chan]!; n !== -1; n = this.pcNext[n]!) {
       const o = this.pcPhits[n]! >>> PC_SLOT_SHIFT;
@@ -629,8 +629,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         if (this.nextPort !== null) pk.xbSlot[p] = this.outSlot[this.nextPort(pk, p)]!;
       }
     }
-    const tail = this.qTail[this.qIndex(iq)]!;
-    this.qTail[this.qIndex(iq)] = p;
+    const qi = this.qIndex(iq);
+    const tail = this.qTail[qi]!;
+    this.qTail[qi] = p;
     if (tail === -1) {
       pk.next[p] = p;
       this.requestHead(iq);
@@ -831,17 +832,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const nq = this.nChan * this.nv * this.qPer;
     // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
     const age = this.params.age;
-    if (age === undefined) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
-    else {
-      if (age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
-      this.grants[chan] = (this.grants[chan]! + 1) & 63; // the grant counter indexes the age mix
-    }
+    if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
+    if (age !== undefined) this.grants[chan] = (this.grants[chan]! + 1) & 63; // the grant counter indexes the age mix only
     // dequeue the packet
-    const tail = this.qTail[this.qIndex(iq)]!;
+    const qi = this.qIndex(iq);
+    const tail = this.qTail[qi]!;
     const p = pk.next[tail]!;
     const more = p !== tail;
     if (more) pk.next[tail] = pk.next[p]!;
-    else this.qTail[this.qIndex(iq)] = -1;
+    else this.qTail[qi] = -1;
     this.send(chan, p, iq);
     if (more) this.requestHead(iq);
     if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);

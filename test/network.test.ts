@@ -604,6 +604,19 @@ describe('input queues: one FIFO per input and VC, or one queue per output (rout
     expect(m.net.pkts.live).toBe(0);
   });
 
+  it('refuses, with a clear message, a network beyond its 16-bit counts or 8-bit pending-credit pools', () => {
+    const build = (machine: string, nodes: number, over: { vcs?: number; inputBufferPhits?: number }, crosspoint = false): Network => {
+      const cfg = resolveMachine(machineSpec(machine), nodes);
+      const { graph: g, route, vcs, nextPort } = buildTopology(cfg.topology);
+      return new Network(new Engine(1), g, route, { ...cfg.network, vcs, links: linksByClass(cfg, g), ...over }, new PacketPool(cfg.nic.format.maxPayloadBytes), crosspoint ? nextPort : undefined);
+    };
+    expect(() => build('xt4', 8, {})).not.toThrow();
+    expect(() => build('xt4', 8, { inputBufferPhits: 0x8000 })).toThrow(/credits are 16-bit counts/);
+    expect(() => build('xt4', 8, { vcs: 10_000 })).toThrow(/at most 65,534 input queues per router/);
+    expect(() => build('sc5832', 12, { vcs: 64 }, true)).not.toThrow();
+    expect(() => build('sc5832', 12, { vcs: 100 }, true)).toThrow(/at most 256 pools per channel/);
+  });
+
   it('sc5832 routes with a queue per output (seed 002 §4: crosspoint buffers, K5); the other presets with one FIFO', () => {
     for (const name of ['xt4', 'xe6', 'xc30', 'bw']) expect(resolveMachine(machineSpec(name), 8).network.voq, name).toBe(false);
     expect(resolveMachine(machineSpec('sc5832'), 12).network.voq).toBe(true);
