@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventQueue } from '../fabric/engine/event-queue.ts';
+import { EventQueue, WHEEL_HORIZON_PS } from '../fabric/engine/event-queue.ts';
 
 /** One event as the reference model keeps it; `id` is the push order. */
 interface Ev {
@@ -125,6 +125,22 @@ describe('EventQueue', () => {
     }
   });
 
+  it('buckets of one and two events come out in (time, push) order, as a sorted bucket receiving pushes does', () => {
+    // every ordered pair of times within and across the first buckets, equal times included
+    const times = [0, 1, 7, 15, 16, 17, 31, 40];
+    for (const a of times) {
+      for (const b of times) {
+        const c = new Checked();
+        c.push(a);
+        c.push(b);
+        c.push(a + 3); // a third event in the bucket now being drained, after its first pop
+        c.pop();
+        c.push(Math.max(a, b)); // pushed into the sorted bucket being drained, or a later one
+        c.finish();
+      }
+    }
+  });
+
   it('grows past its initial capacity without losing or reordering events', () => {
     const q = new EventQueue(16); // the minimum capacity
     const ref: Ev[] = [];
@@ -155,8 +171,7 @@ describe('EventQueue', () => {
     }
   });
 
-  // The queue keeps near events in a timing wheel (256 ps buckets, about 8.4 us ahead) and the
-  // rest in a heap: times from picoseconds to milliseconds, crowded buckets, long idle gaps and
+  // The queue keeps near events in a timing wheel (WHEEL_HORIZON_PS ahead) and the rest in a heap: times from picoseconds to milliseconds, crowded buckets, long idle gaps and
   // pushes behind the bucket being drained must all come out in (time, push) order.
   it.each([
     { name: 'mixed scales', monotone: true },
@@ -184,13 +199,14 @@ describe('EventQueue', () => {
   });
 
   it('an event just beyond the wheel horizon does not overtake a near one in the bucket it would wrap onto', () => {
-    const horizon = 32768 * 256; // buckets x ps per bucket
+    const horizon = WHEEL_HORIZON_PS;
     for (const beyond of [horizon, horizon + 1, horizon + 300, 2 * horizon + 300]) {
       const q = new EventQueue();
       q.push(beyond, 1, 0, 1);
-      q.push(600, 2, 0, 2); // two buckets on: the slot `beyond + 300` would wrap onto
+      const near = (beyond % horizon) + 1; // in the bucket `beyond` would wrap onto
+      q.push(near, 2, 0, 2);
       q.push(horizon - 1, 3, 0, 3); // the last bucket inside the horizon
-      expect(popAll(q).map((e) => e.time)).toEqual([600, horizon - 1, beyond]);
+      expect(popAll(q).map((e) => e.time)).toEqual([near, horizon - 1, beyond]);
     }
   });
 

@@ -1,4 +1,4 @@
-import { EventQueue, MAX_HANDLERS, MAX_KINDS } from './event-queue.ts';
+import { EventQueue, MAX_HANDLERS } from './event-queue.ts';
 import { Prng } from './prng.ts';
 
 /** Anything that receives events: fabric components implement this; no closures per event. */
@@ -108,7 +108,6 @@ export class Engine implements EventHandler {
 
   /** Schedules `handler.onEvent(kind, arg)` at absolute time `at` (ps, never in the past); `kind` is an integer in [0, 256). */
   at(at: number, handler: number, kind: number, arg: number): void {
-    if ((kind & (MAX_KINDS - 1)) !== kind) throw new RangeError(`engine: event kind ${kind}, not an integer in [0, ${MAX_KINDS})`);
     this.queue.push(at < this.now ? this.now : at, handler, kind, arg);
   }
 

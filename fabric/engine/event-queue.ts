@@ -4,34 +4,43 @@
  * reached: events live in struct-of-arrays slots.
  *
  * Two tiers hold the slots. Most events of a network simulation fall due within a few
- * microseconds, so a timing wheel of WHEEL_BUCKETS buckets, each BUCKET_PS wide, takes every
+ * microseconds, so a timing wheel of Q.WheelBuckets buckets, each Q.BucketPs wide, takes every
  * event whose bucket lies within the wheel's horizon from the bucket being drained: pushing
- * appends to a bucket's list, and a bucket is sorted by (time, sequence) once, when the queue
+ * prepends to a bucket's list, and a bucket is sorted by (time, sequence) once, when the queue
  * reaches it. Events beyond the horizon, or earlier than the bucket being drained, go to a
  * binary min-heap. A pop takes the smaller of the wheel's first event and the heap's top, so the
  * order is exactly (time, sequence) whichever tier holds an event.
  */
-// 64 ps buckets: a few fabric events each at 1,000 nodes, so sorting a bucket stays short; the wheel spans 2.1 us
-const BUCKET_SHIFT = 6;
-const BUCKET_PS = 1 << BUCKET_SHIFT;
-const WHEEL_BUCKETS = 32768;
-const WHEEL_MASK = WHEEL_BUCKETS - 1;
-const WORDS = WHEEL_BUCKETS >> 5;
-/** Longest walk to keep the bucket being drained sorted; an event due deeper goes to the heap. */
-const INSERT_STEPS = 8;
-/** Event kinds take the low KIND_BITS bits of a word, handler ids the rest. */
-const KIND_BITS = 8;
-const KIND_MASK = (1 << KIND_BITS) - 1;
+/**
+ * The queue's constants, as a const enum so that they compile to literals: a module-level
+ * constant costs a context load at every use on the hot path.
+ */
+const enum Q {
+  // 16 ps buckets: one to three fabric events each at 1,000 nodes, so sorting a bucket stays
+  // short; the wheel spans 1.05 us, which holds a fabric's latencies and most packet intervals
+  BucketShift = 4,
+  BucketPs = 1 << BucketShift,
+  WheelBuckets = 65536,
+  WheelMask = WheelBuckets - 1,
+  Words = WheelBuckets >> 5,
+  /** Longest walk to keep the bucket being drained sorted; an event due deeper goes to the heap. */
+  InsertSteps = 8,
+  /** Event kinds take the low KindBits bits of a word, handler ids the rest. */
+  KindBits = 8,
+  KindMask = (1 << KindBits) - 1,
+}
 /** Most handlers a queue serves (handler ids below it). */
-export const MAX_HANDLERS = 1 << (31 - KIND_BITS);
+export const MAX_HANDLERS = 1 << (31 - Q.KindBits);
 /** Most event kinds per handler (kinds below it). */
-export const MAX_KINDS = 1 << KIND_BITS;
+export const MAX_KINDS = 1 << Q.KindBits;
+/** How far ahead of the current bucket the wheel holds events (ps); later ones wait in the heap. */
+export const WHEEL_HORIZON_PS = Q.WheelBuckets * Q.BucketPs;
 
 export class EventQueue {
   // per-slot payload
   private time: Float64Array;
   private seq: Float64Array;
-  /** Target and kind in one word (target << KIND_BITS | kind): one array less to touch per event. */
+  /** Target and kind in one word (target shifted left by Q.KindBits, or kind): one array less to touch per event. */
   private tk: Int32Array;
   private arg: Float64Array;
   /** Next slot in the same wheel bucket, or -1. */
@@ -40,13 +49,14 @@ export class EventQueue {
   private freeTop = 0;
   private nextSeq = 0;
   // the wheel: a list per bucket, a bit per non-empty bucket
-  private readonly head = new Int32Array(WHEEL_BUCKETS).fill(-1);
-  private readonly tail = new Int32Array(WHEEL_BUCKETS).fill(-1);
-  private readonly bits = new Uint32Array(WORDS);
-  /** Absolute index (time / BUCKET_PS) of the bucket being drained; the wheel holds [cur, cur + WHEEL_BUCKETS). */
+  private readonly head = new Int32Array(Q.WheelBuckets).fill(-1);
+  private readonly bits = new Uint32Array(Q.Words);
+  /** Absolute index (time over the bucket width) of the bucket being drained; the wheel holds [cur, cur + Q.WheelBuckets). */
   private cur = 0;
   /** Whether bucket `cur` is sorted (then pushes into it keep it sorted). */
   private curSorted = false;
+  /** While bucket `cur` is sorted: its last event. */
+  private curTail = -1;
   private wheelCount = 0;
   private sortScratch = new Int32Array(64);
   private mergeScratch = new Int32Array(64);
@@ -88,16 +98,17 @@ export class EventQueue {
     return wt < ht ? wt : ht;
   }
 
-  /** Adds an event; same-time events keep their push order. */
+  /** Adds an event; same-time events keep their push order. `kind` is an integer in [0, MAX_KINDS). */
   push(time: number, target: number, kind: number, arg: number): void {
+    if ((kind & Q.KindMask) !== kind) throw new RangeError(`engine: event kind ${kind}, not an integer in [0, ${MAX_KINDS})`);
     if (this.freeTop === 0) this.grow();
     const slot = this.free[--this.freeTop]!;
     this.time[slot] = time;
     this.seq[slot] = this.nextSeq++;
-    this.tk[slot] = (target << KIND_BITS) | kind;
+    this.tk[slot] = (target << Q.KindBits) | kind;
     this.arg[slot] = arg;
-    const b = Math.floor(time / BUCKET_PS);
-    if (b >= this.cur && b < this.cur + WHEEL_BUCKETS) this.wheelAdd(slot, b);
+    const b = Math.floor(time / Q.BucketPs);
+    if (b >= this.cur && b < this.cur + Q.WheelBuckets) this.wheelAdd(slot, b);
     else this.heapAdd(slot);
   }
 
@@ -111,11 +122,10 @@ export class EventQueue {
     if (w !== -1 && (this.heapCount === 0 || this.before(w, this.hSlot[0]!))) {
       if (this.time[w]! > limitPs) return false;
       // unlink the first event of bucket cur
-      const i = this.cur & WHEEL_MASK;
+      const i = this.cur & Q.WheelMask;
       const nx = this.link[w]!;
       this.head[i] = nx;
       if (nx === -1) {
-        this.tail[i] = -1;
         this.bits[i >> 5]! &= ~(1 << (i & 31));
         this.curSorted = false;
       }
@@ -126,7 +136,7 @@ export class EventQueue {
       slot = this.heapTake();
       // an empty wheel moves to the new time, so that the events pushed from now on fit in it
       if (this.wheelCount === 0) {
-        this.cur = Math.floor(this.time[slot]! / BUCKET_PS);
+        this.cur = Math.floor(this.time[slot]! / Q.BucketPs);
         this.curSorted = false;
       }
     } else {
@@ -134,8 +144,8 @@ export class EventQueue {
     }
     this.popTime = this.time[slot]!;
     const tk = this.tk[slot]!;
-    this.popTarget = tk >>> KIND_BITS;
-    this.popKind = tk & KIND_MASK;
+    this.popTarget = tk >>> Q.KindBits;
+    this.popKind = tk & Q.KindMask;
     this.popArg = this.arg[slot]!;
     this.free[this.freeTop++] = slot;
     return true;
@@ -151,21 +161,27 @@ export class EventQueue {
   // --- the wheel
 
   private wheelAdd(slot: number, b: number): void {
-    const i = b & WHEEL_MASK;
-    const t = this.tail[i]!;
+    const i = b & Q.WheelMask;
+    const h = this.head[i]!;
     this.wheelCount++;
-    if (t === -1) {
+    if (h === -1) {
       this.link[slot] = -1;
       this.head[i] = slot;
-      this.tail[i] = slot;
       this.bits[i >> 5]! |= 1 << (i & 31);
       return;
     }
-    if (b !== this.cur || !this.curSorted || this.before(t, slot)) {
-      // an unsorted bucket, or the new event goes last
+    if (b !== this.cur || !this.curSorted) {
+      // a bucket not yet sorted keeps its events newest first: one write, and no tail to keep
+      this.link[slot] = h;
+      this.head[i] = slot;
+      return;
+    }
+    const t = this.curTail;
+    if (this.before(t, slot)) {
+      // the new event goes last
       this.link[slot] = -1;
       this.link[t] = slot;
-      this.tail[i] = slot;
+      this.curTail = slot;
       return;
     }
     // the bucket being drained stays sorted; deep inside a crowded bucket the heap takes it
@@ -173,7 +189,7 @@ export class EventQueue {
     let n = this.head[i]!;
     let steps = 0;
     while (n !== -1 && this.before(n, slot)) {
-      if (++steps > INSERT_STEPS) {
+      if (++steps > Q.InsertSteps) {
         this.wheelCount--;
         this.heapAdd(slot);
         return;
@@ -189,10 +205,10 @@ export class EventQueue {
   /** The wheel's earliest event (advancing to the next non-empty bucket and sorting it), or -1. */
   private wheelFront(): number {
     if (this.wheelCount === 0) return -1;
-    let i = this.cur & WHEEL_MASK;
+    let i = this.cur & Q.WheelMask;
     if (this.head[i] === -1) {
       const next = this.nextBucket(i);
-      this.cur += (next - i) & WHEEL_MASK;
+      this.cur += (next - i) & Q.WheelMask;
       this.curSorted = false;
       i = next;
     }
@@ -208,9 +224,9 @@ export class EventQueue {
     const bits = this.bits;
     let w = from >> 5;
     let word = bits[w]! & (~0 << (from & 31));
-    for (let k = 0; k <= WORDS; k++) {
+    for (let k = 0; k <= Q.Words; k++) {
       if (word !== 0) return (w << 5) + (31 - Math.clz32(word & -word));
-      w = w + 1 === WORDS ? 0 : w + 1;
+      w = w + 1 === Q.Words ? 0 : w + 1;
       word = bits[w]!;
     }
     throw new Error('event queue: the wheel count says non-empty but no bucket is');
@@ -218,14 +234,39 @@ export class EventQueue {
 
   /**
    * Sorts bucket `i` by (time, sequence): insertion sort when short, bottom-up merge sort when
-   * crowded. A bucket not yet reached holds its events in push order, which is sequence order, so
-   * a stable sort by time alone gives (time, sequence) order.
+   * crowded. A bucket not yet reached holds its events newest first, the reverse of sequence
+   * order, so a stable sort by time of the reversed list gives (time, sequence) order.
    */
   private sortBucket(i: number): void {
+    const link = this.link;
+    const first = this.head[i]!;
+    const second = link[first]!;
+    // most buckets hold one or two events (newest first)
+    if (second === -1) {
+      this.curTail = first;
+      return;
+    }
+    if (link[second] === -1) {
+      if (this.time[first]! < this.time[second]!) {
+        this.curTail = second;
+      } else {
+        this.head[i] = second;
+        link[second] = first;
+        link[first] = -1;
+        this.curTail = first;
+      }
+      return;
+    }
     let n = 0;
     for (let s = this.head[i]!; s !== -1; s = this.link[s]!) {
       if (n === this.sortScratch.length) this.growScratch();
       this.sortScratch[n++] = s;
+    }
+    // oldest first
+    for (let x = 0, y = n - 1; x < y; x++, y--) {
+      const t = this.sortScratch[x]!;
+      this.sortScratch[x] = this.sortScratch[y]!;
+      this.sortScratch[y] = t;
     }
     const time = this.time;
     let a = this.sortScratch;
@@ -261,7 +302,7 @@ export class EventQueue {
     for (let k = 0; k < n - 1; k++) this.link[a[k]!] = a[k + 1]!;
     this.link[a[n - 1]!] = -1;
     this.head[i] = a[0]!;
-    this.tail[i] = a[n - 1]!;
+    this.curTail = a[n - 1]!;
   }
 
   private growScratch(): void {
