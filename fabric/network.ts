@@ -113,22 +113,32 @@ export interface NetworkCounters {
   readonly nonMinimal: number;
 }
 
-const EV_ARRIVE = 0;
-const EV_TRY = 1;
-const EV_DELIVER = 2;
-/** Load counts one unit per 16 phits waiting in the downstream buffer (as well as per waiting request). */
-const LOAD_PHITS_SHIFT = 4;
+/**
+ * The network's constants, as const enums so that they compile to literals: a module-level
+ * constant costs a context load at every use on the hot path.
+ */
+const enum Ev {
+  Arrive = 0,
+  Try = 1,
+  Deliver = 2,
+}
+const enum K {
+  /** Load counts one unit per 16 phits waiting in the downstream buffer (as well as per waiting request). */
+  LoadPhitsShift = 4,
+  /** A pending credit return holds its phits and, above them, its pool's offset in its channel (VC and slot). */
+  PcSlotShift = 24,
+  PcPhits = (1 << PcSlotShift) - 1,
+}
+/** Fields of a waiting request's record (rq), 1 << Rq.Shift apart. */
+const enum Rq {
+  Shift = 2,
+  Next = 0,
+  Pool = 1,
+  Phits = 2,
+  Queue = 3,
+}
 /** Largest buffer in phits: credits are counted in 16 bits, half the memory of 32 (the hot path reads them on every hop). */
 export const MAX_BUFFER_PHITS = 0x7fff;
-/** A pending credit return holds its phits and, above them, its pool's offset in its channel (VC and slot). */
-const PC_SLOT_SHIFT = 24;
-const PC_PHITS = (1 << PC_SLOT_SHIFT) - 1;
-/** Fields of a waiting request's record (rq), 1 << RQ_SHIFT apart. */
-const RQ_SHIFT = 2;
-const RQ_NEXT = 0;
-const RQ_POOL = 1;
-const RQ_PHITS = 2;
-const RQ_QUEUE = 3;
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
@@ -193,13 +203,13 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    */
   private readonly qTail: Int32Array;
   /**
-   * Waiting requests, a record each (1 << RQ_SHIFT apart): the next request waiting at the same
+   * Waiting requests, a record each (1 << Rq.Shift apart): the next request waiting at the same
    * output, the head packet's credit pool and size, and its input queue; so an output scanning its
    * waiting requests reads one record each, not the packets. Records come from a free list, most
    * recently freed first: the few that are in use stay in cache, where one record per input queue
    * (most of them never used) would spread over megabytes.
    */
-  private rq = new Int32Array(1024 << RQ_SHIFT);
+  private rq = new Int32Array(1024 << Rq.Shift);
   private rqFree = -1;
   private rqUsed = 0;
   private readonly upChan: Int32Array; // per global input port: channel feeding it
@@ -304,7 +314,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.nvq = nv * qPer;
     this.nvqShift = (nv * qPer) & (nv * qPer - 1) ? -1 : Math.log2(nv * qPer);
     if (g.radix * nv * qPer >= 0xffff) throw new RangeError(`${g.radix} ports x ${nv} VCs x ${qPer} queues: at most 65,534 input queues per router (waiting requests are counted in 16 bits)`);
-    if (nv * cq > 1 << (32 - PC_SLOT_SHIFT)) throw new RangeError(`${nv} VCs x ${cq} credit pools: at most ${1 << (32 - PC_SLOT_SHIFT)} pools per channel (a pending return holds its pool in 8 bits)`);
+    if (nv * cq > 1 << (32 - K.PcSlotShift)) throw new RangeError(`${nv} VCs x ${cq} credit pools: at most ${1 << (32 - K.PcSlotShift)} pools per channel (a pending return holds its pool in 8 bits)`);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
     this.upChan = new Int32Array(nChan).fill(-1);
     this.credits = new Int16Array(nChan * nv * cq);
@@ -444,7 +454,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
 
   /** Waiting-request records allocated so far (the free list grows to the run's peak of waiting requests). */
   get requestRecords(): number {
-    return this.rq.length >> RQ_SHIFT;
+    return this.rq.length >> Rq.Shift;
   }
 
   /** Largest packet (phits) the buffers admit; larger packets could never move. */
@@ -497,7 +507,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       n = this.pcUsed++;
     }
     this.pcTime[n] = at;
-    this.pcPhits[n] = phits | ((ci - chan * this.nvcq) << PC_SLOT_SHIFT);
+    this.pcPhits[n] = phits | ((ci - chan * this.nvcq) << K.PcSlotShift);
     // keep the list in time order; credits almost always arrive in order, so search from the tail
     const tail = this.pcTail[chan]!;
     if (tail === -1 || this.pcTime[tail]! <= at) {
@@ -545,7 +555,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const off = this.poolOf(cv, 0) - chan * this.nvcq; // the VC's first pool in the channel
     const end = off + this.cq;
     for (let n = this.pcHead[chan]!; n !== -1; n = this.pcNext[n]!) {
-      const o = this.pcPhits[n]! >>> PC_SLOT_SHIFT;
+      const o = this.pcPhits[n]! >>> K.PcSlotShift;
       if (o >= off && o < end) return true;
     }
     return false;
@@ -559,7 +569,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const base = chan * this.nvcq; // a return's pool is base + its offset
     while (n !== -1 && this.pcTime[n]! <= now) {
       const v = this.pcPhits[n]!;
-      this.credits[base + (v >>> PC_SLOT_SHIFT)]! += v & PC_PHITS;
+      this.credits[base + (v >>> K.PcSlotShift)]! += v & K.PcPhits;
       const next = this.pcNext[n]!;
       this.pcNext[n] = this.pcFree;
       this.pcFree = n;
@@ -577,15 +587,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private creditsSufficeAt(chan: number): number {
     let t = Infinity;
     const rq = this.rq;
-    for (let r = this.reqHead[chan]!; r !== -1; r = rq[r + RQ_NEXT]!) {
-      const ci = rq[r + RQ_POOL]!;
+    for (let r = this.reqHead[chan]!; r !== -1; r = rq[r + Rq.Next]!) {
+      const ci = rq[r + Rq.Pool]!;
       const off = ci - chan * this.nvcq;
       let have = this.credits[ci]!;
-      const need = rq[r + RQ_PHITS]!;
+      const need = rq[r + Rq.Phits]!;
       for (let n = this.pcHead[chan]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
         const v = this.pcPhits[n]!;
-        if (v >>> PC_SLOT_SHIFT !== off) continue;
-        have += v & PC_PHITS;
+        if (v >>> K.PcSlotShift !== off) continue;
+        have += v & K.PcPhits;
         if (have >= need) {
           t = this.pcTime[n]!;
           break;
@@ -597,14 +607,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
 
   onEvent(kind: number, arg: number): void {
     switch (kind) {
-      case EV_ARRIVE:
+      case Ev.Arrive:
         this.enqueue(arg);
         break;
-      case EV_TRY:
+      case Ev.Try:
         if (this.tryAt[arg] === this.engine.now) this.tryAt[arg] = -1;
         this.tryOut(arg);
         break;
-      case EV_DELIVER: {
+      case Ev.Deliver: {
         this.delivered++;
         if (this.mOn) this.recordDelivery(arg);
         this.endpoints[this.pkts.dst[arg]!]!.deliver(arg);
@@ -655,6 +665,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     return (iq - port * nvq) * this.nChan + port;
   }
 
+  /** The input port (global port id, or a NIC pseudo-port) of input queue `iq`: a shift when the queues per port are a power of two. */
+  private portOf(iq: number): number {
+    const sh = this.nvqShift;
+    return sh >= 0 ? iq >> sh : (iq / this.nvq) | 0;
+  }
+
   /** Routes packet `p` at router input port `gp` now: returns its output channel and sets its VC there. */
   private routeNow(gp: number, p: number): number {
     const pk = this.pkts;
@@ -680,7 +696,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const pk = this.pkts;
     const p = pk.next[this.qTail[this.qIndex(iq)]!]!;
     const qPer = this.qPer;
-    const gp = (iq / (this.nv * qPer)) | 0;
+    const gp = this.portOf(iq);
     let chan: number;
     if (gp >= this.nGP) {
       chan = gp; // NIC pseudo-port: its only output is its injection channel
@@ -697,20 +713,20 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       return;
     }
     let r = this.rqFree;
-    if (r !== -1) this.rqFree = this.rq[r + RQ_NEXT]!;
+    if (r !== -1) this.rqFree = this.rq[r + Rq.Next]!;
     else {
       if (this.rqUsed === this.rq.length) this.growRequests();
       r = this.rqUsed;
-      this.rqUsed += 1 << RQ_SHIFT;
+      this.rqUsed += 1 << Rq.Shift;
     }
     const rq = this.rq;
-    rq[r + RQ_NEXT] = -1;
-    rq[r + RQ_POOL] = pool;
-    rq[r + RQ_PHITS] = phits;
-    rq[r + RQ_QUEUE] = iq;
+    rq[r + Rq.Next] = -1;
+    rq[r + Rq.Pool] = pool;
+    rq[r + Rq.Phits] = phits;
+    rq[r + Rq.Queue] = iq;
     const t = this.reqTail[chan]!;
     if (t === -1) this.reqHead[chan] = r;
-    else rq[t + RQ_NEXT] = r;
+    else rq[t + Rq.Next] = r;
     this.reqTail[chan] = r;
     this.reqCount[chan]!++;
     this.reqOnVc[pool >> this.cqShift]!++;
@@ -744,7 +760,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const now = this.engine.now;
     let best = Infinity;
     for (let c = first; c < first + count; c++) {
-      const l = this.reqCount[c]! + (this.busyUntil[c]! > now ? 1 : 0) + (this.downPhits[c]! >> LOAD_PHITS_SHIFT);
+      const l = this.reqCount[c]! + (this.busyUntil[c]! > now ? 1 : 0) + (this.downPhits[c]! >> K.LoadPhitsShift);
       if (l < best) best = l;
     }
     return best;
@@ -769,7 +785,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private scheduleTry(chan: number, at: number): void {
     if (this.tryAt[chan] === at) return;
     this.tryAt[chan] = at;
-    this.engine.at(at, this.id, EV_TRY, chan);
+    this.engine.at(at, this.id, Ev.Try, chan);
   }
 
   /** Grants the output channel to one waiting input VC, round-robin, if it is free and has credits. */
@@ -791,9 +807,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     let bestKey = Infinity;
     let prev = -1;
     const rq = this.rq;
-    for (let r = this.reqHead[chan]!; r !== -1; prev = r, r = rq[r + RQ_NEXT]!) {
-      if (this.creditsNow(chan, rq[r + RQ_POOL]!) < rq[r + RQ_PHITS]!) continue;
-      const iq = rq[r + RQ_QUEUE]!;
+    for (let r = this.reqHead[chan]!; r !== -1; prev = r, r = rq[r + Rq.Next]!) {
+      if (this.creditsNow(chan, rq[r + Rq.Pool]!) < rq[r + Rq.Phits]!) continue;
+      const iq = rq[r + Rq.Queue]!;
       let key = iq - rr;
       if (key < 0) key += nq;
       // oldest first, round-robin order among equal ages
@@ -814,14 +830,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       return;
     }
     // unlink the granted request
-    const nxt = rq[best + RQ_NEXT]!;
+    const nxt = rq[best + Rq.Next]!;
     if (bestPrev === -1) this.reqHead[chan] = nxt;
-    else rq[bestPrev + RQ_NEXT] = nxt;
+    else rq[bestPrev + Rq.Next] = nxt;
     if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
     this.reqCount[chan]!--;
-    this.reqOnVc[rq[best + RQ_POOL]! >> this.cqShift]!--;
-    const iq = rq[best + RQ_QUEUE]!;
-    rq[best + RQ_NEXT] = this.rqFree;
+    this.reqOnVc[rq[best + Rq.Pool]! >> this.cqShift]!--;
+    const iq = rq[best + Rq.Queue]!;
+    rq[best + Rq.Next] = this.rqFree;
     this.rqFree = best;
     this.grant(chan, iq);
   }
@@ -878,14 +894,16 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.downPhits[chan]! += phits;
     if (DEBUG && this.credits[ci]! < 0) throw new Error('negative credits');
     // the input buffer the packet leaves frees its space when the tail has left
-    const buffer = (iq / this.qPer) | 0; // input port * vcs + VC
-    const inGp = (buffer / this.nv) | 0;
+    const inGp = this.portOf(iq);
     const up = this.upChan[inGp]!;
     if (up >= 0) {
       // the credits of the buffer it leaves: its VC's, and with crosspoint credits its output's
-      // here, the slot of its queue
-      const slot = this.cq > 1 && up < this.nGP ? iq % this.qPer : 0;
-      this.returnCredits(up, this.poolOf(up * this.nv + (buffer % this.nv), slot), phits, end + this.kindLatPs[this.chanKind[up]!]!);
+      // here, the slot of its queue (the queue within its port is VC * queues per VC + slot)
+      const within = iq - inGp * this.nvq;
+      const qPer = this.qPer;
+      const vc = qPer === 1 ? within : (within / qPer) | 0;
+      const slot = this.cq > 1 && up < this.nGP ? within - vc * qPer : 0;
+      this.returnCredits(up, this.poolOf(up * this.nv + vc, slot), phits, end + this.kindLatPs[this.chanKind[up]!]!);
     }
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);
@@ -898,9 +916,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         this.linkHops++;
       }
       pk.at[p] = down;
-      this.engine.at(now + lat + this.params.routerLatencyPs, this.id, EV_ARRIVE, p);
+      this.engine.at(now + lat + this.params.routerLatencyPs, this.id, Ev.Arrive, p);
     } else {
-      this.engine.at(end + lat, this.id, EV_DELIVER, p);
+      this.engine.at(end + lat, this.id, Ev.Deliver, p);
     }
   }
 }

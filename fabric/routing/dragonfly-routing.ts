@@ -10,10 +10,12 @@ import { mix, type LoadView, type RouteChoice, type RoutingTable } from './routi
  */
 export const DRAGONFLY_VCS = 8;
 
-/** Routing phase of a packet: not yet decided, toward its intermediate router, toward its destination. */
-const UNDECIDED = 0;
-const TO_INTER = 1;
-const TO_DEST = 2;
+/** Routing phase of a packet: not yet decided, toward its intermediate router, toward its destination (a const enum: literals on the hot path). */
+const enum Phase {
+  Undecided = 0,
+  ToInter = 1,
+  ToDest = 2,
+}
 
 
 /** Local hops (0-2) between two routers of one group: one green if the slots differ, one black if the chassis do. */
@@ -85,19 +87,19 @@ type Decide = (g: DragonflyGraph, cur: number, pk: PacketPool, p: number, load: 
 /** Sends packet p from its source router along the routing state set by `decide`. */
 function route(g: DragonflyGraph, cur: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView, decide: Decide): void {
   const cls = pk.vcClass[p]!;
-  if (pk.rPhase[p] === UNDECIDED) (pk.ordered[p] ? hashDecide : decide)(g, cur, pk, p, load, out);
+  if (pk.rPhase[p] === Phase.Undecided) (pk.ordered[p] ? hashDecide : decide)(g, cur, pk, p, load, out);
   const dst = pk.dst[p]!;
   const dstRouter = g.nodeRouter[dst]!;
-  if (pk.rPhase[p] === TO_INTER && cur === pk.rInter[p]) {
-    pk.rPhase[p] = TO_DEST;
+  if (pk.rPhase[p] === Phase.ToInter && cur === pk.rInter[p]) {
+    pk.rPhase[p] = Phase.ToDest;
     if (pk.rStage[p]! < 2) pk.rStage[p] = 2;
     pk.rGate[p] = -1;
   }
-  const target = pk.rPhase[p] === TO_INTER ? pk.rInter[p]! : dstRouter;
+  const target = pk.rPhase[p] === Phase.ToInter ? pk.rInter[p]! : dstRouter;
   const stage = pk.rStage[p]!;
   out.vc = 4 * cls + stage;
   if (cur === target) {
-    // only reached in phase TO_DEST: eject
+    // only reached in phase Phase.ToDest: eject
     out.port = g.nodePort[dst]!;
     out.count = 1;
     return;
@@ -125,16 +127,16 @@ function route(g: DragonflyGraph, cur: number, pk: PacketPool, p: number, out: R
 }
 
 const minimalDecide: Decide = (_g, _cur, pk, p) => {
-  pk.rPhase[p] = TO_DEST;
+  pk.rPhase[p] = Phase.ToDest;
 };
 
 /** Valiant: an intermediate router drawn uniformly from the whole system (seed 001: "an intermediate Aries anywhere in the system"). */
 const valiantDecide: Decide = (g, cur, pk, p) => {
   const inter = mix(pk.rSalt[p]!, 1) % g.routers;
   if (inter === cur || inter === g.nodeRouter[pk.dst[p]!]) {
-    pk.rPhase[p] = TO_DEST;
+    pk.rPhase[p] = Phase.ToDest;
   } else {
-    pk.rPhase[p] = TO_INTER;
+    pk.rPhase[p] = Phase.ToInter;
     pk.rInter[p] = inter;
   }
 };
@@ -170,6 +172,8 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
     const gw1 = gc === gi ? -1 : gateway(g, cur, gi, salt);
     const gw2 = gi === gd ? -1 : gateway(g, inter, gd, salt);
     const hops = minimalHops(g, cur, inter, gw1) + minimalHops(g, inter, dstRouter, gw2);
+    // its cost is at least hops + bias (loads are never negative): no need to weigh its load if that loses already
+    if (Math.max(1, hops) + g.config.adaptiveBias >= best) continue;
     const c = cost(g, cur, inter, gw1, hops, load, scratch) + g.config.adaptiveBias;
     if (c < best) {
       best = c;
@@ -178,10 +182,10 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
     }
   }
   if (bestInter >= 0) {
-    pk.rPhase[p] = TO_INTER;
+    pk.rPhase[p] = Phase.ToInter;
     pk.rInter[p] = bestInter;
   } else {
-    pk.rPhase[p] = TO_DEST;
+    pk.rPhase[p] = Phase.ToDest;
   }
   pk.rGate[p] = bestGate;
 };
@@ -189,7 +193,7 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
 /** Minimal hashed route for traffic that must stay in order (the packet keeps one path). */
 const hashDecide: Decide = (_g, _cur, pk, p) => {
   pk.ordered[p] = 1;
-  pk.rPhase[p] = TO_DEST;
+  pk.rPhase[p] = Phase.ToDest;
 };
 
 /** The dragonfly routing table. */
