@@ -128,10 +128,11 @@ const enum K {
   /** A pending credit return holds its phits and, above them, its pool's offset in its channel (VC and slot). */
   PcSlotShift = 24,
   PcPhits = (1 << PcSlotShift) - 1,
+  /** A waiting request's record (rq) takes 1 << RqShift numbers. */
+  RqShift = 2,
 }
-/** Fields of a waiting request's record (rq), 1 << Rq.Shift apart. */
+/** Fields of a waiting request's record. */
 const enum Rq {
-  Shift = 2,
   Next = 0,
   Pool = 1,
   Phits = 2,
@@ -203,13 +204,13 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    */
   private readonly qTail: Int32Array;
   /**
-   * Waiting requests, a record each (1 << Rq.Shift apart): the next request waiting at the same
+   * Waiting requests, a record each (1 << K.RqShift apart): the next request waiting at the same
    * output, the head packet's credit pool and size, and its input queue; so an output scanning its
    * waiting requests reads one record each, not the packets. Records come from a free list, most
    * recently freed first: the few that are in use stay in cache, where one record per input queue
    * (most of them never used) would spread over megabytes.
    */
-  private rq = new Int32Array(1024 << Rq.Shift);
+  private rq = new Int32Array(1024 << K.RqShift);
   private rqFree = -1;
   private rqUsed = 0;
   private readonly upChan: Int32Array; // per global input port: channel feeding it
@@ -454,7 +455,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
 
   /** Waiting-request records allocated so far (the free list grows to the run's peak of waiting requests). */
   get requestRecords(): number {
-    return this.rq.length >> Rq.Shift;
+    return this.rq.length >> K.RqShift;
   }
 
   /** Largest packet (phits) the buffers admit; larger packets could never move. */
@@ -717,7 +718,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     else {
       if (this.rqUsed === this.rq.length) this.growRequests();
       r = this.rqUsed;
-      this.rqUsed += 1 << Rq.Shift;
+      this.rqUsed += 1 << K.RqShift;
     }
     const rq = this.rq;
     rq[r + Rq.Next] = -1;

@@ -4,7 +4,7 @@
  * reached: events live in struct-of-arrays slots.
  *
  * Two tiers hold the slots. Most events of a network simulation fall due within a few
- * microseconds, so a timing wheel of Q.WheelBuckets buckets, each Q.BucketPs wide, takes every
+ * microseconds, so a timing wheel of Wheel.Buckets buckets, each Wheel.BucketPs wide, takes every
  * event whose bucket lies within the wheel's horizon from the bucket being drained: pushing
  * prepends to a bucket's list, and a bucket is sorted by (time, sequence) once, when the queue
  * reaches it. Events beyond the horizon, or earlier than the bucket being drained, go to a
@@ -12,35 +12,37 @@
  * order is exactly (time, sequence) whichever tier holds an event.
  */
 /**
- * The queue's constants, as a const enum so that they compile to literals: a module-level
+ * The queue's constants, as const enums so that they compile to literals: a module-level
  * constant costs a context load at every use on the hot path.
  */
-const enum Q {
+const enum Wheel {
   // 16 ps buckets: one to three fabric events each at 1,000 nodes, so sorting a bucket stays
   // short; the wheel spans 1.05 us, which holds a fabric's latencies and most packet intervals
   BucketShift = 4,
   BucketPs = 1 << BucketShift,
-  WheelBuckets = 65536,
-  WheelMask = WheelBuckets - 1,
-  Words = WheelBuckets >> 5,
+  Buckets = 65536,
+  Mask = Buckets - 1,
+  Words = Buckets >> 5,
   /** Longest walk to keep the bucket being drained sorted; an event due deeper goes to the heap. */
   InsertSteps = 8,
-  /** Event kinds take the low KindBits bits of a word, handler ids the rest. */
+}
+/** Event kinds take the low Tk.KindBits bits of a word, handler ids the rest. */
+const enum Tk {
   KindBits = 8,
   KindMask = (1 << KindBits) - 1,
 }
 /** Most handlers a queue serves (handler ids below it). */
-export const MAX_HANDLERS = 1 << (31 - Q.KindBits);
+export const MAX_HANDLERS = 1 << (31 - Tk.KindBits);
 /** Most event kinds per handler (kinds below it). */
-export const MAX_KINDS = 1 << Q.KindBits;
+export const MAX_KINDS = 1 << Tk.KindBits;
 /** How far ahead of the current bucket the wheel holds events (ps); later ones wait in the heap. */
-export const WHEEL_HORIZON_PS = Q.WheelBuckets * Q.BucketPs;
+export const WHEEL_HORIZON_PS = Wheel.Buckets * Wheel.BucketPs;
 
 export class EventQueue {
   // per-slot payload
   private time: Float64Array;
   private seq: Float64Array;
-  /** Target and kind in one word (target shifted left by Q.KindBits, or kind): one array less to touch per event. */
+  /** Target and kind in one word (target shifted left by Tk.KindBits, or kind): one array less to touch per event. */
   private tk: Int32Array;
   private arg: Float64Array;
   /** Next slot in the same wheel bucket, or -1. */
@@ -49,9 +51,9 @@ export class EventQueue {
   private freeTop = 0;
   private nextSeq = 0;
   // the wheel: a list per bucket, a bit per non-empty bucket
-  private readonly head = new Int32Array(Q.WheelBuckets).fill(-1);
-  private readonly bits = new Uint32Array(Q.Words);
-  /** Absolute index (time over the bucket width) of the bucket being drained; the wheel holds [cur, cur + Q.WheelBuckets). */
+  private readonly head = new Int32Array(Wheel.Buckets).fill(-1);
+  private readonly bits = new Uint32Array(Wheel.Words);
+  /** Absolute index (time over the bucket width) of the bucket being drained; the wheel holds [cur, cur + Wheel.Buckets). */
   private cur = 0;
   /** Whether bucket `cur` is sorted (then pushes into it keep it sorted). */
   private curSorted = false;
@@ -100,15 +102,15 @@ export class EventQueue {
 
   /** Adds an event; same-time events keep their push order. `kind` is an integer in [0, MAX_KINDS). */
   push(time: number, target: number, kind: number, arg: number): void {
-    if ((kind & Q.KindMask) !== kind) throw new RangeError(`engine: event kind ${kind}, not an integer in [0, ${MAX_KINDS})`);
+    if ((kind & Tk.KindMask) !== kind) throw new RangeError(`engine: event kind ${kind}, not an integer in [0, ${MAX_KINDS})`);
     if (this.freeTop === 0) this.grow();
     const slot = this.free[--this.freeTop]!;
     this.time[slot] = time;
     this.seq[slot] = this.nextSeq++;
-    this.tk[slot] = (target << Q.KindBits) | kind;
+    this.tk[slot] = (target << Tk.KindBits) | kind;
     this.arg[slot] = arg;
-    const b = Math.floor(time / Q.BucketPs);
-    if (b >= this.cur && b < this.cur + Q.WheelBuckets) this.wheelAdd(slot, b);
+    const b = Math.floor(time / Wheel.BucketPs);
+    if (b >= this.cur && b < this.cur + Wheel.Buckets) this.wheelAdd(slot, b);
     else this.heapAdd(slot);
   }
 
@@ -122,7 +124,7 @@ export class EventQueue {
     if (w !== -1 && (this.heapCount === 0 || this.before(w, this.hSlot[0]!))) {
       if (this.time[w]! > limitPs) return false;
       // unlink the first event of bucket cur
-      const i = this.cur & Q.WheelMask;
+      const i = this.cur & Wheel.Mask;
       const nx = this.link[w]!;
       this.head[i] = nx;
       if (nx === -1) {
@@ -136,7 +138,7 @@ export class EventQueue {
       slot = this.heapTake();
       // an empty wheel moves to the new time, so that the events pushed from now on fit in it
       if (this.wheelCount === 0) {
-        this.cur = Math.floor(this.time[slot]! / Q.BucketPs);
+        this.cur = Math.floor(this.time[slot]! / Wheel.BucketPs);
         this.curSorted = false;
       }
     } else {
@@ -144,8 +146,8 @@ export class EventQueue {
     }
     this.popTime = this.time[slot]!;
     const tk = this.tk[slot]!;
-    this.popTarget = tk >>> Q.KindBits;
-    this.popKind = tk & Q.KindMask;
+    this.popTarget = tk >>> Tk.KindBits;
+    this.popKind = tk & Tk.KindMask;
     this.popArg = this.arg[slot]!;
     this.free[this.freeTop++] = slot;
     return true;
@@ -161,7 +163,7 @@ export class EventQueue {
   // --- the wheel
 
   private wheelAdd(slot: number, b: number): void {
-    const i = b & Q.WheelMask;
+    const i = b & Wheel.Mask;
     const h = this.head[i]!;
     this.wheelCount++;
     if (h === -1) {
@@ -189,7 +191,7 @@ export class EventQueue {
     let n = this.head[i]!;
     let steps = 0;
     while (n !== -1 && this.before(n, slot)) {
-      if (++steps > Q.InsertSteps) {
+      if (++steps > Wheel.InsertSteps) {
         this.wheelCount--;
         this.heapAdd(slot);
         return;
@@ -205,10 +207,10 @@ export class EventQueue {
   /** The wheel's earliest event (advancing to the next non-empty bucket and sorting it), or -1. */
   private wheelFront(): number {
     if (this.wheelCount === 0) return -1;
-    let i = this.cur & Q.WheelMask;
+    let i = this.cur & Wheel.Mask;
     if (this.head[i] === -1) {
       const next = this.nextBucket(i);
-      this.cur += (next - i) & Q.WheelMask;
+      this.cur += (next - i) & Wheel.Mask;
       this.curSorted = false;
       i = next;
     }
@@ -224,9 +226,9 @@ export class EventQueue {
     const bits = this.bits;
     let w = from >> 5;
     let word = bits[w]! & (~0 << (from & 31));
-    for (let k = 0; k <= Q.Words; k++) {
+    for (let k = 0; k <= Wheel.Words; k++) {
       if (word !== 0) return (w << 5) + (31 - Math.clz32(word & -word));
-      w = w + 1 === Q.Words ? 0 : w + 1;
+      w = w + 1 === Wheel.Words ? 0 : w + 1;
       word = bits[w]!;
     }
     throw new Error('event queue: the wheel count says non-empty but no bucket is');
