@@ -25,6 +25,8 @@ const enum Wheel {
   Words = Buckets >> 5,
   /** Longest walk to keep the bucket being drained sorted; an event due deeper goes to the heap. */
   InsertSteps = 8,
+  /** Buckets of up to this many events are sorted in their list; longer ones by merge sort. */
+  ShortBucket = 16,
 }
 /** Event kinds take the low Tk.KindBits bits of a word, handler ids the rest. */
 const enum Tk {
@@ -235,74 +237,74 @@ export class EventQueue {
   }
 
   /**
-   * Sorts bucket `i` by (time, sequence): insertion sort when short, bottom-up merge sort when
-   * crowded. A bucket not yet reached holds its events newest first, the reverse of sequence
+   * Sorts bucket `i` by (time, sequence): insertion sort in the list when short, bottom-up merge
+   * sort when crowded. A bucket not yet reached holds its events newest first, the reverse of sequence
    * order, so a stable sort by time of the reversed list gives (time, sequence) order.
    */
   private sortBucket(i: number): void {
     const link = this.link;
+    const time = this.time;
     const first = this.head[i]!;
-    const second = link[first]!;
-    // most buckets hold one or two events (newest first)
-    if (second === -1) {
+    if (link[first] === -1) {
       this.curTail = first;
       return;
     }
-    if (link[second] === -1) {
-      if (this.time[first]! < this.time[second]!) {
-        this.curTail = second;
-      } else {
-        this.head[i] = second;
-        link[second] = first;
-        link[first] = -1;
-        this.curTail = first;
+    let n = 0;
+    for (let s = first; s !== -1 && n <= Wheel.ShortBucket; s = link[s]!) n++;
+    if (n <= Wheel.ShortBucket) {
+      // a short bucket (nearly all): insertion into a new list, taking the events newest first so
+      // that each goes before the events of its time already placed, which are newer
+      let out = -1;
+      let last = -1;
+      for (let s = first; s !== -1; ) {
+        const next = link[s]!;
+        const t = time[s]!;
+        let prev = -1;
+        let q = out;
+        while (q !== -1 && time[q]! < t) {
+          prev = q;
+          q = link[q]!;
+        }
+        link[s] = q;
+        if (prev === -1) out = s;
+        else link[prev] = s;
+        if (q === -1) last = s;
+        s = next;
       }
+      this.head[i] = out;
+      this.curTail = last;
       return;
     }
-    let n = 0;
-    for (let s = this.head[i]!; s !== -1; s = this.link[s]!) {
+    // a crowded bucket: oldest first into the scratch array, then a stable bottom-up merge sort
+    n = 0;
+    for (let s = first; s !== -1; s = link[s]!) {
       if (n === this.sortScratch.length) this.growScratch();
       this.sortScratch[n++] = s;
     }
-    // oldest first
-    for (let x = 0, y = n - 1; x < y; x++, y--) {
-      const t = this.sortScratch[x]!;
-      this.sortScratch[x] = this.sortScratch[y]!;
-      this.sortScratch[y] = t;
-    }
-    const time = this.time;
     let a = this.sortScratch;
-    if (n <= 16) {
-      for (let k = 1; k < n; k++) {
-        const s = a[k]!;
-        const t = time[s]!;
-        let j = k - 1;
-        while (j >= 0 && t < time[a[j]!]!) {
-          a[j + 1] = a[j]!;
-          j--;
-        }
-        a[j + 1] = s;
-      }
-    } else {
-      let b = this.mergeScratch;
-      for (let width = 1; width < n; width *= 2) {
-        for (let lo = 0; lo < n; lo += 2 * width) {
-          const mid = Math.min(lo + width, n);
-          const hi = Math.min(lo + 2 * width, n);
-          let x = lo;
-          let y = mid;
-          for (let k = lo; k < hi; k++) {
-            if (x < mid && (y >= hi || time[a[y]!]! >= time[a[x]!]!)) b[k] = a[x++]!;
-            else b[k] = a[y++]!;
-          }
-        }
-        const t = a;
-        a = b;
-        b = t;
-      }
+    for (let x = 0, y = n - 1; x < y; x++, y--) {
+      const t = a[x]!;
+      a[x] = a[y]!;
+      a[y] = t;
     }
-    for (let k = 0; k < n - 1; k++) this.link[a[k]!] = a[k + 1]!;
-    this.link[a[n - 1]!] = -1;
+    let b = this.mergeScratch;
+    for (let width = 1; width < n; width *= 2) {
+      for (let lo = 0; lo < n; lo += 2 * width) {
+        const mid = Math.min(lo + width, n);
+        const hi = Math.min(lo + 2 * width, n);
+        let x = lo;
+        let y = mid;
+        for (let k = lo; k < hi; k++) {
+          if (x < mid && (y >= hi || time[a[y]!]! >= time[a[x]!]!)) b[k] = a[x++]!;
+          else b[k] = a[y++]!;
+        }
+      }
+      const t = a;
+      a = b;
+      b = t;
+    }
+    for (let k = 0; k < n - 1; k++) link[a[k]!] = a[k + 1]!;
+    link[a[n - 1]!] = -1;
     this.head[i] = a[0]!;
     this.curTail = a[n - 1]!;
   }
