@@ -157,7 +157,11 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
   let bestInter = -1;
   for (let k = 0; k < 2; k++) {
     const gw = gc === gd ? -1 : gateway(g, cur, gd, mix(salt, 10 + k));
-    const c = cost(g, cur, dstRouter, gw, minimalHops(g, cur, dstRouter, gw), load, scratch);
+    if (k === 1 && gw === bestGate) break; // the same route again
+    const hops = minimalHops(g, cur, dstRouter, gw);
+    // its cost is at least its hop count (loads are never negative)
+    if (Math.max(1, hops) >= best) continue;
+    const c = cost(g, cur, dstRouter, gw, hops, load, scratch);
     if (c < best) {
       best = c;
       bestGate = gw;
