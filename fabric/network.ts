@@ -626,30 +626,46 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
 
   /**
    * Appends a packet to the input queue of its port and VC (with virtual output queues: of its
-   * port, VC and output, routing it now); a packet that becomes the head requests its output.
+   * port, VC and output, routing it now); a packet that becomes the head requests its output, and
+   * one granted at once leaves without entering the queue (the same grant, one step shorter).
    */
   private enqueue(p: number): void {
     const pk = this.pkts;
-    let iq = pk.at[p]! * this.nv + pk.vc[p]!;
+    const gp = pk.at[p]!;
+    let iq = gp * this.nv + pk.vc[p]!;
+    let chan = -1;
     if (this.qPer > 1) {
-      const gp = pk.at[p]!;
       // the queue of the output port (a NIC pseudo-port has one output)
       iq *= this.qPer;
       if (gp < this.nGP) {
-        iq += this.outSlot[this.routeNow(gp, p) % this.graph.radix]!;
+        chan = this.routeNow(gp, p);
+        iq += this.outSlot[chan % this.graph.radix]!;
         if (this.nextPort !== null) pk.xbSlot[p] = this.outSlot[this.nextPort(pk, p)]!;
       }
     }
     const qi = this.qIndex(iq);
     const tail = this.qTail[qi]!;
-    this.qTail[qi] = p;
-    if (tail === -1) {
-      pk.next[p] = p;
-      this.requestHead(iq);
-    } else {
+    if (tail !== -1) {
+      // behind others: it waits its turn
       pk.next[p] = pk.next[tail]!;
       pk.next[tail] = p;
+      this.qTail[qi] = p;
+      return;
     }
+    // the head of its queue: it requests its output now
+    if (chan === -1) chan = gp >= this.nGP ? gp : this.routeNow(gp, p);
+    const pool = this.creditOf(chan, p);
+    const phits = pk.phits[p]!;
+    if (this.goesNow(chan, pool, phits)) {
+      // granted at once: it never enters the queue
+      this.moveArbiter(chan, iq);
+      this.send(chan, p, iq);
+      if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
+      return;
+    }
+    pk.next[p] = p;
+    this.qTail[qi] = p;
+    this.waitFor(chan, iq, pool, phits);
   }
 
   /**
@@ -706,13 +722,19 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     } else {
       chan = this.routeNow(gp, p);
     }
-    // the common case: nothing waits at a free channel with credits for the packet, so it goes now
     const pool = this.creditOf(chan, p);
     const phits = pk.phits[p]!;
-    if (this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(chan, pool) >= phits) {
-      this.grant(chan, iq);
-      return;
-    }
+    if (this.goesNow(chan, pool, phits)) this.grant(chan, iq);
+    else this.waitFor(chan, iq, pool, phits);
+  }
+
+  /** The common case: nothing waits at channel `chan`, it is free, and pool `pool` has credits for `phits`. */
+  private goesNow(chan: number, pool: number, phits: number): boolean {
+    return this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(chan, pool) >= phits;
+  }
+
+  /** The head of input queue `iq` (needing `phits` of pool `pool`) waits at channel `chan`, which arbitrates at once or when free. */
+  private waitFor(chan: number, iq: number, pool: number, phits: number): void {
     let r = this.rqFree;
     if (r !== -1) this.rqFree = this.rq[r + Rq.Next]!;
     else {
@@ -846,11 +868,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** Grants free channel `chan` (with credits) to the head packet of input queue `iq`, whose request is not (or no longer) in its list. */
   private grant(chan: number, iq: number): void {
     const pk = this.pkts;
-    const nq = this.nChan * this.nv * this.qPer;
-    // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
-    const age = this.params.age;
-    if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
-    if (age !== undefined) this.grants[chan] = (this.grants[chan]! + 1) & 63; // the grant counter indexes the age mix only
+    this.moveArbiter(chan, iq);
     // dequeue the packet
     const qi = this.qIndex(iq);
     const tail = this.qTail[qi]!;
@@ -861,6 +879,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.send(chan, p, iq);
     if (more) this.requestHead(iq);
     if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
+  }
+
+  /** What a grant of channel `chan` to input queue `iq` moves in its arbiter: the round-robin pointer, and under age arbitration the grant counter. */
+  private moveArbiter(chan: number, iq: number): void {
+    const nq = this.nChan * this.nv * this.qPer;
+    // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
+    const age = this.params.age;
+    if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
+    if (age !== undefined) this.grants[chan] = (this.grants[chan]! + 1) & 63; // the grant counter indexes the age mix only
   }
 
   /** Age of packet p (0..255): time in the network over the age clock, plus the bias of every hop. */
