@@ -204,6 +204,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    */
   private readonly qTail: Int32Array;
   /**
+   * Per port a bit per input queue (its index within the port), set while the queue holds
+   * packets: an arriving packet learns that its queue is empty from one word per port, a few
+   * kilobytes, instead of reading the queue's tail in an array of every queue. The narrowest
+   * words that hold a port's queues; null when a port has more than 32 (the tails are read
+   * instead).
+   */
+  private readonly qMask: Uint8Array | Uint16Array | Uint32Array | null;
+  /**
    * Waiting requests, a record each (1 << K.RqShift apart): the next request waiting at the same
    * output, the head packet's credit pool and size, and its input queue; so an output scanning its
    * waiting requests reads one record each, not the packets. Records come from a free list, most
@@ -317,6 +325,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (g.radix * nv * qPer >= 0xffff) throw new RangeError(`${g.radix} ports x ${nv} VCs x ${qPer} queues: at most 65,534 input queues per router (waiting requests are counted in 16 bits)`);
     if (nv * cq > 1 << (32 - K.PcSlotShift)) throw new RangeError(`${nv} VCs x ${cq} credit pools: at most ${1 << (32 - K.PcSlotShift)} pools per channel (a pending return holds its pool in 8 bits)`);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
+    const nvq = this.nvq;
+    this.qMask = nvq <= 8 ? new Uint8Array(nChan) : nvq <= 16 ? new Uint16Array(nChan) : nvq <= 32 ? new Uint32Array(nChan) : null;
     this.upChan = new Int32Array(nChan).fill(-1);
     this.credits = new Int16Array(nChan * nv * cq);
     this.pcHead = new Int32Array(nChan).fill(-1);
@@ -643,14 +653,19 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         if (this.nextPort !== null) pk.xbSlot[p] = this.outSlot[this.nextPort(pk, p)]!;
       }
     }
-    const qi = this.qIndex(iq);
-    const tail = this.qTail[qi]!;
-    if (tail !== -1) {
-      // behind others: it waits its turn
-      pk.next[p] = pk.next[tail]!;
-      pk.next[tail] = p;
-      this.qTail[qi] = p;
-      return;
+    const mask = this.qMask;
+    const bit = 1 << (iq - gp * this.nvq);
+    if (DEBUG && mask !== null && ((mask[gp]! & bit) !== 0) !== (this.qTail[this.qIndex(iq)] !== -1)) throw new Error(`queue ${iq}: its bit disagrees with its tail`);
+    if (mask === null || (mask[gp]! & bit) !== 0) {
+      const qi = this.qIndex(iq);
+      const tail = this.qTail[qi]!;
+      if (tail !== -1) {
+        // behind others: it waits its turn
+        pk.next[p] = pk.next[tail]!;
+        pk.next[tail] = p;
+        this.qTail[qi] = p;
+        return;
+      }
     }
     // the head of its queue: it requests its output now
     if (chan === -1) chan = gp >= this.nGP ? gp : this.routeNow(gp, p);
@@ -664,7 +679,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       return;
     }
     pk.next[p] = p;
-    this.qTail[qi] = p;
+    this.qTail[this.qIndex(iq)] = p;
+    if (mask !== null) mask[gp]! |= bit;
     this.waitFor(chan, iq, pool, phits);
   }
 
@@ -874,8 +890,16 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const tail = this.qTail[qi]!;
     const p = pk.next[tail]!;
     const more = p !== tail;
-    if (more) pk.next[tail] = pk.next[p]!;
-    else this.qTail[qi] = -1;
+    if (more) {
+      pk.next[tail] = pk.next[p]!;
+    } else {
+      this.qTail[qi] = -1;
+      const mask = this.qMask;
+      if (mask !== null) {
+        const port = this.portOf(iq);
+        mask[port]! &= ~(1 << (iq - port * this.nvq));
+      }
+    }
     this.send(chan, p, iq);
     if (more) this.requestHead(iq);
     if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
