@@ -1,6 +1,6 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
 import type { PacketPool } from './packet.ts';
-import type { BoundRoute, LoadView, NextPort, RouteChoice } from './routing/routing.ts';
+import { modU32, type BoundRoute, type LoadView, type NextPort, type RouteChoice } from './routing/routing.ts';
 import { PORT_NODE, routerDistances, type PortGraph } from './topology/port-graph.ts';
 
 /** Timing and buffering of a network, already in ps and phits. */
@@ -716,7 +716,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (ch.count === 1) {
       chan = base;
     } else if (pk.ordered[p]) {
-      chan = base + (Math.imul(pk.src[p]! + 0x9e3779b9, 0x85ebca6b ^ pk.dst[p]!) >>> 0) % ch.count;
+      chan = base + modU32(Math.imul(pk.src[p]! + 0x9e3779b9, 0x85ebca6b ^ pk.dst[p]!) >>> 0, ch.count);
     } else {
       chan = this.leastLoaded(base, ch.count, ch.vc, pk.phits[p]!);
     }

@@ -1,6 +1,6 @@
 import type { PacketPool } from '../packet.ts';
 import { CLOS_LEVEL_R1, CLOS_LEVEL_R2, type ClosGraph } from '../topology/clos.ts';
-import { mix, type LoadView, type RouteChoice, type RoutingTable } from './routing.ts';
+import { mix, modU32, type LoadView, type RouteChoice, type RoutingTable } from './routing.ts';
 
 /*
  * BlackWidow routing (seed 003). The seed's routing section is not part of its text; what it
@@ -107,7 +107,7 @@ function hop(g: ClosGraph, cur: number, d: number, dst: number, s: number, det: 
 /** Offers the `count` ports from out.port as a group, or (deterministic) one of them by hash. */
 function pickOf(out: RouteChoice, count: number, det: boolean, h: number, purpose: number): void {
   if (det) {
-    out.port += mix(h, purpose) % count;
+    out.port += modU32(mix(h, purpose), count);
     out.count = 1;
   } else {
     out.count = count;
@@ -117,13 +117,13 @@ function pickOf(out: RouteChoice, count: number, det: boolean, h: number, purpos
 /** The slice of a packet at its source R1 `cur` (see the header comment). */
 function pickSlice(g: ClosGraph, cur: number, d: number, dst: number, pk: PacketPool, p: number, det: boolean, h: number, load: LoadView, out: RouteChoice): number {
   const S = g.slices;
-  if (det) return mix(h, H_SLICE) % S;
-  const start = pk.rSalt[p]! % S;
+  if (det) return modU32(mix(h, H_SLICE), S);
+  const start = modU32(pk.rSalt[p]!, S);
   if (S === 1 || cur === d) return start; // one slice, or a packet that never leaves its R1
   // slice s's first-hop group is slice 0's shifted by s blocks; each slice is judged by one port
   // of its group drawn from the salt (the same position in every slice), not by a scan of all
   hop(g, cur, d, dst, 0, false, 0, out);
-  const first = cur * g.radix + out.port + (out.count > 1 ? mix(pk.rSalt[p]!, H_SLICE) % out.count : 0);
+  const first = cur * g.radix + out.port + (out.count > 1 ? modU32(mix(pk.rSalt[p]!, H_SLICE), out.count) : 0);
   let best = start;
   let bestLoad = Infinity;
   for (let i = 0; i < S; i++) {

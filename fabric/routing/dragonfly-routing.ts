@@ -1,6 +1,6 @@
 import type { PacketPool } from '../packet.ts';
 import { NEAR, type DragonflyGraph } from '../topology/dragonfly.ts';
-import { mix, type LoadView, type RouteChoice, type RoutingTable } from './routing.ts';
+import { mix, modU32, type LoadView, type RouteChoice, type RoutingTable } from './routing.ts';
 
 /**
  * Dragonfly VC layout (seed 001, A11: 4 request + 4 response VCs): vc = 4 * class + stage. The
@@ -44,7 +44,7 @@ function localStep(g: DragonflyGraph, a: number, b: number, out: RouteChoice): v
  */
 function gateway(g: DragonflyGraph, cur: number, to: number, salt: number): number {
   const row = cur * g.config.groups + to;
-  return g.nearGateways[row * NEAR + (mix(salt, 0x100 + to) % g.nearCount[row]!)]!;
+  return g.nearGateways[row * NEAR + modU32(mix(salt, 0x100 + to), g.nearCount[row]!)]!;
 }
 
 /** Router hops of a minimal route from router a to router b through gateway `gw` (if groups differ). */
@@ -132,7 +132,7 @@ const minimalDecide: Decide = (_g, _cur, pk, p) => {
 
 /** Valiant: an intermediate router drawn uniformly from the whole system (seed 001: "an intermediate Aries anywhere in the system"). */
 const valiantDecide: Decide = (g, cur, pk, p) => {
-  const inter = mix(pk.rSalt[p]!, 1) % g.routers;
+  const inter = modU32(mix(pk.rSalt[p]!, 1), g.routers);
   if (inter === cur || inter === g.nodeRouter[pk.dst[p]!]) {
     pk.rPhase[p] = Phase.ToDest;
   } else {
@@ -170,7 +170,7 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
   }
   // a non-minimal route takes at least 2 hops, so it costs at least 2 + bias: no need to look
   for (let k = 0; k < 2 && best > 2 + g.config.adaptiveBias; k++) {
-    const inter = mix(salt, 20 + k) % g.routers;
+    const inter = modU32(mix(salt, 20 + k), g.routers);
     if (inter === cur || inter === dstRouter) continue;
     const gi = g.routerGroup[inter]!;
     const gw1 = gc === gi ? -1 : gateway(g, cur, gi, salt);

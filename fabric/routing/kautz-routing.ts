@@ -1,6 +1,6 @@
 import type { PacketPool } from '../packet.ts';
 import { kautzRank, type KautzGraph } from '../topology/kautz.ts';
-import type { RouteChoice, RoutingTable } from './routing.ts';
+import { modU32, type RouteChoice, type RoutingTable } from './routing.ts';
 
 /*
  * Kautz source routing (seed 002, §4.1-4.2 and §5).
@@ -167,7 +167,7 @@ function viaOutLink(g: KautzGraph, src: number, dst: number, j: number, shortest
 const chooseMultipath: Choose = (g, src, dst, pk, p) => {
   const shortest = chooseShortest(g, src, dst, pk, p);
   if (src === dst || pk.ordered[p]) return shortest;
-  return viaOutLink(g, src, dst, pk.rSalt[p]! % g.degree, shortest);
+  return viaOutLink(g, src, dst, modU32(pk.rSalt[p]!, g.degree), shortest);
 };
 
 /** Routes packet p at `router`: computes its source route at its first router, then follows it. */

@@ -68,3 +68,12 @@ export function mix(a: number, b: number): number {
   h = Math.imul(h, 0xc2b2ae35);
   return (h ^ (h >>> 16)) >>> 0;
 }
+
+/**
+ * `u % n` for an unsigned 32-bit `u` (a hash, a salt) and a whole `n` from 1 to 2^21: the same
+ * value, but the remainder of a number above 2^31 compiles to a slow floating-point remainder
+ * where this takes one division (the quotient's floor is exact while n < 2^21).
+ */
+export function modU32(u: number, n: number): number {
+  return u - Math.floor(u / n) * n;
+}
