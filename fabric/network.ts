@@ -539,7 +539,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     // wake the channel at `at` only if a request waits on this VC; a busy channel with waiting
     // requests already has a try at the end of its packet, and reads its credits then
-    if (at > this.busyUntil[chan]! && this.reqHead[chan] !== -1 && this.reqOnVc[cv]! > 0) this.scheduleTry(chan, at);
+    if (this.reqHead[chan] !== -1 && at > this.busyUntil[chan]! && this.reqOnVc[cv]! > 0) this.scheduleTry(chan, at);
   }
 
   private growRequests(): void {

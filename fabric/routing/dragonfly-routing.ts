@@ -111,13 +111,14 @@ function route(g: DragonflyGraph, cur: number, pk: PacketPool, p: number, out: R
     return;
   }
   let gw = pk.rGate[p]!;
-  if (gw < 0 || g.routerGroup[(gw / g.radix) | 0] !== gc) {
+  let gwRouter = gw < 0 ? -1 : (gw / g.radix) | 0;
+  if (gw < 0 || g.routerGroup[gwRouter] !== gc) {
     gw = gateway(g, cur, gt, pk.ordered[p] ? Math.imul(pk.src[p]! + 1, 0x9e3779b1) ^ dst : pk.rSalt[p]!);
     pk.rGate[p] = gw;
+    gwRouter = (gw / g.radix) | 0;
   }
-  const gwRouter = Math.floor(gw / g.radix);
   if (cur === gwRouter) {
-    out.port = gw % g.radix;
+    out.port = gw - gwRouter * g.radix;
     out.count = 1;
     pk.rStage[p] = stage + 1; // the next group is one stage up
     pk.rGate[p] = -1;
