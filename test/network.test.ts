@@ -604,6 +604,45 @@ describe('input queues: one FIFO per input and VC, or one queue per output (rout
     expect(m.net.pkts.live).toBe(0);
   });
 
+  it('ports with more than 32 input queues (no word of queue bits per port) carry traffic exactly as ports with the bits (bw, 40 VCs)', () => {
+    const run = (vcsOver?: number): string[] => {
+      const cfg = resolveMachine(machineSpec('bw'), 64);
+      const { graph: g, route, vcs } = buildTopology(cfg.topology);
+      const engine = new Engine(7);
+      const pool = new PacketPool(cfg.nic.format.maxPayloadBytes);
+      const net = new Network(engine, g, route, { ...cfg.network, vcs: vcsOver ?? vcs, links: linksByClass(cfg, g) }, pool);
+      const seen: string[] = [];
+      for (let n = 0; n < 64; n++) {
+        net.attach(n, {
+          deliver: (p) => {
+            seen.push(`${pool.src[p]}>${pool.dst[p]}@${engine.now}`);
+            net.ejectCredit(n, pool.vc[p]!, pool.phits[p]!, engine.now);
+            pool.free(p);
+          },
+        });
+      }
+      // 2,000 requests at once from random sources: the NIC and router queues fill and drain
+      const rng = new Prng(3);
+      for (let i = 0; i < 2000; i++) {
+        const p = pool.alloc();
+        const src = rng.int(64);
+        let dst = rng.int(63);
+        if (dst >= src) dst++;
+        pool.src[p] = src;
+        pool.dst[p] = dst;
+        pool.phits[p] = 16;
+        pool.vcClass[p] = 0;
+        net.inject(src, p);
+      }
+      engine.drain();
+      expect(pool.live).toBe(0);
+      return seen;
+    };
+    const withBits = run();
+    expect(withBits).toHaveLength(2000);
+    expect(run(40)).toEqual(withBits);
+  });
+
   it('refuses, with a clear message, a network beyond its 16-bit counts or 8-bit pending-credit pools', () => {
     const build = (machine: string, nodes: number, over: { vcs?: number; inputBufferPhits?: number }, crosspoint = false): Network => {
       const cfg = resolveMachine(machineSpec(machine), nodes);
