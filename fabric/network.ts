@@ -321,7 +321,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const cq = this.cq;
     this.nvcq = nv * cq;
     this.nvq = nv * qPer;
-    this.nvqShift = (nv * qPer) & (nv * qPer - 1) ? -1 : Math.log2(nv * qPer);
+    this.nvqShift = this.nvq & (this.nvq - 1) ? -1 : Math.log2(this.nvq);
     if (g.radix * nv * qPer >= 0xffff) throw new RangeError(`${g.radix} ports x ${nv} VCs x ${qPer} queues: at most 65,534 input queues per router (waiting requests are counted in 16 bits)`);
     if (nv * cq > 1 << (32 - K.PcSlotShift)) throw new RangeError(`${nv} VCs x ${cq} credit pools: at most ${1 << (32 - K.PcSlotShift)} pools per channel (a pending return holds its pool in 8 bits)`);
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
@@ -691,11 +691,13 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    * a fraction of the array; `iq` itself, and so the arbitration order, stays port-major.
    */
   private qIndex(iq: number): number {
-    const sh = this.nvqShift;
-    if (sh >= 0) return (iq & ((1 << sh) - 1)) * this.nChan + (iq >> sh);
-    const nvq = this.nvq;
-    const port = (iq / nvq) | 0;
-    return (iq - port * nvq) * this.nChan + port;
+    const port = this.portOf(iq);
+    return (iq - port * this.nvq) * this.nChan + port;
+  }
+
+  /** The head packet of non-empty input queue `iq` (its tail's next: see qTail). */
+  private headOf(iq: number): number {
+    return this.pkts.next[this.qTail[this.qIndex(iq)]!]!;
   }
 
   /** The input port (global port id, or a NIC pseudo-port) of input queue `iq`: a shift when the queues per port are a power of two. */
@@ -727,7 +729,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** Queues the request of the head packet of input queue `iq` at its output (routing it first unless virtual output queues did on arrival). */
   private requestHead(iq: number): void {
     const pk = this.pkts;
-    const p = pk.next[this.qTail[this.qIndex(iq)]!]!;
+    const p = this.headOf(iq);
     const qPer = this.qPer;
     const gp = this.portOf(iq);
     let chan: number;
@@ -852,7 +854,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       let key = iq - rr;
       if (key < 0) key += nq;
       // oldest first, round-robin order among equal ages
-      if (byAge) key -= this.ageOf(this.pkts.next[this.qTail[this.qIndex(iq)]!]!, age) * nq;
+      if (byAge) key -= this.ageOf(this.headOf(iq), age) * nq;
       if (key < bestKey) {
         bestKey = key;
         best = r;

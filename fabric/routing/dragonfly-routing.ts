@@ -18,6 +18,11 @@ const enum Phase {
 }
 
 
+/** The router of global port `gp` (router * radix + port), such as a gateway. */
+function routerOf(g: DragonflyGraph, gp: number): number {
+  return (gp / g.radix) | 0;
+}
+
 /** Local hops (0-2) between two routers of one group: one green if the slots differ, one black if the chassis do. */
 function localHops(g: DragonflyGraph, a: number, b: number): number {
   return (g.routerSlot[a] !== g.routerSlot[b] ? 1 : 0) + (g.routerChassis[a] !== g.routerChassis[b] ? 1 : 0);
@@ -50,7 +55,7 @@ function gateway(g: DragonflyGraph, cur: number, to: number, salt: number): numb
 /** Router hops of a minimal route from router a to router b through gateway `gw` (if groups differ). */
 function minimalHops(g: DragonflyGraph, a: number, b: number, gw: number): number {
   if (g.routerGroup[a] === g.routerGroup[b]) return localHops(g, a, b);
-  const gwRouter = Math.floor(gw / g.radix);
+  const gwRouter = routerOf(g, gw);
   return localHops(g, a, gwRouter) + 1 + localHops(g, g.peerRouter[gw]!, b);
 }
 
@@ -60,11 +65,11 @@ function firstHop(g: DragonflyGraph, cur: number, target: number, gw: number, ou
   if (cur === target) return;
   if (g.routerGroup[cur] === g.routerGroup[target]) {
     localStep(g, cur, target, out);
-  } else if (Math.floor(gw / g.radix) === cur) {
+  } else if (routerOf(g, gw) === cur) {
     out.port = gw % g.radix;
     out.count = 1;
   } else {
-    localStep(g, cur, Math.floor(gw / g.radix), out);
+    localStep(g, cur, routerOf(g, gw), out);
   }
 }
 
@@ -99,7 +104,7 @@ function route(g: DragonflyGraph, cur: number, pk: PacketPool, p: number, out: R
   const stage = pk.rStage[p]!;
   out.vc = 4 * cls + stage;
   if (cur === target) {
-    // only reached in phase Phase.ToDest: eject
+    // only reached toward the destination: eject
     out.port = g.nodePort[dst]!;
     out.count = 1;
     return;
@@ -111,11 +116,11 @@ function route(g: DragonflyGraph, cur: number, pk: PacketPool, p: number, out: R
     return;
   }
   let gw = pk.rGate[p]!;
-  let gwRouter = gw < 0 ? -1 : (gw / g.radix) | 0;
+  let gwRouter = gw < 0 ? -1 : routerOf(g, gw);
   if (gw < 0 || g.routerGroup[gwRouter] !== gc) {
     gw = gateway(g, cur, gt, pk.ordered[p] ? Math.imul(pk.src[p]! + 1, 0x9e3779b1) ^ dst : pk.rSalt[p]!);
     pk.rGate[p] = gw;
-    gwRouter = (gw / g.radix) | 0;
+    gwRouter = routerOf(g, gw);
   }
   if (cur === gwRouter) {
     out.port = gw - gwRouter * g.radix;
@@ -170,7 +175,8 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
     if (gc === gd) break; // one minimal route inside a group
   }
   // a non-minimal route takes at least 2 hops, so it costs at least 2 + bias: no need to look
-  for (let k = 0; k < 2 && best > 2 + g.config.adaptiveBias; k++) {
+  const bias = g.config.adaptiveBias;
+  for (let k = 0; k < 2 && best > 2 + bias; k++) {
     const inter = modU32(mix(salt, 20 + k), g.routers);
     if (inter === cur || inter === dstRouter) continue;
     const gi = g.routerGroup[inter]!;
@@ -178,8 +184,8 @@ const adaptiveDecide: Decide = (g, cur, pk, p, load, scratch) => {
     const gw2 = gi === gd ? -1 : gateway(g, inter, gd, salt);
     const hops = minimalHops(g, cur, inter, gw1) + minimalHops(g, inter, dstRouter, gw2);
     // its cost is at least hops + bias (loads are never negative): no need to weigh its load if that loses already
-    if (Math.max(1, hops) + g.config.adaptiveBias >= best) continue;
-    const c = cost(g, cur, inter, gw1, hops, load, scratch) + g.config.adaptiveBias;
+    if (Math.max(1, hops) + bias >= best) continue;
+    const c = cost(g, cur, inter, gw1, hops, load, scratch) + bias;
     if (c < best) {
       best = c;
       bestInter = inter;
