@@ -154,6 +154,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     maxOutstandingPackets: r.int('nic.maxOutstandingPackets'),
     smsgHeaderBytes: r.bytes('nic.smsgHeader'),
     smsgWindow: r.int('nic.smsgWindow'),
+    smsgAckDelayPs: r.timePs('nic.smsgAckDelay'),
     hasFma: r.yesNo('fma.present'),
     fmaDescriptors: r.int('fma.descriptors'),
     fmaOpPs: r.timePs('fma.op'),

@@ -435,8 +435,8 @@ describe('FMA descriptors (seed 001 A14: at most 127 per NIC)', () => {
 
 describe('short-message window (nic.smsgWindow)', () => {
   /** Sends a 1,000-byte short message from node 0 to node 5; the most request packets in flight at once, the payload and the time. */
-  function smsg(window: string): { maxInFlight: number; payload: Uint8Array; at: number } {
-    const m = machine('sc5832', 12, { 'nic.smsgWindow': window });
+  function smsg(window: string, ackDelay = '0ns'): { maxInFlight: number; payload: Uint8Array; at: number } {
+    const m = machine('sc5832', 12, { 'nic.smsgWindow': window, 'nic.smsgAckDelay': ackDelay });
     const pk = m.net.pkts;
     let inFlight = 0;
     let maxInFlight = 0;
@@ -469,5 +469,18 @@ describe('short-message window (nic.smsgWindow)', () => {
     for (const r of [one, stream]) expect(Array.from(r.payload)).toEqual(Array.from({ length: 1000 }, (_, i) => (i * 7) & 255));
     // eight more round trips take longer than eight more packet times
     expect(one.at).toBeGreaterThan(stream.at + 8 * 0.3e6);
+  });
+
+  it('nic.smsgAckDelay holds each acknowledgement back: with a window of 1, nine packets wait nine times (the last for the completion)', () => {
+    const at = smsg('1').at;
+    const delayed = smsg('1', '1us');
+    expect(delayed.maxInFlight).toBe(1);
+    expect(Array.from(delayed.payload)).toEqual(Array.from({ length: 1000 }, (_, i) => (i * 7) & 255));
+    expect(delayed.at - at).toBeGreaterThanOrEqual(9 * 1e6);
+    expect(delayed.at - at).toBeLessThan(9 * 1e6 + 0.2e6);
+    // streamed packets overlap their delays: the message completes about one delay later
+    const streamed = smsg('0', '1us').at - smsg('0').at;
+    expect(streamed).toBeGreaterThanOrEqual(1e6);
+    expect(streamed).toBeLessThan(1.5e6);
   });
 });

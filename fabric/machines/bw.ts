@@ -52,6 +52,7 @@ export const bw: MachineSpec = {
     'nic.cqEventBytes': { value: '16B', help: 'completion event size', source: 'assumed' },
     'nic.smsgHeader': { value: '16B', help: 'message header', source: 'assumed' },
     'nic.smsgWindow': { value: 0, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: 'assumed: the packets of a short message stream' },
+    'nic.smsgAckDelay': { value: '0ns', help: 'time from a short-message packet landing to its acknowledgement leaving (the receiver taking it off its queue)', source: 'assumed: the NIC acknowledges at once' },
     'host.bandwidth': { value: '16GB/s', help: 'local memory to network interface bandwidth', source: 'assumed' },
     'host.latency': { value: '100ns', help: 'processor <-> interface latency', source: 'assumed' },
     'host.writeOverhead': { value: '8B', help: 'overhead per memory write', source: 'assumed' },

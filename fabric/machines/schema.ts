@@ -119,6 +119,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'nic.cqEventBytes': all(size),
   'nic.smsgHeader': all(size),
   'nic.smsgWindow': all(count),
+  'nic.smsgAckDelay': all(time),
   'host.bandwidth': all(bandwidth),
   'host.latency': all(time),
   'host.writeOverhead': all(size),

@@ -63,6 +63,7 @@ export const xc30: MachineSpec = {
     'nic.cqEventBytes': { value: '16B', help: 'completion-queue event size', source: 'assumed' },
     'nic.smsgHeader': { value: '32B', help: 'short-message (mailbox) header', source: 'assumed' },
     'nic.smsgWindow': { value: 0, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: 'assumed: the packets of a short message stream' },
+    'nic.smsgAckDelay': { value: '0ns', help: 'time from a short-message packet landing to its acknowledgement leaving (the receiver taking it off its queue)', source: 'assumed: the NIC acknowledges at once' },
     'host.bandwidth': { value: '16GB/s', help: 'host interface (PCIe Gen3 x16) bandwidth per direction', source: `${S}: 16 GB/s peak (A7)` },
     'host.latency': { value: '90ns', help: 'host <-> NIC one-way latency', source: 'assumed: with dmapp.overhead, calibrated to the 0.8 us 8-byte put of seed 001 (A21)' },
     'host.writeOverhead': { value: '24B', help: 'overhead per transfer', source: `${S}: PCIe overheads are 24 bytes on every transfer (A7)` },

@@ -60,6 +60,7 @@ export const xt4: MachineSpec = {
     'nic.cqEventBytes': { value: '16B', help: 'completion event size', source: 'assumed' },
     'nic.smsgHeader': { value: '32B', help: 'message header', source: 'assumed' },
     'nic.smsgWindow': { value: 0, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: 'assumed: the packets of a short message stream' },
+    'nic.smsgAckDelay': { value: '0ns', help: 'time from a short-message packet landing to its acknowledgement leaving (the receiver taking it off its queue)', source: 'assumed: the NIC acknowledges at once' },
     'host.bandwidth': { value: '6.4GB/s', help: 'HyperTransport bandwidth per direction', source: 'assumed' },
     'host.latency': { value: '150ns', help: 'host <-> NIC latency', source: 'assumed' },
     'host.writeOverhead': { value: '12B', help: 'overhead per write', source: 'assumed' },

@@ -42,6 +42,8 @@ export interface NicParams {
   readonly smsgHeaderBytes: number;
   /** Packets of one short message in flight before the first is acknowledged (0: no limit, they stream). */
   readonly smsgWindow: number;
+  /** Time from a short-message packet landing to its acknowledgement leaving (the receiver takes the packet off its queue); 0: at once. */
+  readonly smsgAckDelayPs: number;
   /** Whether the NIC has an FMA unit; without one, FMA-mode transfers run on the block engine. */
   readonly hasFma: boolean;
   /** FMA descriptors (and windows) the NIC can hand out to processes. */
@@ -1100,7 +1102,8 @@ export class Nic implements EventHandler {
       if (visible > x.targetDoneAt) x.targetDoneAt = visible;
       if (x.deliveredAtTarget === x.packets) this.landed(x, id);
     }
-    this.respond(p, kind === K_SMSG ? K_SMSG_RESP : K_PUT_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w);
+    if (kind === K_SMSG) this.respond(p, K_SMSG_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w + P.smsgAckDelayPs);
+    else this.respond(p, K_PUT_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w);
   }
 
   /**
@@ -1219,9 +1222,10 @@ export class Nic implements EventHandler {
     pk.phits[p] = phits;
     const data = kind === K_GET_RESP || kind === K_AMO_RESP;
     if (!data) pk.bytes[p] = 0;
-    // a response that waits for host memory (a read, an AMO) takes the output pipeline when its
-    // data is there, not before: reserving it ahead would hold back packets ready earlier
-    if (data && ready > this.engine.now) {
+    // a response that waits for host memory (a read, an AMO) or for the receiving program (a
+    // delayed short-message acknowledgement) takes the output pipeline when it is ready, not
+    // before: reserving it ahead would hold back packets ready earlier
+    if ((data || (kind === K_SMSG_RESP && this.params.smsgAckDelayPs > 0)) && ready > this.engine.now) {
       this.engine.at(ready, this.id, EV_RESPOND, p);
       return;
     }
