@@ -1,8 +1,9 @@
 /**
- * The sc5832 preset's MPI against the SiCortex paper, seed 002_d5d3150c0192c56e.txt §6.1
- * (figure ids K11-K15 from SEED-FIGURES.md): eager and rendezvous protocols, the DMA-limited peak
- * on a quiet machine, multi-rail pulls over independent paths, and the contention model under
- * random-pair load on a 108-node Kautz machine (the 972-node run is `phit run randpairs`).
+ * The sc5832 preset's MPI against the SiCortex paper, seed 002_d5d3150c0192c56e.txt §6
+ * (figure ids K11-K16 from SEED-FIGURES.md): eager and rendezvous protocols, the DMA-limited peak
+ * on a quiet machine, multi-rail pulls over independent paths, the contention model and the eager
+ * curve under random-pair load on 108- and 324-node Kautz machines (the 972-node runs are
+ * `phit validate --machine sc5832 --all`), and PTRANS with ranks in node order and at random.
  */
 import { describe, expect, it } from 'vitest';
 import { resolveParams } from '../apps/app.ts';
@@ -125,7 +126,14 @@ describe(`sc5832 multi-rail (${SEED} §6.1, K10, K15)`, () => {
   });
 });
 
-describe(`sc5832 under random-pair load (${SEED} §6.1, K13-K15)`, () => {
+describe(`sc5832 under random-pair load (${SEED} §6.1, K12-K15)`, () => {
+  /** One randpairs run of 6 processes per node: its row. */
+  const pairs = async (nodes: number, params: Record<string, string>, placement?: 'round-robin'): Promise<{ ranks: number; mbsMean: number; hops: number }> => {
+    const p = resolveParams(randpairs, params);
+    const r = await simulate({ machine: 'sc5832', nodes, ppn: 6, ...(placement ? { placement } : {}), program: (ctx) => randpairs.main(ctx, p) });
+    return (r.result as unknown as { rows: { ranks: number; mbsMean: number; hops: number }[] }).rows[0]!;
+  };
+
   /**
    * The seed's model: a node's 4 GB/s out-bound share per processor (K14: 670 MB/s) over
    * C = p s / (3N) streams per link, s the mean path of the messages.
@@ -135,9 +143,7 @@ describe(`sc5832 under random-pair load (${SEED} §6.1, K13-K15)`, () => {
   // rounds for a busy network throughout, as the seed measured: after a single 64 KiB round the
   // ranks that finish early lift the mean
   it.each([['4KiB', '3'], ['64KiB', '2']])('K13, K15: %s messages, 108 nodes x 6 processes, within 25 %% of 670 MB/s / C', async (bytes, rounds) => {
-    const p = resolveParams(randpairs, { bytes, rounds, warmup: '1' });
-    const r = await simulate({ machine: 'sc5832', nodes: 108, ppn: 6, program: (ctx) => randpairs.main(ctx, p) });
-    const row = (r.result as unknown as { rows: { mbsMean: number; hops: number }[] }).rows[0]!;
+    const row = await pairs(108, { bytes, rounds, warmup: '1' });
     // random pairs on the 108-node graph travel about 3.5 hops (diameter 4)
     expect(row.hops).toBeGreaterThan(3);
     expect(row.hops).toBeLessThan(4);
@@ -150,11 +156,7 @@ describe(`sc5832 under random-pair load (${SEED} §6.1, K13-K15)`, () => {
    * of the machine (324 nodes, diameter 5) carries as many exchanging processes per node (1,667),
    * so every link carries about as many streams (C = p s / 3N: 7.6 here, 8.6 in the seed).
    */
-  const loaded = async (bytes: string): Promise<number> => {
-    const p = resolveParams(randpairs, { bytes, rounds: '2', warmup: '1', active: '1667' });
-    const r = await simulate({ machine: 'sc5832', nodes: 324, ppn: 6, placement: 'round-robin', program: (ctx) => randpairs.main(ctx, p) });
-    return (r.result as unknown as { rows: { mbsMean: number }[] }).rows[0]!.mbsMean;
-  };
+  const loaded = async (bytes: string): Promise<number> => (await pairs(324, { bytes, rounds: '2', warmup: '1', active: '1667' }, 'round-robin')).mbsMean;
 
   it('K12: eager messages under load cost about 3 us per packet (t_ohd, BW = l / (t_ohd ceil((l-128)/128))) at 512 B and 1 KiB, within 25 %; 4 KiB (rendezvous) runs almost twice as fast as 1 KiB', async () => {
     const tOhd = (l: number, mbs: number): number => l / (mbs * Math.ceil((l - 128) / 128));
@@ -168,9 +170,7 @@ describe(`sc5832 under random-pair load (${SEED} §6.1, K13-K15)`, () => {
   }, 60_000);
 
   it('K13, K15: with 540 of the 648 processes exchanging, spread round-robin (the seed ran about 5,000 of 5,832), the model with p = 540 holds', async () => {
-    const p = resolveParams(randpairs, { bytes: '4KiB', rounds: '2', warmup: '1', active: '540' });
-    const r = await simulate({ machine: 'sc5832', nodes: 108, ppn: 6, placement: 'round-robin', program: (ctx) => randpairs.main(ctx, p) });
-    const row = (r.result as unknown as { rows: { ranks: number; mbsMean: number; hops: number }[] }).rows[0]!;
+    const row = await pairs(108, { bytes: '4KiB', rounds: '2', warmup: '1', active: '540' }, 'round-robin');
     expect(row.ranks).toBe(540);
     const predicted = model(540, row.hops, 108);
     expect(within(row.mbsMean, predicted, 0.25), `${row.mbsMean} MB/s against ${predicted.toFixed(1)}`).toBe(true);

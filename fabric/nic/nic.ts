@@ -1102,8 +1102,9 @@ export class Nic implements EventHandler {
       if (visible > x.targetDoneAt) x.targetDoneAt = visible;
       if (x.deliveredAtTarget === x.packets) this.landed(x, id);
     }
-    if (kind === K_SMSG) this.respond(p, K_SMSG_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w + P.smsgAckDelayPs);
-    else this.respond(p, K_PUT_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w);
+    // a short message's acknowledgement leaves once the receiver has taken the packet (smsgAckDelayPs)
+    const delay = kind === K_SMSG ? P.smsgAckDelayPs : 0;
+    this.respond(p, kind === K_SMSG ? K_SMSG_RESP : K_PUT_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w + delay, delay > 0);
   }
 
   /**
@@ -1154,14 +1155,14 @@ export class Nic implements EventHandler {
     if (typeof seg === 'number') {
       if (x.status === NicStatus.Ok) x.status = seg;
       pk.bytes[p] = 0;
-      this.respond(p, K_GET_RESP, P.format.errorResponsePhits, t);
+      this.respond(p, K_GET_RESP, P.format.errorResponsePhits, t, true);
       return;
     }
     const at = x.remoteOffset + off;
     this.translate(seg, at, t);
     const ready = this.hostRead(t, n);
     pk.data.set(seg.bytes.subarray(at, at + n), p * max);
-    this.respond(p, K_GET_RESP, getResponsePhits(P.format, n), ready);
+    this.respond(p, K_GET_RESP, getResponsePhits(P.format, n), ready, true);
   }
 
   /**
@@ -1177,7 +1178,7 @@ export class Nic implements EventHandler {
     if (typeof seg === 'number') {
       if (x.status === NicStatus.Ok) x.status = seg;
       pk.bytes[p] = 0;
-      this.respond(p, K_AMO_RESP, P.format.errorResponsePhits, t);
+      this.respond(p, K_AMO_RESP, P.format.errorResponsePhits, t, true);
       return;
     }
     const off = x.remoteOffset;
@@ -1204,15 +1205,21 @@ export class Nic implements EventHandler {
         for (let i = 0; i < 4; i++) pk.data[p * max + i] = (v >>> (8 * i)) & 0xff;
       }
       pk.bytes[p] = a.width;
-      this.respond(p, K_AMO_RESP, getResponsePhits(P.format, a.width), ready);
+      this.respond(p, K_AMO_RESP, getResponsePhits(P.format, a.width), ready, true);
     } else {
       pk.bytes[p] = 0;
-      this.respond(p, K_AMO_RESP, P.format.responsePhits, ready);
+      this.respond(p, K_AMO_RESP, P.format.responsePhits, ready, true);
     }
   }
 
-  /** Turns request packet `p` into its response and queues it on the output pipeline at `ready`. */
-  private respond(p: number, kind: number, phits: number, ready: number): void {
+  /**
+   * Turns request packet `p` into its response and queues it on the output pipeline at `ready`.
+   * A response that `waits` (for host memory: a read, an AMO; or for the receiving program: a
+   * delayed short-message acknowledgement) takes the pipeline when it is ready, not before:
+   * reserving it ahead would hold back packets ready earlier. A write's acknowledgement reserves
+   * the pipeline now for the time its posted write is ordered.
+   */
+  private respond(p: number, kind: number, phits: number, ready: number, waits: boolean): void {
     const pk = this.pkts;
     const src = pk.src[p]!;
     pk.src[p] = this.node;
@@ -1220,12 +1227,8 @@ export class Nic implements EventHandler {
     pk.kind[p] = kind;
     pk.vcClass[p] = 1;
     pk.phits[p] = phits;
-    const data = kind === K_GET_RESP || kind === K_AMO_RESP;
-    if (!data) pk.bytes[p] = 0;
-    // a response that waits for host memory (a read, an AMO) or for the receiving program (a
-    // delayed short-message acknowledgement) takes the output pipeline when it is ready, not
-    // before: reserving it ahead would hold back packets ready earlier
-    if ((data || (kind === K_SMSG_RESP && this.params.smsgAckDelayPs > 0)) && ready > this.engine.now) {
+    if (kind !== K_GET_RESP && kind !== K_AMO_RESP) pk.bytes[p] = 0;
+    if (waits && ready > this.engine.now) {
       this.engine.at(ready, this.id, EV_RESPOND, p);
       return;
     }
