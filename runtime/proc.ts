@@ -110,6 +110,58 @@ export class Proc {
     return to;
   }
 
+  /**
+   * Suspends the rank's thread until `resume` or `resumeWithError` (a wait of the MPI library);
+   * unlike `block`, it does not first catch up with CPU time owed: the rank's clock may stay
+   * ahead of the engine's time, and the wait ends at the later of the two.
+   */
+  suspend<T>(reason: WaitReason): Promise<T> {
+    return this.engine.suspend<T>(this.thread, reason);
+  }
+
+  /** Resumes the suspended thread with `value` at the current time. */
+  resume(value: unknown): void {
+    this.engine.wake(this.thread, value);
+  }
+
+  /** Resumes the suspended thread with `error` thrown at its wait. */
+  resumeWithError(error: unknown): void {
+    this.engine.wakeWithError(this.thread, error);
+  }
+
+  /**
+   * Takes a completion the rank waited for, in the order the rank looks at its completions: the
+   * rank's time (where its accounting stands, at least its clock) reaches `at`, the completion's
+   * time, if it is behind: it blocked for it, waiting, and the completion then crosses to its
+   * socket and waits out an OS detour of its core; then it spends `cpuPs` on it (matching,
+   * copying). Unlike `cpu`, nothing here looks at the engine's time: a wait that resumes late
+   * takes its completions at the times they happened.
+   */
+  completion(at: number, cpuPs: number): void {
+    let from = this.mark;
+    const blocked = at > from;
+    if (blocked) {
+      this.waitPs += at - from;
+      this.spans?.span(SPAN_WAIT, from, at);
+      from = at;
+    }
+    if (blocked && (this.noise || this.crossPs > 0)) {
+      const to = this.noise ? this.noise.run(from, this.crossPs) : from + this.crossPs;
+      if (to > from) {
+        this.waitPs += to - from;
+        this.spans?.span(SPAN_WAIT, from, to);
+        from = to;
+      }
+    }
+    if (cpuPs > 0) {
+      const to = this.noise ? this.noise.run(from, cpuPs) : from + cpuPs;
+      this.transferPs += to - from;
+      from = to;
+    }
+    this.clock = from;
+    this.mark = from;
+  }
+
   /** Blocks until something calls `engine.wake(this.thread)`, after any CPU time it owes. */
   async block(reason: WaitReason): Promise<void> {
     await this.catchUp(reason);

@@ -12,7 +12,6 @@ function worldTransport(ctx: RankContext): CollTransport {
     size: ctx.mpi.size,
     isend: (buf, dest, tag) => ctx.mpi.isend(buf, dest, tag),
     irecv: (buf, source, tag) => ctx.mpi.irecv(buf, source, tag),
-    cpu: (ps) => ctx.compute(ps),
     flopsPerPs: 0.5,
     copyBytesPerPs: 4,
   };
@@ -232,27 +231,27 @@ async function runAll(size: number): Promise<readonly { bad: string[]; checked: 
         const mine = contribution(c, me, len);
         for (const alg of Object.values(ALGORITHMS.allreduce).filter(accepts)) {
           const out = c.make(len);
-          await alg.fn(t, mine, out, c.op);
+          await ctx.mpi.collective(alg.fn(t, mine, out, c.op), alg.name);
           expectSame(`allreduce ${alg.name} ${c.name}[${len}]`, out, full);
           unchanged(`allreduce ${alg.name} ${c.name}`, mine, contribution(c, me, len));
         }
         for (const alg of Object.values(ALGORITHMS.reduce).filter(accepts)) {
           for (const root of roots(size)) {
             const out = me === root ? c.make(len) : null;
-            await alg.fn(t, mine, out, c.op, root);
+            await ctx.mpi.collective(alg.fn(t, mine, out, c.op, root), alg.name);
             if (out) expectSame(`reduce ${alg.name} root ${root} ${c.name}[${len}]`, out, full);
             unchanged(`reduce ${alg.name} ${c.name}`, mine, contribution(c, me, len));
           }
         }
         for (const alg of Object.values(ALGORITHMS.scan).filter(accepts)) {
           const out = c.make(len);
-          await alg.fn(t, mine, out, c.op);
+          await ctx.mpi.collective(alg.fn(t, mine, out, c.op), alg.name);
           expectSame(`scan ${alg.name} ${c.name}[${len}]`, out, pre[me + 1]!);
         }
         for (const alg of Object.values(ALGORITHMS.exscan).filter(accepts)) {
           const marker = contribution(c, size + 5, len);
           const out = marker.slice();
-          await alg.fn(t, mine, out, c.op);
+          await ctx.mpi.collective(alg.fn(t, mine, out, c.op), alg.name);
           // rank 0's result is left untouched
           expectSame(`exscan ${alg.name} ${c.name}[${len}]`, out, me === 0 ? marker : pre[me]!);
         }
@@ -261,14 +260,14 @@ async function runAll(size: number): Promise<readonly { bad: string[]; checked: 
         const whole = contribution(c, me, rsTotal);
         for (const alg of Object.values(ALGORITHMS.reduceScatter).filter(accepts)) {
           const out = c.make(rsCounts[me]!);
-          await alg.fn(t, whole, out, rsCounts, c.op);
+          await ctx.mpi.collective(alg.fn(t, whole, out, rsCounts, c.op), alg.name);
           expectSame(`reduceScatter ${alg.name} ${c.name}`, out, rsRefs.get(c)!, at);
           unchanged(`reduceScatter ${alg.name} ${c.name}`, whole, contribution(c, me, rsTotal));
         }
         const blockWhole = contribution(c, me, BLOCK * size);
         for (const alg of Object.values(ALGORITHMS.reduceScatterBlock).filter(accepts)) {
           const out = c.make(BLOCK);
-          await alg.fn(t, blockWhole, out, c.op);
+          await ctx.mpi.collective(alg.fn(t, blockWhole, out, c.op), alg.name);
           expectSame(`reduceScatterBlock ${alg.name} ${c.name}`, out, blockRefs.get(c)!, BLOCK * me);
         }
       }
@@ -281,7 +280,7 @@ async function runAll(size: number): Promise<readonly { bad: string[]; checked: 
         const want = Float64Array.from({ length: n }, (_, i) => datum(root, -1, i));
         for (const alg of Object.values(ALGORITHMS.bcast)) {
           const buf = me === root ? want.slice() : new Float64Array(n).fill(SENTINEL);
-          await alg.fn(t, buf, root);
+          await ctx.mpi.collective(alg.fn(t, buf, root), alg.name);
           expectSame(`bcast ${alg.name} root ${root} [${n}]`, buf, want);
         }
       }
@@ -290,7 +289,7 @@ async function runAll(size: number): Promise<readonly { bad: string[]; checked: 
       const myBlock = Float64Array.from({ length: ag }, (_, i) => datum(me, -1, i));
       for (const alg of Object.values(ALGORITHMS.allgather)) {
         const out = new Float64Array(ag * size).fill(SENTINEL);
-        await alg.fn(t, myBlock, out);
+        await ctx.mpi.collective(alg.fn(t, myBlock, out), alg.name);
         expectSame(`allgather ${alg.name}`, out, gathered);
       }
       // variable blocks with one-element gaps between them (the gaps must stay untouched)
@@ -303,7 +302,7 @@ async function runAll(size: number): Promise<readonly { bad: string[]; checked: 
       const vmine = Int32Array.from({ length: vc[me]! }, (_, i) => h(me, i, 12) % 1_000_000);
       for (const alg of Object.values(ALGORITHMS.allgatherv)) {
         const out = new Int32Array(vlen).fill(SENTINEL);
-        await alg.fn(t, vmine, out, vc, vd);
+        await ctx.mpi.collective(alg.fn(t, vmine, out, vc, vd), alg.name);
         expectSame(`allgatherv ${alg.name}`, out, vwant);
       }
       const a2a = 2;
@@ -311,7 +310,7 @@ async function runAll(size: number): Promise<readonly { bad: string[]; checked: 
       const a2aWant = Float64Array.from({ length: a2a * size }, (_, k) => datum(Math.floor(k / a2a), me, k % a2a));
       for (const alg of Object.values(ALGORITHMS.alltoall)) {
         const out = new Float64Array(a2a * size).fill(SENTINEL);
-        await alg.fn(t, a2aSend, out);
+        await ctx.mpi.collective(alg.fn(t, a2aSend, out), alg.name);
         expectSame(`alltoall ${alg.name}`, out, a2aWant);
       }
       // alltoallv: rank s sends (s + 2d + size) % 3 elements to rank d, packed
@@ -327,29 +326,29 @@ async function runAll(size: number): Promise<readonly { bad: string[]; checked: 
       for (let s = 0; s < size; s++) for (let i = 0; i < rc[s]!; i++) vWant[rd[s]! + i] = h(s, me, i) % 65536;
       for (const alg of Object.values(ALGORITHMS.alltoallv)) {
         const out = new Uint16Array(vWant.length).fill(9999);
-        await alg.fn(t, vSend, sc, sd, out, rc, rd);
+        await ctx.mpi.collective(alg.fn(t, vSend, sc, sd, out, rc, rd), alg.name);
         expectSame(`alltoallv ${alg.name}`, out, vWant);
       }
       for (const root of roots(size)) {
         for (const alg of Object.values(ALGORITHMS.gather)) {
           const out = me === root ? new Float64Array(ag * size).fill(SENTINEL) : null;
-          await alg.fn(t, myBlock, out, root);
+          await ctx.mpi.collective(alg.fn(t, myBlock, out, root), alg.name);
           if (out) expectSame(`gather ${alg.name} root ${root}`, out, gathered);
         }
         for (const alg of Object.values(ALGORITHMS.gatherv)) {
           const out = me === root ? new Int32Array(vlen).fill(SENTINEL) : null;
-          await alg.fn(t, vmine, out, me === root ? vc : null, me === root ? vd : null, root);
+          await ctx.mpi.collective(alg.fn(t, vmine, out, me === root ? vc : null, me === root ? vd : null, root), alg.name);
           if (out) expectSame(`gatherv ${alg.name} root ${root}`, out, vwant);
         }
         const scattered = Float64Array.from({ length: ag * size }, (_, k) => datum(root, Math.floor(k / ag), k % ag));
         for (const alg of Object.values(ALGORITHMS.scatter)) {
           const out = new Float64Array(ag).fill(SENTINEL);
-          await alg.fn(t, me === root ? scattered : null, out, root);
+          await ctx.mpi.collective(alg.fn(t, me === root ? scattered : null, out, root), alg.name);
           expectSame(`scatter ${alg.name} root ${root}`, out, scattered, ag * me);
         }
         for (const alg of Object.values(ALGORITHMS.scatterv)) {
           const out = new Int32Array(vc[me]!).fill(SENTINEL);
-          await alg.fn(t, me === root ? vwant : null, me === root ? vc : null, me === root ? vd : null, out, root);
+          await ctx.mpi.collective(alg.fn(t, me === root ? vwant : null, me === root ? vc : null, me === root ? vd : null, out, root), alg.name);
           expectSame(`scatterv ${alg.name} root ${root}`, out, vwant, vd[me]!);
         }
       }

@@ -47,7 +47,12 @@ const enum ThreadState {
 export class Thread {
   state: ThreadState = ThreadState.Created;
   reason: WaitReason = '';
-  resolve: ((value: void) => void) | null = null;
+  /** Settles the promise the thread waits on (set while it is blocked). */
+  resolve: ((value: unknown) => void) | null = null;
+  reject: ((error: unknown) => void) | null = null;
+  /** What the next resumption hands the thread: a value, or an error to throw (`failed`). */
+  value: unknown = undefined;
+  failed = false;
   constructor(
     readonly id: number,
     readonly label: string,
@@ -86,7 +91,6 @@ export class Engine implements EventHandler {
   private readonly threads: Thread[] = [];
   private readonly ready: Thread[] = [];
   private running = 0;
-  private quiescent: (() => void) | null = null;
   private failure: RankError | null = null;
   private readonly selfId: number;
   private progressFn: ProgressFn | null = null;
@@ -139,34 +143,45 @@ export class Engine implements EventHandler {
   private readonly starters: (() => void)[] = [];
 
   /**
-   * Blocks the calling thread until `wake(thread)`; `reason` names the call it waits in, for the
+   * Blocks the calling thread until `wake(thread, value)` (the promise resolves with `value`) or
+   * `wakeWithError(thread, error)` (it rejects); `reason` names the call it waits in, for the
    * deadlock diagnosis. Must be called by the thread itself while it runs.
    */
-  suspend(thread: Thread, reason: WaitReason): Promise<void> {
+  suspend<T = void>(thread: Thread, reason: WaitReason): Promise<T> {
     if (thread.state !== ThreadState.Running) {
       throw new Error(`engine: ${thread.label} suspended while not running`);
     }
     thread.state = ThreadState.Blocked;
     thread.reason = reason;
-    const p = new Promise<void>((resolve) => {
-      thread.resolve = resolve;
+    const p = new Promise<T>((resolve, reject) => {
+      thread.resolve = resolve as (value: unknown) => void;
+      thread.reject = reject;
     });
     this.threadStopped();
     return p;
   }
 
-  /** Makes a blocked thread runnable at the current time; it resumes after the current event. */
-  wake(thread: Thread): void {
+  /** Makes a blocked thread runnable at the current time with `value`; it resumes after the current event. */
+  wake(thread: Thread, value?: unknown): void {
     if (thread.state !== ThreadState.Blocked) return;
     thread.state = ThreadState.Ready;
+    thread.value = value;
+    thread.failed = false;
     this.ready.push(thread);
+  }
+
+  /** Like `wake`, but the thread's wait throws `error`. */
+  wakeWithError(thread: Thread, error: unknown): void {
+    if (thread.state !== ThreadState.Blocked) return;
+    this.wake(thread, error);
+    thread.failed = true;
   }
 
   /** Suspends the thread for `ps` of simulated time (its clock advances by that much). */
   sleep(thread: Thread, ps: number, reason: WaitReason = 'compute'): Promise<void> {
-    const p = this.suspend(thread, reason);
+    // the wake-up is queued first: suspending may run the event loop at once
     this.queue.push(this.now + Math.max(0, Math.round(ps)), this.selfId, EV_WAKE, thread.id);
-    return p;
+    return this.suspend(thread, reason);
   }
 
   onEvent(kind: number, arg: number): void {
@@ -176,41 +191,92 @@ export class Engine implements EventHandler {
     }
   }
 
-  /** Runs until no event remains; throws DeadlockError or RankError as described above. */
-  async run(limitPs = Infinity): Promise<void> {
+  /**
+   * Runs until no event remains; rejects with DeadlockError or RankError as described above.
+   * The event loop runs whenever no thread runs: started here, then by the last thread to block
+   * or end, which hands the loop on synchronously. A woken thread resumes through the one promise
+   * it waits on, with no promise of the engine's own in between.
+   */
+  run(limitPs = Infinity): Promise<void> {
+    this.limitPs = limitPs;
+    const finished = new Promise<void>((resolve, reject) => {
+      this.finish = resolve;
+      this.abort = reject;
+    });
+    // the start holds a running slot of its own, so the loop waits for every thread's first block
+    this.running++;
     for (const s of this.starters.splice(0)) s();
-    await this.settle();
-    const q = this.queue;
-    const handlers = this.handlers;
-    for (;;) {
-      if (this.failure) throw this.failure;
-      if (this.ready.length > 0) {
-        await this.resumeReady();
-        continue;
-      }
-      if (!q.pop()) break;
-      if (q.popTime > limitPs) {
-        throw new Error(`simulated time limit of ${limitPs / 1e6} us reached`);
-      }
-      this.now = q.popTime;
-      this.events++;
-      if (this.events >= this.nextProgress) this.progress();
-      handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);
-      // run all same-time events that do not wake a thread before awaiting anything
-      while (this.ready.length === 0 && q.pop(this.now)) {
+    this.threadStopped();
+    return finished;
+  }
+  private limitPs = Infinity;
+  private finish: (() => void) | null = null;
+  private abort: ((e: unknown) => void) | null = null;
+  private looping = false;
+
+  /**
+   * The event loop: takes events until one wakes a thread, then resumes the woken threads and
+   * returns (they run once the caller's stack unwinds; the last of them to stop calls it again);
+   * ends the run when no event is left.
+   */
+  private loop(): void {
+    if (this.looping || this.finish === null) return;
+    this.looping = true;
+    try {
+      const q = this.queue;
+      const handlers = this.handlers;
+      for (;;) {
+        if (this.failure) return this.end(this.failure);
+        const ready = this.ready;
+        if (ready.length > 0) {
+          // resume every thread woken at this time, in the order they were woken
+          const n = ready.length;
+          for (let i = 0; i < n; i++) {
+            const t = ready[i]!;
+            t.state = ThreadState.Running;
+            this.running++;
+            const settle = t.failed ? t.reject! : t.resolve!;
+            t.resolve = null;
+            t.reject = null;
+            const v = t.value;
+            t.value = undefined;
+            settle(v);
+          }
+          ready.length = 0;
+          return;
+        }
+        if (!q.pop()) return this.end(null);
+        if (q.popTime > this.limitPs) return this.end(new Error(`simulated time limit of ${this.limitPs / 1e6} us reached`));
+        this.now = q.popTime;
         this.events++;
         if (this.events >= this.nextProgress) this.progress();
         handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);
+        // run all same-time events that do not wake a thread before resuming anything
+        while (this.ready.length === 0 && q.pop(this.now)) {
+          this.events++;
+          if (this.events >= this.nextProgress) this.progress();
+          handlers[q.popTarget]!.onEvent(q.popKind, q.popArg);
+        }
       }
+    } catch (e) {
+      this.end(e);
+    } finally {
+      this.looping = false;
     }
-    if (this.failure) throw this.failure;
+  }
+
+  /** Ends the run: with `error`, or, when none, with a deadlock report if threads are still blocked. */
+  private end(error: unknown): void {
+    const finish = this.finish!;
+    const abort = this.abort!;
+    this.finish = null;
+    this.abort = null;
+    if (error !== null) return abort(error);
     const blocked = this.threads.filter((t) => !t.done);
     if (blocked.length > 0) {
-      throw new DeadlockError(
-        this.now,
-        blocked.map((t) => `${t.label}: ${typeof t.reason === 'function' ? t.reason() : t.reason}`),
-      );
+      return abort(new DeadlockError(this.now, blocked.map((t) => `${t.label}: ${typeof t.reason === 'function' ? t.reason() : t.reason}`)));
     }
+    finish();
   }
 
   /** Runs only the event loop, without threads (for fabric benchmarks and unit tests). */
@@ -241,33 +307,8 @@ export class Engine implements EventHandler {
     );
   }
 
+  /** A thread blocked or ended: when none runs any more, the event loop goes on. */
   private threadStopped(): void {
-    this.running--;
-    if (this.running === 0 && this.quiescent) {
-      const q = this.quiescent;
-      this.quiescent = null;
-      q();
-    }
-  }
-
-  private async resumeReady(): Promise<void> {
-    while (this.ready.length > 0) {
-      const batch = this.ready.splice(0);
-      for (const t of batch) {
-        t.state = ThreadState.Running;
-        this.running++;
-        const r = t.resolve!;
-        t.resolve = null;
-        r();
-      }
-      await this.settle();
-    }
-  }
-
-  private settle(): Promise<void> {
-    if (this.running === 0) return Promise.resolve();
-    return new Promise<void>((resolve) => {
-      this.quiescent = resolve;
-    });
+    if (--this.running === 0) this.loop();
   }
 }

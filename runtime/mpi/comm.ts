@@ -2,10 +2,11 @@ import { balancedDims } from '../../fabric/topology/torus.ts';
 import type { Proc } from '../proc.ts';
 import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
 import { buildCeTree, type CeContribution, type CeOp, type CeResult, type CeTree, type CeType } from '../../fabric/nic/collective-engine.ts';
-import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Collective, type CollTransport } from './coll/index.ts';
+import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
+import { CollRun } from './coll-run.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, SUM, type Op, type ReduceArray } from './ops.ts';
 import type { CollCall, CollLedger } from './agreement.ts';
-import { MpiError, Request, type Status } from './request.ts';
+import { MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
 
 /** Stands for the send buffer of a collective whose data is already in its receive buffer (MPI_IN_PLACE). */
 export const IN_PLACE: unique symbol = Symbol('MPI_IN_PLACE');
@@ -305,14 +306,11 @@ export class Comm {
   }
 
   /** Waits for every request; returns their statuses in order. */
-  async waitAll(reqs: readonly Request[]): Promise<Status[]> {
-    const out: Status[] = [];
-    const reason = (): string => {
+  waitAll(reqs: readonly Request[]): Promise<Status[]> {
+    return waitAll(this.proc, reqs, () => {
       const pending = reqs.filter((r) => !r.done);
       return `waitAll(${pending.length} of ${reqs.length} pending: ${pending.map((r) => r.what).join(', ')})`;
-    };
-    for (const r of reqs) out.push(await r.wait(reason));
-    return out;
+    });
   }
 
   /**
@@ -325,7 +323,7 @@ export class Comm {
     for (;;) {
       const i = reqs.findIndex((r) => r !== null && r.done);
       if (i >= 0) return { index: i, status: await reqs[i]!.wait() };
-      await active[0]!.waitWoken(active, () => `waitAny(${active.map((r) => r.what).join(', ')})`);
+      await waitWoken(this.proc, active, () => `waitAny(${active.map((r) => r.what).join(', ')})`);
     }
   }
 
@@ -333,7 +331,7 @@ export class Comm {
   async waitSome(reqs: readonly (Request | null)[]): Promise<{ index: number; status: Status }[]> {
     const active = reqs.filter((r): r is Request => r !== null);
     if (active.length === 0) return [];
-    while (!active.some((r) => r.done)) await active[0]!.waitWoken(active, () => `waitSome(${active.map((r) => r.what).join(', ')})`);
+    while (!active.some((r) => r.done)) await waitWoken(this.proc, active, () => `waitSome(${active.map((r) => r.what).join(', ')})`);
     const out: { index: number; status: Status }[] = [];
     for (let i = 0; i < reqs.length; i++) if (reqs[i]?.done) out.push({ index: i, status: await reqs[i]!.wait() });
     return out;
@@ -503,12 +501,20 @@ export class Comm {
         size: this.size,
         isend: (buf, dest, tag, what) => this.collIsend(buf, dest, tag, what),
         irecv: (buf, source, tag, what) => this.collIrecv(buf, source, tag, what),
-        cpu: (ps, what) => this.proc.cpu(ps, what),
         flopsPerPs: cpu.flopsPerPs,
         copyBytesPerPs: this.world.params.copyBytesPerPs,
       };
     }
     return this.collTransport;
+  }
+
+  /**
+   * Runs a collective algorithm for this rank and waits for it: the library drives the algorithm
+   * from the completions it waits for, and the rank's thread suspends once, for the whole call.
+   */
+  collective(alg: Coll, what: string): Promise<Status> {
+    const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank));
+    return run.start().wait(() => run.describe());
   }
 
   /** The algorithm to run: the call's option, else the run's choice, else the automatic one. */
@@ -522,7 +528,7 @@ export class Comm {
   async barrier(opts?: CollOptions): Promise<void> {
     this.agree({ call: 'barrier', algorithm: opts?.algorithm });
     if (this.useCe('barrier', opts)) await this.ceReduce('barrier', null, null, undefined);
-    else await this.algorithm('barrier', 0, undefined, opts).fn(this.transport);
+    else await this.collective(this.algorithm('barrier', 0, undefined, opts).fn(this.transport), 'barrier');
   }
 
   /** Copies the root's `buf` into every rank's `buf` (MPI_Bcast). */
@@ -530,7 +536,7 @@ export class Comm {
     const b = this.collBuf('bcast', 'buf', buf);
     this.checkRoot('bcast', root);
     this.agree({ call: 'bcast', root, ...this.dataSignature(b, 'elements in buf'), algorithm: opts?.algorithm });
-    await this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root);
+    await this.collective(this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root), 'bcast');
   }
 
   /** Combines every rank's `sendBuf` with `op` into the root's `recvBuf` (MPI_Reduce; `recvBuf` matters at the root only). */
@@ -544,7 +550,7 @@ export class Comm {
     if (recv) this.sameShape('reduce', send, recv);
     this.checkOp('reduce', op, send);
     this.agree({ call: 'reduce', root, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root);
+    await this.collective(this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root), 'reduce');
   }
 
   /** Combines every rank's `sendBuf` with `op` into every rank's `recvBuf` (MPI_Allreduce). */
@@ -555,7 +561,7 @@ export class Comm {
     this.checkOp('allreduce', op, send);
     this.agree({ call: 'allreduce', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
-    else await this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+    else await this.collective(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'allreduce');
   }
 
   /** Every rank's `sendBuf`, in rank order, into every rank's `recvBuf` (MPI_Allgather; recvBuf holds size x sendBuf). */
@@ -567,7 +573,7 @@ export class Comm {
     this.sameType('allgather', send, recv);
     if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
     this.agree({ call: 'allgather', ...this.dataSignature(send, 'elements per rank'), algorithm: opts?.algorithm });
-    await this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv);
+    await this.collective(this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv), 'allgather');
   }
 
   /** Rank r's `sendBuf` into every rank's recvBuf at `displs[r]`, `counts[r]` elements (MPI_Allgatherv). */
@@ -580,7 +586,7 @@ export class Comm {
     this.agree({ call: 'allgatherv', type: send.constructor.name, counts, countsName: 'counts', algorithm: opts?.algorithm });
     let total = 0;
     for (let r = 0; r < this.size; r++) total += counts[r]!;
-    await this.algorithm('allgatherv', total * recv.BYTES_PER_ELEMENT, undefined, opts).fn(this.transport, send, recv, counts, displs);
+    await this.collective(this.algorithm('allgatherv', total * recv.BYTES_PER_ELEMENT, undefined, opts).fn(this.transport, send, recv, counts, displs), 'allgatherv');
   }
 
   /** Block j of every rank's `sendBuf` to rank j, into block i of rank j's `recvBuf` (MPI_Alltoall; equal blocks). */
@@ -590,7 +596,7 @@ export class Comm {
     this.sameShape('alltoall', send, recv);
     if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `alltoall: ${send.length} elements do not split into ${this.size} equal blocks`);
     this.agree({ call: 'alltoall', ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv);
+    await this.collective(this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv), 'alltoall');
   }
 
   /** MPI_Alltoallv: `sendCounts[j]` elements from `sendDispls[j]` go to rank j, landing at its `recvDispls[i]`. */
@@ -601,7 +607,7 @@ export class Comm {
     this.checkBlocks('alltoallv', 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
     this.checkBlocks('alltoallv', 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
     this.agree({ call: 'alltoallv', type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
-    await this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts, sendDispls, recv, recvCounts, recvDispls);
+    await this.collective(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts, sendDispls, recv, recvCounts, recvDispls), 'alltoallv');
   }
 
   /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
@@ -616,7 +622,7 @@ export class Comm {
     if (recv.length < recvCounts[this.rank]!) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvBuf has ${recv.length} elements, fewer than recvCounts[${this.rank}] = ${recvCounts[this.rank]}`);
     this.checkOp('reduceScatter', op, send);
     this.agree({ call: 'reduceScatter', op, type: send.constructor.name, counts: recvCounts, countsName: 'recvCounts', algorithm: opts?.algorithm });
-    await this.algorithm('reduceScatter', send.byteLength, op, opts).fn(this.transport, send, recv, recvCounts, op);
+    await this.collective(this.algorithm('reduceScatter', send.byteLength, op, opts).fn(this.transport, send, recv, recvCounts, op), 'reduceScatter');
   }
 
   /** reduceScatter with recvBuf.length elements per rank (MPI_Reduce_scatter_block). */
@@ -627,7 +633,7 @@ export class Comm {
     if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `reduceScatterBlock: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     this.checkOp('reduceScatterBlock', op, send);
     this.agree({ call: 'reduceScatterBlock', op, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
-    await this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+    await this.collective(this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'reduceScatterBlock');
   }
 
   /** Every rank's `sendBuf`, in rank order, into the root's `recvBuf` (MPI_Gather). */
@@ -640,7 +646,7 @@ export class Comm {
       if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `gather: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
     }
     this.agree({ call: 'gather', root, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.algorithm('gather', send.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root);
+    await this.collective(this.algorithm('gather', send.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root), 'gather');
   }
 
   /** Rank r's `sendBuf` into the root's `recvBuf` at `displs[r]` (MPI_Gatherv; counts and displs matter at the root). */
@@ -655,7 +661,7 @@ export class Comm {
       if (send.length !== counts![root]) throw new MpiError('MPI_ERR_COUNT', `gatherv: the root's sendBuf has ${send.length} elements but counts[${root}] is ${counts![root]}`);
     }
     this.agree({ call: 'gatherv', root, type: send.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : send.length, cross: rootCounts(root, 'sendBuf') });
-    await this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send, recv, counts, displs, root);
+    await this.collective(this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send, recv, counts, displs, root), 'gatherv');
   }
 
   /** Block r of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatter). */
@@ -668,7 +674,7 @@ export class Comm {
       if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `scatter: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     }
     this.agree({ call: 'scatter', root, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
-    await this.algorithm('scatter', recv.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root);
+    await this.collective(this.algorithm('scatter', recv.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root), 'scatter');
   }
 
   /** `counts[r]` elements from `displs[r]` of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatterv). */
@@ -683,7 +689,7 @@ export class Comm {
       if (recv.length < counts![root]!) throw new MpiError('MPI_ERR_COUNT', `scatterv: the root's recvBuf has ${recv.length} elements, fewer than counts[${root}] = ${counts![root]}`);
     }
     this.agree({ call: 'scatterv', root, type: recv.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : recv.length, cross: rootCounts(root, 'recvBuf') });
-    await this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv, root);
+    await this.collective(this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv, root), 'scatterv');
   }
 
   /** Inclusive prefix reduction: rank r gets sendBuf of ranks 0..r combined (MPI_Scan). */
@@ -693,7 +699,7 @@ export class Comm {
     this.sameShape('scan', send, recv);
     this.checkOp('scan', op, send);
     this.agree({ call: 'scan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+    await this.collective(this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'scan');
   }
 
   /** Exclusive prefix reduction: rank r gets ranks 0..r-1 combined; rank 0's recvBuf is left as it is (MPI_Exscan). */
@@ -703,7 +709,7 @@ export class Comm {
     this.sameShape('exscan', send, recv);
     this.checkOp('exscan', op, send);
     this.agree({ call: 'exscan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op);
+    await this.collective(this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'exscan');
   }
 
   // ---------------------------------------------------------------- the Aries collective engine

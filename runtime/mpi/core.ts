@@ -74,8 +74,15 @@ export interface MpiObserver {
   algorithm(rank: number, name: string): void;
 }
 
-/** Per-rank MPI state: queues, sequence numbers and the rank's process. */
-class Endpoint {
+/**
+ * Per-rank MPI state: queues, sequence numbers, the rank's process, and when the rank is inside
+ * MPI. A rank's calls act at its own clock, which may run ahead of the engine's time (CPU time
+ * charged without a suspension): a call ahead of time records its time in `polls`, a wait the
+ * time it began in `waitSince`, and a rendezvous pull that needs the rank's CPU starts at the
+ * first of them at or after the moment it could (seed 001: large messages progress inside MPI
+ * calls unless a progress thread runs).
+ */
+class Endpoint implements Progress {
   readonly posted: Posted[] = [];
   readonly unexpected: Arrived[] = [];
   /** Next sequence number to send to each peer (peers never sent to are absent: 0). */
@@ -84,23 +91,55 @@ class Endpoint {
   readonly recvSeq = new Map<number, number>();
   /** Arrivals ahead of their turn, per peer, keyed by sequence number. */
   readonly early = new Map<number, Map<number, Arrived>>();
-  /** Depth of MPI calls the rank is blocked or polling in. */
-  inMpi = 0;
-  /** Protocol steps waiting for the rank to enter MPI (rendezvous pulls without asynchronous progress). */
+  /** Protocol steps waiting for the rank to call MPI (rendezvous pulls without asynchronous progress). */
   readonly pending: (() => void)[] = [];
+  /** Times (ps, increasing) of the rank's MPI calls made ahead of the engine's time and not yet reached. */
+  private readonly polls: number[] = [];
+  private pollHead = 0;
+  /** The rank's time when its current wait began (inside MPI from then on); Infinity outside a wait. */
+  private waitSince = Infinity;
   /** Probes waiting for any new unexpected message. */
   readonly probers: Request[] = [];
-  readonly progress: Progress;
-  constructor(readonly proc: Proc) {
-    this.progress = {
-      enter: () => {
-        this.inMpi++;
-        while (this.pending.length > 0) this.pending.shift()!();
-      },
-      leave: () => {
-        this.inMpi--;
-      },
-    };
+  constructor(
+    readonly proc: Proc,
+    private readonly world: MpiWorld,
+  ) {}
+
+  poll(): void {
+    const at = this.proc.time();
+    const now = this.proc.engine.now;
+    if (at <= now) {
+      while (this.pending.length > 0) this.pending.shift()!();
+      return;
+    }
+    for (const step of this.pending.splice(0)) this.world.runAt(this.proc, at, step);
+    if (this.pollHead > 0 && this.pollHead === this.polls.length) {
+      this.polls.length = 0;
+      this.pollHead = 0;
+    }
+    this.polls.push(at);
+  }
+
+  enter(): void {
+    this.poll();
+    this.waitSince = this.proc.time();
+  }
+
+  leave(): void {
+    this.waitSince = Infinity;
+  }
+
+  /**
+   * When a step that needs the rank's CPU can run if it becomes due now: now inside a wait, else
+   * at the rank's next MPI call already made ahead of time, else -1 (at its next call).
+   */
+  cpuAt(): number {
+    const now = this.proc.engine.now;
+    if (this.waitSince <= now) return now;
+    const polls = this.polls;
+    while (this.pollHead < polls.length && polls[this.pollHead]! < now) this.pollHead++;
+    if (this.pollHead < polls.length) return Math.min(polls[this.pollHead]!, this.waitSince);
+    return this.waitSince < Infinity ? this.waitSince : -1;
   }
 }
 
@@ -147,7 +186,7 @@ export class MpiWorld implements EventHandler {
     const engine = procs[0]!.engine;
     this.id = engine.register(this);
     for (const p of procs) {
-      this.eps.push(new Endpoint(p));
+      this.eps.push(new Endpoint(p, this));
       // eager data lands in the mailbox buffer the NIC hands over with the header
       p.nic.setSmsgHandler(p.inst, (_srcNode, meta, payload) => this.onSmsg(p.rank, meta as Envelope, payload));
     }
@@ -159,7 +198,7 @@ export class MpiWorld implements EventHandler {
 
   /** What rank `rank`'s requests tell the library when it enters an MPI call (for requests made outside the core). */
   progressOf(rank: number): Progress {
-    return this.eps[rank]!.progress;
+    return this.eps[rank]!;
   }
 
   /**
@@ -245,13 +284,12 @@ export class MpiWorld implements EventHandler {
     const me = this.eps[src]!;
     const proc = me.proc;
     const P = this.params;
-    const req = new Request(proc, P.testOverheadPs, what, me.progress);
+    const req = new Request(proc, P.testOverheadPs, what, me);
     if (dst === PROC_NULL) {
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
     }
-    me.progress.enter();
-    me.progress.leave();
+    me.poll();
     const peer = this.eps[dst]!.proc;
     const seq = me.sendSeq.get(dst) ?? 0;
     me.sendSeq.set(dst, seq + 1);
@@ -323,20 +361,41 @@ export class MpiWorld implements EventHandler {
    */
   irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null): Request {
     const me = this.eps[dst]!;
-    const req = new Request(me.proc, this.params.testOverheadPs, what, me.progress);
+    const req = new Request(me.proc, this.params.testOverheadPs, what, me);
     if (source === PROC_NULL) {
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
     }
-    me.progress.enter();
-    me.progress.leave();
+    me.poll();
     const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv };
+    // the receive is posted at the rank's own time
+    const at = me.proc.time();
+    if (at > me.proc.engine.now) {
+      let cancelled = false;
+      req.canceller = () => {
+        if (cancelled || req.done) return false;
+        cancelled = true;
+        req.complete({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0, cancelled: true });
+        return true;
+      };
+      this.runAt(me.proc, at, () => {
+        if (!cancelled) this.post(me, posted);
+      });
+      return req;
+    }
+    this.post(me, posted);
+    return req;
+  }
+
+  /** Matches a receive against the unexpected messages, or queues it. */
+  private post(me: Endpoint, posted: Posted): void {
+    const req = posted.req;
     const i = me.unexpected.findIndex((a) => matches(posted, a.env));
     if (i >= 0) {
       const [a] = me.unexpected.splice(i, 1);
       a!.sender = null;
-      // matched inside the call: protocol work starts at the caller's own time
-      this.runAt(me.proc, me.proc.time(), () => this.deliver(me, a!, posted, true));
+      // matched inside the call (which acts now, at the caller's own time): protocol work starts now
+      this.deliver(me, a!, posted, true);
     } else {
       me.posted.push(posted);
       req.canceller = () => {
@@ -347,7 +406,6 @@ export class MpiWorld implements EventHandler {
         return true;
       };
     }
-    return req;
   }
 
   /**
@@ -356,8 +414,7 @@ export class MpiWorld implements EventHandler {
    */
   iprobe(dst: number, source: number, tag: number, ctx: number, elemBytes: number, inv: Int32Array | null): Status | null {
     const me = this.eps[dst]!;
-    me.progress.enter();
-    me.progress.leave();
+    me.poll();
     if (source === PROC_NULL) return { source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 };
     const probe = { source, tag, ctx };
     const a = me.unexpected.find((x) => matches(probe, x.env));
@@ -369,7 +426,7 @@ export class MpiWorld implements EventHandler {
   /** Blocks rank `dst` until a new message joins its unexpected queue. */
   async awaitArrival(dst: number, what: string): Promise<void> {
     const me = this.eps[dst]!;
-    const r = new Request(me.proc, 0, what, me.progress);
+    const r = new Request(me.proc, 0, what, me);
     me.probers.push(r);
     await r.wait(() => what);
   }
@@ -533,8 +590,10 @@ export class MpiWorld implements EventHandler {
       }
     };
     // the pull needs the receiver's CPU: now if it is inside MPI, else at its next MPI call
-    if (inCall || P.asyncProgress || me.inMpi > 0) pull();
-    else me.pending.push(() => this.runAt(proc, proc.time(), pull));
+    if (inCall || P.asyncProgress) return pull();
+    const at = me.cpuAt();
+    if (at < 0) me.pending.push(pull);
+    else this.runAt(proc, at, pull);
   }
 
   /** Tells a synchronous sender that its message has matched. */

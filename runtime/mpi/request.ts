@@ -1,3 +1,4 @@
+import type { WaitReason } from '../../fabric/engine/engine.ts';
 import type { Proc } from '../proc.ts';
 
 /** Status of a completed receive (or send): who, which tag, how much. */
@@ -11,9 +12,14 @@ export interface Status {
   readonly cancelled?: true;
 }
 
-/** What a request tells its library when its owner enters and leaves a blocking or polling call. */
+/**
+ * What a request tells its library when its owner begins and ends a wait: a rank inside a wait
+ * polls the library, which runs the protocol steps that were waiting for it (rendezvous pulls).
+ */
 export interface Progress {
-  /** The rank is inside an MPI call: run the protocol steps that waited for it. */
+  /** The rank calls MPI at its own time: run (or schedule at that time) the steps waiting for a call. */
+  poll(): void;
+  /** The rank begins a wait at its own time: it is inside MPI from then until `leave`. */
   enter(): void;
   leave(): void;
 }
@@ -29,24 +35,37 @@ export class MpiError extends Error {
   }
 }
 
+/** Told when a request it waits on completes: a blocked rank, or a collective's schedule. */
+export interface RequestWaiter {
+  requestDone(r: Request): void;
+}
+
 /**
  * A nonblocking operation. `wait()` blocks the calling rank in simulated time until the
  * operation completes; `test()` costs a poll's CPU time and reports whether it has.
+ *
+ * Waiting costs one suspension of the rank at most: the rank is resumed once, by the completion
+ * itself, with the status in hand. CPU time the completion costs the owner (matching, copying)
+ * is charged to the owner's clock when the completion is taken, without a suspension of its own;
+ * the next call that acts on shared state catches up with it (see Proc).
  */
 export class Request {
   private completed = false;
   private result: Status | null = null;
-  private failure: MpiError | null = null;
-  private waiter = false;
+  private failure: Error | null = null;
   /** CPU time the owner spends when it first observes completion (matching, copying). */
   private completionCpuPs = 0;
+  /** Engine time (ps) the request completed at. */
+  private completedAt = 0;
+  /** Who is told when the request completes (one at a time). */
+  waiter: RequestWaiter | null = null;
 
   constructor(
-    private readonly proc: Proc,
+    readonly proc: Proc,
     private readonly testCostPs: number,
     /** The call that made it, e.g. `irecv(source=3, tag=1)`, for deadlock diagnoses. */
     readonly what: string,
-    private readonly progress: Progress | null = null,
+    readonly progress: Progress | null = null,
   ) {}
 
   /** Set by the library: how `cancel` tries to stop this request (false: too late). */
@@ -57,67 +76,61 @@ export class Request {
     return this.completed;
   }
 
-  /** Marks the request complete; wakes its owner if it is waiting on it. */
+  /** Marks the request complete; tells its waiter. */
   complete(status: Status, completionCpuPs = 0): void {
     if (this.completed) return;
     this.completed = true;
+    this.completedAt = this.proc.engine.now;
     this.result = status;
     this.completionCpuPs = completionCpuPs;
-    if (this.waiter) this.proc.wake();
+    this.notify();
   }
 
-  /** Completes the request with an error that `wait()` will throw. */
-  fail(err: MpiError): void {
+  /** Completes the request with an error that `wait()` will throw (an MpiError, or a fault of the library). */
+  fail(err: Error): void {
     if (this.completed) return;
     this.completed = true;
+    this.completedAt = this.proc.engine.now;
     this.failure = err;
-    if (this.waiter) this.proc.wake();
+    this.notify();
+  }
+
+  private notify(): void {
+    const w = this.waiter;
+    if (w !== null) {
+      this.waiter = null;
+      w.requestDone(this);
+    }
+  }
+
+  /**
+   * Takes the completion of a completed request, as the owner's next step (see Proc.completion):
+   * the owner's time reaches the completion's, crossing to its socket if it had to block for it,
+   * and it spends the CPU time the completion costs (once); returns the status, or throws the
+   * request's error.
+   */
+  take(): Status {
+    const cpu = this.completionCpuPs;
+    this.completionCpuPs = 0;
+    this.proc.completion(this.completedAt, cpu);
+    if (this.failure) throw this.failure;
+    return this.result!;
   }
 
   /** Blocks until the operation completes and returns its status. */
-  async wait(reason?: () => string): Promise<Status> {
-    if (!this.completed) {
-      this.progress?.enter();
-      try {
-        while (!this.completed) {
-          this.waiter = true;
-          await this.proc.block(reason ?? (() => `wait(${this.what})`));
-          this.waiter = false;
-        }
-      } finally {
-        this.waiter = false;
-        this.progress?.leave();
-      }
-    }
-    return this.finish();
+  wait(reason?: WaitReason): Promise<Status> {
+    this.proc.settle();
+    if (this.completed) return settled(this);
+    return new RankWait(this.proc, [this], 'one', reason ?? (() => `wait(${this.what})`)).promise as Promise<Status>;
   }
 
   /** Polls once (costing the machine's test overhead); true if the operation has completed. */
   async test(): Promise<boolean> {
-    this.progress?.enter();
-    this.progress?.leave();
+    this.progress?.poll();
     await this.proc.cpu(this.testCostPs, `test(${this.what})`);
     if (!this.completed) return false;
-    await this.finish();
+    this.take();
     return true;
-  }
-
-  /**
-   * Blocks until this or another request completes, without consuming the result (waitAny and
-   * waitSome use it on every request they wait for).
-   */
-  async waitWoken(others: readonly Request[], reason: () => string): Promise<void> {
-    this.progress?.enter();
-    try {
-      // spend the CPU time owed first, so that a completion cannot cut that short
-      await this.proc.cpu(0, reason);
-      if (others.some((r) => r.completed)) return;
-      for (const r of others) r.waiter = true;
-      await this.proc.block(reason);
-    } finally {
-      for (const r of others) r.waiter = false;
-      this.progress?.leave();
-    }
   }
 
   /** Tries to cancel the operation (MPI_Cancel): true if it was stopped before it took effect. */
@@ -132,14 +145,77 @@ export class Request {
   get status(): Status | null {
     return this.result;
   }
+}
 
-  private async finish(): Promise<Status> {
-    if (this.failure) throw this.failure;
-    const cpu = this.completionCpuPs;
-    if (cpu > 0) {
-      this.completionCpuPs = 0;
-      await this.proc.cpu(cpu, `completing ${this.what}`);
+/** The status of a completed request as a settled promise. */
+function settled(r: Request): Promise<Status> {
+  try {
+    return Promise.resolve(r.take());
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+}
+
+/**
+ * Waits for every request of `reqs` and returns their statuses in order; the first failed one,
+ * in order, is thrown once all are complete.
+ */
+export function waitAll(proc: Proc, reqs: readonly Request[], reason: WaitReason): Promise<Status[]> {
+  proc.settle();
+  for (const r of reqs) if (!r.done) return new RankWait(proc, reqs, 'all', reason).promise as Promise<Status[]>;
+  try {
+    return Promise.resolve(reqs.map((r) => r.take()));
+  } catch (e) {
+    return Promise.reject(e as Error);
+  }
+}
+
+/** Blocks until one of `reqs` has completed, consuming nothing (waitAny and waitSome build on it). */
+export function waitWoken(proc: Proc, reqs: readonly Request[], reason: WaitReason): Promise<void> {
+  for (const r of reqs) if (r.done) return Promise.resolve();
+  return new RankWait(proc, reqs, 'any', reason).promise as Promise<void>;
+}
+
+/**
+ * A rank blocked in a wait on some requests: one suspension of its thread, resumed by the
+ * completion that satisfies the wait (one, all, or any of them) with the result in hand. The
+ * rank is inside MPI, polling, from its own time at the start of the wait until it resumes.
+ */
+class RankWait implements RequestWaiter {
+  readonly promise: Promise<unknown>;
+  private left: number;
+  private readonly progress: Progress | null;
+
+  constructor(
+    private readonly proc: Proc,
+    private readonly reqs: readonly Request[],
+    private readonly mode: 'one' | 'all' | 'any',
+    reason: WaitReason,
+  ) {
+    let left = 0;
+    for (const r of reqs) {
+      if (r.done) continue;
+      if (r.waiter !== null) throw new MpiError('MPI_ERR_REQUEST', `${r.what}: already waited on by another call of this rank`);
+      r.waiter = this;
+      left++;
     }
-    return this.result!;
+    this.left = mode === 'any' ? 1 : left;
+    this.progress = reqs[0]!.progress;
+    this.progress?.enter();
+    this.promise = proc.suspend(reason);
+  }
+
+  requestDone(): void {
+    if (--this.left > 0) return;
+    if (this.mode === 'any') for (const r of this.reqs) if (r.waiter === this) r.waiter = null;
+    const proc = this.proc;
+    // a wait on a collective (no progress of its own) ends where the collective's last wait did
+    this.progress?.leave();
+    if (this.mode === 'any') return proc.resume(undefined);
+    try {
+      proc.resume(this.mode === 'one' ? this.reqs[0]!.take() : this.reqs.map((r) => r.take()));
+    } catch (e) {
+      proc.resumeWithError(e);
+    }
   }
 }

@@ -1,73 +1,73 @@
 import type { Request } from '../request.ts';
 import { doublingChunks, ringChunks } from './chunks.ts';
-import type { CollTransport } from './transport.ts';
-import { alloc, copy, exchange, prefix, recv, send, TAG, waitAll, type Buf } from './util.ts';
+import type { Coll, CollTransport } from './transport.ts';
+import { alloc, copy, exchange, prefix, recv, send, TAG, type Buf } from './util.ts';
 
 const self = (v: number): number => v;
 
 /** Recursive-doubling allgather; non-powers of two fold the extra ranks in and out. */
-export async function allgatherRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Promise<void> {
+export function* allgatherRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const c = sendBuf.length;
   const what = 'allgather(recursive doubling)';
-  await copy(t, recvBuf, t.rank * c, sendBuf, 0, c, what);
-  await doublingChunks(t, recvBuf, t.rank, (v) => v * c, self, TAG.allgather, what);
+  yield* copy(t, recvBuf, t.rank * c, sendBuf, 0, c);
+  yield* doublingChunks(t, recvBuf, t.rank, (v) => v * c, self, TAG.allgather, what);
 }
 
 /**
  * Bruck's allgather: ceil(log2 n) steps for any n, each sending to rank - 2^k what has been
  * collected so far, then a local rotation into rank order.
  */
-export async function allgatherBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Promise<void> {
+export function* allgatherBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const n = t.size;
   const me = t.rank;
   const c = sendBuf.length;
   const what = 'allgather(bruck)';
   const tmp = alloc(sendBuf, n * c);
-  await copy(t, tmp, 0, sendBuf, 0, c, what);
+  yield* copy(t, tmp, 0, sendBuf, 0, c);
   let have = 1;
   let pof2 = 1;
   for (; pof2 * 2 <= n; pof2 *= 2) {
-    await exchange(t, tmp, 0, have * c, (me - pof2 + n) % n, tmp, have * c, have * c, (me + pof2) % n, TAG.allgather + 2, what);
+    yield* exchange(t, tmp, 0, have * c, (me - pof2 + n) % n, tmp, have * c, have * c, (me + pof2) % n, TAG.allgather + 2, what);
     have *= 2;
   }
   const rest = n - pof2;
-  if (rest > 0) await exchange(t, tmp, 0, rest * c, (me - pof2 + n) % n, tmp, have * c, rest * c, (me + pof2) % n, TAG.allgather + 2, what);
+  if (rest > 0) yield* exchange(t, tmp, 0, rest * c, (me - pof2 + n) % n, tmp, have * c, rest * c, (me + pof2) % n, TAG.allgather + 2, what);
   // tmp holds the blocks of ranks me, me+1, ... in that order
-  await copy(t, recvBuf, me * c, tmp, 0, (n - me) * c, what);
-  await copy(t, recvBuf, 0, tmp, (n - me) * c, me * c, what);
+  yield* copy(t, recvBuf, me * c, tmp, 0, (n - me) * c);
+  yield* copy(t, recvBuf, 0, tmp, (n - me) * c, me * c);
 }
 
 /** Ring allgather: n - 1 steps, each passing one block to the right neighbour. */
-export async function allgatherRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Promise<void> {
+export function* allgatherRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const c = sendBuf.length;
   const what = 'allgather(ring)';
-  await copy(t, recvBuf, t.rank * c, sendBuf, 0, c, what);
-  await ringChunks(t, recvBuf, t.rank, (v) => v * c, () => c, self, TAG.allgather + 3, what);
+  yield* copy(t, recvBuf, t.rank * c, sendBuf, 0, c);
+  yield* ringChunks(t, recvBuf, t.rank, (v) => v * c, () => c, self, TAG.allgather + 3, what);
 }
 
 /** Ring allgatherv: as the ring allgather, with each rank's block at `displs[r]`. */
-export async function allgathervRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: ArrayLike<number>, displs: ArrayLike<number>): Promise<void> {
+export function* allgathervRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: ArrayLike<number>, displs: ArrayLike<number>): Coll {
   const what = 'allgatherv(ring)';
-  await copy(t, recvBuf, displs[t.rank]!, sendBuf, 0, counts[t.rank]!, what);
-  await ringChunks(t, recvBuf, t.rank, (v) => displs[v]!, (v) => counts[v]!, self, TAG.allgatherv, what);
+  yield* copy(t, recvBuf, displs[t.rank]!, sendBuf, 0, counts[t.rank]!);
+  yield* ringChunks(t, recvBuf, t.rank, (v) => displs[v]!, (v) => counts[v]!, self, TAG.allgatherv, what);
 }
 
 /**
  * Recursive-doubling allgatherv: the blocks are gathered packed in rank order in a scratch
  * buffer (so groups of ranks own contiguous runs), then unpacked to their displacements.
  */
-export async function allgathervRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: ArrayLike<number>, displs: ArrayLike<number>): Promise<void> {
+export function* allgathervRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: ArrayLike<number>, displs: ArrayLike<number>): Coll {
   const n = t.size;
   const at = prefix(counts);
   const what = 'allgatherv(recursive doubling)';
   const tmp = alloc(sendBuf, at[n]!);
-  await copy(t, tmp, at[t.rank]!, sendBuf, 0, counts[t.rank]!, what);
-  await doublingChunks(t, tmp, t.rank, (v) => at[v]!, self, TAG.allgatherv + 1, what);
-  for (let r = 0; r < n; r++) await copy(t, recvBuf, displs[r]!, tmp, at[r]!, counts[r]!, what);
+  yield* copy(t, tmp, at[t.rank]!, sendBuf, 0, counts[t.rank]!);
+  yield* doublingChunks(t, tmp, t.rank, (v) => at[v]!, self, TAG.allgatherv + 1, what);
+  for (let r = 0; r < n; r++) yield* copy(t, recvBuf, displs[r]!, tmp, at[r]!, counts[r]!);
 }
 
 /** Linear allgatherv: every rank sends its block to every other rank at once. */
-export async function allgathervLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: ArrayLike<number>, displs: ArrayLike<number>): Promise<void> {
+export function* allgathervLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: ArrayLike<number>, displs: ArrayLike<number>): Coll {
   const n = t.size;
   const me = t.rank;
   const what = 'allgatherv(linear)';
@@ -78,6 +78,6 @@ export async function allgathervLinear(t: CollTransport, sendBuf: Buf, recvBuf: 
   }
   const mine = counts[me]!;
   if (mine > 0) for (let i = 1; i < n; i++) reqs.push(send(t, sendBuf, 0, mine, (me + i) % n, TAG.allgatherv + 3, what));
-  await copy(t, recvBuf, displs[me]!, sendBuf, 0, mine, what);
-  await waitAll(reqs, what);
+  yield* copy(t, recvBuf, displs[me]!, sendBuf, 0, mine);
+  yield reqs;
 }

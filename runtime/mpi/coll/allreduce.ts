@@ -1,7 +1,7 @@
 import type { Op } from '../ops.ts';
 import { bcastBinomial } from './bcast.ts';
 import { halve, reduceBinomial } from './reduce.ts';
-import type { CollTransport } from './transport.ts';
+import type { Coll, CollTransport } from './transport.ts';
 import { alloc, combine, copy, exchange, Fold, partOffset, recv, send, TAG, type Buf } from './util.ts';
 
 /**
@@ -9,30 +9,30 @@ import { alloc, combine, copy, exchange, Fold, partOffset, recv, send, TAG, type
  * and out (MPICH's short-message and non-commutative choice). Keeps rank order: every group of
  * new ranks stands for a contiguous run of ranks, and the lower group's data is the left operand.
  */
-export async function allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Promise<void> {
+export function* allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Coll {
   const count = sendBuf.length;
   const what = `allreduce(recursive doubling, ${op.name})`;
   const acc = recvBuf.subarray(0, count);
-  await copy(t, acc, 0, sendBuf, 0, count, what);
+  yield* copy(t, acc, 0, sendBuf, 0, count);
   const f = new Fold(t.rank, t.size);
   const tag = TAG.allreduce;
   if (f.out) {
-    await send(t, acc, 0, count, f.me + 1, tag, what).wait();
-    await recv(t, acc, 0, count, f.me + 1, tag + 2, what).wait();
+    yield send(t, acc, 0, count, f.me + 1, tag, what);
+    yield recv(t, acc, 0, count, f.me + 1, tag + 2, what);
     return;
   }
   const tmp = alloc(sendBuf, count);
   if (f.absorbs) {
-    await recv(t, tmp, 0, count, f.me - 1, tag, what).wait();
-    await combine(t, op, acc, tmp, true, what);
+    yield recv(t, tmp, 0, count, f.me - 1, tag, what);
+    yield* combine(t, op, acc, tmp, true);
   }
   for (let mask = 1; mask < f.p2; mask <<= 1) {
     const peer = f.newrank ^ mask;
     const who = f.oldRank(peer);
-    await exchange(t, acc, 0, count, who, tmp, 0, count, who, tag + 1, what);
-    await combine(t, op, acc, tmp, peer < f.newrank, what);
+    yield* exchange(t, acc, 0, count, who, tmp, 0, count, who, tag + 1, what);
+    yield* combine(t, op, acc, tmp, peer < f.newrank);
   }
-  if (f.absorbs) await send(t, acc, 0, count, f.me - 1, tag + 2, what).wait();
+  if (f.absorbs) yield send(t, acc, 0, count, f.me - 1, tag + 2, what);
 }
 
 /**
@@ -40,47 +40,47 @@ export async function allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf,
  * doubling, over the largest power of two with the extra ranks folded in and out (MPICH's
  * long-message choice). Needs a commutative op.
  */
-export async function allreduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Promise<void> {
+export function* allreduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Coll {
   const count = sendBuf.length;
   const what = `allreduce(rabenseifner, ${op.name})`;
   const acc = recvBuf.subarray(0, count);
-  await copy(t, acc, 0, sendBuf, 0, count, what);
+  yield* copy(t, acc, 0, sendBuf, 0, count);
   const f = new Fold(t.rank, t.size);
   const tag = TAG.allreduce + 3;
   if (f.out) {
-    await send(t, acc, 0, count, f.me + 1, tag, what).wait();
-    await recv(t, acc, 0, count, f.me + 1, tag + 3, what).wait();
+    yield send(t, acc, 0, count, f.me + 1, tag, what);
+    yield recv(t, acc, 0, count, f.me + 1, tag + 3, what);
     return;
   }
   const tmp = alloc(sendBuf, count);
   if (f.absorbs) {
-    await recv(t, tmp, 0, count, f.me - 1, tag, what).wait();
-    await combine(t, op, acc, tmp, true, what);
+    yield recv(t, tmp, 0, count, f.me - 1, tag, what);
+    yield* combine(t, op, acc, tmp, true);
   }
   const off = (i: number): number => partOffset(count, f.p2, i, op.unit);
-  await halve(t, op, acc, tmp, f, off, tag + 1, what);
+  yield* halve(t, op, acc, tmp, f, off, tag + 1, what);
   const nr = f.newrank;
   for (let mask = 1; mask < f.p2; mask <<= 1) {
     const peer = nr ^ mask;
     const mine = nr & ~(mask - 1);
     const theirs = peer & ~(mask - 1);
     const who = f.oldRank(peer);
-    await exchange(t, acc, off(mine), off(mine + mask) - off(mine), who, acc, off(theirs), off(theirs + mask) - off(theirs), who, tag + 2, what);
+    yield* exchange(t, acc, off(mine), off(mine + mask) - off(mine), who, acc, off(theirs), off(theirs + mask) - off(theirs), who, tag + 2, what);
   }
-  if (f.absorbs) await send(t, acc, 0, count, f.me - 1, tag + 3, what).wait();
+  if (f.absorbs) yield send(t, acc, 0, count, f.me - 1, tag + 3, what);
 }
 
 /**
  * Ring allreduce: a ring reduce-scatter of n pieces, then a ring allgather; each rank sends
  * 2 (n - 1) / n of the buffer. Needs a commutative op (pieces are combined in ring order).
  */
-export async function allreduceRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Promise<void> {
+export function* allreduceRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Coll {
   const n = t.size;
   const me = t.rank;
   const count = sendBuf.length;
   const what = `allreduce(ring, ${op.name})`;
   const acc = recvBuf.subarray(0, count);
-  await copy(t, acc, 0, sendBuf, 0, count, what);
+  yield* copy(t, acc, 0, sendBuf, 0, count);
   const off = (i: number): number => partOffset(count, n, i, op.unit);
   const tmp = alloc(sendBuf, off(1) + op.unit);
   const right = (me + 1) % n;
@@ -90,19 +90,19 @@ export async function allreduceRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf
     const rc = (me - s - 1 + 2 * n) % n;
     const ra = off(rc);
     const rn = off(rc + 1) - ra;
-    await exchange(t, acc, off(sc), off(sc + 1) - off(sc), right, tmp, 0, rn, left, TAG.allreduce + 7, what);
-    await combine(t, op, acc.subarray(ra, ra + rn), tmp.subarray(0, rn), true, what);
+    yield* exchange(t, acc, off(sc), off(sc + 1) - off(sc), right, tmp, 0, rn, left, TAG.allreduce + 7, what);
+    yield* combine(t, op, acc.subarray(ra, ra + rn), tmp.subarray(0, rn), true);
   }
   for (let s = 0; s < n - 1; s++) {
     const sc = (me + 1 - s + n) % n;
     const rc = (me - s + n) % n;
-    await exchange(t, acc, off(sc), off(sc + 1) - off(sc), right, acc, off(rc), off(rc + 1) - off(rc), left, TAG.allreduce + 8, what);
+    yield* exchange(t, acc, off(sc), off(sc + 1) - off(sc), right, acc, off(rc), off(rc + 1) - off(rc), left, TAG.allreduce + 8, what);
   }
 }
 
 /** Allreduce as a binomial reduce to rank 0 and a binomial broadcast (keeps rank order). */
-export async function allreduceReduceBcast(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Promise<void> {
+export function* allreduceReduceBcast(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Coll {
   const acc = recvBuf.subarray(0, sendBuf.length);
-  await reduceBinomial(t, sendBuf, acc, op, 0);
-  await bcastBinomial(t, acc, 0);
+  yield* reduceBinomial(t, sendBuf, acc, op, 0);
+  yield* bcastBinomial(t, acc, 0);
 }

@@ -1,56 +1,56 @@
 import type { Request } from '../request.ts';
-import type { CollTransport } from './transport.ts';
-import { alloc, chargeCopy, copy, exchange, isPof2, recv, send, setAt, TAG, waitAll, type Buf } from './util.ts';
+import type { Coll, CollTransport } from './transport.ts';
+import { alloc, chargeCopy, copy, exchange, isPof2, recv, send, setAt, TAG, type Buf } from './util.ts';
 
 /**
  * Bruck's alltoall: rotate the blocks locally, then in step k send every block whose index has
  * bit k set to rank + 2^k (packed into one message), then rotate back: ceil(log2 n) messages per
  * rank for any n, each carrying about half the data (MPICH's short-message choice).
  */
-export async function alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Promise<void> {
+export function* alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const n = t.size;
   const me = t.rank;
   const c = sendBuf.length / n;
   const what = 'alltoall(bruck)';
   // tmp[i] = my block for rank me + i
   const tmp = alloc(sendBuf, n * c);
-  await copy(t, tmp, 0, sendBuf, me * c, (n - me) * c, what);
-  await copy(t, tmp, (n - me) * c, sendBuf, 0, me * c, what);
+  yield* copy(t, tmp, 0, sendBuf, me * c, (n - me) * c);
+  yield* copy(t, tmp, (n - me) * c, sendBuf, 0, me * c);
   const pack = alloc(sendBuf, Math.ceil(n / 2) * c);
   const unpack = alloc(sendBuf, Math.ceil(n / 2) * c);
   for (let pof2 = 1; pof2 < n; pof2 *= 2) {
     let k = 0;
     for (let i = 0; i < n; i++) if (i & pof2) setAt(pack, tmp.subarray(i * c, i * c + c), c * k++);
-    await chargeCopy(t, sendBuf, k * c, what);
-    await exchange(t, pack, 0, k * c, (me + pof2) % n, unpack, 0, k * c, (me - pof2 + n) % n, TAG.alltoall, what);
+    yield* chargeCopy(t, sendBuf, k * c);
+    yield* exchange(t, pack, 0, k * c, (me + pof2) % n, unpack, 0, k * c, (me - pof2 + n) % n, TAG.alltoall, what);
     k = 0;
     for (let i = 0; i < n; i++) if (i & pof2) setAt(tmp, unpack.subarray(c * k, c * ++k), i * c);
-    await chargeCopy(t, sendBuf, k * c, what);
+    yield* chargeCopy(t, sendBuf, k * c);
   }
   // now tmp[i] is the block from rank me - i
   for (let i = 0; i < n; i++) setAt(recvBuf, tmp.subarray(i * c, i * c + c), ((me - i + n) % n) * c);
-  await chargeCopy(t, sendBuf, n * c, what);
+  yield* chargeCopy(t, sendBuf, n * c);
 }
 
 /**
  * Pairwise-exchange alltoall: n - 1 steps, one send and one receive each (partners by xor on
  * powers of two, else rank +- i); MPICH's long-message choice.
  */
-export async function alltoallPairwise(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Promise<void> {
+export function* alltoallPairwise(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const n = t.size;
   const c = sendBuf.length / n;
-  await alltoallvPairwiseWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, 'alltoall(pairwise)', TAG.alltoall + 1);
+  yield* alltoallvPairwiseWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, 'alltoall(pairwise)', TAG.alltoall + 1);
 }
 
 /** Linear alltoall: every receive and send posted at once, then one wait for all. */
-export async function alltoallLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Promise<void> {
+export function* alltoallLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const n = t.size;
   const c = sendBuf.length / n;
-  await alltoallvLinearWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, 'alltoall(linear)', TAG.alltoall + 2);
+  yield* alltoallvLinearWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, 'alltoall(linear)', TAG.alltoall + 2);
 }
 
 /** Pairwise-exchange alltoallv (counts and displacements in elements). */
-export async function alltoallvPairwise(
+export function* alltoallvPairwise(
   t: CollTransport,
   sendBuf: Buf,
   sendCounts: ArrayLike<number>,
@@ -58,12 +58,12 @@ export async function alltoallvPairwise(
   recvBuf: Buf,
   recvCounts: ArrayLike<number>,
   recvDispls: ArrayLike<number>,
-): Promise<void> {
-  await alltoallvPairwiseWith(t, sendBuf, (r) => sendDispls[r]!, (r) => sendCounts[r]!, recvBuf, (r) => recvDispls[r]!, (r) => recvCounts[r]!, 'alltoallv(pairwise)', TAG.alltoallv);
+): Coll {
+  yield* alltoallvPairwiseWith(t, sendBuf, (r) => sendDispls[r]!, (r) => sendCounts[r]!, recvBuf, (r) => recvDispls[r]!, (r) => recvCounts[r]!, 'alltoallv(pairwise)', TAG.alltoallv);
 }
 
 /** Linear alltoallv: every receive and send posted at once. */
-export async function alltoallvLinear(
+export function* alltoallvLinear(
   t: CollTransport,
   sendBuf: Buf,
   sendCounts: ArrayLike<number>,
@@ -71,25 +71,25 @@ export async function alltoallvLinear(
   recvBuf: Buf,
   recvCounts: ArrayLike<number>,
   recvDispls: ArrayLike<number>,
-): Promise<void> {
-  await alltoallvLinearWith(t, sendBuf, (r) => sendDispls[r]!, (r) => sendCounts[r]!, recvBuf, (r) => recvDispls[r]!, (r) => recvCounts[r]!, 'alltoallv(linear)', TAG.alltoallv + 1);
+): Coll {
+  yield* alltoallvLinearWith(t, sendBuf, (r) => sendDispls[r]!, (r) => sendCounts[r]!, recvBuf, (r) => recvDispls[r]!, (r) => recvCounts[r]!, 'alltoallv(linear)', TAG.alltoallv + 1);
 }
 
 type At = (r: number) => number;
 
-async function alltoallvPairwiseWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, what: string, tag: number): Promise<void> {
+function* alltoallvPairwiseWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, what: string, tag: number): Coll {
   const n = t.size;
   const me = t.rank;
-  await copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me), what);
+  yield* copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
   const xor = isPof2(n);
   for (let i = 1; i < n; i++) {
     const dst = xor ? me ^ i : (me + i) % n;
     const src = xor ? me ^ i : (me - i + n) % n;
-    await exchange(t, sendBuf, sAt(dst), sLen(dst), dst, recvBuf, rAt(src), rLen(src), src, tag, what);
+    yield* exchange(t, sendBuf, sAt(dst), sLen(dst), dst, recvBuf, rAt(src), rLen(src), src, tag, what);
   }
 }
 
-async function alltoallvLinearWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, what: string, tag: number): Promise<void> {
+function* alltoallvLinearWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, what: string, tag: number): Coll {
   const n = t.size;
   const me = t.rank;
   const reqs: Request[] = [];
@@ -101,6 +101,6 @@ async function alltoallvLinearWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen
     const dst = (me - i + n) % n;
     if (sLen(dst) > 0) reqs.push(send(t, sendBuf, sAt(dst), sLen(dst), dst, tag, what));
   }
-  await copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me), what);
-  await waitAll(reqs, what);
+  yield* copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
+  yield reqs;
 }

@@ -1,17 +1,17 @@
 import type { Request } from '../request.ts';
 import { doublingChunks, ringChunks, scatterChunks } from './chunks.ts';
-import type { CollTransport } from './transport.ts';
-import { partOffset, recv, send, TAG, waitAll, type Buf } from './util.ts';
+import type { Coll, CollTransport } from './transport.ts';
+import { partOffset, recv, send, TAG, type Buf } from './util.ts';
 
 /** Binomial-tree broadcast: log2 n rounds, the whole buffer on every edge. */
-export async function bcastBinomial(t: CollTransport, buf: Buf, root: number): Promise<void> {
+export function* bcastBinomial(t: CollTransport, buf: Buf, root: number): Coll {
   const n = t.size;
   const vr = (t.rank - root + n) % n;
   const what = `bcast(binomial, root ${root})`;
   let mask = 1;
   while (mask < n) {
     if (vr & mask) {
-      await recv(t, buf, 0, buf.length, (vr - mask + root) % n, TAG.bcast, what).wait();
+      yield recv(t, buf, 0, buf.length, (vr - mask + root) % n, TAG.bcast, what);
       break;
     }
     mask <<= 1;
@@ -20,42 +20,42 @@ export async function bcastBinomial(t: CollTransport, buf: Buf, root: number): P
   for (mask >>= 1; mask > 0; mask >>= 1) {
     if (vr + mask < n) reqs.push(send(t, buf, 0, buf.length, (vr + mask + root) % n, TAG.bcast, what));
   }
-  await waitAll(reqs, what);
+  yield reqs;
 }
 
 /** Linear broadcast: the root sends the whole buffer to every other rank at once. */
-export async function bcastLinear(t: CollTransport, buf: Buf, root: number): Promise<void> {
+export function* bcastLinear(t: CollTransport, buf: Buf, root: number): Coll {
   const what = `bcast(linear, root ${root})`;
   if (t.rank !== root) {
-    await recv(t, buf, 0, buf.length, root, TAG.bcast + 1, what).wait();
+    yield recv(t, buf, 0, buf.length, root, TAG.bcast + 1, what);
     return;
   }
   const reqs: Request[] = [];
   for (let r = 0; r < t.size; r++) if (r !== root) reqs.push(send(t, buf, 0, buf.length, r, TAG.bcast + 1, what));
-  await waitAll(reqs, what);
+  yield reqs;
 }
 
 /**
  * Van de Geijn's broadcast: a binomial scatter of n chunks, then a recursive-doubling allgather
  * of them (MPICH's choice for medium messages on power-of-two sizes; other sizes fold in).
  */
-export async function bcastScatterRecursiveDoubling(t: CollTransport, buf: Buf, root: number): Promise<void> {
+export function* bcastScatterRecursiveDoubling(t: CollTransport, buf: Buf, root: number): Coll {
   const n = t.size;
   const vr = (t.rank - root + n) % n;
   const off = (v: number): number => partOffset(buf.length, n, v, 1);
   const real = (v: number): number => (v + root) % n;
   const what = `bcast(scatter + recursive doubling, root ${root})`;
-  await scatterChunks(t, buf, vr, off, real, TAG.bcast + 2, what);
-  await doublingChunks(t, buf, vr, off, real, TAG.bcast + 3, what);
+  yield* scatterChunks(t, buf, vr, off, real, TAG.bcast + 2, what);
+  yield* doublingChunks(t, buf, vr, off, real, TAG.bcast + 3, what);
 }
 
 /** Van de Geijn's broadcast with a ring allgather (MPICH's choice for long messages). */
-export async function bcastScatterRing(t: CollTransport, buf: Buf, root: number): Promise<void> {
+export function* bcastScatterRing(t: CollTransport, buf: Buf, root: number): Coll {
   const n = t.size;
   const vr = (t.rank - root + n) % n;
   const off = (v: number): number => partOffset(buf.length, n, v, 1);
   const real = (v: number): number => (v + root) % n;
   const what = `bcast(scatter + ring, root ${root})`;
-  await scatterChunks(t, buf, vr, off, real, TAG.bcast + 5, what);
-  await ringChunks(t, buf, vr, off, (v) => off(v + 1) - off(v), real, TAG.bcast + 6, what);
+  yield* scatterChunks(t, buf, vr, off, real, TAG.bcast + 5, what);
+  yield* ringChunks(t, buf, vr, off, (v) => off(v + 1) - off(v), real, TAG.bcast + 6, what);
 }

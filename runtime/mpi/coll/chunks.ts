@@ -1,6 +1,6 @@
 import type { Request } from '../request.ts';
-import type { CollTransport } from './transport.ts';
-import { exchange, Fold, recv, send, waitAll, type Buf } from './util.ts';
+import type { Coll, CollTransport } from './transport.ts';
+import { exchange, Fold, recv, send, type Buf } from './util.ts';
 
 /**
  * Allgather by recursive doubling over contiguous chunks: virtual rank v (0..size-1) owns
@@ -9,18 +9,18 @@ import { exchange, Fold, recv, send, waitAll, type Buf } from './util.ts';
  * gets the whole buffer back at the end), so every group of new ranks owns a contiguous run of
  * chunks. Uses tags `tag` and `tag + 1`.
  */
-export async function doublingChunks(t: CollTransport, buf: Buf, me: number, off: (v: number) => number, real: (v: number) => number, tag: number, what: string): Promise<void> {
+export function* doublingChunks(t: CollTransport, buf: Buf, me: number, off: (v: number) => number, real: (v: number) => number, tag: number, what: string): Coll {
   const n = t.size;
   const f = new Fold(me, n);
   const all = off(n) - off(0);
   if (f.out) {
-    await waitAll(chunkSend(t, buf, off(me), off(me + 1) - off(me), real(me + 1), tag, what), what);
-    if (all > 0) await recv(t, buf, off(0), all, real(me + 1), tag + 1, what).wait();
+    yield chunkSend(t, buf, off(me), off(me + 1) - off(me), real(me + 1), tag, what);
+    if (all > 0) yield recv(t, buf, off(0), all, real(me + 1), tag + 1, what);
     return;
   }
   if (f.absorbs) {
     const c = off(me) - off(me - 1);
-    if (c > 0) await recv(t, buf, off(me - 1), c, real(me - 1), tag, what).wait();
+    if (c > 0) yield recv(t, buf, off(me - 1), c, real(me - 1), tag, what);
   }
   const nr = f.newrank;
   for (let mask = 1; mask < f.p2; mask <<= 1) {
@@ -30,9 +30,9 @@ export async function doublingChunks(t: CollTransport, buf: Buf, me: number, off
     const sa = off(f.first(mine));
     const ra = off(f.first(theirs));
     const peer = real(f.oldRank(pr));
-    await exchange(t, buf, sa, off(f.first(mine + mask)) - sa, peer, buf, ra, off(f.first(theirs + mask)) - ra, peer, tag, what);
+    yield* exchange(t, buf, sa, off(f.first(mine + mask)) - sa, peer, buf, ra, off(f.first(theirs + mask)) - ra, peer, tag, what);
   }
-  if (f.absorbs && all > 0) await send(t, buf, off(0), all, real(me - 1), tag + 1, what).wait();
+  if (f.absorbs && all > 0) yield send(t, buf, off(0), all, real(me - 1), tag + 1, what);
 }
 
 function chunkSend(t: CollTransport, buf: Buf, at: number, count: number, dest: number, tag: number, what: string): Request[] {
@@ -43,14 +43,14 @@ function chunkSend(t: CollTransport, buf: Buf, at: number, count: number, dest: 
  * Ring allgather: virtual rank v owns `len(v)` elements at `at(v)` of `buf`; in n - 1 steps
  * each rank passes to its right neighbour the chunk it got in the previous step.
  */
-export async function ringChunks(t: CollTransport, buf: Buf, me: number, at: (v: number) => number, len: (v: number) => number, real: (v: number) => number, tag: number, what: string): Promise<void> {
+export function* ringChunks(t: CollTransport, buf: Buf, me: number, at: (v: number) => number, len: (v: number) => number, real: (v: number) => number, tag: number, what: string): Coll {
   const n = t.size;
   const right = real((me + 1) % n);
   const left = real((me - 1 + n) % n);
   for (let s = 0; s < n - 1; s++) {
     const sc = (me - s + n) % n;
     const rc = (me - s - 1 + 2 * n) % n;
-    await exchange(t, buf, at(sc), len(sc), right, buf, at(rc), len(rc), left, tag, what);
+    yield* exchange(t, buf, at(sc), len(sc), right, buf, at(rc), len(rc), left, tag, what);
   }
 }
 
@@ -58,14 +58,14 @@ export async function ringChunks(t: CollTransport, buf: Buf, me: number, at: (v:
  * Binomial scatter of contiguous chunks from virtual rank 0: afterwards virtual rank v holds
  * chunk v, elements [off(v), off(v+1)) of `buf` (van de Geijn's first phase).
  */
-export async function scatterChunks(t: CollTransport, buf: Buf, me: number, off: (v: number) => number, real: (v: number) => number, tag: number, what: string): Promise<void> {
+export function* scatterChunks(t: CollTransport, buf: Buf, me: number, off: (v: number) => number, real: (v: number) => number, tag: number, what: string): Coll {
   const n = t.size;
   let mask = 1;
   while (mask < n) {
     if (me & mask) {
       const a = off(me);
       const c = off(Math.min(me + mask, n)) - a;
-      if (c > 0) await recv(t, buf, a, c, real(me - mask), tag, what).wait();
+      if (c > 0) yield recv(t, buf, a, c, real(me - mask), tag, what);
       break;
     }
     mask <<= 1;
@@ -77,5 +77,5 @@ export async function scatterChunks(t: CollTransport, buf: Buf, me: number, off:
     const a = off(child);
     reqs.push(...chunkSend(t, buf, a, off(Math.min(child + mask, n)) - a, real(child), tag, what));
   }
-  await waitAll(reqs, what);
+  yield reqs;
 }

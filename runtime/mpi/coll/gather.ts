@@ -1,6 +1,6 @@
 import { MpiError, type Request } from '../request.ts';
-import type { CollTransport } from './transport.ts';
-import { alloc, chargeCopy, copy, recv, send, setAt, TAG, waitAll, type Buf } from './util.ts';
+import type { Coll, CollTransport } from './transport.ts';
+import { alloc, chargeCopy, copy, recv, send, setAt, TAG, type Buf } from './util.ts';
 
 function rootBuffer(call: string, recvBuf: Buf | null): Buf {
   if (!recvBuf) throw new MpiError('MPI_ERR_BUFFER', `${call}: the root needs a receive buffer`);
@@ -17,57 +17,57 @@ function subtree(vr: number, n: number): number {
  * to its parent in one message; the root rotates them into rank order. `recvBuf` (n blocks of
  * sendBuf's length) matters at the root only.
  */
-export async function gatherBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, root: number): Promise<void> {
+export function* gatherBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, root: number): Coll {
   const n = t.size;
   const vr = (t.rank - root + n) % n;
   const c = sendBuf.length;
   const what = `gather(binomial, root ${root})`;
   const sub = subtree(vr, n);
   if (sub === 1 && vr !== 0) {
-    await send(t, sendBuf, 0, c, (vr - (vr & -vr) + root) % n, TAG.gather, what).wait();
+    yield send(t, sendBuf, 0, c, (vr - (vr & -vr) + root) % n, TAG.gather, what);
     return;
   }
   const tmp = vr === 0 && root === 0 ? rootBuffer('gather', recvBuf) : alloc(sendBuf, sub * c);
-  await copy(t, tmp, 0, sendBuf, 0, c, what);
+  yield* copy(t, tmp, 0, sendBuf, 0, c);
   for (let mask = 1; mask < n; mask <<= 1) {
     if (vr & mask) {
-      await send(t, tmp, 0, sub * c, (vr - mask + root) % n, TAG.gather, what).wait();
+      yield send(t, tmp, 0, sub * c, (vr - mask + root) % n, TAG.gather, what);
       return;
     }
     const child = vr + mask;
-    if (child < n) await recv(t, tmp, mask * c, Math.min(mask, n - child) * c, (child + root) % n, TAG.gather, what).wait();
+    if (child < n) yield recv(t, tmp, mask * c, Math.min(mask, n - child) * c, (child + root) % n, TAG.gather, what);
   }
   if (tmp === recvBuf) return;
   const out = rootBuffer('gather', recvBuf);
   // relative block i is rank (i + root) % n
-  await copy(t, out, root * c, tmp, 0, (n - root) * c, what);
-  await copy(t, out, 0, tmp, (n - root) * c, root * c, what);
+  yield* copy(t, out, root * c, tmp, 0, (n - root) * c);
+  yield* copy(t, out, 0, tmp, (n - root) * c, root * c);
 }
 
 /** Linear gather: the root posts a receive from every rank at once. */
-export async function gatherLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, root: number): Promise<void> {
+export function* gatherLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, root: number): Coll {
   const c = sendBuf.length;
-  await gathervLinearWith(t, sendBuf, recvBuf, (r) => r * c, () => c, root, `gather(linear, root ${root})`, TAG.gather + 1);
+  yield* gathervLinearWith(t, sendBuf, recvBuf, (r) => r * c, () => c, root, `gather(linear, root ${root})`, TAG.gather + 1);
 }
 
 /** Linear gatherv: the root posts a receive from every rank at once (MPICH's gatherv). */
-export async function gathervLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number): Promise<void> {
+export function* gathervLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number): Coll {
   const what = `gatherv(linear, root ${root})`;
   if (t.rank === root && (!counts || !displs)) throw new MpiError('MPI_ERR_ARG', `${what}: the root needs counts and displs`);
-  await gathervLinearWith(t, sendBuf, recvBuf, (r) => displs![r]!, (r) => counts![r]!, root, what, TAG.gatherv);
+  yield* gathervLinearWith(t, sendBuf, recvBuf, (r) => displs![r]!, (r) => counts![r]!, root, what, TAG.gatherv);
 }
 
-async function gathervLinearWith(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, at: (r: number) => number, len: (r: number) => number, root: number, what: string, tag: number): Promise<void> {
+function* gathervLinearWith(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, at: (r: number) => number, len: (r: number) => number, root: number, what: string, tag: number): Coll {
   const n = t.size;
   if (t.rank !== root) {
-    if (sendBuf.length > 0) await send(t, sendBuf, 0, sendBuf.length, root, tag, what).wait();
+    if (sendBuf.length > 0) yield send(t, sendBuf, 0, sendBuf.length, root, tag, what);
     return;
   }
   const out = rootBuffer(what, recvBuf);
   const reqs: Request[] = [];
   for (let r = 0; r < n; r++) if (r !== root && len(r) > 0) reqs.push(recv(t, out, at(r), len(r), r, tag, what));
-  await copy(t, out, at(root), sendBuf, 0, len(root), what);
-  await waitAll(reqs, what);
+  yield* copy(t, out, at(root), sendBuf, 0, len(root));
+  yield reqs;
 }
 
 /**
@@ -75,7 +75,7 @@ async function gathervLinearWith(t: CollTransport, sendBuf: Buf, recvBuf: Buf | 
  * sends its subtree's element count (one Float64), then the packed blocks. `counts` and `displs`
  * matter at the root only, as in MPI.
  */
-export async function gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number): Promise<void> {
+export function* gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number): Coll {
   const n = t.size;
   const vr = (t.rank - root + n) % n;
   const what = `gatherv(binomial, root ${root})`;
@@ -89,23 +89,20 @@ export async function gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: B
     top <<= 1;
   }
   const sizes = new Float64Array(children.length);
-  await waitAll(
-    children.map((ch, i) => t.irecv(new Uint8Array(sizes.buffer, i * 8, 8), (ch + root) % n, tag, `${what} size from ${(ch + root) % n}`)),
-    what,
-  );
+  yield children.map((ch, i) => t.irecv(new Uint8Array(sizes.buffer, i * 8, 8), (ch + root) % n, tag, `${what} size from ${(ch + root) % n}`));
   let total = sendBuf.length;
   for (let i = 0; i < sizes.length; i++) total += sizes[i]!;
   const tmp = alloc(sendBuf, total);
-  await copy(t, tmp, 0, sendBuf, 0, sendBuf.length, what);
+  yield* copy(t, tmp, 0, sendBuf, 0, sendBuf.length);
   const reqs: Request[] = [];
   for (let i = 0, at = sendBuf.length; i < children.length; at += sizes[i++]!) {
     if (sizes[i]! > 0) reqs.push(recv(t, tmp, at, sizes[i]!, (children[i]! + root) % n, tag + 1, what));
   }
-  await waitAll(reqs, what);
+  yield reqs;
   if (vr !== 0) {
     const parent = (vr - top + root) % n;
-    await t.isend(new Uint8Array(Float64Array.of(total).buffer), parent, tag, `${what} size to ${parent}`).wait();
-    if (total > 0) await send(t, tmp, 0, total, parent, tag + 1, what).wait();
+    yield t.isend(new Uint8Array(Float64Array.of(total).buffer), parent, tag, `${what} size to ${parent}`);
+    if (total > 0) yield send(t, tmp, 0, total, parent, tag + 1, what);
     return;
   }
   const out = rootBuffer(what, recvBuf);
@@ -114,5 +111,5 @@ export async function gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: B
     setAt(out, tmp.subarray(at, at + counts![r]!), displs![r]!);
     at += counts![r]!;
   }
-  await chargeCopy(t, sendBuf, total, what);
+  yield* chargeCopy(t, sendBuf, total);
 }

@@ -10,32 +10,32 @@ import { reduceBinomial, reduceLinear, reduceRabenseifner } from './reduce.ts';
 import { reduceScatterPairwise, reduceScatterRecursiveHalving, reduceScatterReduceScatterv, reduceScatterRing } from './reduce-scatter.ts';
 import { scatterBinomial, scatterLinear, scattervBinomial, scattervLinear } from './scatter.ts';
 import { exscanLinear, exscanRecursiveDoubling, scanLinear, scanRecursiveDoubling } from './scan.ts';
-import type { CollTransport } from './transport.ts';
+import type { Coll, CollTransport } from './transport.ts';
 import { isPof2, type Buf } from './util.ts';
 
-export type { CollTransport } from './transport.ts';
+export type { Coll, CollTransport, Step } from './transport.ts';
 export type { Buf } from './util.ts';
 
 type Counts = ArrayLike<number>;
 
 /** Signature of every collective's algorithms (counts and displacements in elements). */
 export interface CollectiveFns {
-  barrier: (t: CollTransport) => Promise<void>;
-  bcast: (t: CollTransport, buf: Buf, root: number) => Promise<void>;
-  reduce: (t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number) => Promise<void>;
-  allreduce: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Promise<void>;
-  allgather: (t: CollTransport, sendBuf: Buf, recvBuf: Buf) => Promise<void>;
-  allgatherv: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: Counts, displs: Counts) => Promise<void>;
-  alltoall: (t: CollTransport, sendBuf: Buf, recvBuf: Buf) => Promise<void>;
-  alltoallv: (t: CollTransport, sendBuf: Buf, sendCounts: Counts, sendDispls: Counts, recvBuf: Buf, recvCounts: Counts, recvDispls: Counts) => Promise<void>;
-  reduceScatter: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: Counts, op: Op) => Promise<void>;
-  reduceScatterBlock: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Promise<void>;
-  gather: (t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, root: number) => Promise<void>;
-  gatherv: (t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, counts: Counts | null, displs: Counts | null, root: number) => Promise<void>;
-  scatter: (t: CollTransport, sendBuf: Buf | null, recvBuf: Buf, root: number) => Promise<void>;
-  scatterv: (t: CollTransport, sendBuf: Buf | null, counts: Counts | null, displs: Counts | null, recvBuf: Buf, root: number) => Promise<void>;
-  scan: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Promise<void>;
-  exscan: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Promise<void>;
+  barrier: (t: CollTransport) => Coll;
+  bcast: (t: CollTransport, buf: Buf, root: number) => Coll;
+  reduce: (t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number) => Coll;
+  allreduce: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Coll;
+  allgather: (t: CollTransport, sendBuf: Buf, recvBuf: Buf) => Coll;
+  allgatherv: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: Counts, displs: Counts) => Coll;
+  alltoall: (t: CollTransport, sendBuf: Buf, recvBuf: Buf) => Coll;
+  alltoallv: (t: CollTransport, sendBuf: Buf, sendCounts: Counts, sendDispls: Counts, recvBuf: Buf, recvCounts: Counts, recvDispls: Counts) => Coll;
+  reduceScatter: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: Counts, op: Op) => Coll;
+  reduceScatterBlock: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Coll;
+  gather: (t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, root: number) => Coll;
+  gatherv: (t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, counts: Counts | null, displs: Counts | null, root: number) => Coll;
+  scatter: (t: CollTransport, sendBuf: Buf | null, recvBuf: Buf, root: number) => Coll;
+  scatterv: (t: CollTransport, sendBuf: Buf | null, counts: Counts | null, displs: Counts | null, recvBuf: Buf, root: number) => Coll;
+  scan: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Coll;
+  exscan: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Coll;
 }
 
 /** A collective's name, as in `ALGORITHMS`. */

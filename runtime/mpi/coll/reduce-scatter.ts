@@ -1,7 +1,7 @@
 import type { Op } from '../ops.ts';
 import { reduceBinomial, halve } from './reduce.ts';
 import { scattervLinear } from './scatter.ts';
-import type { CollTransport } from './transport.ts';
+import type { Coll, CollTransport } from './transport.ts';
 import { alloc, checkUnits, combine, copy, exchange, Fold, prefix, recv, send, TAG, type Buf } from './util.ts';
 
 function check(op: Op, recvCounts: ArrayLike<number>): number[] {
@@ -14,7 +14,7 @@ function check(op: Op, recvCounts: ArrayLike<number>): number[] {
  * extra ranks fold in, then log2 p2 exchanges of halves; each new rank ends with the blocks of
  * the one or two ranks it stands for. Needs a commutative op.
  */
-export async function reduceScatterRecursiveHalving(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Promise<void> {
+export function* reduceScatterRecursiveHalving(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Coll {
   const n = t.size;
   const me = t.rank;
   const at = check(op, recvCounts);
@@ -23,40 +23,40 @@ export async function reduceScatterRecursiveHalving(t: CollTransport, sendBuf: B
   const tag = TAG.reduceScatter;
   const f = new Fold(me, n);
   if (f.out) {
-    await send(t, sendBuf, 0, total, me + 1, tag, what).wait();
-    if (recvCounts[me]! > 0) await recv(t, recvBuf, 0, recvCounts[me]!, me + 1, tag + 2, what).wait();
+    yield send(t, sendBuf, 0, total, me + 1, tag, what);
+    if (recvCounts[me]! > 0) yield recv(t, recvBuf, 0, recvCounts[me]!, me + 1, tag + 2, what);
     return;
   }
   const acc = alloc(sendBuf, total);
-  await copy(t, acc, 0, sendBuf, 0, total, what);
+  yield* copy(t, acc, 0, sendBuf, 0, total);
   const tmp = alloc(sendBuf, total);
   if (f.absorbs) {
-    await recv(t, tmp, 0, total, me - 1, tag, what).wait();
-    await combine(t, op, acc, tmp, true, what);
+    yield recv(t, tmp, 0, total, me - 1, tag, what);
+    yield* combine(t, op, acc, tmp, true);
   }
-  await halve(t, op, acc, tmp, f, (i) => at[f.first(i)]!, tag + 1, what);
-  if (f.absorbs && recvCounts[me - 1]! > 0) await send(t, acc, at[me - 1]!, recvCounts[me - 1]!, me - 1, tag + 2, what).wait();
-  await copy(t, recvBuf, 0, acc, at[me]!, recvCounts[me]!, what);
+  yield* halve(t, op, acc, tmp, f, (i) => at[f.first(i)]!, tag + 1, what);
+  if (f.absorbs && recvCounts[me - 1]! > 0) yield send(t, acc, at[me - 1]!, recvCounts[me - 1]!, me - 1, tag + 2, what);
+  yield* copy(t, recvBuf, 0, acc, at[me]!, recvCounts[me]!);
 }
 
 /**
  * Pairwise reduce-scatter (MPICH's choice for long messages with commutative ops): in step i
  * send rank + i its block and combine the block from rank - i into mine.
  */
-export async function reduceScatterPairwise(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Promise<void> {
+export function* reduceScatterPairwise(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Coll {
   const n = t.size;
   const me = t.rank;
   const at = check(op, recvCounts);
   const what = `reduceScatter(pairwise, ${op.name})`;
   const mine = recvCounts[me]!;
   const acc = recvBuf.subarray(0, mine);
-  await copy(t, acc, 0, sendBuf, at[me]!, mine, what);
+  yield* copy(t, acc, 0, sendBuf, at[me]!, mine);
   const tmp = alloc(sendBuf, mine);
   for (let i = 1; i < n; i++) {
     const dst = (me + i) % n;
     const src = (me - i + n) % n;
-    await exchange(t, sendBuf, at[dst]!, recvCounts[dst]!, dst, tmp, 0, mine, src, TAG.reduceScatter + 3, what);
-    await combine(t, op, acc, tmp, src < me, what);
+    yield* exchange(t, sendBuf, at[dst]!, recvCounts[dst]!, dst, tmp, 0, mine, src, TAG.reduceScatter + 3, what);
+    yield* combine(t, op, acc, tmp, src < me);
   }
 }
 
@@ -64,13 +64,13 @@ export async function reduceScatterPairwise(t: CollTransport, sendBuf: Buf, recv
  * Ring reduce-scatter: block b starts at rank b + 1 and travels the ring, each rank adding its
  * contribution, to end fully combined at rank b after n - 1 steps. Needs a commutative op.
  */
-export async function reduceScatterRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Promise<void> {
+export function* reduceScatterRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Coll {
   const n = t.size;
   const me = t.rank;
   const at = check(op, recvCounts);
   const what = `reduceScatter(ring, ${op.name})`;
   const acc = alloc(sendBuf, at[n]!);
-  await copy(t, acc, 0, sendBuf, 0, at[n]!, what);
+  yield* copy(t, acc, 0, sendBuf, 0, at[n]!);
   let most = 0;
   for (let i = 0; i < n; i++) most = Math.max(most, recvCounts[i]!);
   const tmp = alloc(sendBuf, most);
@@ -80,20 +80,20 @@ export async function reduceScatterRing(t: CollTransport, sendBuf: Buf, recvBuf:
     const sb = (me - s - 1 + 2 * n) % n;
     const rb = (me - s - 2 + 2 * n) % n;
     const rn = recvCounts[rb]!;
-    await exchange(t, acc, at[sb]!, recvCounts[sb]!, right, tmp, 0, rn, left, TAG.reduceScatter + 4, what);
-    await combine(t, op, acc.subarray(at[rb]!, at[rb]! + rn), tmp.subarray(0, rn), true, what);
+    yield* exchange(t, acc, at[sb]!, recvCounts[sb]!, right, tmp, 0, rn, left, TAG.reduceScatter + 4, what);
+    yield* combine(t, op, acc.subarray(at[rb]!, at[rb]! + rn), tmp.subarray(0, rn), true);
   }
-  await copy(t, recvBuf, 0, acc, at[me]!, recvCounts[me]!, what);
+  yield* copy(t, recvBuf, 0, acc, at[me]!, recvCounts[me]!);
 }
 
 /**
  * Reduce-scatter as a binomial reduce to rank 0 and a linear scatterv: keeps rank order, so it
  * accepts non-commutative ops.
  */
-export async function reduceScatterReduceScatterv(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Promise<void> {
+export function* reduceScatterReduceScatterv(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Coll {
   const at = check(op, recvCounts);
   const total = at[t.size]!;
   const whole = t.rank === 0 ? alloc(sendBuf, total) : null;
-  await reduceBinomial(t, sendBuf.subarray(0, total), whole, op, 0);
-  await scattervLinear(t, whole, recvCounts, at, recvBuf, 0);
+  yield* reduceBinomial(t, sendBuf.subarray(0, total), whole, op, 0);
+  yield* scattervLinear(t, whole, recvCounts, at, recvBuf, 0);
 }

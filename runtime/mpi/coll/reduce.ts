@@ -1,6 +1,6 @@
 import type { Op } from '../ops.ts';
 import { MpiError, type Request } from '../request.ts';
-import type { CollTransport } from './transport.ts';
+import type { Coll, CollTransport } from './transport.ts';
 import { alloc, combine, copy, exchange, Fold, partOffset, recv, send, TAG, type Buf } from './util.ts';
 
 function rootBuffer(call: string, recvBuf: Buf | null, sendBuf: Buf): Buf {
@@ -15,7 +15,7 @@ function rootBuffer(call: string, recvBuf: Buf | null, sendBuf: Buf): Buf {
  * `root`; for a non-commutative one it is rooted at rank 0, so every combine keeps rank order,
  * and rank 0 forwards the result to the root (as MPICH does). `recvBuf` matters at the root only.
  */
-export async function reduceBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number): Promise<void> {
+export function* reduceBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number): Coll {
   const n = t.size;
   const me = t.rank;
   const what = `reduce(binomial, ${op.name}, root ${root})`;
@@ -23,33 +23,33 @@ export async function reduceBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Bu
   const vr = (me - treeRoot + n) % n;
   const count = sendBuf.length;
   const acc = me === root ? rootBuffer('reduce', recvBuf, sendBuf).subarray(0, count) : alloc(sendBuf, count);
-  await copy(t, acc, 0, sendBuf, 0, count, what);
+  yield* copy(t, acc, 0, sendBuf, 0, count);
   let tmp: Buf | null = null;
   for (let mask = 1; mask < n; mask <<= 1) {
     if (vr & mask) {
-      await send(t, acc, 0, count, (vr - mask + treeRoot) % n, TAG.reduce, what).wait();
+      yield send(t, acc, 0, count, (vr - mask + treeRoot) % n, TAG.reduce, what);
       break;
     }
     const child = vr + mask;
     if (child >= n) continue;
     tmp ??= alloc(sendBuf, count);
-    await recv(t, tmp, 0, count, (child + treeRoot) % n, TAG.reduce, what).wait();
-    await combine(t, op, acc, tmp, false, what);
+    yield recv(t, tmp, 0, count, (child + treeRoot) % n, TAG.reduce, what);
+    yield* combine(t, op, acc, tmp, false);
   }
   if (treeRoot !== root) {
-    if (me === treeRoot) await send(t, acc, 0, count, root, TAG.reduce + 1, what).wait();
-    else if (me === root) await recv(t, acc, 0, count, treeRoot, TAG.reduce + 1, what).wait();
+    if (me === treeRoot) yield send(t, acc, 0, count, root, TAG.reduce + 1, what);
+    else if (me === root) yield recv(t, acc, 0, count, treeRoot, TAG.reduce + 1, what);
   }
 }
 
 /** Linear reduce: the root receives every rank's buffer at once and combines them in rank order. */
-export async function reduceLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number): Promise<void> {
+export function* reduceLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number): Coll {
   const n = t.size;
   const me = t.rank;
   const count = sendBuf.length;
   const what = `reduce(linear, ${op.name}, root ${root})`;
   if (me !== root) {
-    await send(t, sendBuf, 0, count, root, TAG.reduce + 2, what).wait();
+    yield send(t, sendBuf, 0, count, root, TAG.reduce + 2, what);
     return;
   }
   const acc = rootBuffer('reduce', recvBuf, sendBuf).subarray(0, count);
@@ -57,11 +57,11 @@ export async function reduceLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf 
   const reqs: (Request | null)[] = [];
   for (let r = 0, k = 0; r < n; r++) reqs.push(r === root ? null : recv(t, tmp, count * k++, count, r, TAG.reduce + 2, what));
   const data = (r: number): Buf => (r === root ? sendBuf : tmp.subarray(count * (r < root ? r : r - 1), count * (r < root ? r + 1 : r)));
-  await reqs[0]?.wait(() => `${what}: waiting for rank 0`);
-  await copy(t, acc, 0, data(0), 0, count, what);
+  yield reqs[0];
+  yield* copy(t, acc, 0, data(0), 0, count);
   for (let r = 1; r < n; r++) {
-    await reqs[r]?.wait(() => `${what}: waiting for rank ${r}`);
-    await combine(t, op, acc, data(r), false, what);
+    yield reqs[r];
+    yield* combine(t, op, acc, data(r), false);
   }
 }
 
@@ -70,29 +70,29 @@ export async function reduceLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf 
  * p2 (extra ranks folded in first), then a binomial gather of the p2 pieces to the root.
  * Needs a commutative op. Pieces split the buffer only at multiples of `op.unit`.
  */
-export async function reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number): Promise<void> {
+export function* reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number): Coll {
   const n = t.size;
   const me = t.rank;
   const count = sendBuf.length;
   const what = `reduce(rabenseifner, ${op.name}, root ${root})`;
   const f = new Fold(me, n);
   const acc = alloc(sendBuf, count);
-  await copy(t, acc, 0, sendBuf, 0, count, what);
+  yield* copy(t, acc, 0, sendBuf, 0, count);
   const tag = TAG.reduce + 4;
   // the new rank that ends with the whole result: the root's, or its partner's if it sits out
   const rootNew = root < 2 * f.rem ? root >> 1 : root - f.rem;
   const rootOut = root < 2 * f.rem && root % 2 === 0;
   if (f.out) {
-    await send(t, acc, 0, count, me + 1, tag, what).wait();
+    yield send(t, acc, 0, count, me + 1, tag, what);
   } else {
     const tmp = alloc(sendBuf, count);
     if (f.absorbs) {
-      await recv(t, tmp, 0, count, me - 1, tag, what).wait();
-      await combine(t, op, acc, tmp, true, what);
+      yield recv(t, tmp, 0, count, me - 1, tag, what);
+      yield* combine(t, op, acc, tmp, true);
     }
     const nr = f.newrank;
     const off = (i: number): number => partOffset(count, f.p2, i, op.unit);
-    await halve(t, op, acc, tmp, f, off, tag + 1, what);
+    yield* halve(t, op, acc, tmp, f, off, tag + 1, what);
     // binomial gather of the pieces to rootNew; relative new ranks by xor keep blocks aligned
     const vnr = nr ^ rootNew;
     for (let mask = 1; mask < f.p2; mask <<= 1) {
@@ -100,19 +100,19 @@ export async function reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf
       if (vnr & mask) {
         const a = off(nr & ~(mask - 1));
         const c = off((nr & ~(mask - 1)) + mask) - a;
-        if (c > 0) await send(t, acc, a, c, f.oldRank(peer), tag + 2, what).wait();
+        if (c > 0) yield send(t, acc, a, c, f.oldRank(peer), tag + 2, what);
         break;
       }
       const b = off(peer & ~(mask - 1));
       const c = off((peer & ~(mask - 1)) + mask) - b;
-      if (c > 0) await recv(t, acc, b, c, f.oldRank(peer), tag + 2, what).wait();
+      if (c > 0) yield recv(t, acc, b, c, f.oldRank(peer), tag + 2, what);
     }
     if (nr === rootNew) {
-      if (me === root) await copy(t, rootBuffer('reduce', recvBuf, sendBuf), 0, acc, 0, count, what);
-      else await send(t, acc, 0, count, root, tag + 3, what).wait();
+      if (me === root) yield* copy(t, rootBuffer('reduce', recvBuf, sendBuf), 0, acc, 0, count);
+      else yield send(t, acc, 0, count, root, tag + 3, what);
     }
   }
-  if (me === root && rootOut) await recv(t, rootBuffer('reduce', recvBuf, sendBuf), 0, count, me + 1, tag + 3, what).wait();
+  if (me === root && rootOut) yield recv(t, rootBuffer('reduce', recvBuf, sendBuf), 0, count, me + 1, tag + 3, what);
 }
 
 /**
@@ -120,7 +120,7 @@ export async function reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf
  * new rank nr holds the fully combined piece [off(nr), off(nr + 1)) of `acc`. `tmp` is scratch
  * of acc's length. Pairs are combined with the op commutative (partners' ranks interleave).
  */
-export async function halve(t: CollTransport, op: Op, acc: Buf, tmp: Buf, f: Fold, off: (i: number) => number, tag: number, what: string): Promise<void> {
+export function* halve(t: CollTransport, op: Op, acc: Buf, tmp: Buf, f: Fold, off: (i: number) => number, tag: number, what: string): Coll {
   const nr = f.newrank;
   for (let mask = f.p2 >> 1; mask > 0; mask >>= 1) {
     const peer = nr ^ mask;
@@ -132,7 +132,7 @@ export async function halve(t: CollTransport, op: Op, acc: Buf, tmp: Buf, f: Fol
     const ga = off(giveLo);
     const gc = off(giveLo + mask) - ga;
     const who = f.oldRank(peer);
-    await exchange(t, acc, ga, gc, who, tmp, ka, kc, who, tag, what);
-    await combine(t, op, acc.subarray(ka, ka + kc), tmp.subarray(ka, ka + kc), peer < nr, what);
+    yield* exchange(t, acc, ga, gc, who, tmp, ka, kc, who, tag, what);
+    yield* combine(t, op, acc.subarray(ka, ka + kc), tmp.subarray(ka, ka + kc), peer < nr);
   }
 }

@@ -1,6 +1,6 @@
 import { MpiError, type Request } from '../request.ts';
-import type { CollTransport } from './transport.ts';
-import { alloc, chargeCopy, copy, recv, send, setAt, TAG, waitAll, type Buf } from './util.ts';
+import type { Coll, CollTransport } from './transport.ts';
+import { alloc, chargeCopy, copy, recv, send, setAt, TAG, type Buf } from './util.ts';
 
 function rootBuffer(call: string, sendBuf: Buf | null): Buf {
   if (!sendBuf) throw new MpiError('MPI_ERR_BUFFER', `${call}: the root needs a send buffer`);
@@ -12,7 +12,7 @@ function rootBuffer(call: string, sendBuf: Buf | null): Buf {
  * subtree's blocks in one message; every rank forwards the parts for its own children.
  * `sendBuf` (n blocks of recvBuf's length) matters at the root only.
  */
-export async function scatterBinomial(t: CollTransport, sendBuf: Buf | null, recvBuf: Buf, root: number): Promise<void> {
+export function* scatterBinomial(t: CollTransport, sendBuf: Buf | null, recvBuf: Buf, root: number): Coll {
   const n = t.size;
   const vr = (t.rank - root + n) % n;
   const c = recvBuf.length;
@@ -25,48 +25,48 @@ export async function scatterBinomial(t: CollTransport, sendBuf: Buf | null, rec
       buf = src;
     } else {
       buf = alloc(recvBuf, n * c);
-      await copy(t, buf, 0, src, root * c, (n - root) * c, what);
-      await copy(t, buf, (n - root) * c, src, 0, root * c, what);
+      yield* copy(t, buf, 0, src, root * c, (n - root) * c);
+      yield* copy(t, buf, (n - root) * c, src, 0, root * c);
     }
     while (mask < n) mask <<= 1;
   } else {
     mask = vr & -vr;
     const sub = Math.min(mask, n - vr);
     buf = sub === 1 ? recvBuf : alloc(recvBuf, sub * c);
-    await recv(t, buf, 0, sub * c, (vr - mask + root) % n, TAG.scatter, what).wait();
+    yield recv(t, buf, 0, sub * c, (vr - mask + root) % n, TAG.scatter, what);
   }
   const reqs: Request[] = [];
   for (mask >>= 1; mask > 0; mask >>= 1) {
     const child = vr + mask;
     if (child < n) reqs.push(send(t, buf, mask * c, Math.min(mask, n - child) * c, (child + root) % n, TAG.scatter, what));
   }
-  if (buf !== recvBuf) await copy(t, recvBuf, 0, buf, 0, c, what);
-  await waitAll(reqs, what);
+  if (buf !== recvBuf) yield* copy(t, recvBuf, 0, buf, 0, c);
+  yield reqs;
 }
 
 /** Linear scatter: the root sends every rank its block at once. */
-export async function scatterLinear(t: CollTransport, sendBuf: Buf | null, recvBuf: Buf, root: number): Promise<void> {
+export function* scatterLinear(t: CollTransport, sendBuf: Buf | null, recvBuf: Buf, root: number): Coll {
   const c = recvBuf.length;
-  await scattervLinearWith(t, sendBuf, (r) => r * c, () => c, recvBuf, root, `scatter(linear, root ${root})`, TAG.scatter + 1);
+  yield* scattervLinearWith(t, sendBuf, (r) => r * c, () => c, recvBuf, root, `scatter(linear, root ${root})`, TAG.scatter + 1);
 }
 
 /** Linear scatterv: the root sends every rank its block at once (MPICH's scatterv). */
-export async function scattervLinear(t: CollTransport, sendBuf: Buf | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: Buf, root: number): Promise<void> {
+export function* scattervLinear(t: CollTransport, sendBuf: Buf | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: Buf, root: number): Coll {
   const what = `scatterv(linear, root ${root})`;
   if (t.rank === root && (!counts || !displs)) throw new MpiError('MPI_ERR_ARG', `${what}: the root needs counts and displs`);
-  await scattervLinearWith(t, sendBuf, (r) => displs![r]!, (r) => counts![r]!, recvBuf, root, what, TAG.scatterv);
+  yield* scattervLinearWith(t, sendBuf, (r) => displs![r]!, (r) => counts![r]!, recvBuf, root, what, TAG.scatterv);
 }
 
-async function scattervLinearWith(t: CollTransport, sendBuf: Buf | null, at: (r: number) => number, len: (r: number) => number, recvBuf: Buf, root: number, what: string, tag: number): Promise<void> {
+function* scattervLinearWith(t: CollTransport, sendBuf: Buf | null, at: (r: number) => number, len: (r: number) => number, recvBuf: Buf, root: number, what: string, tag: number): Coll {
   if (t.rank !== root) {
-    if (recvBuf.length > 0) await recv(t, recvBuf, 0, recvBuf.length, root, tag, what).wait();
+    if (recvBuf.length > 0) yield recv(t, recvBuf, 0, recvBuf.length, root, tag, what);
     return;
   }
   const src = rootBuffer(what, sendBuf);
   const reqs: Request[] = [];
   for (let r = 0; r < t.size; r++) if (r !== root && len(r) > 0) reqs.push(send(t, src, at(r), len(r), r, tag, what));
-  await copy(t, recvBuf, 0, src, at(root), len(root), what);
-  await waitAll(reqs, what);
+  yield* copy(t, recvBuf, 0, src, at(root), len(root));
+  yield reqs;
 }
 
 /**
@@ -75,7 +75,7 @@ async function scattervLinearWith(t: CollTransport, sendBuf: Buf | null, at: (r:
  * its own children. `sendBuf`, `counts` and `displs` matter at the root only, as in MPI; every
  * rank receives `recvBuf.length` elements, which must equal its count at the root.
  */
-export async function scattervBinomial(t: CollTransport, sendBuf: Buf | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: Buf, root: number): Promise<void> {
+export function* scattervBinomial(t: CollTransport, sendBuf: Buf | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: Buf, root: number): Coll {
   const n = t.size;
   const vr = (t.rank - root + n) % n;
   const what = `scatterv(binomial, root ${root})`;
@@ -94,17 +94,17 @@ export async function scattervBinomial(t: CollTransport, sendBuf: Buf | null, co
       const r = (v + root) % n;
       setAt(buf, src.subarray(displs[r]!, displs[r]! + counts[r]!), at);
     }
-    await chargeCopy(t, recvBuf, total, what);
+    yield* chargeCopy(t, recvBuf, total);
     while (mask < n) mask <<= 1;
   } else {
     mask = vr & -vr;
     const parent = (vr - mask + root) % n;
     sizes = new Float64Array(Math.min(mask, n - vr));
-    await t.irecv(new Uint8Array(sizes.buffer), parent, tag, `${what} sizes from ${parent}`).wait();
+    yield t.irecv(new Uint8Array(sizes.buffer), parent, tag, `${what} sizes from ${parent}`);
     let total = 0;
     for (let i = 0; i < sizes.length; i++) total += sizes[i]!;
     buf = alloc(recvBuf, total);
-    if (total > 0) await recv(t, buf, 0, total, parent, tag + 1, what).wait();
+    if (total > 0) yield recv(t, buf, 0, total, parent, tag + 1, what);
   }
   // sizes[i] is relative rank vr + i's count; start[i] its offset in buf
   const start = new Float64Array(sizes.length + 1);
@@ -120,6 +120,6 @@ export async function scattervBinomial(t: CollTransport, sendBuf: Buf | null, co
     const len = start[mask + k]! - a;
     if (len > 0) reqs.push(send(t, buf, a, len, to, tag + 1, what));
   }
-  await copy(t, recvBuf, 0, buf, 0, sizes[0]!, what);
-  await waitAll(reqs, what);
+  yield* copy(t, recvBuf, 0, buf, 0, sizes[0]!);
+  yield reqs;
 }

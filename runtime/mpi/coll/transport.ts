@@ -1,6 +1,17 @@
 import type { Request } from '../request.ts';
 
 /**
+ * What a collective algorithm yields to the library that runs it: a request to wait for, a list
+ * of requests to wait for together, or CPU time to spend (ps, e.g. combining or local copies);
+ * null or undefined is nothing. The library resumes the algorithm when the wait is over, with no
+ * suspension of the rank in between; waits throw the first failed request's error into it.
+ */
+export type Step = Request | readonly Request[] | number | null | undefined;
+
+/** A collective algorithm running on one rank: a generator of steps (see Step). */
+export type Coll = Generator<Step, void, void>;
+
+/**
  * What a collective algorithm runs over: one rank of a communicator. Ranks are communicator
  * ranks; messages travel on the communicator's collective context, and messages between a pair
  * of ranks with the same tag match in the order they were sent.
@@ -13,8 +24,6 @@ export interface CollTransport {
   isend(buf: Uint8Array, dest: number, tag: number, what: string): Request;
   /** Nonblocking receive into `buf` from communicator rank `source` (never a wildcard). */
   irecv(buf: Uint8Array, source: number, tag: number, what: string): Request;
-  /** Spends this rank's CPU time (ps), e.g. for combining or local copies. */
-  cpu(ps: number, what: string): Promise<void>;
   /** Processor model: elements combined per ps. */
   readonly flopsPerPs: number;
   /** Processor model: bytes copied per ps. */

@@ -1,6 +1,6 @@
 import type { Op, ReduceArray } from '../ops.ts';
 import { MpiError, type Request } from '../request.ts';
-import type { CollTransport } from './transport.ts';
+import type { Coll, CollTransport } from './transport.ts';
 
 /** A typed array a collective moves or combines; counts and offsets are in its elements. */
 export type Buf = ReduceArray;
@@ -53,17 +53,11 @@ export function recv(t: CollTransport, buf: Buf, off: number, count: number, sou
   return t.irecv(bytes(buf, off, count), source, tag, `${what} from ${source}`);
 }
 
-/** Waits for every request, in order. */
-export async function waitAll(reqs: readonly Request[], what: string): Promise<void> {
-  const reason = (): string => `${what}: ${reqs.filter((r) => !r.done).map((r) => r.what).join(', ')}`;
-  for (const r of reqs) await r.wait(reason);
-}
-
 /**
  * Sends [soff, soff + scount) of `sbuf` to `dest` while receiving [roff, roff + rcount) of
  * `rbuf` from `source`; an empty side is skipped (both ends compute the same sizes).
  */
-export async function exchange(
+export function* exchange(
   t: CollTransport,
   sbuf: Buf,
   soff: number,
@@ -75,23 +69,23 @@ export async function exchange(
   source: number,
   tag: number,
   what: string,
-): Promise<void> {
+): Coll {
   const reqs: Request[] = [];
   if (rcount > 0) reqs.push(recv(t, rbuf, roff, rcount, source, tag, what));
   if (scount > 0) reqs.push(send(t, sbuf, soff, scount, dest, tag, what));
-  await waitAll(reqs, what);
+  yield reqs;
 }
 
 /** Copies `count` elements of `src` from `soff` into `dst` at `doff`, charging the copy. */
-export async function copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number, what: string): Promise<void> {
+export function* copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number): Coll {
   if (count <= 0) return;
   setAt(dst, src.subarray(soff, soff + count), doff);
-  await t.cpu(Math.ceil((count * src.BYTES_PER_ELEMENT) / t.copyBytesPerPs), what);
+  yield Math.ceil((count * src.BYTES_PER_ELEMENT) / t.copyBytesPerPs);
 }
 
 /** Charges the copy of `count` elements of `like`'s type. */
-export async function chargeCopy(t: CollTransport, like: Buf, count: number, what: string): Promise<void> {
-  if (count > 0) await t.cpu(Math.ceil((count * like.BYTES_PER_ELEMENT) / t.copyBytesPerPs), what);
+export function* chargeCopy(t: CollTransport, like: Buf, count: number): Coll {
+  if (count > 0) yield Math.ceil((count * like.BYTES_PER_ELEMENT) / t.copyBytesPerPs);
 }
 
 /**
@@ -100,7 +94,7 @@ export async function chargeCopy(t: CollTransport, like: Buf, count: number, wha
  * second case a non-commutative op needs a scratch array: `scratch` if given, else `other`
  * itself, which is then overwritten. Charges the combine (elements / flopsPerPs) and any copy.
  */
-export async function combine(t: CollTransport, op: Op, acc: Buf, other: Buf, otherIsLower: boolean, what: string, scratch?: Buf): Promise<void> {
+export function* combine(t: CollTransport, op: Op, acc: Buf, other: Buf, otherIsLower: boolean, scratch?: Buf): Coll {
   const n = acc.length;
   if (n === 0) return;
   let ps = n / t.flopsPerPs;
@@ -117,7 +111,7 @@ export async function combine(t: CollTransport, op: Op, acc: Buf, other: Buf, ot
   } else {
     op.apply(acc, other);
   }
-  await t.cpu(Math.ceil(ps), what);
+  yield Math.ceil(ps);
 }
 
 /** Largest power of two not above `n` (n >= 1). */
