@@ -26,6 +26,7 @@ import { positiveInt, writeOutput } from './args.ts';
 import { checkAppInput, firstLine, loadApp, type CompareOutcome, type CompareTask } from './compare.ts';
 import { isMachinePath, loadMachine } from './machine-arg.ts';
 import { renderReport, type ReportDoc, type ReportItem } from './report.ts';
+import { failedRow, outcomeRow } from './sweep-rows.ts';
 import { formatTable } from './table.ts';
 
 /** A value of a sweep file. */
@@ -277,24 +278,6 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
     throw bad(`no point of the sweep can run: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more reasons` : ''}`);
   }
   return { name: spec.name, points, tasks, early };
-}
-
-function failedRow(point: SweepPoint, e: unknown): SweepRow {
-  return { ...point, status: 'error', error: firstLine(e), simulatedTimeUs: null, commShare: null, merit: null, meritKey: null, higherIsBetter: null, result: {} };
-}
-
-function outcomeRow(point: SweepPoint, o: CompareOutcome): SweepRow {
-  if (o.error !== undefined) return failedRow(point, o.error);
-  return {
-    ...point,
-    status: 'ok',
-    simulatedTimeUs: o.simulatedTimeUs,
-    commShare: o.commShare,
-    merit: o.merit,
-    meritKey: o.meritKey,
-    higherIsBetter: o.higherIsBetter ?? null,
-    result: o.lastRow ?? {},
-  };
 }
 
 /** Options of `runSweep`. */
