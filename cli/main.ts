@@ -17,6 +17,7 @@ import { parseKeyValues, positiveInt, writeOutput } from './args.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { progressLine } from './progress.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
+import { sweepPointCommand } from './sweep-slurm.ts';
 import { loadMachine, parseSets } from './machine-arg.ts';
 import { renderReport } from './report.ts';
 import { runReport } from './run-report.ts';
@@ -105,12 +106,15 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
 
   program
     .command('sweep')
-    .description('run a matrix of (app x machine x nodes x ppn x parameters x seed) from a YAML or JSON file in parallel worker threads')
+    .description('run a matrix of (app x machine x nodes x ppn x parameters x seed) from a YAML or JSON file in parallel worker threads, or as a Slurm job array (--slurm)')
     .argument('<file>', `sweep file with the keys ${SWEEP_KEYS.join(', ')}; a list is one axis of the matrix`)
     .option('-o, --out <file>', 'also write the results, one row per point: .csv or .json by the extension')
     .option('-r, --report <file.html>', 'also write a self-contained HTML summary: figure of merit and simulated time against the swept numeric axis (nodes first), one line per machine and other swept values, and every row')
     .option('-w, --workers <n>', 'worker threads (default: the number of cores, at most one per point)')
     .option('--json', 'print one JSON object instead of a table')
+    .option('--slurm', 'run the points as one Slurm job array (one array task per point) instead of worker threads; waits for the job, then gives the same rows, table and files')
+    .option('--slurm-dir <dir>', 'with --slurm: the job directory, on a filesystem the compute nodes see (default: a new phit-sweep-<name>-<n> beside --out, or in the current folder)')
+    .option('--slurm-opts <options>', 'with --slurm: extra sbatch options, split as a shell would (no shell runs), e.g. "--partition=debug --time=10"')
     .addHelpText(
       'after',
       '\nExample file (examples/sweep-halo.yaml):\n' +
@@ -125,10 +129,28 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         'Each row: the point, ok or error, simulated time, communication share, the figure of merit (as\n' +
         "in compare) and the last result row's numbers. A progress bar is drawn on a terminal's stderr;\n" +
         'piped, stderr gets one final line. Exit code 1 when some point failed (its row shows why; the\n' +
-        'others still run), 2 on bad input (checked for the whole matrix before anything runs).',
+        'others still run), 2 on bad input (checked for the whole matrix before anything runs).\n' +
+        '\nOn a Slurm cluster (from a login node, in a folder the compute nodes see):\n' +
+        '  phit sweep examples/sweep-halo.yaml --slurm --slurm-opts "--partition=debug --time=10" --out halo.csv\n' +
+        'writes the planned points and a batch script to the job directory, submits them with\n' +
+        '  sbatch --array=0-7 --wait ...  (array task i runs point i: phit sweep-point <dir> i)\n' +
+        'and, when the job has ended, reads the point files (point-<i>.json, logs point-<i>.log) back\n' +
+        'into the same rows, table, --out and --report as a local sweep of the file. A point whose task\n' +
+        'left no result is an error row naming the task and its log (exit code 1). This checkout and\n' +
+        'node must be on a path the compute nodes see. No sbatch on PATH, --slurm-opts that a shell\n' +
+        'would do more than split, or an option phit sets itself (--array, --wait, --output, ...): exit 2.',
     )
     .action(async (file: string, opts: SweepCliOptions) => {
       code = await sweepCommand(file, opts, io);
+    });
+
+  program
+    .command('sweep-point', { hidden: true })
+    .description('run one point of a sweep job directory written by phit sweep --slurm (what each array task runs)')
+    .argument('<dir>', 'the job directory')
+    .argument('<index>', 'the point (the array task id)')
+    .action(async (dir: string, index: string) => {
+      code = await sweepPointCommand(dir, index, io);
     });
 
   program

@@ -11,8 +11,9 @@
  * name or value, machine parameter name or node count is bad input (RangeError naming the key).
  * A point that cannot run (too few ranks for its app, parameters its app rejects together, a
  * machine that cannot be built from its parameters) gets an error row and the others still run.
+ * With `--slurm` the points run as the tasks of one Slurm job array instead (sweep-slurm.ts).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, extname, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
@@ -26,6 +27,8 @@ import { positiveInt, writeOutput } from './args.ts';
 import { checkAppInput, firstLine, loadApp, type CompareOutcome, type CompareTask } from './compare.ts';
 import { isMachinePath, loadMachine } from './machine-arg.ts';
 import { renderReport, type ReportDoc, type ReportItem } from './report.ts';
+import { failedRow, outcomeRow } from './sweep-rows.ts';
+import { findSbatch, givenJobDir, newJobDir, runSweepOnSlurm, slurmOptions } from './sweep-slurm.ts';
 import { formatTable } from './table.ts';
 
 /** A value of a sweep file. */
@@ -279,24 +282,6 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
   return { name: spec.name, points, tasks, early };
 }
 
-function failedRow(point: SweepPoint, e: unknown): SweepRow {
-  return { ...point, status: 'error', error: firstLine(e), simulatedTimeUs: null, commShare: null, merit: null, meritKey: null, higherIsBetter: null, result: {} };
-}
-
-function outcomeRow(point: SweepPoint, o: CompareOutcome): SweepRow {
-  if (o.error !== undefined) return failedRow(point, o.error);
-  return {
-    ...point,
-    status: 'ok',
-    simulatedTimeUs: o.simulatedTimeUs,
-    commShare: o.commShare,
-    merit: o.merit,
-    meritKey: o.meritKey,
-    higherIsBetter: o.higherIsBetter ?? null,
-    result: o.lastRow ?? {},
-  };
-}
-
 /** Options of `runSweep`. */
 export interface RunSweepOptions {
   /** Worker threads (default: the host's cores, at most one per runnable point). */
@@ -491,6 +476,12 @@ export interface SweepCliOptions {
   readonly report?: string;
   readonly workers?: string;
   readonly json?: boolean;
+  /** Run the points as a Slurm job array instead of worker threads. */
+  readonly slurm?: boolean;
+  /** With --slurm: the job directory (default a fresh one next to --out, or in the current folder). */
+  readonly slurmDir?: string;
+  /** With --slurm: extra sbatch options, split as a shell would. */
+  readonly slurmOpts?: string;
 }
 
 /** What `phit sweep` writes to. */
@@ -507,6 +498,11 @@ export async function sweepCommand(file: string, opts: SweepCliOptions, io: Swee
   if (format !== null && format !== '.csv' && format !== '.json') throw new RangeError(`--out ${opts.out}: expected a file ending in .csv or .json`);
   if (opts.report !== undefined && extname(opts.report).toLowerCase() !== '.html') throw new RangeError(`--report ${opts.report}: expected a file ending in .html`);
   const workers = opts.workers === undefined ? undefined : positiveInt('workers', opts.workers);
+  if (!opts.slurm) {
+    const stray = opts.slurmDir !== undefined ? '--slurm-dir' : opts.slurmOpts !== undefined ? '--slurm-opts' : undefined;
+    if (stray !== undefined) throw new RangeError(`${stray} needs --slurm`);
+  } else if (workers !== undefined) throw new RangeError('--workers does not apply with --slurm (one array task per point)');
+  const slurm = opts.slurm ? { sbatch: findSbatch(), sbatchOptions: slurmOptions(opts.slurmOpts ?? '') } : null;
   const plan = await loadSweep(file);
   // output paths that cannot be written fail before any point runs
   if (opts.out !== undefined) writeOutput('--out', opts.out, '');
@@ -518,12 +514,30 @@ export async function sweepCommand(file: string, opts: SweepCliOptions, io: Swee
         cliProgress.Presets.shades_classic,
       )
     : null;
-  bar?.start(plan.points.length, plan.early.size, { failed: plan.early.size });
   let rows: SweepRow[];
-  try {
-    rows = await runSweep(plan, { ...(workers !== undefined ? { workers } : {}), onPoint: (_row, done, failed) => bar?.update(done, { failed }) });
-  } finally {
-    bar?.stop();
+  if (slurm !== null) {
+    const fresh = opts.slurmDir === undefined;
+    const dir = fresh ? newJobDir(opts.out !== undefined ? dirname(resolve(opts.out)) : process.cwd(), file) : givenJobDir(opts.slurmDir!);
+    const onSubmit = (jobId: string, tasks: number): void => {
+      io.err(`sweep: Slurm job ${jobId}, ${tasks} array task${tasks === 1 ? '' : 's'}; job directory ${dir}`);
+      bar?.start(plan.points.length, plan.early.size, { failed: plan.early.size });
+    };
+    try {
+      rows = (await runSweepOnSlurm(plan, { dir, ...slurm, onSubmit, onPoint: (done, failed) => bar?.update(done, { failed }) })).rows;
+    } catch (e) {
+      // sbatch refused the job: a job directory made for it goes too
+      if (fresh) rmSync(dir, { recursive: true, force: true });
+      throw e;
+    } finally {
+      bar?.stop();
+    }
+  } else {
+    bar?.start(plan.points.length, plan.early.size, { failed: plan.early.size });
+    try {
+      rows = await runSweep(plan, { ...(workers !== undefined ? { workers } : {}), onPoint: (_row, done, failed) => bar?.update(done, { failed }) });
+    } finally {
+      bar?.stop();
+    }
   }
   if (opts.out !== undefined) writeOutput('--out', opts.out, format === '.csv' ? sweepCsv(rows) : sweepJson(file, rows) + '\n');
   if (opts.report !== undefined) writeOutput('--report', opts.report, renderReport(sweepReport(file, rows)));
