@@ -1,0 +1,667 @@
+import type { Engine, EventHandler } from '../engine/engine.ts';
+import type { NetworkParams } from '../network.ts';
+import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from '../nic/packet-format.ts';
+import { PacketPool } from '../packet.ts';
+import type { BoundRoute } from '../routing/routing.ts';
+import { PORT_NODE, type PortGraph } from '../topology/port-graph.ts';
+import { flowRoute, flowSalt, type FlowRoute } from './flow-route.ts';
+import { maxMinRates, MaxMinScratch, type MaxMinProblem } from './max-min.ts';
+
+/** What a FlowNetwork is built from: the network's description and the engine it schedules on. */
+export interface FlowNetworkConfig {
+  readonly engine: Engine;
+  readonly graph: PortGraph;
+  readonly route: BoundRoute;
+  /** The network's timing, with its per-class link parameters. */
+  readonly params: NetworkParams;
+  readonly format: PacketFormatConfig;
+  /**
+   * Routes traced per source, destination and class, with salts flowSalt(src, dst, 0..n-1); a
+   * flow splits evenly over them, as a transfer's packets with their random salts spread over a
+   * routing's random choices (default 4: BlackWidow's four slices once each; a dragonfly's
+   * gateways drawn four times; routings without salted choices trace one route four times, and
+   * the copies merge).
+   */
+  readonly routeSamples?: number;
+}
+
+/** A flow's use of a resource: `weight` capacity units per payload byte per ps of its rate. */
+export interface FlowUse {
+  readonly resource: number;
+  readonly weight: number;
+}
+
+/** Packets a flow sends back along the reverse route, one per data packet (a put's responses, a get's requests). */
+export interface FlowReverse {
+  /** VC class of the reverse packets (0 requests, 1 responses). */
+  readonly vcClass: number;
+  /** Phits of one reverse packet, without link-layer overhead. */
+  readonly phitsPerPacket: number;
+}
+
+/** A transfer to carry as a flow. */
+export interface FlowSpec {
+  readonly src: number;
+  readonly dst: number;
+  /** 0: request packets (put format), 1: response packets (get-response format). */
+  readonly vcClass: number;
+  /** Payload bytes. */
+  readonly bytes: number;
+  /** Resources the caller registered (addResource) that the flow also uses. */
+  readonly extra?: readonly FlowUse[];
+  /** The flow's own bound, payload bytes per ps (a DMA channel's pace). */
+  readonly rateCap?: number;
+  /** Hashed in-order routing (PacketPool.ordered). */
+  readonly ordered?: boolean;
+  /** Independent path the source asks for (PacketPool.path). */
+  readonly path?: number;
+  /** Packets sent back from dst to src per data packet. */
+  readonly reverse?: FlowReverse;
+  /** Called (from an engine event) when the last byte has been serialized onto the bottleneck. */
+  readonly onDone: (flow: number) => void;
+}
+
+/** A traced route as the flows use it: its resources, each with its share of the flow and link overhead per packet. */
+interface RouteUse {
+  readonly routes: readonly FlowRoute[];
+  readonly resource: Int32Array;
+  /** Fraction of the route samples through the resource. */
+  readonly share: Float64Array;
+  /** Link-layer phits the resource adds to every packet. */
+  readonly overhead: Float64Array;
+  readonly latencyPs: number;
+}
+
+const enum Ev {
+  Done = 0,
+  Solve = 1,
+}
+/** A completion event's argument: generation * SlotSpan + slot. */
+const SLOT_SPAN = 1 << 22;
+const GEN_SPAN = 1 << 30;
+/** Completion times within this much (ps) above an integer round down to it (rounding noise of remaining / rate). */
+const TIME_SLACK_PS = 1e-6;
+
+/**
+ * Flow-level model of a network (SimGrid's approach): a transfer is a flow over the channel groups
+ * of its route (flowRoute), sharing their bandwidth with the other flows max-min fairly
+ * (maxMinRates), together with resources the caller registers (a NIC's pipelines, its host
+ * interface). Rates are solved again only where flows start or end, and only for the flows
+ * connected to the change through shared resources; starts and ends at one instant share one
+ * solve (an engine event at that instant). A flow's bytes left are updated lazily (remaining,
+ * rate, since); its completion is an engine event at ceil(now + remaining / rate), superseded by a
+ * generation count whenever its rate changes. Flows ending at one instant report in start order.
+ *
+ * Units: rates in payload bytes per ps; a link group's capacity is its phits per ps (count over
+ * the phit time of its kind), and a flow's weight on it the wire phits per payload byte of the
+ * flow's own packets (full packets of format.maxPayloadBytes and a last partial one, each with
+ * its header, data, EOP and that link class's overhead phits).
+ */
+export class FlowNetwork implements EventHandler {
+  readonly id: number;
+  private readonly engine: Engine;
+  private readonly graph: PortGraph;
+  private readonly routeFn: BoundRoute;
+  private readonly params: NetworkParams;
+  private readonly format: PacketFormatConfig;
+  private readonly samples: number;
+  private readonly nGP: number;
+  private readonly scratchPkts = new PacketPool(8, 1);
+  private readonly routeCache = new Map<string, RouteUse>();
+  /** Per channel the resource of the group holding it, or -1. */
+  private readonly chanRes: Int32Array;
+  // resources
+  private nRes = 0;
+  private rCap = new Float64Array(16);
+  /** Capacity units used per ps now, and since when. */
+  private rLoad = new Float64Array(16);
+  private rSince = new Float64Array(16);
+  /** Capacity units used until rSince. */
+  private rCarried = new Float64Array(16);
+  private rMark = new Int32Array(16);
+  private rLocal = new Int32Array(16);
+  /** First channel and count of a link group, or -1 and 0 for a caller's resource. */
+  private rChan = new Int32Array(16);
+  private rCount = new Int32Array(16);
+  /** Per resource its flows (slots), and each one's entry index within its flow. */
+  private readonly rFlows: number[][] = [];
+  private readonly rEntry: number[][] = [];
+  // flows, by slot
+  private nSlots = 0;
+  private readonly freeSlots: number[] = [];
+  private fRem = new Float64Array(16);
+  private fRate = new Float64Array(16);
+  private fSince = new Float64Array(16);
+  private fCap = new Float64Array(16);
+  private fGen = new Float64Array(16);
+  private fSerial = new Float64Array(16);
+  private fActive = new Uint8Array(16);
+  private fMark = new Int32Array(16);
+  private readonly fRes: Int32Array[] = [];
+  private readonly fW: Float64Array[] = [];
+  /** Per entry of a flow its position in its resource's list. */
+  private readonly fPos: Int32Array[] = [];
+  private readonly fDone: (((flow: number) => void) | null)[] = [];
+  private serial = 0;
+  private nActive = 0;
+  /** Resource uses of the active flows. */
+  private nEntries = 0;
+  private nSolves = 0;
+  private nSolvedFlows = 0;
+  // pending work
+  private readonly dirtyFlows: number[] = [];
+  private readonly dirtyRes: number[] = [];
+  private doneList: number[] = [];
+  private doneSpare: number[] = [];
+  private readonly bySerial = (a: number, b: number): number => this.fSerial[a]! - this.fSerial[b]!;
+  private solvePending = false;
+  // the solver's problem and scratch, reused
+  private epoch = 0;
+  private compFlows = new Int32Array(16);
+  private compRes = new Int32Array(16);
+  private rates = new Float64Array(16);
+  private readonly problem: MaxMinProblem = {
+    flows: 0,
+    resources: 0,
+    capacity: new Float64Array(16),
+    flowStart: new Int32Array(17),
+    entryResource: new Int32Array(16),
+    entryWeight: new Float64Array(16),
+    rateCap: new Float64Array(16),
+  };
+  private readonly scratch = new MaxMinScratch();
+
+  constructor(cfg: FlowNetworkConfig) {
+    this.engine = cfg.engine;
+    this.graph = cfg.graph;
+    this.routeFn = cfg.route;
+    this.params = cfg.params;
+    this.format = cfg.format;
+    const samples = cfg.routeSamples ?? 4;
+    if (!Number.isInteger(samples) || samples < 1 || samples > 256) throw new RangeError(`routeSamples must be an integer from 1 to 256, got ${samples}`);
+    this.samples = samples;
+    const g = cfg.graph;
+    this.nGP = g.routers * g.radix;
+    this.chanRes = new Int32Array(this.nGP + g.nodes).fill(-1);
+    this.id = cfg.engine.register(this);
+  }
+
+  /** Flows under way (started and not yet reported done). */
+  get active(): number {
+    return this.nActive;
+  }
+
+  /** Max-min solves so far (an end that leaves no flow connected to it needs none). */
+  get solves(): number {
+    return this.nSolves;
+  }
+
+  /** Flows the solves so far took in (a flow counts once per solve it was connected to a change in). */
+  get solvedFlows(): number {
+    return this.nSolvedFlows;
+  }
+
+  /** Resources so far: link groups some flow has used, and the caller's. */
+  get resources(): number {
+    return this.nRes;
+  }
+
+  /** Registers a resource of `capacity` units per ps (above 0) for flows to use (FlowSpec.extra); returns its id. */
+  addResource(capacity: number): number {
+    if (!(capacity > 0 && capacity < Infinity)) throw new RangeError(`resource capacity must be a positive finite number of units per ps, got ${capacity}`);
+    return this.newResource(capacity, -1, 0);
+  }
+
+  /** Capacity of a resource (units per ps; phits per ps for a link group). */
+  capacityOf(resource: number): number {
+    this.checkResource(resource);
+    return this.rCap[resource]!;
+  }
+
+  /** Capacity units a resource has carried up to now (phits for a link group). */
+  carriedOf(resource: number): number {
+    this.checkResource(resource);
+    return this.rCarried[resource]! + this.rLoad[resource]! * (this.engine.now - this.rSince[resource]!);
+  }
+
+  /** Time a resource has been busy up to now: carried units over capacity (ps). */
+  busyPsOf(resource: number): number {
+    return this.carriedOf(resource) / this.rCap[resource]!;
+  }
+
+  /** Capacity units per ps a resource carries now (after any pending solve). */
+  loadOf(resource: number): number {
+    this.checkResource(resource);
+    this.flush();
+    return this.rLoad[resource]!;
+  }
+
+  /** The resource of the link group holding `channel` (Network numbering), or -1 if no flow has used it. */
+  linkResourceOf(channel: number): number {
+    return this.chanRes[channel] ?? -1;
+  }
+
+  /**
+   * Adds each link group's busy time up to now to `out`, indexed like the Network's channels
+   * (NetworkCounters.busyPs): every channel of a group gets the group's carried phits over its
+   * capacity, as if the flows spread evenly over its parallel links.
+   */
+  addChannelBusy(out: Float64Array): void {
+    for (let r = 0; r < this.nRes; r++) {
+      const c = this.rChan[r]!;
+      if (c < 0) continue;
+      const busy = this.busyPsOf(r);
+      for (let k = 0; k < this.rCount[r]!; k++) out[c + k]! += busy;
+    }
+  }
+
+  /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
+  routesOf(src: number, dst: number, vcClass: number, ordered = false, path?: number): readonly FlowRoute[] {
+    return this.routeUse(src, dst, vcClass, ordered, path).routes;
+  }
+
+  /** Zero-load latency (wire plus routers, ps) of the slowest of those routes: what a caller adds to a flow's end. */
+  latencyPs(src: number, dst: number, vcClass: number, ordered = false, path?: number): number {
+    return this.routeUse(src, dst, vcClass, ordered, path).latencyPs;
+  }
+
+  /**
+   * Starts a flow now and returns its id, valid until its onDone has returned (ids are reused
+   * afterwards). Its rate is set by the solve at this instant, after every other start and end of
+   * this instant.
+   */
+  start(spec: FlowSpec): number {
+    const { src, dst, vcClass, bytes } = spec;
+    if (!(bytes >= 0 && bytes < Infinity)) throw new RangeError(`flow bytes must be a finite number at least 0, got ${bytes}`);
+    const rateCap = spec.rateCap ?? Infinity;
+    if (!(rateCap > 0)) throw new RangeError(`flow rateCap must be above 0 bytes per ps, got ${rateCap}`);
+    const F = this.format;
+    const max = F.maxPayloadBytes;
+    const phitsOf = vcClass === 1 ? getResponsePhits : putRequestPhits;
+    // the flow's own packets: full ones and a last partial one
+    const packets = bytes > 0 ? Math.ceil(bytes / max) : 1;
+    const perBytes = bytes > 0 ? bytes : max;
+    const last = bytes > 0 ? bytes - (packets - 1) * max : max;
+    const phits = (packets - 1) * phitsOf(F, max) + phitsOf(F, last);
+    const res: number[] = [];
+    const w: number[] = [];
+    const use = (r: number, weight: number): void => {
+      const i = res.indexOf(r);
+      if (i >= 0) w[i]! += weight;
+      else {
+        res.push(r);
+        w.push(weight);
+      }
+    };
+    const fwd = this.routeUse(src, dst, vcClass, spec.ordered ?? false, spec.path);
+    for (let k = 0; k < fwd.resource.length; k++) use(fwd.resource[k]!, (fwd.share[k]! * (phits + packets * fwd.overhead[k]!)) / perBytes);
+    if (spec.reverse) {
+      const rv = spec.reverse;
+      if (!(rv.phitsPerPacket > 0)) throw new RangeError(`flow reverse.phitsPerPacket must be above 0, got ${rv.phitsPerPacket}`);
+      const back = this.routeUse(dst, src, rv.vcClass, spec.ordered ?? false, spec.path);
+      for (let k = 0; k < back.resource.length; k++) use(back.resource[k]!, (back.share[k]! * packets * (rv.phitsPerPacket + back.overhead[k]!)) / perBytes);
+    }
+    for (const x of spec.extra ?? []) {
+      this.checkResource(x.resource);
+      if (!(x.weight > 0 && x.weight < Infinity)) throw new RangeError(`flow use of resource ${x.resource}: weight must be a positive finite number, got ${x.weight}`);
+      use(x.resource, x.weight);
+    }
+    const f = this.allocSlot();
+    const n = res.length;
+    const fr = Int32Array.from(res);
+    const pos = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const r = fr[k]!;
+      pos[k] = this.rFlows[r]!.length;
+      this.rFlows[r]!.push(f);
+      this.rEntry[r]!.push(k);
+    }
+    this.fRes[f] = fr;
+    this.fW[f] = Float64Array.from(w);
+    this.fPos[f] = pos;
+    this.fDone[f] = spec.onDone;
+    this.fRem[f] = bytes;
+    this.fRate[f] = 0;
+    this.fSince[f] = this.engine.now;
+    this.fCap[f] = rateCap;
+    this.fSerial[f] = this.serial++;
+    this.fActive[f] = 1;
+    this.nActive++;
+    this.nEntries += n;
+    this.dirtyFlows.push(f);
+    this.scheduleSolve();
+    return f;
+  }
+
+  /** A flow's rate now, payload bytes per ps (solving first if a start or end is pending); 0 once done. */
+  rateOf(flow: number): number {
+    this.flush();
+    return this.fActive[flow] === 1 ? this.fRate[flow]! : 0;
+  }
+
+  /** A flow's payload bytes not yet serialized onto its bottleneck, now. */
+  remainingOf(flow: number): number {
+    if (this.fActive[flow] !== 1) return 0;
+    return Math.max(0, this.fRem[flow]! - this.fRate[flow]! * (this.engine.now - this.fSince[flow]!));
+  }
+
+  onEvent(kind: number, arg: number): void {
+    if (kind === Ev.Done) {
+      const f = arg % SLOT_SPAN;
+      if (this.fActive[f] === 1 && this.fGen[f] === (arg - f) / SLOT_SPAN) this.finish(f);
+      return;
+    }
+    // Ev.Solve: report the flows that ended at this instant, in start order, then solve once for
+    // every change of the instant (flows their callbacks start included)
+    const done = this.doneList;
+    this.doneList = this.doneSpare;
+    if (done.length > 1) done.sort(this.bySerial);
+    for (const f of done) {
+      const cb = this.fDone[f]!;
+      this.fDone[f] = null;
+      this.freeSlots.push(f);
+      cb(f);
+    }
+    done.length = 0;
+    this.doneSpare = done;
+    this.flush();
+    this.solvePending = false;
+    // flows ended while the callbacks ran wait for their own solve event
+    if (this.doneList.length > 0) this.scheduleSolve();
+  }
+
+  /** Solves the rates of every flow connected to a pending start or end, now. */
+  flush(): void {
+    if (this.dirtyFlows.length === 0 && this.dirtyRes.length === 0) return;
+    const now = this.engine.now;
+    const { nf, nr } = this.collectComponent();
+    const cf = this.compFlows;
+    const cr = this.compRes;
+    const pb = this.problem;
+    // bring the bytes left and the carried units up to now
+    for (let i = 0; i < nf; i++) {
+      const f = cf[i]!;
+      const left = this.fRem[f]! - this.fRate[f]! * (now - this.fSince[f]!);
+      this.fRem[f] = left > 0 ? left : 0;
+      this.fSince[f] = now;
+    }
+    for (let j = 0; j < nr; j++) {
+      const r = cr[j]!;
+      this.rCarried[r]! += this.rLoad[r]! * (now - this.rSince[r]!);
+      this.rSince[r] = now;
+      this.rLoad[r] = 0;
+      this.rLocal[r] = j;
+      pb.capacity[j] = this.rCap[r]!;
+    }
+    let e = 0;
+    for (let i = 0; i < nf; i++) {
+      const f = cf[i]!;
+      const fr = this.fRes[f]!;
+      const fw = this.fW[f]!;
+      pb.flowStart[i] = e;
+      pb.rateCap![i] = this.fCap[f]!;
+      for (let k = 0; k < fr.length; k++, e++) {
+        pb.entryResource[e] = this.rLocal[fr[k]!]!;
+        pb.entryWeight[e] = fw[k]!;
+      }
+    }
+    if (nf === 0) return; // ends that left nothing connected: the loads are 0
+    pb.flowStart[nf] = e;
+    pb.flows = nf;
+    pb.resources = nr;
+    maxMinRates(pb, this.rates, this.scratch);
+    this.nSolves++;
+    this.nSolvedFlows += nf;
+    for (let i = 0; i < nf; i++) {
+      const f = cf[i]!;
+      const rate = this.rates[i]!;
+      this.fRate[f] = rate;
+      const fr = this.fRes[f]!;
+      const fw = this.fW[f]!;
+      for (let k = 0; k < fr.length; k++) this.rLoad[fr[k]!]! += fw[k]! * rate;
+      const gen = (this.fGen[f]! + 1) % GEN_SPAN;
+      this.fGen[f] = gen;
+      if (!(rate > 0)) continue; // never: capacities and caps are above 0
+      const t = this.fRem[f]! / rate;
+      this.engine.at(now + (t > TIME_SLACK_PS ? Math.ceil(t - TIME_SLACK_PS) : 0), this.id, Ev.Done, gen * SLOT_SPAN + f);
+    }
+  }
+
+  /**
+   * Marks the flows and resources connected to the pending changes (breadth-first over shared
+   * resources) into compFlows and compRes, and clears the pending lists.
+   */
+  private collectComponent(): { nf: number; nr: number } {
+    const ep = ++this.epoch;
+    this.ensureComponent();
+    const cf = this.compFlows;
+    const cr = this.compRes;
+    let nf = 0;
+    let nr = 0;
+    for (const f of this.dirtyFlows) {
+      if (this.fActive[f] === 1 && this.fMark[f] !== ep) {
+        this.fMark[f] = ep;
+        cf[nf++] = f;
+      }
+    }
+    for (const r of this.dirtyRes) {
+      if (this.rMark[r] !== ep) {
+        this.rMark[r] = ep;
+        cr[nr++] = r;
+      }
+    }
+    this.dirtyFlows.length = 0;
+    this.dirtyRes.length = 0;
+    let i = 0;
+    let j = 0;
+    while (i < nf || j < nr) {
+      for (; i < nf; i++) {
+        const fr = this.fRes[cf[i]!]!;
+        for (let k = 0; k < fr.length; k++) {
+          const r = fr[k]!;
+          if (this.rMark[r] !== ep) {
+            this.rMark[r] = ep;
+            cr[nr++] = r;
+          }
+        }
+      }
+      for (; j < nr; j++) {
+        const list = this.rFlows[cr[j]!]!;
+        for (let k = 0; k < list.length; k++) {
+          const f = list[k]!;
+          if (this.fMark[f] !== ep) {
+            this.fMark[f] = ep;
+            cf[nf++] = f;
+          }
+        }
+      }
+    }
+    return { nf, nr };
+  }
+
+  /** Sizes the component lists and the problem's arrays for every flow, resource and entry there is. */
+  private ensureComponent(): void {
+    const pb = this.problem;
+    if (this.compFlows.length < this.nSlots) {
+      const n = 2 * this.nSlots;
+      this.compFlows = new Int32Array(n);
+      this.rates = new Float64Array(n);
+      pb.flowStart = new Int32Array(n + 1);
+      pb.rateCap = new Float64Array(n);
+    }
+    if (this.compRes.length < this.nRes) {
+      const n = 2 * this.nRes;
+      this.compRes = new Int32Array(n);
+      pb.capacity = new Float64Array(n);
+    }
+    const entries = this.nEntries;
+    if (pb.entryResource.length < entries) {
+      pb.entryResource = new Int32Array(2 * entries);
+      pb.entryWeight = new Float64Array(2 * entries);
+    }
+  }
+
+  /** Flow f's last byte is out: it leaves its resources, and reports at this instant's solve. */
+  private finish(f: number): void {
+    this.fActive[f] = 0;
+    this.fGen[f] = (this.fGen[f]! + 1) % GEN_SPAN;
+    this.fRem[f] = 0;
+    this.fRate[f] = 0;
+    this.nActive--;
+    const fr = this.fRes[f]!;
+    this.nEntries -= fr.length;
+    const pos = this.fPos[f]!;
+    for (let k = 0; k < fr.length; k++) {
+      const r = fr[k]!;
+      const list = this.rFlows[r]!;
+      const ent = this.rEntry[r]!;
+      const at = pos[k]!;
+      const end = list.length - 1;
+      if (at !== end) {
+        const moved = list[end]!;
+        const movedEntry = ent[end]!;
+        list[at] = moved;
+        ent[at] = movedEntry;
+        this.fPos[moved]![movedEntry] = at;
+      }
+      list.pop();
+      ent.pop();
+      this.dirtyRes.push(r);
+    }
+    this.doneList.push(f);
+    this.scheduleSolve();
+  }
+
+  private scheduleSolve(): void {
+    if (this.solvePending) return;
+    this.solvePending = true;
+    this.engine.at(this.engine.now, this.id, Ev.Solve, 0);
+  }
+
+  private allocSlot(): number {
+    const free = this.freeSlots.pop();
+    if (free !== undefined) return free;
+    const f = this.nSlots++;
+    if (f === this.fRem.length) {
+      const n = 2 * f;
+      this.fRem = grow(this.fRem, n);
+      this.fRate = grow(this.fRate, n);
+      this.fSince = grow(this.fSince, n);
+      this.fCap = grow(this.fCap, n);
+      this.fGen = grow(this.fGen, n);
+      this.fSerial = grow(this.fSerial, n);
+      this.fActive = grow(this.fActive, n);
+      this.fMark = grow(this.fMark, n);
+    }
+    if (f >= SLOT_SPAN) throw new RangeError(`more than ${SLOT_SPAN} flows at once`);
+    this.fRes.push(new Int32Array(0));
+    this.fW.push(new Float64Array(0));
+    this.fPos.push(new Int32Array(0));
+    this.fDone.push(null);
+    return f;
+  }
+
+  private newResource(capacity: number, channel: number, count: number): number {
+    const r = this.nRes++;
+    if (r === this.rCap.length) {
+      const n = 2 * r;
+      this.rCap = grow(this.rCap, n);
+      this.rLoad = grow(this.rLoad, n);
+      this.rSince = grow(this.rSince, n);
+      this.rCarried = grow(this.rCarried, n);
+      this.rMark = grow(this.rMark, n);
+      this.rLocal = grow(this.rLocal, n);
+      this.rChan = grow(this.rChan, n);
+      this.rCount = grow(this.rCount, n);
+    }
+    this.rCap[r] = capacity;
+    this.rSince[r] = this.engine.now;
+    this.rChan[r] = channel;
+    this.rCount[r] = count;
+    this.rFlows.push([]);
+    this.rEntry.push([]);
+    return r;
+  }
+
+  private checkResource(resource: number): void {
+    if (!Number.isInteger(resource) || resource < 0 || resource >= this.nRes) throw new RangeError(`resource ${resource}: not a resource (0..${this.nRes - 1})`);
+  }
+
+  /** The resource of the group of `count` channels from `first`, made on first use; groups must not overlap. */
+  private groupResource(first: number, count: number): number {
+    const have = this.chanRes[first]!;
+    if (have >= 0) {
+      if (this.rChan[have] !== first || this.rCount[have] !== count) {
+        throw new Error(`channel group ${first}+${count} overlaps the group ${this.rChan[have]}+${this.rCount[have]} another route used`);
+      }
+      return have;
+    }
+    const { phitPs } = this.timing(first);
+    for (let c = first; c < first + count; c++) {
+      if (this.chanRes[c] !== -1) throw new Error(`channel group ${first}+${count} overlaps the group ${this.rChan[this.chanRes[c]!]}+${this.rCount[this.chanRes[c]!]} another route used`);
+      if (this.timing(c).phitPs !== phitPs) throw new Error(`channel group ${first}+${count} mixes link kinds`);
+    }
+    const r = this.newResource(count / phitPs, first, count);
+    for (let c = first; c < first + count; c++) this.chanRes[c] = r;
+    return r;
+  }
+
+  /** Phit time and link-layer overhead per packet of a channel, by its kind (injection, ejection, link class). */
+  private timing(c: number): { phitPs: number; overheadPhits: number } {
+    const P = this.params;
+    if (c >= this.nGP) return { phitPs: P.injectPhitPs, overheadPhits: 0 };
+    const cls = this.graph.portClass[c]!;
+    if (cls === PORT_NODE) return { phitPs: P.ejectPhitPs, overheadPhits: 0 };
+    const l = P.links[cls];
+    if (!l) throw new RangeError(`no link parameters for link class ${this.graph.classNames[cls]}`);
+    return { phitPs: l.phitPs, overheadPhits: l.overheadPhits };
+  }
+
+  /** The routes of (src, dst, class), traced once per sample and cached, as resources with shares. */
+  private routeUse(src: number, dst: number, vcClass: number, ordered: boolean, path: number | undefined): RouteUse {
+    const key = `${src},${dst},${vcClass},${ordered ? 1 : 0},${path ?? -1}`;
+    const hit = this.routeCache.get(key);
+    if (hit) return hit;
+    const routes: FlowRoute[] = [];
+    const res: number[] = [];
+    const times: number[] = [];
+    const overhead: number[] = [];
+    let latencyPs = 0;
+    for (let s = 0; s < this.samples; s++) {
+      const rt = flowRoute({
+        graph: this.graph,
+        route: this.routeFn,
+        params: this.params,
+        src,
+        dst,
+        vcClass,
+        salt: flowSalt(src, dst, s),
+        ordered,
+        ...(path !== undefined ? { path } : {}),
+        pkts: this.scratchPkts,
+      });
+      routes.push(rt);
+      latencyPs = Math.max(latencyPs, rt.latencyPs);
+      for (const h of rt.hops) {
+        const r = this.groupResource(h.channel, h.count);
+        const i = res.indexOf(r);
+        if (i >= 0) times[i]!++;
+        else {
+          res.push(r);
+          times.push(1);
+          overhead.push(this.timing(h.channel).overheadPhits);
+        }
+      }
+    }
+    const use: RouteUse = { routes, resource: Int32Array.from(res), share: Float64Array.from(times, (t) => t / this.samples), overhead: Float64Array.from(overhead), latencyPs };
+    this.routeCache.set(key, use);
+    return use;
+  }
+}
+
+/** A copy of typed array `a` with room for `n` elements. */
+function grow<T extends Int32Array | Uint8Array | Float64Array>(a: T, n: number): T {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a);
+  return b;
+}
