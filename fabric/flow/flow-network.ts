@@ -4,6 +4,7 @@ import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from '../n
 import { PacketPool } from '../packet.ts';
 import type { BoundRoute } from '../routing/routing.ts';
 import { PORT_NODE, type PortGraph } from '../topology/port-graph.ts';
+import { CompletionHeap } from './completion-heap.ts';
 import { flowRoute, flowSalt, type FlowRoute } from './flow-route.ts';
 import { maxMinRates, MaxMinScratch, type MaxMinProblem } from './max-min.ts';
 
@@ -76,9 +77,6 @@ const enum Ev {
   Done = 0,
   Solve = 1,
 }
-/** A completion event's argument: generation * SlotSpan + slot. */
-const SLOT_SPAN = 1 << 22;
-const GEN_SPAN = 1 << 30;
 /** Completion times within this much (ps) above an integer round down to it (rounding noise of remaining / rate). */
 const TIME_SLACK_PS = 1e-6;
 
@@ -89,8 +87,9 @@ const TIME_SLACK_PS = 1e-6;
  * interface). Rates are solved again only where flows start or end, and only for the flows
  * connected to the change through shared resources; starts and ends at one instant share one
  * solve (an engine event at that instant). A flow's bytes left are updated lazily (remaining,
- * rate, since); its completion is an engine event at ceil(now + remaining / rate), superseded by a
- * generation count whenever its rate changes. Flows ending at one instant report in start order.
+ * rate, since); its completion time, ceil(now + remaining / rate), is recomputed when a solve
+ * changes its rate and kept in a heap, with one engine event standing for the earliest. Flows
+ * ending at one instant report in start order.
  *
  * Units: rates in payload bytes per ps; a link group's capacity is its phits per ps (count over
  * the phit time of its kind), and a flow's weight on it the wire phits per payload byte of the
@@ -133,7 +132,6 @@ export class FlowNetwork implements EventHandler {
   private fRate = new Float64Array(16);
   private fSince = new Float64Array(16);
   private fCap = new Float64Array(16);
-  private fGen = new Float64Array(16);
   private fSerial = new Float64Array(16);
   private fActive = new Uint8Array(16);
   private fMark = new Int32Array(16);
@@ -160,6 +158,11 @@ export class FlowNetwork implements EventHandler {
   private compFlows = new Int32Array(16);
   private compRes = new Int32Array(16);
   private rates = new Float64Array(16);
+  private oldRates = new Float64Array(16);
+  /** Active flows by completion time. */
+  private readonly due = new CompletionHeap();
+  /** Time of the earliest Done event still pending (Infinity: none), so one event serves the earliest completion. */
+  private armedAt = Infinity;
   private readonly problem: MaxMinProblem = {
     flows: 0,
     resources: 0,
@@ -345,10 +348,14 @@ export class FlowNetwork implements EventHandler {
     return Math.max(0, this.fRem[flow]! - this.fRate[flow]! * (this.engine.now - this.fSince[flow]!));
   }
 
-  onEvent(kind: number, arg: number): void {
+  onEvent(kind: number, _arg: number): void {
     if (kind === Ev.Done) {
-      const f = arg % SLOT_SPAN;
-      if (this.fActive[f] === 1 && this.fGen[f] === (arg - f) / SLOT_SPAN) this.finish(f);
+      // the earliest completion is due (or this event was overtaken: then nothing is due)
+      const now = this.engine.now;
+      if (now === this.armedAt) this.armedAt = Infinity;
+      const heap = this.due;
+      while (heap.size > 0 && heap.topTime <= now) this.finish(heap.topSlot);
+      this.arm();
       return;
     }
     // Ev.Solve: report the flows that ended at this instant, in start order, then solve once for
@@ -384,6 +391,7 @@ export class FlowNetwork implements EventHandler {
       const left = this.fRem[f]! - this.fRate[f]! * (now - this.fSince[f]!);
       this.fRem[f] = left > 0 ? left : 0;
       this.fSince[f] = now;
+      this.oldRates[i] = this.fRate[f]!;
     }
     for (let j = 0; j < nr; j++) {
       const r = cr[j]!;
@@ -412,6 +420,7 @@ export class FlowNetwork implements EventHandler {
     maxMinRates(pb, this.rates, this.scratch);
     this.nSolves++;
     this.nSolvedFlows += nf;
+    const old = this.oldRates;
     for (let i = 0; i < nf; i++) {
       const f = cf[i]!;
       const rate = this.rates[i]!;
@@ -419,11 +428,26 @@ export class FlowNetwork implements EventHandler {
       const fr = this.fRes[f]!;
       const fw = this.fW[f]!;
       for (let k = 0; k < fr.length; k++) this.rLoad[fr[k]!]! += fw[k]! * rate;
-      const gen = (this.fGen[f]! + 1) % GEN_SPAN;
-      this.fGen[f] = gen;
-      if (!(rate > 0)) continue; // never: capacities and caps are above 0
+      // an unchanged rate keeps its completion time (the bytes left fell by rate x elapsed)
+      if (rate === old[i] && this.due.has(f)) continue;
+      if (!(rate > 0)) {
+        // never: capacities and caps are above 0
+        this.due.remove(f);
+        continue;
+      }
       const t = this.fRem[f]! / rate;
-      this.engine.at(now + (t > TIME_SLACK_PS ? Math.ceil(t - TIME_SLACK_PS) : 0), this.id, Ev.Done, gen * SLOT_SPAN + f);
+      const at = now + (t > TIME_SLACK_PS ? Math.ceil(t - TIME_SLACK_PS) : 0);
+      this.due.set(f, at, this.fSerial[f]!);
+    }
+    this.arm();
+  }
+
+  /** Makes sure an engine event comes no later than the earliest completion. */
+  private arm(): void {
+    const t = this.due.topTime;
+    if (t < this.armedAt) {
+      this.armedAt = t;
+      this.engine.at(t, this.id, Ev.Done, 0);
     }
   }
 
@@ -486,6 +510,7 @@ export class FlowNetwork implements EventHandler {
       const n = 2 * this.nSlots;
       this.compFlows = new Int32Array(n);
       this.rates = new Float64Array(n);
+      this.oldRates = new Float64Array(n);
       pb.flowStart = new Int32Array(n + 1);
       pb.rateCap = new Float64Array(n);
     }
@@ -504,7 +529,7 @@ export class FlowNetwork implements EventHandler {
   /** Flow f's last byte is out: it leaves its resources, and reports at this instant's solve. */
   private finish(f: number): void {
     this.fActive[f] = 0;
-    this.fGen[f] = (this.fGen[f]! + 1) % GEN_SPAN;
+    this.due.remove(f);
     this.fRem[f] = 0;
     this.fRate[f] = 0;
     this.nActive--;
@@ -548,12 +573,10 @@ export class FlowNetwork implements EventHandler {
       this.fRate = grow(this.fRate, n);
       this.fSince = grow(this.fSince, n);
       this.fCap = grow(this.fCap, n);
-      this.fGen = grow(this.fGen, n);
       this.fSerial = grow(this.fSerial, n);
       this.fActive = grow(this.fActive, n);
       this.fMark = grow(this.fMark, n);
     }
-    if (f >= SLOT_SPAN) throw new RangeError(`more than ${SLOT_SPAN} flows at once`);
     this.fRes.push(new Int32Array(0));
     this.fW.push(new Float64Array(0));
     this.fPos.push(new Int32Array(0));

@@ -9,7 +9,7 @@
  *
  * The problem is given in compressed rows over typed arrays; the caller owns a MaxMinScratch that
  * grows to the largest problem and is reused, so a solve allocates nothing once warm. Cost:
- * O(entries x log(resources + flows)), an indexed heap holding each resource's filling level.
+ * O(entries x log(resources + flows)), a heap holding each resource's filling level.
  */
 
 /**
@@ -37,9 +37,6 @@ export interface MaxMinProblem {
 /** Hot-path checks (weights): set true when changing this file. */
 const DEBUG = false;
 
-/** Heap items are resources [0, resources) then capped flows (resources + flow). */
-const NOT_IN_HEAP = -1;
-
 /** Working memory of maxMinRates, reused from solve to solve; grows as needed. */
 export class MaxMinScratch {
   /** Per resource: first of its entries in the transposed lists (resources + 1). */
@@ -56,12 +53,9 @@ export class MaxMinScratch {
   risingCount = new Int32Array(0);
   /** Per flow: 1 once its rate is fixed. */
   frozen = new Uint8Array(0);
-  /** Indexed min-heap of items keyed by the level at which they stop rising. */
+  /** Min-heap of items (resources, then capped flows) keyed by the level at which they stop rising, as last computed. */
   heapItem = new Int32Array(0);
   heapKey = new Float64Array(0);
-  /** Per item its position in the heap, or NOT_IN_HEAP. */
-  heapPos = new Int32Array(0);
-  heapSize = 0;
 
   /** Makes room for a problem of this size. */
   ensure(flows: number, resources: number, entries: number): void {
@@ -83,7 +77,6 @@ export class MaxMinScratch {
       const n = grown(items);
       this.heapItem = new Int32Array(n);
       this.heapKey = new Float64Array(n);
-      this.heapPos = new Int32Array(n);
     }
   }
 }
@@ -105,7 +98,7 @@ export function maxMinRates(p: MaxMinProblem, rates: Float64Array, s: MaxMinScra
   const fs = p.flowStart;
   const E = fs[F]!;
   s.ensure(F, R, E);
-  const { resStart, resFlow, resWeight, used, rising, risingCount, frozen, heapPos } = s;
+  const { resStart, resFlow, resWeight, used, rising, risingCount, frozen, heapItem, heapKey } = s;
   const cap = p.capacity;
   const er = p.entryResource;
   const ew = p.entryWeight;
@@ -134,48 +127,88 @@ export function maxMinRates(p: MaxMinProblem, rates: Float64Array, s: MaxMinScra
   for (let r = R; r > 0; r--) resStart[r] = resStart[r - 1]!;
   resStart[0] = 0;
   // the heap: every resource that has flows, keyed by its filling level, and every capped flow
-  s.heapSize = 0;
-  heapPos.fill(NOT_IN_HEAP, 0, R + F);
-  for (let r = 0; r < R; r++) if (risingCount[r]! > 0) heapPush(s, r, fillLevel(cap[r]!, 0, rising[r]!));
+  // keyed by its cap. A freeze only raises the levels of its resources, so keys are updated
+  // lazily: a popped resource whose level has risen since it was pushed goes back in at its new
+  // level, and the first one popped at its current level is the next to fill.
+  let n = 0;
+  for (let r = 0; r < R; r++) {
+    if (risingCount[r]! > 0) {
+      heapItem[n] = r;
+      heapKey[n++] = fillLevel(cap[r]!, 0, rising[r]!);
+    }
+  }
   for (let f = 0; f < F; f++) {
     frozen[f] = 0;
     const c = caps === null ? Infinity : caps[f]!;
-    if (c < Infinity) heapPush(s, R + f, c > 0 ? c : 0);
-    else if (fs[f] === fs[f + 1]) {
+    if (c < Infinity) {
+      heapItem[n] = R + f;
+      heapKey[n++] = c > 0 ? c : 0;
+    } else if (fs[f] === fs[f + 1]) {
       frozen[f] = 1;
       rates[f] = Infinity;
     }
   }
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(heapItem, heapKey, n, i);
   let level = 0;
   let steps = 0;
-  while (s.heapSize > 0) {
-    const item = s.heapItem[0]!;
-    let key = s.heapKey[0]!;
-    heapRemove(s, item);
-    steps++;
-    if (item >= R) {
-      // a flow reaches its own cap
-      if (key < level) key = level;
-      level = key;
-      freeze(p, s, rates, item - R, key);
-      continue;
+  while (n > 0) {
+    const item = heapItem[0]!;
+    const key = heapKey[0]!;
+    // pop
+    n--;
+    if (n > 0) {
+      heapItem[0] = heapItem[n]!;
+      heapKey[0] = heapKey[n]!;
+      siftDown(heapItem, heapKey, n, 0);
     }
-    // a resource fills: its weight still rising, summed afresh (the running sum drifts)
-    key = fillLevel(cap[item]!, used[item]!, risingWeight(s, item));
-    if (key < level) key = level;
-    level = key;
-    for (let k = resStart[item]!; k < resStart[item + 1]!; k++) {
-      const f = resFlow[k]!;
-      if (frozen[f] === 0) freeze(p, s, rates, f, key);
+    let from: number;
+    let to: number;
+    if (item >= R) {
+      // a flow reaches its own cap: it alone is fixed
+      const f = item - R;
+      if (frozen[f] !== 0) continue;
+      if (key > level) level = key;
+      from = f;
+      to = f + 1;
+    } else {
+      if (risingCount[item] === 0) continue; // every flow on it is fixed
+      let w = rising[item]!;
+      if (!(w > 0)) w = rising[item] = risingWeight(resStart, resFlow, resWeight, frozen, item); // rounding ate the running sum
+      const now = fillLevel(cap[item]!, used[item]!, w);
+      if (now > key) {
+        n = heapPush(heapItem, heapKey, n, item, now);
+        continue;
+      }
+      // the resource fills: at its level from its rising weight summed afresh (the running sum drifts)
+      const at = fillLevel(cap[item]!, used[item]!, risingWeight(resStart, resFlow, resWeight, frozen, item));
+      if (at > level) level = at;
+      from = resStart[item]!;
+      to = resStart[item + 1]!;
+    }
+    steps++;
+    // fix the rising flows (the capped flow, or the resource's) at the level: their resources
+    // lose a rising flow and gain its use, and their heap keys are raised lazily
+    for (let j = from; j < to; j++) {
+      const f = item >= R ? j : resFlow[j]!;
+      if (frozen[f] !== 0) continue;
+      frozen[f] = 1;
+      rates[f] = level;
+      for (let k = fs[f]!, end = fs[f + 1]!; k < end; k++) {
+        const r = er[k]!;
+        const w = ew[k]!;
+        used[r]! += w * level;
+        rising[r]! -= w;
+        risingCount[r]!--;
+      }
     }
   }
   return steps;
 }
 
 /** Weight of the flows of resource r that are still rising, summed afresh. */
-function risingWeight(s: MaxMinScratch, r: number): number {
+function risingWeight(resStart: Int32Array, resFlow: Int32Array, resWeight: Float64Array, frozen: Uint8Array, r: number): number {
   let w = 0;
-  for (let k = s.resStart[r]!; k < s.resStart[r + 1]!; k++) if (s.frozen[s.resFlow[k]!] === 0) w += s.resWeight[k]!;
+  for (let k = resStart[r]!, end = resStart[r + 1]!; k < end; k++) if (frozen[resFlow[k]!] === 0) w += resWeight[k]!;
   return w;
 }
 
@@ -185,93 +218,46 @@ function fillLevel(capacity: number, used: number, w: number): number {
   return free > 0 ? free / w : 0;
 }
 
-/** Fixes flow f's rate at `rate`: its resources lose a rising flow and gain its use. */
-function freeze(p: MaxMinProblem, s: MaxMinScratch, rates: Float64Array, f: number, rate: number): void {
-  s.frozen[f] = 1;
-  rates[f] = rate;
-  const R = p.resources;
-  if (s.heapPos[R + f] !== NOT_IN_HEAP) heapRemove(s, R + f);
-  const fs = p.flowStart;
-  for (let k = fs[f]!; k < fs[f + 1]!; k++) {
-    const r = p.entryResource[k]!;
-    const w = p.entryWeight[k]!;
-    s.used[r]! += w * rate;
-    s.rising[r]! -= w;
-    const left = --s.risingCount[r]!;
-    if (s.heapPos[r] === NOT_IN_HEAP) continue; // the resource being filled, or already full
-    if (left === 0) {
-      heapRemove(s, r);
-      continue;
-    }
-    if (!(s.rising[r]! > 0)) s.rising[r] = risingWeight(s, r); // rounding ate the running sum: count it again
-    heapUpdate(s, r, fillLevel(p.capacity[r]!, s.used[r]!, s.rising[r]!));
-  }
-}
-
-/** Heap order: smaller key first, then the smaller item. */
-function before(s: MaxMinScratch, i: number, j: number): boolean {
-  const a = s.heapKey[i]!;
-  const b = s.heapKey[j]!;
-  return a < b || (a === b && s.heapItem[i]! < s.heapItem[j]!);
-}
-
-function heapPush(s: MaxMinScratch, item: number, key: number): void {
-  const i = s.heapSize++;
-  s.heapItem[i] = item;
-  s.heapKey[i] = key;
-  s.heapPos[item] = i;
-  siftUp(s, i);
-}
-
-function heapRemove(s: MaxMinScratch, item: number): void {
-  const i = s.heapPos[item]!;
-  s.heapPos[item] = NOT_IN_HEAP;
-  const last = --s.heapSize;
-  if (i === last) return;
-  s.heapItem[i] = s.heapItem[last]!;
-  s.heapKey[i] = s.heapKey[last]!;
-  s.heapPos[s.heapItem[i]!] = i;
-  siftDown(s, siftUp(s, i));
-}
-
-function heapUpdate(s: MaxMinScratch, item: number, key: number): void {
-  const i = s.heapPos[item]!;
-  s.heapKey[i] = key;
-  siftDown(s, siftUp(s, i));
-}
-
-function swap(s: MaxMinScratch, i: number, j: number): void {
-  const a = s.heapItem[i]!;
-  const b = s.heapItem[j]!;
-  const ka = s.heapKey[i]!;
-  s.heapItem[i] = b;
-  s.heapKey[i] = s.heapKey[j]!;
-  s.heapItem[j] = a;
-  s.heapKey[j] = ka;
-  s.heapPos[b] = i;
-  s.heapPos[a] = j;
-}
-
-/** Moves position i up while it precedes its parent; returns where it ends. */
-function siftUp(s: MaxMinScratch, i: number): number {
+/** Pushes (item, key) on a heap of n entries; returns the new size. Order: smaller key, then smaller item. */
+function heapPush(items: Int32Array, keys: Float64Array, n: number, item: number, key: number): number {
+  let i = n;
   while (i > 0) {
     const parent = (i - 1) >> 1;
-    if (!before(s, i, parent)) break;
-    swap(s, i, parent);
+    const pk = keys[parent]!;
+    if (pk < key || (pk === key && items[parent]! < item)) break;
+    items[i] = items[parent]!;
+    keys[i] = pk;
     i = parent;
   }
-  return i;
+  items[i] = item;
+  keys[i] = key;
+  return n + 1;
 }
 
-function siftDown(s: MaxMinScratch, i: number): void {
-  const n = s.heapSize;
+/** Moves the entry at position i of a heap of n entries down to its place. */
+function siftDown(items: Int32Array, keys: Float64Array, n: number, i: number): void {
+  const item = items[i]!;
+  const key = keys[i]!;
   for (;;) {
-    const l = 2 * i + 1;
-    if (l >= n) return;
-    const r = l + 1;
-    const c = r < n && before(s, r, l) ? r : l;
-    if (!before(s, c, i)) return;
-    swap(s, i, c);
+    let c = 2 * i + 1;
+    if (c >= n) break;
+    let ck = keys[c]!;
+    let ci = items[c]!;
+    const r = c + 1;
+    if (r < n) {
+      const rk = keys[r]!;
+      const ri = items[r]!;
+      if (rk < ck || (rk === ck && ri < ci)) {
+        c = r;
+        ck = rk;
+        ci = ri;
+      }
+    }
+    if (key < ck || (key === ck && item < ci)) break;
+    items[i] = ci;
+    keys[i] = ck;
     i = c;
   }
+  items[i] = item;
+  keys[i] = key;
 }
