@@ -3,9 +3,10 @@ import type { NetworkParams } from '../network.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from '../nic/packet-format.ts';
 import { PacketPool } from '../packet.ts';
 import type { BoundRoute } from '../routing/routing.ts';
-import { PORT_NODE, type PortGraph } from '../topology/port-graph.ts';
+import type { PortGraph } from '../topology/port-graph.ts';
 import { CompletionHeap } from './completion-heap.ts';
-import { flowRoute, flowSalt, type FlowRoute } from './flow-route.ts';
+import { channelTiming, sampleRoutes, type FlowRoute } from './flow-route.ts';
+import { FlowResources, grow } from './flow-resources.ts';
 import { maxMinRates, MaxMinScratch, type MaxMinProblem } from './max-min.ts';
 
 /** What a FlowNetwork is built from: the network's description and the engine it schedules on. */
@@ -104,27 +105,10 @@ export class FlowNetwork implements EventHandler {
   private readonly params: NetworkParams;
   private readonly format: PacketFormatConfig;
   private readonly samples: number;
-  private readonly nGP: number;
   private readonly scratchPkts = new PacketPool(8, 1);
   private readonly routeCache = new Map<string, RouteUse>();
-  /** Per channel the resource of the group holding it, or -1. */
-  private readonly chanRes: Int32Array;
-  // resources
-  private nRes = 0;
-  private rCap = new Float64Array(16);
-  /** Capacity units used per ps now, and since when. */
-  private rLoad = new Float64Array(16);
-  private rSince = new Float64Array(16);
-  /** Capacity units used until rSince. */
-  private rCarried = new Float64Array(16);
-  private rMark = new Int32Array(16);
-  private rLocal = new Int32Array(16);
-  /** First channel and count of a link group, or -1 and 0 for a caller's resource. */
-  private rChan = new Int32Array(16);
-  private rCount = new Int32Array(16);
-  /** Per resource its flows (slots), and each one's entry index within its flow. */
-  private readonly rFlows: number[][] = [];
-  private readonly rEntry: number[][] = [];
+  /** The resources flows share. */
+  private readonly res: FlowResources;
   // flows, by slot
   private nSlots = 0;
   private readonly freeSlots: number[] = [];
@@ -183,9 +167,7 @@ export class FlowNetwork implements EventHandler {
     const samples = cfg.routeSamples ?? 4;
     if (!Number.isInteger(samples) || samples < 1 || samples > 256) throw new RangeError(`routeSamples must be an integer from 1 to 256, got ${samples}`);
     this.samples = samples;
-    const g = cfg.graph;
-    this.nGP = g.routers * g.radix;
-    this.chanRes = new Int32Array(this.nGP + g.nodes).fill(-1);
+    this.res = new FlowResources(cfg.graph, cfg.params);
     this.id = cfg.engine.register(this);
   }
 
@@ -206,42 +188,42 @@ export class FlowNetwork implements EventHandler {
 
   /** Resources so far: link groups some flow has used, and the caller's. */
   get resources(): number {
-    return this.nRes;
+    return this.res.n;
   }
 
   /** Registers a resource of `capacity` units per ps (above 0) for flows to use (FlowSpec.extra); returns its id. */
   addResource(capacity: number): number {
     if (!(capacity > 0 && capacity < Infinity)) throw new RangeError(`resource capacity must be a positive finite number of units per ps, got ${capacity}`);
-    return this.newResource(capacity, -1, 0);
+    return this.res.add(capacity, this.engine.now);
   }
 
   /** Capacity of a resource (units per ps; phits per ps for a link group). */
   capacityOf(resource: number): number {
-    this.checkResource(resource);
-    return this.rCap[resource]!;
+    this.res.check(resource);
+    return this.res.cap[resource]!;
   }
 
   /** Capacity units a resource has carried up to now (phits for a link group). */
   carriedOf(resource: number): number {
-    this.checkResource(resource);
-    return this.rCarried[resource]! + this.rLoad[resource]! * (this.engine.now - this.rSince[resource]!);
+    this.res.check(resource);
+    return this.res.carriedAt(resource, this.engine.now);
   }
 
   /** Time a resource has been busy up to now: carried units over capacity (ps). */
   busyPsOf(resource: number): number {
-    return this.carriedOf(resource) / this.rCap[resource]!;
+    return this.carriedOf(resource) / this.res.cap[resource]!;
   }
 
   /** Capacity units per ps a resource carries now (after any pending solve). */
   loadOf(resource: number): number {
-    this.checkResource(resource);
+    this.res.check(resource);
     this.flush();
-    return this.rLoad[resource]!;
+    return this.res.load[resource]!;
   }
 
   /** The resource of the link group holding `channel` (Network numbering), or -1 if no flow has used it. */
   linkResourceOf(channel: number): number {
-    return this.chanRes[channel] ?? -1;
+    return this.res.chanRes[channel] ?? -1;
   }
 
   /**
@@ -250,12 +232,7 @@ export class FlowNetwork implements EventHandler {
    * capacity, as if the flows spread evenly over its parallel links.
    */
   addChannelBusy(out: Float64Array): void {
-    for (let r = 0; r < this.nRes; r++) {
-      const c = this.rChan[r]!;
-      if (c < 0) continue;
-      const busy = this.busyPsOf(r);
-      for (let k = 0; k < this.rCount[r]!; k++) out[c + k]! += busy;
-    }
+    this.res.addChannelBusy(out, this.engine.now);
   }
 
   /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
@@ -305,7 +282,7 @@ export class FlowNetwork implements EventHandler {
       for (let k = 0; k < back.resource.length; k++) use(back.resource[k]!, (back.share[k]! * packets * (rv.phitsPerPacket + back.overhead[k]!)) / perBytes);
     }
     for (const x of spec.extra ?? []) {
-      this.checkResource(x.resource);
+      this.res.check(x.resource);
       if (!(x.weight > 0 && x.weight < Infinity)) throw new RangeError(`flow use of resource ${x.resource}: weight must be a positive finite number, got ${x.weight}`);
       use(x.resource, x.weight);
     }
@@ -313,12 +290,7 @@ export class FlowNetwork implements EventHandler {
     const n = res.length;
     const fr = Int32Array.from(res);
     const pos = new Int32Array(n);
-    for (let k = 0; k < n; k++) {
-      const r = fr[k]!;
-      pos[k] = this.rFlows[r]!.length;
-      this.rFlows[r]!.push(f);
-      this.rEntry[r]!.push(k);
-    }
+    for (let k = 0; k < n; k++) pos[k] = this.res.attach(fr[k]!, f, k);
     this.fRes[f] = fr;
     this.fW[f] = Float64Array.from(w);
     this.fPos[f] = pos;
@@ -393,13 +365,14 @@ export class FlowNetwork implements EventHandler {
       this.fSince[f] = now;
       this.oldRates[i] = this.fRate[f]!;
     }
+    const res = this.res;
     for (let j = 0; j < nr; j++) {
       const r = cr[j]!;
-      this.rCarried[r]! += this.rLoad[r]! * (now - this.rSince[r]!);
-      this.rSince[r] = now;
-      this.rLoad[r] = 0;
-      this.rLocal[r] = j;
-      pb.capacity[j] = this.rCap[r]!;
+      res.carried[r]! += res.load[r]! * (now - res.since[r]!);
+      res.since[r] = now;
+      res.load[r] = 0;
+      res.local[r] = j;
+      pb.capacity[j] = res.cap[r]!;
     }
     let e = 0;
     for (let i = 0; i < nf; i++) {
@@ -409,7 +382,7 @@ export class FlowNetwork implements EventHandler {
       pb.flowStart[i] = e;
       pb.rateCap![i] = this.fCap[f]!;
       for (let k = 0; k < fr.length; k++, e++) {
-        pb.entryResource[e] = this.rLocal[fr[k]!]!;
+        pb.entryResource[e] = res.local[fr[k]!]!;
         pb.entryWeight[e] = fw[k]!;
       }
     }
@@ -427,7 +400,7 @@ export class FlowNetwork implements EventHandler {
       this.fRate[f] = rate;
       const fr = this.fRes[f]!;
       const fw = this.fW[f]!;
-      for (let k = 0; k < fr.length; k++) this.rLoad[fr[k]!]! += fw[k]! * rate;
+      for (let k = 0; k < fr.length; k++) res.load[fr[k]!]! += fw[k]! * rate;
       // an unchanged rate keeps its completion time (the bytes left fell by rate x elapsed)
       if (rate === old[i] && this.due.has(f)) continue;
       if (!(rate > 0)) {
@@ -468,9 +441,10 @@ export class FlowNetwork implements EventHandler {
         cf[nf++] = f;
       }
     }
+    const mark = this.res.mark;
     for (const r of this.dirtyRes) {
-      if (this.rMark[r] !== ep) {
-        this.rMark[r] = ep;
+      if (mark[r] !== ep) {
+        mark[r] = ep;
         cr[nr++] = r;
       }
     }
@@ -483,14 +457,14 @@ export class FlowNetwork implements EventHandler {
         const fr = this.fRes[cf[i]!]!;
         for (let k = 0; k < fr.length; k++) {
           const r = fr[k]!;
-          if (this.rMark[r] !== ep) {
-            this.rMark[r] = ep;
+          if (mark[r] !== ep) {
+            mark[r] = ep;
             cr[nr++] = r;
           }
         }
       }
       for (; j < nr; j++) {
-        const list = this.rFlows[cr[j]!]!;
+        const list = this.res.flows[cr[j]!]!;
         for (let k = 0; k < list.length; k++) {
           const f = list[k]!;
           if (this.fMark[f] !== ep) {
@@ -514,8 +488,8 @@ export class FlowNetwork implements EventHandler {
       pb.flowStart = new Int32Array(n + 1);
       pb.rateCap = new Float64Array(n);
     }
-    if (this.compRes.length < this.nRes) {
-      const n = 2 * this.nRes;
+    if (this.compRes.length < this.res.n) {
+      const n = 2 * this.res.n;
       this.compRes = new Int32Array(n);
       pb.capacity = new Float64Array(n);
     }
@@ -537,21 +511,8 @@ export class FlowNetwork implements EventHandler {
     this.nEntries -= fr.length;
     const pos = this.fPos[f]!;
     for (let k = 0; k < fr.length; k++) {
-      const r = fr[k]!;
-      const list = this.rFlows[r]!;
-      const ent = this.rEntry[r]!;
-      const at = pos[k]!;
-      const end = list.length - 1;
-      if (at !== end) {
-        const moved = list[end]!;
-        const movedEntry = ent[end]!;
-        list[at] = moved;
-        ent[at] = movedEntry;
-        this.fPos[moved]![movedEntry] = at;
-      }
-      list.pop();
-      ent.pop();
-      this.dirtyRes.push(r);
+      this.res.detach(fr[k]!, pos[k]!, this.fPos);
+      this.dirtyRes.push(fr[k]!);
     }
     this.doneList.push(f);
     this.scheduleSolve();
@@ -584,107 +545,22 @@ export class FlowNetwork implements EventHandler {
     return f;
   }
 
-  private newResource(capacity: number, channel: number, count: number): number {
-    const r = this.nRes++;
-    if (r === this.rCap.length) {
-      const n = 2 * r;
-      this.rCap = grow(this.rCap, n);
-      this.rLoad = grow(this.rLoad, n);
-      this.rSince = grow(this.rSince, n);
-      this.rCarried = grow(this.rCarried, n);
-      this.rMark = grow(this.rMark, n);
-      this.rLocal = grow(this.rLocal, n);
-      this.rChan = grow(this.rChan, n);
-      this.rCount = grow(this.rCount, n);
-    }
-    this.rCap[r] = capacity;
-    this.rSince[r] = this.engine.now;
-    this.rChan[r] = channel;
-    this.rCount[r] = count;
-    this.rFlows.push([]);
-    this.rEntry.push([]);
-    return r;
-  }
-
-  private checkResource(resource: number): void {
-    if (!Number.isInteger(resource) || resource < 0 || resource >= this.nRes) throw new RangeError(`resource ${resource}: not a resource (0..${this.nRes - 1})`);
-  }
-
-  /** The resource of the group of `count` channels from `first`, made on first use; groups must not overlap. */
-  private groupResource(first: number, count: number): number {
-    const have = this.chanRes[first]!;
-    if (have >= 0) {
-      if (this.rChan[have] !== first || this.rCount[have] !== count) {
-        throw new Error(`channel group ${first}+${count} overlaps the group ${this.rChan[have]}+${this.rCount[have]} another route used`);
-      }
-      return have;
-    }
-    const { phitPs } = this.timing(first);
-    for (let c = first; c < first + count; c++) {
-      if (this.chanRes[c] !== -1) throw new Error(`channel group ${first}+${count} overlaps the group ${this.rChan[this.chanRes[c]!]}+${this.rCount[this.chanRes[c]!]} another route used`);
-      if (this.timing(c).phitPs !== phitPs) throw new Error(`channel group ${first}+${count} mixes link kinds`);
-    }
-    const r = this.newResource(count / phitPs, first, count);
-    for (let c = first; c < first + count; c++) this.chanRes[c] = r;
-    return r;
-  }
-
-  /** Phit time and link-layer overhead per packet of a channel, by its kind (injection, ejection, link class). */
-  private timing(c: number): { phitPs: number; overheadPhits: number } {
-    const P = this.params;
-    if (c >= this.nGP) return { phitPs: P.injectPhitPs, overheadPhits: 0 };
-    const cls = this.graph.portClass[c]!;
-    if (cls === PORT_NODE) return { phitPs: P.ejectPhitPs, overheadPhits: 0 };
-    const l = P.links[cls];
-    if (!l) throw new RangeError(`no link parameters for link class ${this.graph.classNames[cls]}`);
-    return { phitPs: l.phitPs, overheadPhits: l.overheadPhits };
-  }
-
   /** The routes of (src, dst, class), traced once per sample and cached, as resources with shares. */
   private routeUse(src: number, dst: number, vcClass: number, ordered: boolean, path: number | undefined): RouteUse {
     const key = `${src},${dst},${vcClass},${ordered ? 1 : 0},${path ?? -1}`;
     const hit = this.routeCache.get(key);
     if (hit) return hit;
-    const routes: FlowRoute[] = [];
-    const res: number[] = [];
-    const times: number[] = [];
-    const overhead: number[] = [];
-    let latencyPs = 0;
-    for (let s = 0; s < this.samples; s++) {
-      const rt = flowRoute({
-        graph: this.graph,
-        route: this.routeFn,
-        params: this.params,
-        src,
-        dst,
-        vcClass,
-        salt: flowSalt(src, dst, s),
-        ordered,
-        ...(path !== undefined ? { path } : {}),
-        pkts: this.scratchPkts,
-      });
-      routes.push(rt);
-      latencyPs = Math.max(latencyPs, rt.latencyPs);
-      for (const h of rt.hops) {
-        const r = this.groupResource(h.channel, h.count);
-        const i = res.indexOf(r);
-        if (i >= 0) times[i]!++;
-        else {
-          res.push(r);
-          times.push(1);
-          overhead.push(this.timing(h.channel).overheadPhits);
-        }
-      }
-    }
-    const use: RouteUse = { routes, resource: Int32Array.from(res), share: Float64Array.from(times, (t) => t / this.samples), overhead: Float64Array.from(overhead), latencyPs };
+    const opts = { graph: this.graph, route: this.routeFn, params: this.params, src, dst, vcClass, ordered, pkts: this.scratchPkts };
+    const sampled = sampleRoutes(path !== undefined ? { ...opts, path } : opts, this.samples);
+    const hops = sampled.hops;
+    const use: RouteUse = {
+      routes: sampled.routes,
+      resource: Int32Array.from(hops, (h) => this.res.group(h.channel, h.count, this.engine.now)),
+      share: Float64Array.from(hops, (h) => h.share),
+      overhead: Float64Array.from(hops, (h) => channelTiming(this.graph, this.params, h.channel).overheadPhits),
+      latencyPs: sampled.latencyPs,
+    };
     this.routeCache.set(key, use);
     return use;
   }
-}
-
-/** A copy of typed array `a` with room for `n` elements. */
-function grow<T extends Int32Array | Uint8Array | Float64Array>(a: T, n: number): T {
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a);
-  return b;
 }

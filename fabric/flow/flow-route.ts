@@ -34,6 +34,24 @@ export interface FlowRoute {
 /** What flowRoute reads of a network: its VCs and latencies. */
 export type FlowRouteParams = Pick<NetworkParams, 'vcs' | 'routerLatencyPs' | 'links' | 'injectLatencyPs' | 'ejectLatencyPs'>;
 
+/** What channelTiming reads of a network. */
+export type ChannelTimingParams = Pick<NetworkParams, 'links' | 'injectPhitPs' | 'ejectPhitPs'>;
+
+/** A channel group of sampled routes, with the fraction of the samples that cross it (a sample crossing it twice counts twice). */
+export interface SampledHop extends FlowHop {
+  readonly share: number;
+}
+
+/** Routes of one pair traced with several salts, and their channel groups merged. */
+export interface SampledRoutes {
+  /** One route per sample, in sample order (duplicates kept). */
+  readonly routes: readonly FlowRoute[];
+  /** Every channel group the routes cross, in order of first use. */
+  readonly hops: readonly SampledHop[];
+  /** Zero-load latency of the slowest route (ps). */
+  readonly latencyPs: number;
+}
+
 /** Where and how to trace a flow's route. */
 export interface FlowRouteOptions {
   readonly graph: PortGraph;
@@ -126,4 +144,42 @@ export function flowRoute(o: FlowRouteOptions): FlowRoute {
   } finally {
     pool.free(p);
   }
+}
+
+/**
+ * The routes of `samples` salts, flowSalt(src, dst, 0..samples - 1), merged into their channel
+ * groups with the share of samples through each: a transfer whose packets draw random salts
+ * spreads over them so.
+ */
+export function sampleRoutes(o: Omit<FlowRouteOptions, 'salt'>, samples: number): SampledRoutes {
+  const routes: FlowRoute[] = [];
+  const channel: number[] = [];
+  const count: number[] = [];
+  const times: number[] = [];
+  let latencyPs = 0;
+  for (let s = 0; s < samples; s++) {
+    const rt = flowRoute({ ...o, salt: flowSalt(o.src, o.dst, s) });
+    routes.push(rt);
+    latencyPs = Math.max(latencyPs, rt.latencyPs);
+    for (const h of rt.hops) {
+      const i = channel.indexOf(h.channel);
+      if (i >= 0 && count[i] === h.count) times[i]!++;
+      else {
+        channel.push(h.channel);
+        count.push(h.count);
+        times.push(1);
+      }
+    }
+  }
+  return { routes, hops: channel.map((c, i) => ({ channel: c, count: count[i]!, share: times[i]! / samples })), latencyPs };
+}
+
+/** Phit time (ps) and link-layer overhead phits per packet of channel `c` (Network numbering), by its kind: NIC injection, ejection (a node port), or a link class. */
+export function channelTiming(g: PortGraph, params: ChannelTimingParams, c: number): { phitPs: number; overheadPhits: number } {
+  if (c >= g.routers * g.radix) return { phitPs: params.injectPhitPs, overheadPhits: 0 };
+  const cls = g.portClass[c]!;
+  if (cls === PORT_NODE) return { phitPs: params.ejectPhitPs, overheadPhits: 0 };
+  const l = params.links[cls];
+  if (!l) throw new RangeError(`no link parameters for link class ${g.classNames[cls]}`);
+  return { phitPs: l.phitPs, overheadPhits: l.overheadPhits };
 }
