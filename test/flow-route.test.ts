@@ -1,6 +1,6 @@
 /** flowRoute (fabric/flow/flow-route.ts): idle-network routes on the presets, hop by hop, with their zero-load latency. */
 import { describe, expect, it } from 'vitest';
-import { flowRoute, flowSalt, type FlowRoute } from '../fabric/flow/flow-route.ts';
+import { flowRoute, flowSalt, sampleRoutes, type FlowRoute } from '../fabric/flow/flow-route.ts';
 import { linksByClass, machineSpec, resolveMachine } from '../fabric/machine.ts';
 import { PORT_NODE, routerDistances } from '../fabric/topology/port-graph.ts';
 import { buildTopology } from '../fabric/topology/topologies.ts';
@@ -115,6 +115,12 @@ describe('flowRoute on the other presets', () => {
     const bw = built('bw', 256);
     const seconds = new Set([0, 1, 2, 3].map((k) => flowRoute({ graph: bw.graph, route: bw.route, params: bw.params, src: 0, dst: 255, vcClass: 0, salt: flowSalt(0, 255, k) }).hops[1]!.channel));
     expect(seconds.size).toBe(4);
+    // merged: the NIC channels carry every sample, each slice's groups a quarter
+    const merged = sampleRoutes({ graph: bw.graph, route: bw.route, params: bw.params, src: 0, dst: 255, vcClass: 0 }, 4);
+    expect(merged.routes).toHaveLength(4);
+    expect(merged.hops[0]).toEqual({ channel: bw.graph.routers * bw.graph.radix, count: 1, share: 1 });
+    expect(merged.hops.filter((h) => h.share === 0.25)).toHaveLength(4 * (merged.routes[0]!.hops.length - 2));
+    expect(merged.hops.reduce((a, h) => a + h.share, 0)).toBe(merged.routes[0]!.hops.length);
     const xe6 = built('xe6', 64);
     const routes = [0, 1, 2, 3].map((k) => flowRoute({ graph: xe6.graph, route: xe6.route, params: xe6.params, src: 0, dst: 63, vcClass: 0, salt: flowSalt(0, 63, k) }).hops);
     for (const r of routes) expect(r).toEqual(routes[0]);
