@@ -141,6 +141,8 @@ export class FlowNetwork implements EventHandler {
   private epoch = 0;
   private compFlows = new Int32Array(16);
   private compRes = new Int32Array(16);
+  private compNf = 0;
+  private compNr = 0;
   private rates = new Float64Array(16);
   private oldRates = new Float64Array(16);
   /** Active flows by completion time. */
@@ -353,7 +355,9 @@ export class FlowNetwork implements EventHandler {
   flush(): void {
     if (this.dirtyFlows.length === 0 && this.dirtyRes.length === 0) return;
     const now = this.engine.now;
-    const { nf, nr } = this.collectComponent();
+    this.collectComponent();
+    const nf = this.compNf;
+    const nr = this.compNr;
     const cf = this.compFlows;
     const cr = this.compRes;
     const pb = this.problem;
@@ -426,9 +430,9 @@ export class FlowNetwork implements EventHandler {
 
   /**
    * Marks the flows and resources connected to the pending changes (breadth-first over shared
-   * resources) into compFlows and compRes, and clears the pending lists.
+   * resources) into compFlows[0..compNf) and compRes[0..compNr), and clears the pending lists.
    */
-  private collectComponent(): { nf: number; nr: number } {
+  private collectComponent(): void {
     const ep = ++this.epoch;
     this.ensureComponent();
     const cf = this.compFlows;
@@ -474,7 +478,8 @@ export class FlowNetwork implements EventHandler {
         }
       }
     }
-    return { nf, nr };
+    this.compNf = nf;
+    this.compNr = nr;
   }
 
   /** Sizes the component lists and the problem's arrays for every flow, resource and entry there is. */
