@@ -322,6 +322,7 @@ export class FlowNetwork implements EventHandler {
     return Math.max(0, this.fRem[flow]! - this.fRate[flow]! * (this.engine.now - this.fSince[flow]!));
   }
 
+  /** Engine events: the earliest completion is due (Done), or this instant's ends are to be reported and its changes solved (Solve). */
   onEvent(kind: number, _arg: number): void {
     if (kind === Ev.Done) {
       // the earliest completion is due (or this event was overtaken: then nothing is due)
