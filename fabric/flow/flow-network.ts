@@ -1,0 +1,572 @@
+import type { Engine, EventHandler } from '../engine/engine.ts';
+import type { NetworkParams } from '../network.ts';
+import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from '../nic/packet-format.ts';
+import { PacketPool } from '../packet.ts';
+import type { BoundRoute } from '../routing/routing.ts';
+import type { PortGraph } from '../topology/port-graph.ts';
+import { CompletionHeap } from './completion-heap.ts';
+import { channelTiming, sampleRoutes, type FlowRoute } from './flow-route.ts';
+import { FlowResources, grow } from './flow-resources.ts';
+import { maxMinRates, MaxMinScratch, type MaxMinProblem } from './max-min.ts';
+
+/** What a FlowNetwork is built from: the network's description and the engine it schedules on. */
+export interface FlowNetworkConfig {
+  readonly engine: Engine;
+  readonly graph: PortGraph;
+  readonly route: BoundRoute;
+  /** The network's timing, with its per-class link parameters. */
+  readonly params: NetworkParams;
+  readonly format: PacketFormatConfig;
+  /**
+   * Routes traced per source, destination and class, with salts flowSalt(src, dst, 0..n-1); a
+   * flow splits evenly over them, as a transfer's packets with their random salts spread over a
+   * routing's random choices (default 4: BlackWidow's four slices once each; a dragonfly's
+   * gateways drawn four times; routings without salted choices trace one route four times, and
+   * the copies merge).
+   */
+  readonly routeSamples?: number;
+}
+
+/** A flow's use of a resource: `weight` capacity units per payload byte per ps of its rate. */
+export interface FlowUse {
+  readonly resource: number;
+  readonly weight: number;
+}
+
+/** Packets a flow sends back along the reverse route, one per data packet (a put's responses, a get's requests). */
+export interface FlowReverse {
+  /** VC class of the reverse packets (0 requests, 1 responses). */
+  readonly vcClass: number;
+  /** Phits of one reverse packet, without link-layer overhead. */
+  readonly phitsPerPacket: number;
+}
+
+/** A transfer to carry as a flow. */
+export interface FlowSpec {
+  readonly src: number;
+  readonly dst: number;
+  /** 0: request packets (put format), 1: response packets (get-response format). */
+  readonly vcClass: number;
+  /** Payload bytes. */
+  readonly bytes: number;
+  /** Resources the caller registered (addResource) that the flow also uses. */
+  readonly extra?: readonly FlowUse[];
+  /** The flow's own bound, payload bytes per ps (a DMA channel's pace). */
+  readonly rateCap?: number;
+  /** Hashed in-order routing (PacketPool.ordered). */
+  readonly ordered?: boolean;
+  /** Independent path the source asks for (PacketPool.path). */
+  readonly path?: number;
+  /** Packets sent back from dst to src per data packet. */
+  readonly reverse?: FlowReverse;
+  /** Called (from an engine event) when the last byte has been serialized onto the bottleneck. */
+  readonly onDone: (flow: number) => void;
+}
+
+/** A traced route as the flows use it: its resources, each with its share of the flow and link overhead per packet. */
+interface RouteUse {
+  readonly routes: readonly FlowRoute[];
+  readonly resource: Int32Array;
+  /** Fraction of the route samples through the resource. */
+  readonly share: Float64Array;
+  /** Link-layer phits the resource adds to every packet. */
+  readonly overhead: Float64Array;
+  readonly latencyPs: number;
+}
+
+const enum Ev {
+  Done = 0,
+  Solve = 1,
+}
+/** Completion times within this much (ps) above an integer round down to it (rounding noise of remaining / rate). */
+const TIME_SLACK_PS = 1e-6;
+
+/**
+ * Flow-level model of a network (SimGrid's approach): a transfer is a flow over the channel groups
+ * of its route (flowRoute), sharing their bandwidth with the other flows max-min fairly
+ * (maxMinRates), together with resources the caller registers (a NIC's pipelines, its host
+ * interface). Rates are solved again only where flows start or end, and only for the flows
+ * connected to the change through shared resources; starts and ends at one instant share one
+ * solve (an engine event at that instant). A flow's bytes left are updated lazily (remaining,
+ * rate, since); its completion time, ceil(now + remaining / rate), is recomputed when a solve
+ * changes its rate and kept in a heap, with one engine event standing for the earliest. Flows
+ * ending at one instant report in start order.
+ *
+ * Units: rates in payload bytes per ps; a link group's capacity is its phits per ps (count over
+ * the phit time of its kind), and a flow's weight on it the wire phits per payload byte of the
+ * flow's own packets (full packets of format.maxPayloadBytes and a last partial one, each with
+ * its header, data, EOP and that link class's overhead phits).
+ */
+export class FlowNetwork implements EventHandler {
+  readonly id: number;
+  private readonly engine: Engine;
+  private readonly graph: PortGraph;
+  private readonly routeFn: BoundRoute;
+  private readonly params: NetworkParams;
+  private readonly format: PacketFormatConfig;
+  private readonly samples: number;
+  private readonly scratchPkts = new PacketPool(8, 1);
+  private readonly routeCache = new Map<string, RouteUse>();
+  /** The resources flows share. */
+  private readonly res: FlowResources;
+  // flows, by slot
+  private nSlots = 0;
+  private readonly freeSlots: number[] = [];
+  private fRem = new Float64Array(16);
+  private fRate = new Float64Array(16);
+  private fSince = new Float64Array(16);
+  private fCap = new Float64Array(16);
+  private fSerial = new Float64Array(16);
+  private fActive = new Uint8Array(16);
+  private fMark = new Int32Array(16);
+  private readonly fRes: Int32Array[] = [];
+  private readonly fW: Float64Array[] = [];
+  /** Per entry of a flow its position in its resource's list. */
+  private readonly fPos: Int32Array[] = [];
+  private readonly fDone: (((flow: number) => void) | null)[] = [];
+  private serial = 0;
+  private nActive = 0;
+  /** Resource uses of the active flows. */
+  private nEntries = 0;
+  private nSolves = 0;
+  private nSolvedFlows = 0;
+  // pending work
+  private readonly dirtyFlows: number[] = [];
+  private readonly dirtyRes: number[] = [];
+  private doneList: number[] = [];
+  private doneSpare: number[] = [];
+  private readonly bySerial = (a: number, b: number): number => this.fSerial[a]! - this.fSerial[b]!;
+  private solvePending = false;
+  // the solver's problem and scratch, reused
+  private epoch = 0;
+  private compFlows = new Int32Array(16);
+  private compRes = new Int32Array(16);
+  private compNf = 0;
+  private compNr = 0;
+  private rates = new Float64Array(16);
+  private oldRates = new Float64Array(16);
+  /** Active flows by completion time. */
+  private readonly due = new CompletionHeap();
+  /** Time of the earliest Done event still pending (Infinity: none), so one event serves the earliest completion. */
+  private armedAt = Infinity;
+  private readonly problem: MaxMinProblem = {
+    flows: 0,
+    resources: 0,
+    capacity: new Float64Array(16),
+    flowStart: new Int32Array(17),
+    entryResource: new Int32Array(16),
+    entryWeight: new Float64Array(16),
+    rateCap: new Float64Array(16),
+  };
+  private readonly scratch = new MaxMinScratch();
+
+  constructor(cfg: FlowNetworkConfig) {
+    this.engine = cfg.engine;
+    this.graph = cfg.graph;
+    this.routeFn = cfg.route;
+    this.params = cfg.params;
+    this.format = cfg.format;
+    const samples = cfg.routeSamples ?? 4;
+    if (!Number.isInteger(samples) || samples < 1 || samples > 256) throw new RangeError(`routeSamples must be an integer from 1 to 256, got ${samples}`);
+    this.samples = samples;
+    this.res = new FlowResources(cfg.graph, cfg.params);
+    this.id = cfg.engine.register(this);
+  }
+
+  /** Flows under way (started and not yet reported done). */
+  get active(): number {
+    return this.nActive;
+  }
+
+  /** Max-min solves so far (an end that leaves no flow connected to it needs none). */
+  get solves(): number {
+    return this.nSolves;
+  }
+
+  /** Flows the solves so far took in (a flow counts once per solve it was connected to a change in). */
+  get solvedFlows(): number {
+    return this.nSolvedFlows;
+  }
+
+  /** Resources so far: link groups some flow has used, and the caller's. */
+  get resources(): number {
+    return this.res.n;
+  }
+
+  /** Registers a resource of `capacity` units per ps (above 0) for flows to use (FlowSpec.extra); returns its id. */
+  addResource(capacity: number): number {
+    if (!(capacity > 0 && capacity < Infinity)) throw new RangeError(`resource capacity must be a positive finite number of units per ps, got ${capacity}`);
+    return this.res.add(capacity, this.engine.now);
+  }
+
+  /** Capacity of a resource (units per ps; phits per ps for a link group). */
+  capacityOf(resource: number): number {
+    this.res.check(resource);
+    return this.res.cap[resource]!;
+  }
+
+  /** Capacity units a resource has carried up to now (phits for a link group). */
+  carriedOf(resource: number): number {
+    this.res.check(resource);
+    return this.res.carriedAt(resource, this.engine.now);
+  }
+
+  /** Time a resource has been busy up to now: carried units over capacity (ps). */
+  busyPsOf(resource: number): number {
+    return this.carriedOf(resource) / this.res.cap[resource]!;
+  }
+
+  /** Capacity units per ps a resource carries now (after any pending solve). */
+  loadOf(resource: number): number {
+    this.res.check(resource);
+    this.flush();
+    return this.res.load[resource]!;
+  }
+
+  /** The resource of the link group holding `channel` (Network numbering), or -1 if no flow has used it. */
+  linkResourceOf(channel: number): number {
+    return this.res.chanRes[channel] ?? -1;
+  }
+
+  /**
+   * Adds each link group's busy time up to now to `out`, indexed like the Network's channels
+   * (NetworkCounters.busyPs): every channel of a group gets the group's carried phits over its
+   * capacity, as if the flows spread evenly over its parallel links.
+   */
+  addChannelBusy(out: Float64Array): void {
+    this.res.addChannelBusy(out, this.engine.now);
+  }
+
+  /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
+  routesOf(src: number, dst: number, vcClass: number, ordered = false, path?: number): readonly FlowRoute[] {
+    return this.routeUse(src, dst, vcClass, ordered, path).routes;
+  }
+
+  /** Zero-load latency (wire plus routers, ps) of the slowest of those routes: what a caller adds to a flow's end. */
+  latencyPs(src: number, dst: number, vcClass: number, ordered = false, path?: number): number {
+    return this.routeUse(src, dst, vcClass, ordered, path).latencyPs;
+  }
+
+  /**
+   * Starts a flow now and returns its id, valid until its onDone has returned (ids are reused
+   * afterwards). Its rate is set by the solve at this instant, after every other start and end of
+   * this instant.
+   */
+  start(spec: FlowSpec): number {
+    const { src, dst, vcClass, bytes } = spec;
+    if (!(bytes >= 0 && bytes < Infinity)) throw new RangeError(`flow bytes must be a finite number at least 0, got ${bytes}`);
+    const rateCap = spec.rateCap ?? Infinity;
+    if (!(rateCap > 0)) throw new RangeError(`flow rateCap must be above 0 bytes per ps, got ${rateCap}`);
+    const F = this.format;
+    const max = F.maxPayloadBytes;
+    const phitsOf = vcClass === 1 ? getResponsePhits : putRequestPhits;
+    // the flow's own packets: full ones and a last partial one
+    const packets = bytes > 0 ? Math.ceil(bytes / max) : 1;
+    const perBytes = bytes > 0 ? bytes : max;
+    const last = bytes > 0 ? bytes - (packets - 1) * max : max;
+    const phits = (packets - 1) * phitsOf(F, max) + phitsOf(F, last);
+    const res: number[] = [];
+    const w: number[] = [];
+    const use = (r: number, weight: number): void => {
+      const i = res.indexOf(r);
+      if (i >= 0) w[i]! += weight;
+      else {
+        res.push(r);
+        w.push(weight);
+      }
+    };
+    const fwd = this.routeUse(src, dst, vcClass, spec.ordered ?? false, spec.path);
+    for (let k = 0; k < fwd.resource.length; k++) use(fwd.resource[k]!, (fwd.share[k]! * (phits + packets * fwd.overhead[k]!)) / perBytes);
+    if (spec.reverse) {
+      const rv = spec.reverse;
+      if (!(rv.phitsPerPacket > 0)) throw new RangeError(`flow reverse.phitsPerPacket must be above 0, got ${rv.phitsPerPacket}`);
+      const back = this.routeUse(dst, src, rv.vcClass, spec.ordered ?? false, spec.path);
+      for (let k = 0; k < back.resource.length; k++) use(back.resource[k]!, (back.share[k]! * packets * (rv.phitsPerPacket + back.overhead[k]!)) / perBytes);
+    }
+    for (const x of spec.extra ?? []) {
+      this.res.check(x.resource);
+      if (!(x.weight > 0 && x.weight < Infinity)) throw new RangeError(`flow use of resource ${x.resource}: weight must be a positive finite number, got ${x.weight}`);
+      use(x.resource, x.weight);
+    }
+    const f = this.allocSlot();
+    const n = res.length;
+    const fr = Int32Array.from(res);
+    const pos = new Int32Array(n);
+    for (let k = 0; k < n; k++) pos[k] = this.res.attach(fr[k]!, f, k);
+    this.fRes[f] = fr;
+    this.fW[f] = Float64Array.from(w);
+    this.fPos[f] = pos;
+    this.fDone[f] = spec.onDone;
+    this.fRem[f] = bytes;
+    this.fRate[f] = 0;
+    this.fSince[f] = this.engine.now;
+    this.fCap[f] = rateCap;
+    this.fSerial[f] = this.serial++;
+    this.fActive[f] = 1;
+    this.nActive++;
+    this.nEntries += n;
+    this.dirtyFlows.push(f);
+    this.scheduleSolve();
+    return f;
+  }
+
+  /** A flow's rate now, payload bytes per ps (solving first if a start or end is pending); 0 once done. */
+  rateOf(flow: number): number {
+    this.flush();
+    return this.fActive[flow] === 1 ? this.fRate[flow]! : 0;
+  }
+
+  /** A flow's payload bytes not yet serialized onto its bottleneck, now. */
+  remainingOf(flow: number): number {
+    if (this.fActive[flow] !== 1) return 0;
+    return Math.max(0, this.fRem[flow]! - this.fRate[flow]! * (this.engine.now - this.fSince[flow]!));
+  }
+
+  /** Engine events: the earliest completion is due (Done), or this instant's ends are to be reported and its changes solved (Solve). */
+  onEvent(kind: number, _arg: number): void {
+    if (kind === Ev.Done) {
+      // the earliest completion is due (or this event was overtaken: then nothing is due)
+      const now = this.engine.now;
+      if (now === this.armedAt) this.armedAt = Infinity;
+      const heap = this.due;
+      while (heap.size > 0 && heap.topTime <= now) this.finish(heap.topSlot);
+      this.arm();
+      return;
+    }
+    // Ev.Solve: report the flows that ended at this instant, in start order, then solve once for
+    // every change of the instant (flows their callbacks start included)
+    const done = this.doneList;
+    this.doneList = this.doneSpare;
+    if (done.length > 1) done.sort(this.bySerial);
+    for (const f of done) {
+      const cb = this.fDone[f]!;
+      this.fDone[f] = null;
+      this.freeSlots.push(f);
+      cb(f);
+    }
+    done.length = 0;
+    this.doneSpare = done;
+    this.flush();
+    this.solvePending = false;
+    // flows ended while the callbacks ran wait for their own solve event
+    if (this.doneList.length > 0) this.scheduleSolve();
+  }
+
+  /** Solves the rates of every flow connected to a pending start or end, now. */
+  flush(): void {
+    if (this.dirtyFlows.length === 0 && this.dirtyRes.length === 0) return;
+    const now = this.engine.now;
+    this.collectComponent();
+    const nf = this.compNf;
+    const nr = this.compNr;
+    const cf = this.compFlows;
+    const cr = this.compRes;
+    const pb = this.problem;
+    // bring the bytes left and the carried units up to now
+    for (let i = 0; i < nf; i++) {
+      const f = cf[i]!;
+      const left = this.fRem[f]! - this.fRate[f]! * (now - this.fSince[f]!);
+      this.fRem[f] = left > 0 ? left : 0;
+      this.fSince[f] = now;
+      this.oldRates[i] = this.fRate[f]!;
+    }
+    const res = this.res;
+    for (let j = 0; j < nr; j++) {
+      const r = cr[j]!;
+      res.carried[r]! += res.load[r]! * (now - res.since[r]!);
+      res.since[r] = now;
+      res.load[r] = 0;
+      res.local[r] = j;
+      pb.capacity[j] = res.cap[r]!;
+    }
+    let e = 0;
+    for (let i = 0; i < nf; i++) {
+      const f = cf[i]!;
+      const fr = this.fRes[f]!;
+      const fw = this.fW[f]!;
+      pb.flowStart[i] = e;
+      pb.rateCap![i] = this.fCap[f]!;
+      for (let k = 0; k < fr.length; k++, e++) {
+        pb.entryResource[e] = res.local[fr[k]!]!;
+        pb.entryWeight[e] = fw[k]!;
+      }
+    }
+    if (nf === 0) return; // ends that left nothing connected: the loads are 0
+    pb.flowStart[nf] = e;
+    pb.flows = nf;
+    pb.resources = nr;
+    maxMinRates(pb, this.rates, this.scratch);
+    this.nSolves++;
+    this.nSolvedFlows += nf;
+    const old = this.oldRates;
+    for (let i = 0; i < nf; i++) {
+      const f = cf[i]!;
+      const rate = this.rates[i]!;
+      this.fRate[f] = rate;
+      const fr = this.fRes[f]!;
+      const fw = this.fW[f]!;
+      for (let k = 0; k < fr.length; k++) res.load[fr[k]!]! += fw[k]! * rate;
+      // an unchanged rate keeps its completion time (the bytes left fell by rate x elapsed)
+      if (rate === old[i] && this.due.has(f)) continue;
+      if (!(rate > 0)) {
+        // never: capacities and caps are above 0
+        this.due.remove(f);
+        continue;
+      }
+      const t = this.fRem[f]! / rate;
+      const at = now + (t > TIME_SLACK_PS ? Math.ceil(t - TIME_SLACK_PS) : 0);
+      this.due.set(f, at, this.fSerial[f]!);
+    }
+    this.arm();
+  }
+
+  /** Makes sure an engine event comes no later than the earliest completion. */
+  private arm(): void {
+    const t = this.due.topTime;
+    if (t < this.armedAt) {
+      this.armedAt = t;
+      this.engine.at(t, this.id, Ev.Done, 0);
+    }
+  }
+
+  /**
+   * Marks the flows and resources connected to the pending changes (breadth-first over shared
+   * resources) into compFlows[0..compNf) and compRes[0..compNr), and clears the pending lists.
+   */
+  private collectComponent(): void {
+    const ep = ++this.epoch;
+    this.ensureComponent();
+    const cf = this.compFlows;
+    const cr = this.compRes;
+    let nf = 0;
+    let nr = 0;
+    for (const f of this.dirtyFlows) {
+      if (this.fActive[f] === 1 && this.fMark[f] !== ep) {
+        this.fMark[f] = ep;
+        cf[nf++] = f;
+      }
+    }
+    const mark = this.res.mark;
+    for (const r of this.dirtyRes) {
+      if (mark[r] !== ep) {
+        mark[r] = ep;
+        cr[nr++] = r;
+      }
+    }
+    this.dirtyFlows.length = 0;
+    this.dirtyRes.length = 0;
+    let i = 0;
+    let j = 0;
+    while (i < nf || j < nr) {
+      for (; i < nf; i++) {
+        const fr = this.fRes[cf[i]!]!;
+        for (let k = 0; k < fr.length; k++) {
+          const r = fr[k]!;
+          if (mark[r] !== ep) {
+            mark[r] = ep;
+            cr[nr++] = r;
+          }
+        }
+      }
+      for (; j < nr; j++) {
+        const list = this.res.flows[cr[j]!]!;
+        for (let k = 0; k < list.length; k++) {
+          const f = list[k]!;
+          if (this.fMark[f] !== ep) {
+            this.fMark[f] = ep;
+            cf[nf++] = f;
+          }
+        }
+      }
+    }
+    this.compNf = nf;
+    this.compNr = nr;
+  }
+
+  /** Sizes the component lists and the problem's arrays for every flow, resource and entry there is. */
+  private ensureComponent(): void {
+    const pb = this.problem;
+    if (this.compFlows.length < this.nSlots) {
+      const n = 2 * this.nSlots;
+      this.compFlows = new Int32Array(n);
+      this.rates = new Float64Array(n);
+      this.oldRates = new Float64Array(n);
+      pb.flowStart = new Int32Array(n + 1);
+      pb.rateCap = new Float64Array(n);
+    }
+    if (this.compRes.length < this.res.n) {
+      const n = 2 * this.res.n;
+      this.compRes = new Int32Array(n);
+      pb.capacity = new Float64Array(n);
+    }
+    const entries = this.nEntries;
+    if (pb.entryResource.length < entries) {
+      pb.entryResource = new Int32Array(2 * entries);
+      pb.entryWeight = new Float64Array(2 * entries);
+    }
+  }
+
+  /** Flow f's last byte is out: it leaves its resources, and reports at this instant's solve. */
+  private finish(f: number): void {
+    this.fActive[f] = 0;
+    this.due.remove(f);
+    this.fRem[f] = 0;
+    this.fRate[f] = 0;
+    this.nActive--;
+    const fr = this.fRes[f]!;
+    this.nEntries -= fr.length;
+    const pos = this.fPos[f]!;
+    for (let k = 0; k < fr.length; k++) {
+      this.res.detach(fr[k]!, pos[k]!, this.fPos);
+      this.dirtyRes.push(fr[k]!);
+    }
+    this.doneList.push(f);
+    this.scheduleSolve();
+  }
+
+  private scheduleSolve(): void {
+    if (this.solvePending) return;
+    this.solvePending = true;
+    this.engine.at(this.engine.now, this.id, Ev.Solve, 0);
+  }
+
+  private allocSlot(): number {
+    const free = this.freeSlots.pop();
+    if (free !== undefined) return free;
+    const f = this.nSlots++;
+    if (f === this.fRem.length) {
+      const n = 2 * f;
+      this.fRem = grow(this.fRem, n);
+      this.fRate = grow(this.fRate, n);
+      this.fSince = grow(this.fSince, n);
+      this.fCap = grow(this.fCap, n);
+      this.fSerial = grow(this.fSerial, n);
+      this.fActive = grow(this.fActive, n);
+      this.fMark = grow(this.fMark, n);
+    }
+    this.fRes.push(new Int32Array(0));
+    this.fW.push(new Float64Array(0));
+    this.fPos.push(new Int32Array(0));
+    this.fDone.push(null);
+    return f;
+  }
+
+  /** The routes of (src, dst, class), traced once per sample and cached, as resources with shares. */
+  private routeUse(src: number, dst: number, vcClass: number, ordered: boolean, path: number | undefined): RouteUse {
+    const key = `${src},${dst},${vcClass},${ordered ? 1 : 0},${path ?? -1}`;
+    const hit = this.routeCache.get(key);
+    if (hit) return hit;
+    const opts = { graph: this.graph, route: this.routeFn, params: this.params, src, dst, vcClass, ordered, pkts: this.scratchPkts };
+    const sampled = sampleRoutes(path !== undefined ? { ...opts, path } : opts, this.samples);
+    const hops = sampled.hops;
+    const use: RouteUse = {
+      routes: sampled.routes,
+      resource: Int32Array.from(hops, (h) => this.res.group(h.channel, h.count, this.engine.now)),
+      share: Float64Array.from(hops, (h) => h.share),
+      overhead: Float64Array.from(hops, (h) => channelTiming(this.graph, this.params, h.channel).overheadPhits),
+      latencyPs: sampled.latencyPs,
+    };
+    this.routeCache.set(key, use);
+    return use;
+  }
+}

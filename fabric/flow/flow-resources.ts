@@ -1,0 +1,132 @@
+import type { PortGraph } from '../topology/port-graph.ts';
+import { channelTiming, type ChannelTimingParams } from './flow-route.ts';
+
+/**
+ * The resources flows share, as typed arrays indexed by resource id: link groups (made on first
+ * use, one per group of parallel channels, capacity count / phit time in phits per ps) and the
+ * caller's (a NIC's pipelines, its host interface). Per resource: its capacity, the flows on it,
+ * and its utilisation counter, kept lazily (load now, since when, carried before). FlowNetwork
+ * owns one and reads its arrays directly; they are replaced when they grow.
+ */
+export class FlowResources {
+  /** Resources so far. */
+  n = 0;
+  /** Capacity (units per ps; phits per ps for a link group). */
+  cap = new Float64Array(16);
+  /** Capacity units used per ps now, and since when (ps). */
+  load = new Float64Array(16);
+  since = new Float64Array(16);
+  /** Capacity units used until `since`. */
+  carried = new Float64Array(16);
+  /** Scratch of the solves: visit mark and index within a solve. */
+  mark = new Int32Array(16);
+  local = new Int32Array(16);
+  /** First channel and count of a link group, or -1 and 0 for a caller's resource. */
+  chan = new Int32Array(16);
+  count = new Int32Array(16);
+  /** Per resource its flows (slots), and each one's entry index within its flow. */
+  readonly flows: number[][] = [];
+  readonly entry: number[][] = [];
+  /** Per channel (Network numbering) the resource of the group holding it, or -1. */
+  readonly chanRes: Int32Array;
+
+  constructor(
+    private readonly graph: PortGraph,
+    private readonly params: ChannelTimingParams,
+  ) {
+    this.chanRes = new Int32Array(graph.routers * graph.radix + graph.nodes).fill(-1);
+  }
+
+  /** A new resource of `capacity`, counting from `nowPs`; `channel` and `count` name a link group (-1 and 0: the caller's). */
+  add(capacity: number, nowPs: number, channel = -1, count = 0): number {
+    const r = this.n++;
+    if (r === this.cap.length) {
+      const n = 2 * r;
+      this.cap = grow(this.cap, n);
+      this.load = grow(this.load, n);
+      this.since = grow(this.since, n);
+      this.carried = grow(this.carried, n);
+      this.mark = grow(this.mark, n);
+      this.local = grow(this.local, n);
+      this.chan = grow(this.chan, n);
+      this.count = grow(this.count, n);
+    }
+    this.cap[r] = capacity;
+    this.since[r] = nowPs;
+    this.chan[r] = channel;
+    this.count[r] = count;
+    this.flows.push([]);
+    this.entry.push([]);
+    return r;
+  }
+
+  /** The resource of the group of `count` channels from `first`, made on first use; groups must not overlap or mix link kinds. */
+  group(first: number, count: number, nowPs: number): number {
+    const have = this.chanRes[first]!;
+    if (have >= 0) {
+      if (this.chan[have] !== first || this.count[have] !== count) throw new Error(`channel group ${first}+${count} overlaps the group ${this.chan[have]}+${this.count[have]} another route used`);
+      return have;
+    }
+    const { phitPs } = channelTiming(this.graph, this.params, first);
+    for (let c = first; c < first + count; c++) {
+      const other = this.chanRes[c]!;
+      if (other !== -1) throw new Error(`channel group ${first}+${count} overlaps the group ${this.chan[other]}+${this.count[other]} another route used`);
+      if (channelTiming(this.graph, this.params, c).phitPs !== phitPs) throw new Error(`channel group ${first}+${count} mixes link kinds`);
+    }
+    const r = this.add(count / phitPs, nowPs, first, count);
+    for (let c = first; c < first + count; c++) this.chanRes[c] = r;
+    return r;
+  }
+
+  /** Throws a RangeError unless `r` is a resource id. */
+  check(r: number): void {
+    if (!Number.isInteger(r) || r < 0 || r >= this.n) throw new RangeError(`resource ${r}: not a resource (0..${this.n - 1})`);
+  }
+
+  /** Capacity units resource r has carried up to `nowPs`. */
+  carriedAt(r: number, nowPs: number): number {
+    return this.carried[r]! + this.load[r]! * (nowPs - this.since[r]!);
+  }
+
+  /** Adds every link group's busy time up to `nowPs` (carried over capacity) to each of its channels in `out`. */
+  addChannelBusy(out: Float64Array, nowPs: number): void {
+    for (let r = 0; r < this.n; r++) {
+      const c = this.chan[r]!;
+      if (c < 0) continue;
+      const busy = this.carriedAt(r, nowPs) / this.cap[r]!;
+      for (let k = 0; k < this.count[r]!; k++) out[c + k]! += busy;
+    }
+  }
+
+  /** Puts entry `entry` of flow `flow` on resource r's list; returns its position there. */
+  attach(r: number, flow: number, entry: number): number {
+    this.entry[r]!.push(entry);
+    return this.flows[r]!.push(flow) - 1;
+  }
+
+  /**
+   * Takes the flow at position `at` off resource r's list, moving the last one into its place;
+   * `positions` (per flow, per entry: its position) learns the move.
+   */
+  detach(r: number, at: number, positions: readonly Int32Array[]): void {
+    const list = this.flows[r]!;
+    const ent = this.entry[r]!;
+    const end = list.length - 1;
+    if (at !== end) {
+      const moved = list[end]!;
+      const movedEntry = ent[end]!;
+      list[at] = moved;
+      ent[at] = movedEntry;
+      positions[moved]![movedEntry] = at;
+    }
+    list.pop();
+    ent.pop();
+  }
+}
+
+/** A copy of typed array `a` with room for `n` elements. */
+export function grow<T extends Int32Array | Uint8Array | Float64Array>(a: T, n: number): T {
+  const b = new (a.constructor as new (n: number) => T)(n);
+  b.set(a);
+  return b;
+}
