@@ -282,8 +282,9 @@ class Txn {
   startPs = 0;
   /** Host-side cursor of the FMA stores / BTE reads feeding this transaction. */
   cursorPs = 0;
-  /** BTE put: times the data of the reads in flight reach the NIC, by packet index mod window. */
+  /** BTE put: times the data of the reads in flight reach the NIC, by packet index mod window (its first `readWindow` entries). */
   readReady: Float64Array = NO_READS;
+  readWindow = 0;
   /** BTE put: reads issued so far. */
   reads = 0;
   /** BTE get: when its channel may send the next request (the channel's own pace, bteGetBytesPerPs). */
@@ -291,7 +292,8 @@ class Txn {
   ordered = false;
   /** Independent path asked for (0xff: the routing chooses). */
   path = 0xff;
-  onComplete: ((status: NicStatus) => void) | null = null;
+  /** Source completion; a short message's also gets its header back (one callback can serve every message). */
+  onComplete: ((status: NicStatus, meta: unknown) => void) | null = null;
   inst = 0;
   ptag = 0;
   remoteInst = 0;
@@ -314,23 +316,84 @@ class Txn {
   meta: unknown = null;
   landing: Uint8Array = EMPTY;
   refs = 0;
+
+  /** Clears every field for a new transaction (transactions are pooled); the read window's storage stays. */
+  reset(): void {
+    this.op = K_PUT;
+    this.mode = 'fma';
+    this.srcNode = 0;
+    this.dstNode = 0;
+    this.local = EMPTY;
+    this.remoteHandle = 0;
+    this.remoteOffset = 0;
+    this.bytes = 0;
+    this.header = 0;
+    this.packets = 0;
+    this.sent = 0;
+    this.responsesLeft = 0;
+    this.windowWait = false;
+    this.deliveredAtTarget = 0;
+    this.targetDoneAt = 0;
+    this.status = NicStatus.Ok;
+    this.startPs = 0;
+    this.cursorPs = 0;
+    this.reads = 0;
+    this.channelFreePs = 0;
+    this.ordered = false;
+    this.path = 0xff;
+    this.inst = 0;
+    this.ptag = 0;
+    this.remoteInst = 0;
+    this.vmdh = false;
+    this.amo = null;
+    this.fence = false;
+    this.remoteEvent = false;
+    this.remoteData = 0;
+    this.cq = null;
+    this.cqData = 0;
+    this.onBte = false;
+    this.mdhChange = false;
+    this.remoteCq = null;
+    this.recv = null;
+    this.meta = null;
+    this.landing = EMPTY;
+    this.refs = 0;
+    this.onComplete = null;
+    this.readWindow = 0;
+  }
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** Copies `n` bytes from `src` at `from` to `dst` at `to`; a packet's few bytes by a loop, without the view `subarray` makes. */
+function copyBytes(dst: Uint8Array, to: number, src: Uint8Array, from: number, n: number): void {
+  if (n > 256) {
+    dst.set(src.subarray(from, from + n), to);
+    return;
+  }
+  for (let i = 0; i < n; i++) dst[to + i] = src[from + i]!;
+}
 const NO_READS = new Float64Array(0);
 
-/** Transactions of a whole machine, indexed by id (the SSID state a real NIC keeps in its RMT). */
+/**
+ * Transactions of a whole machine, indexed by id (the SSID state a real NIC keeps in its RMT).
+ * Transaction records are pooled: a released id keeps its record, cleared when it is handed out
+ * again, so a run allocates no record once it has reached its peak of transactions in flight.
+ */
 export class TxnTable {
-  readonly list: (Txn | undefined)[] = [];
+  readonly list: Txn[] = [];
   private readonly freeIds: number[] = [];
-  alloc(): [number, Txn] {
-    const id = this.freeIds.length > 0 ? this.freeIds.pop()! : this.list.length;
-    const t = new Txn();
-    this.list[id] = t;
-    return [id, t];
+  /** A fresh transaction's id (its record, cleared, is `list[id]`). */
+  alloc(): number {
+    if (this.freeIds.length > 0) {
+      const id = this.freeIds.pop()!;
+      this.list[id]!.reset();
+      return id;
+    }
+    this.list.push(new Txn());
+    return this.list.length - 1;
   }
   release(id: number): void {
-    this.list[id] = undefined;
     this.freeIds.push(id);
   }
 }
@@ -581,7 +644,8 @@ export class Nic implements EventHandler {
   post(t: NicTransfer): number {
     if (t.op === 'amo' && !t.amo) throw new RangeError(`NIC ${this.node}: an amo transfer needs its amo`);
     if (t.path !== undefined && !(Number.isInteger(t.path) && t.path >= 0 && t.path < 0xff)) throw new RangeError(`NIC ${this.node}: path ${t.path} is not an integer from 0 to 254`);
-    const [id, x] = this.txns.alloc();
+    const id = this.txns.alloc();
+    const x = this.txns.list[id]!;
     x.op = t.op === 'put' ? K_PUT : t.op === 'get' ? K_GET : K_AMO;
     // a NIC without FMA (SeaStar) runs every transfer on its block engine
     x.mode = this.params.hasFma ? t.mode : 'bte';
@@ -618,8 +682,9 @@ export class Nic implements EventHandler {
    * Sends a short message (FMA put into the target instance's mailbox, with a destination-side
    * event). `meta` travels as the message header; `payload` bytes move for real.
    */
-  sendSmsg(dstNode: number, inst: number, meta: unknown, payload: Uint8Array, onComplete: (s: NicStatus) => void, ptag = 0): number {
-    const [id, x] = this.txns.alloc();
+  sendSmsg(dstNode: number, inst: number, meta: unknown, payload: Uint8Array, onComplete: (s: NicStatus, meta: unknown) => void, ptag = 0): number {
+    const id = this.txns.alloc();
+    const x = this.txns.list[id]!;
     x.op = K_SMSG;
     x.mode = 'fma';
     x.local = payload;
@@ -683,7 +748,8 @@ export class Nic implements EventHandler {
    * it matched, and its CQ gets the event with the error status, so the receiver can post again.
    */
   sendBte(t: NicSend): number {
-    const [id, x] = this.txns.alloc();
+    const id = this.txns.alloc();
+    const x = this.txns.list[id]!;
     x.op = K_SEND;
     x.mode = 'bte';
     x.local = t.local;
@@ -742,8 +808,10 @@ export class Nic implements EventHandler {
       x.cursorPs = Math.max(this.engine.now, x.cursorPs) + P.bteStartupPs;
       if (x.op === K_PUT || x.op === K_SEND) {
         // the BTE starts its read pipeline: up to bteReadsInFlight host reads ahead of the data
-        x.readReady = new Float64Array(Math.min(P.bteReadsInFlight, x.packets));
-        while (x.reads < x.readReady.length) this.issueRead(x, x.cursorPs);
+        const window = Math.min(P.bteReadsInFlight, x.packets);
+        if (x.readReady.length < window) x.readReady = new Float64Array(window);
+        x.readWindow = window;
+        while (x.reads < window) this.issueRead(x, x.cursorPs);
       }
       this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
     }
@@ -753,7 +821,7 @@ export class Nic implements EventHandler {
   private issueRead(x: Txn, at: number): void {
     const i = x.reads++;
     // the BTE's own read window paces it, not the NIC's read slots
-    x.readReady[i % x.readReady.length] = this.hostReadFrom(at, this.chunkBytes(x, i));
+    x.readReady[i % x.readWindow] = this.hostReadFrom(at, this.chunkBytes(x, i));
   }
 
   /**
@@ -832,7 +900,7 @@ export class Nic implements EventHandler {
       return Math.max(x.cursorPs, this.outFree - P.packetPs, x.channelFreePs);
     }
     // BTE put or send: packet i's read was issued earlier; a freed slot starts read i + window
-    const ready = x.readReady[i % x.readReady.length]!;
+    const ready = x.readReady[i % x.readWindow]!;
     if (x.reads < x.packets) this.issueRead(x, Math.max(this.engine.now, ready));
     return ready;
   }
@@ -890,13 +958,17 @@ export class Nic implements EventHandler {
         const x = this.txns.list[arg]!;
         const cb = x.onComplete;
         const cq = x.cq;
+        const status = x.status;
+        const cqData = x.cqData;
+        const meta = x.meta;
         if (x.mode === 'bte' && x.op !== K_SMSG) {
           this.bteStarted--;
           this.pumpBte();
         }
+        // the record may be handed out again from here on
         this.unref(arg, x);
-        if (cq) cq.post({ kind: CqEventKind.Local, status: x.status, data: x.cqData, sourceNode: this.node });
-        if (cb) cb(x.status);
+        if (cq) cq.post({ kind: CqEventKind.Local, status, data: cqData, sourceNode: this.node });
+        if (cb) cb(status, meta);
         break;
       }
       case EV_REMOTE: {
@@ -968,7 +1040,7 @@ export class Nic implements EventHandler {
       const from = Math.max(0, wireOff - x.header);
       const to = wireOff + chunk - x.header;
       // payload bytes sit after any share of the virtual header this packet carries
-      if (to > from) pk.data.set(x.local.subarray(from, to), p * max + (from + x.header - wireOff));
+      if (to > from) copyBytes(pk.data, p * max + (from + x.header - wireOff), x.local, from, to - from);
     }
     const s = Math.max(now, this.outFree);
     this.outFree = s + this.slotPs(x.op === K_GET ? 0 : chunk);
@@ -1026,8 +1098,8 @@ export class Nic implements EventHandler {
         const wireOff = pk.offset[p]!;
         const n = pk.bytes[p]!;
         const from = p * P.format.maxPayloadBytes;
-        if (pk.kind[p] === K_GET_RESP) x.local.set(pk.data.subarray(from, from + n), wireOff);
-        else x.local.set(pk.data.subarray(from, from + Math.min(n, x.local.length)));
+        if (pk.kind[p] === K_GET_RESP) copyBytes(x.local, wireOff, pk.data, from, n);
+        else copyBytes(x.local, 0, pk.data, from, Math.min(n, x.local.length));
         pk.free(p);
         this.hostWrite(t, n);
         this.onResponse(x, id, this.htUpFree);
@@ -1072,7 +1144,7 @@ export class Nic implements EventHandler {
         if (x.landing.length !== x.bytes) x.landing = new Uint8Array(x.bytes);
         const from = Math.max(0, wireOff - x.header);
         const to = wireOff + n - x.header;
-        if (to > from) x.landing.set(pk.data.subarray(p * max + (from + x.header - wireOff), p * max + n), from);
+        if (to > from) copyBytes(x.landing, from, pk.data, p * max + (from + x.header - wireOff), to - from);
       }
     } else if (kind === K_SEND) {
       // the first packet to arrive (in any order) takes the buffer; the rest follow its verdict
@@ -1081,7 +1153,7 @@ export class Nic implements EventHandler {
       const b = x.recv;
       if (status === NicStatus.Ok && b !== null) {
         this.translate(b.seg, b.offset + wireOff, t);
-        b.seg.bytes.set(pk.data.subarray(p * max, p * max + n), b.offset + wireOff);
+        copyBytes(b.seg.bytes, b.offset + wireOff, pk.data, p * max, n);
       }
     } else {
       const seg = this.resolve(x);
@@ -1089,7 +1161,7 @@ export class Nic implements EventHandler {
         status = seg;
       } else {
         this.translate(seg, x.remoteOffset + wireOff, t);
-        seg.bytes.set(pk.data.subarray(p * max, p * max + n), x.remoteOffset + wireOff);
+        copyBytes(seg.bytes, x.remoteOffset + wireOff, pk.data, p * max, n);
         if (x.remoteEvent) x.remoteCq = seg.cq ?? null;
       }
     }
@@ -1161,7 +1233,7 @@ export class Nic implements EventHandler {
     const at = x.remoteOffset + off;
     this.translate(seg, at, t);
     const ready = this.hostRead(t, n);
-    pk.data.set(seg.bytes.subarray(at, at + n), p * max);
+    copyBytes(pk.data, p * max, seg.bytes, at, n);
     this.respond(p, K_GET_RESP, getResponsePhits(P.format, n), ready, true);
   }
 

@@ -5,6 +5,47 @@ import type { Proc } from '../proc.ts';
 import { CollLedger } from './agreement.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
 
+const EMPTY = new Uint8Array(0);
+const ignore = (): void => {};
+/** The canceller of a receive not yet posted: it completes cancelled, and its post then does nothing. */
+const cancelBeforePost = (req: Request): boolean => {
+  req.complete({ source: -2, tag: -1, count: 0, bytes: 0, cancelled: true });
+  return true;
+};
+
+/** A table of values by slot, slots reused once taken (events carry slots instead of closures). */
+class Slots<T> {
+  private readonly items: (T | undefined)[] = [];
+  private readonly free: number[] = [];
+  /** Stores `v`; returns its slot. */
+  put(v: T): number {
+    const i = this.free.length > 0 ? this.free.pop()! : this.items.length;
+    this.items[i] = v;
+    return i;
+  }
+  get(i: number): T {
+    return this.items[i]!;
+  }
+  /** Returns the value of slot `i` and frees the slot. */
+  take(i: number): T {
+    const v = this.items[i]!;
+    this.items[i] = undefined;
+    this.free.push(i);
+    return v;
+  }
+}
+
+/** Removes element `i` of `a`, keeping the order (as splice, without the array splice returns). */
+function removeAt<T>(a: T[], i: number): void {
+  if (i === 0) {
+    a.shift();
+    return;
+  }
+  const n = a.length - 1;
+  for (let j = i; j < n; j++) a[j] = a[j + 1]!;
+  a.length = n;
+}
+
 /** Wildcards and special ranks, with MPICH's values. */
 export const ANY_SOURCE = -2;
 export const ANY_TAG = -1;
@@ -12,32 +53,38 @@ export const PROC_NULL = -1;
 
 type Kind = 'eager' | 'rts' | 'fin' | 'ack';
 
-/** What travels in a message header (the short-message meta, or the on-node envelope). */
-interface Envelope {
-  readonly kind: Kind;
-  readonly src: number;
-  readonly tag: number;
-  readonly ctx: number;
-  /** Per (sender, receiver) sequence number: restores the non-overtaking order. */
-  readonly seq: number;
-  readonly bytes: number;
-  /** Rendezvous: the sender's registered buffer. */
-  readonly handle: number;
-  /** The sender's request id: a rendezvous (answered by a FIN) or a synchronous send (answered by an ACK once matched); -1 otherwise. */
-  readonly sreq: number;
-  /** Synchronous mode: the sender's request completes only once a receive has matched. */
-  readonly sync: boolean;
-}
-
-/** A message that has arrived (in order) at its receiver. */
-interface Arrived {
-  readonly env: Envelope;
-  /** Eager or on-node payload. */
-  readonly data: Uint8Array | null;
+/**
+ * A message: the header that travels with it (the short-message meta, or the on-node envelope),
+ * then, once it has arrived, what its receiver keeps; and, on the sender's side until it leaves,
+ * its request, buffer and destination. One object per message from send to match.
+ */
+class Msg {
+  /** Eager or on-node payload, once arrived. */
+  data: Uint8Array | null = null;
   /** True when it came over the on-node path. */
-  readonly local: boolean;
+  local = false;
   /** The sender's request, while the message may still be cancelled. */
-  sender: Request | null;
+  sender: Request | null = null;
+  /** Sender side: its request and buffer (until the message has left). */
+  req: Request | null = null;
+  buf: Uint8Array = EMPTY;
+  /** Destination world rank. */
+  dst = -1;
+  constructor(
+    readonly kind: Kind,
+    readonly src: number,
+    readonly tag: number,
+    readonly ctx: number,
+    /** Per (sender, receiver) sequence number: restores the non-overtaking order. */
+    readonly seq: number,
+    readonly bytes: number,
+    /** Rendezvous: the sender's registered buffer. */
+    public handle: number,
+    /** The sender's request id: a rendezvous (answered by a FIN) or a synchronous send (answered by an ACK once matched); -1 otherwise. */
+    public sreq: number,
+    /** Synchronous mode: the sender's request completes only once a receive has matched. */
+    readonly sync: boolean,
+  ) {}
 }
 
 /** A posted receive. */
@@ -55,6 +102,8 @@ interface Posted {
 const EV_SHM_ARRIVE = 0;
 const EV_SHM_SENT = 1;
 const EV_POST = 2;
+const EV_SEND = 3;
+const EV_RECV = 4;
 
 /** A send mode's protocol difference: a synchronous send completes only once matched. */
 export type SendMode = 'standard' | 'sync';
@@ -84,13 +133,13 @@ export interface MpiObserver {
  */
 class Endpoint implements Progress {
   readonly posted: Posted[] = [];
-  readonly unexpected: Arrived[] = [];
+  readonly unexpected: Msg[] = [];
   /** Next sequence number to send to each peer (peers never sent to are absent: 0). */
   readonly sendSeq = new Map<number, number>();
   /** Next sequence number expected from each peer (absent: 0). */
   readonly recvSeq = new Map<number, number>();
   /** Arrivals ahead of their turn, per peer, keyed by sequence number. */
-  readonly early = new Map<number, Map<number, Arrived>>();
+  readonly early = new Map<number, Map<number, Msg>>();
   /** Protocol steps waiting for the rank to call MPI (rendezvous pulls without asynchronous progress). */
   readonly pending: (() => void)[] = [];
   /** Times (ps, increasing) of the rank's MPI calls made ahead of the engine's time and not yet reached. */
@@ -112,12 +161,19 @@ class Endpoint implements Progress {
       while (this.pending.length > 0) this.pending.shift()!();
       return;
     }
-    for (const step of this.pending.splice(0)) this.world.runAt(this.proc, at, step);
-    if (this.pollHead > 0 && this.pollHead === this.polls.length) {
-      this.polls.length = 0;
+    if (this.pending.length > 0) for (const step of this.pending.splice(0)) this.world.runAt(this.proc, at, step);
+    // polls already passed are dropped first, so the list holds only calls still ahead
+    const polls = this.polls;
+    while (this.pollHead < polls.length && polls[this.pollHead]! < now) this.pollHead++;
+    if (this.pollHead === polls.length) {
+      polls.length = 0;
+      this.pollHead = 0;
+    } else if (this.pollHead > 64) {
+      polls.copyWithin(0, this.pollHead);
+      polls.length -= this.pollHead;
       this.pollHead = 0;
     }
-    this.polls.push(at);
+    polls.push(at);
   }
 
   enter(): void {
@@ -161,11 +217,57 @@ export class MpiWorld implements EventHandler {
   private readonly eps: Endpoint[] = [];
   private readonly sendReqs = new Map<number, { req: Request; handle: number; proc: Proc; dst: number }>();
   private nextSreq = 1;
-  private readonly shm = new Map<number, { to: number; arrived: Arrived; req: Request | null }>();
-  private nextShm = 1;
-  /** Sends whose caller is still spending the call's CPU time. */
-  private readonly deferred = new Map<number, () => void>();
-  private nextPost = 1;
+  /** Messages on the on-node path, by slot (events carry the slot). */
+  private readonly shm = new Slots<Msg>();
+  /** Messages whose sender is still spending the call's CPU time, by slot. */
+  private readonly outbox = new Slots<Msg>();
+  /** Receives to post at their rank's own time, by slot. */
+  private readonly posts = new Slots<Posted>();
+  /** Protocol steps deferred to a rank's own time, by slot. */
+  private readonly deferred = new Slots<() => void>();
+  /** Source completions of eager messages and of requests-to-send (one function for all). */
+  private readonly eagerSent = (s: NicStatus, meta: unknown): void => {
+    const m = meta as Msg;
+    // a synchronous send completes on the receiver's ACK instead
+    if (!m.sync || s !== NicStatus.Ok) this.nicDone(m.req!, s, m.bytes);
+    m.req = null;
+    m.buf = EMPTY;
+  };
+  private readonly rtsSent = (s: NicStatus, meta: unknown): void => {
+    const m = meta as Msg;
+    if (s !== NicStatus.Ok) this.nicDone(m.req!, s, m.bytes);
+    m.req = null;
+    m.buf = EMPTY;
+  };
+  /** Cancels a posted receive that has not matched (the canceller of every posted receive). */
+  private readonly cancelPosted = (req: Request): boolean => {
+    const me = this.eps[req.proc.rank]!;
+    const k = me.posted.findIndex((p) => p.req === req);
+    if (k < 0) return false;
+    me.posted.splice(k, 1);
+    req.complete({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0, cancelled: true });
+    return true;
+  };
+  /** Cancels a send whose message waits unmatched at its receiver. */
+  private readonly cancelUnexpected = (req: Request): boolean => {
+    for (const me of this.cancellable.get(req) ?? []) {
+      const k = me.unexpected.findIndex((a) => a.sender === req);
+      if (k < 0) continue;
+      const a = me.unexpected[k]!;
+      me.unexpected.splice(k, 1);
+      this.cancellable.delete(req);
+      const s = this.sendReqs.get(a.sreq);
+      if (s) {
+        this.sendReqs.delete(a.sreq);
+        if (s.handle >= 0) s.proc.nic.deregister(s.handle);
+      }
+      req.complete({ source: me.proc.rank, tag: a.tag, count: 0, bytes: a.bytes, cancelled: true });
+      return true;
+    }
+    return false;
+  };
+  /** The receiver holding each cancellable send's unexpected message. */
+  private readonly cancellable = new Map<Request, Endpoint[]>();
   private readonly contexts = new Map<string, number>();
   private identity: Int32Array | null = null;
   private readonly memos = new Map<string, unknown>();
@@ -188,7 +290,7 @@ export class MpiWorld implements EventHandler {
     for (const p of procs) {
       this.eps.push(new Endpoint(p, this));
       // eager data lands in the mailbox buffer the NIC hands over with the header
-      p.nic.setSmsgHandler(p.inst, (_srcNode, meta, payload) => this.onSmsg(p.rank, meta as Envelope, payload));
+      p.nic.setSmsgHandler(p.inst, (_srcNode, meta, payload) => this.onSmsg(p.rank, meta as Msg, payload));
     }
   }
 
@@ -296,45 +398,49 @@ export class MpiWorld implements EventHandler {
     this.observer?.sent(src, dst, seq, ctx);
     const bytes = buf.length;
     const sync = mode === 'sync';
-    let start: () => void;
     const leaves = proc.charge(P.sendOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
+    // a synchronous send is answered (on-node or eager) by the receiver's match; a rendezvous
+    // send by the FIN of its pull, tracked when it leaves
+    const sreq = sync && (peer.node === proc.node || bytes <= P.eagerMaxBytes) ? this.track(req, -1, proc, dst) : -1;
+    const m = new Msg(peer.node !== proc.node && bytes > P.eagerMaxBytes ? 'rts' : 'eager', src, tag, ctx, seq, bytes, -1, sreq, sync);
+    m.req = req;
+    m.buf = buf;
+    m.dst = dst;
+    if (peer.node !== proc.node) proc.charge(proc.nic.smsgCostPs(m.kind === 'eager' ? bytes : 0));
+    // the message leaves once the call's overhead is spent
+    if (leaves <= proc.engine.now) this.launch(m);
+    else proc.engine.at(Math.round(leaves), this.id, EV_SEND, this.outbox.put(m));
+    return req;
+  }
+
+  /** Message `m` leaves its sender now: on-node copy, eager short message, or request-to-send. */
+  private launch(m: Msg): void {
+    const P = this.params;
+    const proc = this.eps[m.src]!.proc;
+    const peer = this.eps[m.dst]!.proc;
     if (peer.node === proc.node) {
       // on-node path: copy into a shared buffer; the send completes when the copy is done (a
       // synchronous one when the receiver has matched too)
-      const sreq = sync ? this.track(req, -1, proc, dst) : -1;
-      const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq, sync };
-      const copyPs = Math.ceil(bytes / P.shmBytesPerPs);
-      start = () => {
-        const id = this.nextShm++;
-        const now = proc.engine.now;
-        this.shm.set(id, { to: dst, arrived: { env, data: buf.slice(), local: true, sender: req }, req: sync ? null : req });
-        if (!sync) proc.engine.at(now + copyPs, this.id, EV_SHM_SENT, id);
-        proc.engine.at(now + P.shmLatencyPs + copyPs, this.id, EV_SHM_ARRIVE, id);
-      };
-    } else if (bytes <= P.eagerMaxBytes) {
-      const sreq = sync ? this.track(req, -1, proc, dst) : -1;
-      const env: Envelope = { kind: 'eager', src, tag, ctx, seq, bytes, handle: -1, sreq, sync };
-      start = () =>
-        void proc.nic.sendSmsg(peer.node, peer.inst, env, buf, (s) => {
-          // a synchronous send completes on the receiver's ACK instead
-          if (!sync || s !== NicStatus.Ok) this.nicDone(req, s, bytes);
-        });
-      proc.charge(proc.nic.smsgCostPs(bytes));
-    } else {
-      // rendezvous: expose the buffer and announce it; the receiver pulls it
-      start = () => {
-        const handle = proc.nic.register(buf);
-        const sreq = this.track(req, handle, proc, dst);
-        const env: Envelope = { kind: 'rts', src, tag, ctx, seq, bytes, handle, sreq, sync };
-        proc.nic.sendSmsg(peer.node, peer.inst, env, EMPTY, (s) => {
-          if (s !== NicStatus.Ok) this.nicDone(req, s, bytes);
-        });
-      };
-      proc.charge(proc.nic.smsgCostPs(0));
+      const now = proc.engine.now;
+      const copyPs = Math.ceil(m.bytes / P.shmBytesPerPs);
+      m.data = m.buf.slice();
+      m.local = true;
+      m.sender = m.req;
+      m.buf = EMPTY;
+      if (m.sync) m.req = null;
+      const slot = this.shm.put(m);
+      if (!m.sync) proc.engine.at(now + copyPs, this.id, EV_SHM_SENT, slot);
+      proc.engine.at(now + P.shmLatencyPs + copyPs, this.id, EV_SHM_ARRIVE, slot);
+      return;
     }
-    // the message leaves once the call's overhead is spent
-    this.runAt(proc, leaves, start);
-    return req;
+    if (m.kind === 'eager') {
+      proc.nic.sendSmsg(peer.node, peer.inst, m, m.buf, this.eagerSent);
+      return;
+    }
+    // rendezvous: expose the buffer and announce it; the receiver pulls it
+    m.handle = proc.nic.register(m.buf);
+    m.sreq = this.track(m.req!, m.handle, proc, m.dst);
+    proc.nic.sendSmsg(peer.node, peer.inst, m, EMPTY, this.rtsSent);
   }
 
   /** Remembers a send request that a later FIN or ACK completes; returns its id. */
@@ -350,9 +456,7 @@ export class MpiWorld implements EventHandler {
       fn();
       return;
     }
-    const id = this.nextPost++;
-    this.deferred.set(id, fn);
-    proc.engine.at(Math.round(at), this.id, EV_POST, id);
+    proc.engine.at(Math.round(at), this.id, EV_POST, this.deferred.put(fn));
   }
 
   /**
@@ -371,16 +475,9 @@ export class MpiWorld implements EventHandler {
     // the receive is posted at the rank's own time
     const at = me.proc.time();
     if (at > me.proc.engine.now) {
-      let cancelled = false;
-      req.canceller = () => {
-        if (cancelled || req.done) return false;
-        cancelled = true;
-        req.complete({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0, cancelled: true });
-        return true;
-      };
-      this.runAt(me.proc, at, () => {
-        if (!cancelled) this.post(me, posted);
-      });
+      // not posted yet: cancelling it completes it, and the post then does nothing
+      req.canceller = cancelBeforePost;
+      me.proc.engine.at(Math.round(at), this.id, EV_RECV, this.posts.put(posted));
       return req;
     }
     this.post(me, posted);
@@ -389,22 +486,18 @@ export class MpiWorld implements EventHandler {
 
   /** Matches a receive against the unexpected messages, or queues it. */
   private post(me: Endpoint, posted: Posted): void {
-    const req = posted.req;
-    const i = me.unexpected.findIndex((a) => matches(posted, a.env));
-    if (i >= 0) {
-      const [a] = me.unexpected.splice(i, 1);
-      a!.sender = null;
+    const q = me.unexpected;
+    let i = 0;
+    while (i < q.length && !matches(posted, q[i]!)) i++;
+    if (i < q.length) {
+      const a = q[i]!;
+      removeAt(q, i);
+      posted.req.canceller = null;
       // matched inside the call (which acts now, at the caller's own time): protocol work starts now
-      this.deliver(me, a!, posted, true);
+      this.deliver(me, a, posted, true);
     } else {
       me.posted.push(posted);
-      req.canceller = () => {
-        const k = me.posted.indexOf(posted);
-        if (k < 0) return false;
-        me.posted.splice(k, 1);
-        req.complete({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0, cancelled: true });
-        return true;
-      };
+      posted.req.canceller = this.cancelPosted;
     }
   }
 
@@ -417,10 +510,9 @@ export class MpiWorld implements EventHandler {
     me.poll();
     if (source === PROC_NULL) return { source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 };
     const probe = { source, tag, ctx };
-    const a = me.unexpected.find((x) => matches(probe, x.env));
+    const a = me.unexpected.find((x) => matches(probe, x));
     if (!a) return null;
-    const env = a.env;
-    return { source: inv ? inv[env.src]! : env.src, tag: env.tag, count: Math.floor(env.bytes / elemBytes), bytes: env.bytes };
+    return { source: inv ? inv[a.src]! : a.src, tag: a.tag, count: Math.floor(a.bytes / elemBytes), bytes: a.bytes };
   }
 
   /** Blocks rank `dst` until a new message joins its unexpected queue. */
@@ -433,38 +525,47 @@ export class MpiWorld implements EventHandler {
 
   onEvent(kind: number, arg: number): void {
     if (kind === EV_POST) {
-      const start = this.deferred.get(arg)!;
-      this.deferred.delete(arg);
-      start();
+      this.deferred.take(arg)();
       return;
     }
-    const m = this.shm.get(arg)!;
+    if (kind === EV_SEND) {
+      this.launch(this.outbox.take(arg));
+      return;
+    }
+    if (kind === EV_RECV) {
+      const p = this.posts.take(arg);
+      if (!p.req.done) this.post(this.eps[p.req.proc.rank]!, p);
+      return;
+    }
     if (kind === EV_SHM_SENT) {
-      m.req!.complete({ source: m.to, tag: m.arrived.env.tag, count: 0, bytes: m.arrived.env.bytes });
+      const m = this.shm.get(arg);
+      m.req!.complete({ source: m.dst, tag: m.tag, count: 0, bytes: m.bytes });
       m.req = null;
     } else {
-      this.shm.delete(arg);
-      this.arrive(this.eps[m.to]!, m.arrived);
+      const m = this.shm.take(arg);
+      this.arrive(this.eps[m.dst]!, m);
     }
   }
 
   /** Lets the sender of unexpected message `a` cancel it while it waits unmatched. */
-  private offerCancel(me: Endpoint, a: Arrived): void {
+  private offerCancel(me: Endpoint, a: Msg): void {
     const req = a.sender;
     if (!req || req.done) return;
-    req.canceller = () => {
-      const k = me.unexpected.indexOf(a);
-      if (k < 0) return false;
-      me.unexpected.splice(k, 1);
-      const env = a.env;
-      const s = this.sendReqs.get(env.sreq);
-      if (s) {
-        this.sendReqs.delete(env.sreq);
-        if (s.handle >= 0) s.proc.nic.deregister(s.handle);
-      }
-      req.complete({ source: me.proc.rank, tag: env.tag, count: 0, bytes: env.bytes, cancelled: true });
-      return true;
-    };
+    const holders = this.cancellable.get(req);
+    if (holders) holders.push(me);
+    else this.cancellable.set(req, [me]);
+    req.canceller = this.cancelUnexpected;
+  }
+
+  /** Message `a` has matched: its sender can no longer cancel it. */
+  private dropSender(a: Msg): void {
+    const req = a.sender;
+    if (!req) return;
+    if (req.canceller === this.cancelUnexpected) {
+      req.canceller = null;
+      this.cancellable.delete(req);
+    }
+    a.sender = null;
   }
 
   private nicDone(req: Request, s: NicStatus, bytes: number): void {
@@ -473,59 +574,64 @@ export class MpiWorld implements EventHandler {
   }
 
   /** A short message reached rank `to`'s mailbox. */
-  private onSmsg(to: number, env: Envelope, payload: Uint8Array | null): void {
-    if (env.kind === 'fin' || env.kind === 'ack') {
-      const s = this.sendReqs.get(env.sreq)!;
-      this.sendReqs.delete(env.sreq);
+  private onSmsg(to: number, m: Msg, payload: Uint8Array | null): void {
+    if (m.kind === 'fin' || m.kind === 'ack') {
+      const s = this.sendReqs.get(m.sreq)!;
+      this.sendReqs.delete(m.sreq);
       if (s.handle >= 0) s.proc.nic.deregister(s.handle);
-      s.req.complete({ source: to, tag: env.tag, count: 0, bytes: env.bytes });
+      s.req.complete({ source: to, tag: m.tag, count: 0, bytes: m.bytes });
       return;
     }
-    this.arrive(this.eps[to]!, { env, data: env.kind === 'eager' ? payload : null, local: false, sender: this.sendReqs.get(env.sreq)?.req ?? null });
+    m.data = m.kind === 'eager' ? payload : null;
+    m.local = false;
+    m.sender = m.sreq >= 0 ? (this.sendReqs.get(m.sreq)?.req ?? null) : null;
+    this.arrive(this.eps[to]!, m);
   }
 
   /** Accepts arrivals in sequence order per sender, then matches them. */
-  private arrive(me: Endpoint, a: Arrived): void {
-    const src = a.env.src;
-    if (a.env.seq !== (me.recvSeq.get(src) ?? 0)) {
+  private arrive(me: Endpoint, a: Msg): void {
+    const src = a.src;
+    if (a.seq !== (me.recvSeq.get(src) ?? 0)) {
       let m = me.early.get(src);
       if (!m) me.early.set(src, (m = new Map()));
-      m.set(a.env.seq, a);
+      m.set(a.seq, a);
       return;
     }
-    let next: Arrived | undefined = a;
+    let next: Msg | undefined = a;
     while (next) {
-      me.recvSeq.set(src, next.env.seq + 1);
+      me.recvSeq.set(src, next.seq + 1);
       this.match(me, next);
       const m = me.early.get(src);
-      next = m?.get(me.recvSeq.get(src)!);
-      if (next) m!.delete(next.env.seq);
+      if (m === undefined) break;
+      next = m.get(next.seq + 1);
+      if (next) m.delete(next.seq);
     }
   }
 
-  private match(me: Endpoint, a: Arrived): void {
-    const i = me.posted.findIndex((p) => matches(p, a.env));
-    if (i < 0) {
+  private match(me: Endpoint, a: Msg): void {
+    const q = me.posted;
+    let i = 0;
+    while (i < q.length && !matches(q[i]!, a)) i++;
+    if (i === q.length) {
       me.unexpected.push(a);
       this.offerCancel(me, a);
-      for (const r of me.probers.splice(0)) r.complete({ source: -1, tag: -1, count: 0, bytes: 0 });
+      if (me.probers.length > 0) for (const r of me.probers.splice(0)) r.complete({ source: -1, tag: -1, count: 0, bytes: 0 });
       return;
     }
-    const [p] = me.posted.splice(i, 1);
-    this.deliver(me, a, p!);
+    const p = q[i]!;
+    removeAt(q, i);
+    p.req.canceller = null;
+    this.deliver(me, a, p);
   }
 
   /**
    * A matched message: copy eager data (answering a synchronous send), or pull rendezvous data
    * with a BTE get. `inCall`: matched inside the receiver's own MPI call.
    */
-  private deliver(me: Endpoint, a: Arrived, p: Posted, inCall = false): void {
-    const env = a.env;
+  private deliver(me: Endpoint, a: Msg, p: Posted, inCall = false): void {
+    const env = a;
     const P = this.params;
-    if (a.sender) {
-      a.sender.canceller = null;
-      a.sender = null;
-    }
+    this.dropSender(a);
     if (env.bytes > p.buf.length) {
       p.req.fail(new MpiError('MPI_ERR_TRUNCATE', `message of ${env.bytes} bytes from rank ${env.src} (tag ${env.tag}) does not fit the ${p.buf.length}-byte receive buffer`));
       if (env.kind === 'rts') this.reply(me, env, 'fin');
@@ -535,7 +641,9 @@ export class MpiWorld implements EventHandler {
     const status: Status = { source: p.inv ? p.inv[env.src]! : env.src, tag: env.tag, count: Math.floor(env.bytes / p.elemBytes), bytes: env.bytes };
     this.observer?.matched(me.proc.rank, env.src, env.seq, env.ctx);
     if (env.kind === 'eager') {
-      p.buf.set(a.data!.subarray(0, env.bytes));
+      const data = a.data!;
+      p.buf.set(data.length === env.bytes ? data : data.subarray(0, env.bytes));
+      a.data = null;
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
       p.req.complete(status, P.recvOverheadPs + copy);
       if (env.sync) this.ack(me, env, a.local);
@@ -597,7 +705,7 @@ export class MpiWorld implements EventHandler {
   }
 
   /** Tells a synchronous sender that its message has matched. */
-  private ack(me: Endpoint, env: Envelope, local: boolean): void {
+  private ack(me: Endpoint, env: Msg, local: boolean): void {
     if (!local) {
       this.reply(me, env, 'ack');
       return;
@@ -608,16 +716,14 @@ export class MpiWorld implements EventHandler {
   }
 
   /** Answers a sender: FIN (its rendezvous buffer is free) or ACK (its synchronous send matched). */
-  private reply(me: Endpoint, env: Envelope, kind: 'fin' | 'ack'): void {
+  private reply(me: Endpoint, env: Msg, kind: 'fin' | 'ack'): void {
     const sender = this.eps[env.src]!.proc;
-    const r: Envelope = { kind, src: me.proc.rank, tag: env.tag, ctx: env.ctx, seq: -1, bytes: env.bytes, handle: -1, sreq: env.sreq, sync: false };
-    me.proc.nic.sendSmsg(sender.node, sender.inst, r, EMPTY, () => {});
+    const r = new Msg(kind, me.proc.rank, env.tag, env.ctx, -1, env.bytes, -1, env.sreq, false);
+    me.proc.nic.sendSmsg(sender.node, sender.inst, r, EMPTY, ignore);
   }
 }
 
-const EMPTY = new Uint8Array(0);
-
-function matches(p: Pick<Posted, 'source' | 'tag' | 'ctx'>, env: Envelope): boolean {
+function matches(p: Pick<Posted, 'source' | 'tag' | 'ctx'>, env: Msg): boolean {
   return (
     p.ctx === env.ctx &&
     (p.source === ANY_SOURCE || p.source === env.src) &&

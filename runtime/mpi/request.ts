@@ -69,7 +69,7 @@ export class Request {
   ) {}
 
   /** Set by the library: how `cancel` tries to stop this request (false: too late). */
-  canceller: (() => boolean) | null = null;
+  canceller: ((req: Request) => boolean) | null = null;
 
   /** True once the operation has completed (no simulated cost). */
   get done(): boolean {
@@ -136,7 +136,7 @@ export class Request {
   /** Tries to cancel the operation (MPI_Cancel): true if it was stopped before it took effect. */
   cancel(): boolean {
     if (this.completed || !this.canceller) return false;
-    if (!this.canceller()) return false;
+    if (!this.canceller(this)) return false;
     this.canceller = null;
     return true;
   }

@@ -9,7 +9,7 @@ const self = (v: number): number => v;
 export function* allgatherRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const c = sendBuf.length;
   const what = 'allgather(recursive doubling)';
-  yield* copy(t, recvBuf, t.rank * c, sendBuf, 0, c);
+  yield copy(t, recvBuf, t.rank * c, sendBuf, 0, c);
   yield* doublingChunks(t, recvBuf, t.rank, (v) => v * c, self, TAG.allgather, what);
 }
 
@@ -23,32 +23,32 @@ export function* allgatherBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): C
   const c = sendBuf.length;
   const what = 'allgather(bruck)';
   const tmp = alloc(sendBuf, n * c);
-  yield* copy(t, tmp, 0, sendBuf, 0, c);
+  yield copy(t, tmp, 0, sendBuf, 0, c);
   let have = 1;
   let pof2 = 1;
   for (; pof2 * 2 <= n; pof2 *= 2) {
-    yield* exchange(t, tmp, 0, have * c, (me - pof2 + n) % n, tmp, have * c, have * c, (me + pof2) % n, TAG.allgather + 2, what);
+    yield exchange(t, tmp, 0, have * c, (me - pof2 + n) % n, tmp, have * c, have * c, (me + pof2) % n, TAG.allgather + 2, what);
     have *= 2;
   }
   const rest = n - pof2;
-  if (rest > 0) yield* exchange(t, tmp, 0, rest * c, (me - pof2 + n) % n, tmp, have * c, rest * c, (me + pof2) % n, TAG.allgather + 2, what);
+  if (rest > 0) yield exchange(t, tmp, 0, rest * c, (me - pof2 + n) % n, tmp, have * c, rest * c, (me + pof2) % n, TAG.allgather + 2, what);
   // tmp holds the blocks of ranks me, me+1, ... in that order
-  yield* copy(t, recvBuf, me * c, tmp, 0, (n - me) * c);
-  yield* copy(t, recvBuf, 0, tmp, (n - me) * c, me * c);
+  yield copy(t, recvBuf, me * c, tmp, 0, (n - me) * c);
+  yield copy(t, recvBuf, 0, tmp, (n - me) * c, me * c);
 }
 
 /** Ring allgather: n - 1 steps, each passing one block to the right neighbour. */
 export function* allgatherRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const c = sendBuf.length;
   const what = 'allgather(ring)';
-  yield* copy(t, recvBuf, t.rank * c, sendBuf, 0, c);
+  yield copy(t, recvBuf, t.rank * c, sendBuf, 0, c);
   yield* ringChunks(t, recvBuf, t.rank, (v) => v * c, () => c, self, TAG.allgather + 3, what);
 }
 
 /** Ring allgatherv: as the ring allgather, with each rank's block at `displs[r]`. */
 export function* allgathervRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, counts: ArrayLike<number>, displs: ArrayLike<number>): Coll {
   const what = 'allgatherv(ring)';
-  yield* copy(t, recvBuf, displs[t.rank]!, sendBuf, 0, counts[t.rank]!);
+  yield copy(t, recvBuf, displs[t.rank]!, sendBuf, 0, counts[t.rank]!);
   yield* ringChunks(t, recvBuf, t.rank, (v) => displs[v]!, (v) => counts[v]!, self, TAG.allgatherv, what);
 }
 
@@ -61,9 +61,9 @@ export function* allgathervRecursiveDoubling(t: CollTransport, sendBuf: Buf, rec
   const at = prefix(counts);
   const what = 'allgatherv(recursive doubling)';
   const tmp = alloc(sendBuf, at[n]!);
-  yield* copy(t, tmp, at[t.rank]!, sendBuf, 0, counts[t.rank]!);
+  yield copy(t, tmp, at[t.rank]!, sendBuf, 0, counts[t.rank]!);
   yield* doublingChunks(t, tmp, t.rank, (v) => at[v]!, self, TAG.allgatherv + 1, what);
-  for (let r = 0; r < n; r++) yield* copy(t, recvBuf, displs[r]!, tmp, at[r]!, counts[r]!);
+  for (let r = 0; r < n; r++) yield copy(t, recvBuf, displs[r]!, tmp, at[r]!, counts[r]!);
 }
 
 /** Linear allgatherv: every rank sends its block to every other rank at once. */
@@ -78,6 +78,6 @@ export function* allgathervLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, 
   }
   const mine = counts[me]!;
   if (mine > 0) for (let i = 1; i < n; i++) reqs.push(send(t, sendBuf, 0, mine, (me + i) % n, TAG.allgatherv + 3, what));
-  yield* copy(t, recvBuf, displs[me]!, sendBuf, 0, mine);
+  yield copy(t, recvBuf, displs[me]!, sendBuf, 0, mine);
   yield reqs;
 }

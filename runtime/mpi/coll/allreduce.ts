@@ -13,7 +13,7 @@ export function* allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recv
   const count = sendBuf.length;
   const what = `allreduce(recursive doubling, ${op.name})`;
   const acc = recvBuf.subarray(0, count);
-  yield* copy(t, acc, 0, sendBuf, 0, count);
+  yield copy(t, acc, 0, sendBuf, 0, count);
   const f = new Fold(t.rank, t.size);
   const tag = TAG.allreduce;
   if (f.out) {
@@ -24,13 +24,13 @@ export function* allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recv
   const tmp = alloc(sendBuf, count);
   if (f.absorbs) {
     yield recv(t, tmp, 0, count, f.me - 1, tag, what);
-    yield* combine(t, op, acc, tmp, true);
+    yield combine(t, op, acc, tmp, true);
   }
   for (let mask = 1; mask < f.p2; mask <<= 1) {
     const peer = f.newrank ^ mask;
     const who = f.oldRank(peer);
-    yield* exchange(t, acc, 0, count, who, tmp, 0, count, who, tag + 1, what);
-    yield* combine(t, op, acc, tmp, peer < f.newrank);
+    yield exchange(t, acc, 0, count, who, tmp, 0, count, who, tag + 1, what);
+    yield combine(t, op, acc, tmp, peer < f.newrank);
   }
   if (f.absorbs) yield send(t, acc, 0, count, f.me - 1, tag + 2, what);
 }
@@ -44,7 +44,7 @@ export function* allreduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: 
   const count = sendBuf.length;
   const what = `allreduce(rabenseifner, ${op.name})`;
   const acc = recvBuf.subarray(0, count);
-  yield* copy(t, acc, 0, sendBuf, 0, count);
+  yield copy(t, acc, 0, sendBuf, 0, count);
   const f = new Fold(t.rank, t.size);
   const tag = TAG.allreduce + 3;
   if (f.out) {
@@ -55,7 +55,7 @@ export function* allreduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: 
   const tmp = alloc(sendBuf, count);
   if (f.absorbs) {
     yield recv(t, tmp, 0, count, f.me - 1, tag, what);
-    yield* combine(t, op, acc, tmp, true);
+    yield combine(t, op, acc, tmp, true);
   }
   const off = (i: number): number => partOffset(count, f.p2, i, op.unit);
   yield* halve(t, op, acc, tmp, f, off, tag + 1, what);
@@ -65,7 +65,7 @@ export function* allreduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: 
     const mine = nr & ~(mask - 1);
     const theirs = peer & ~(mask - 1);
     const who = f.oldRank(peer);
-    yield* exchange(t, acc, off(mine), off(mine + mask) - off(mine), who, acc, off(theirs), off(theirs + mask) - off(theirs), who, tag + 2, what);
+    yield exchange(t, acc, off(mine), off(mine + mask) - off(mine), who, acc, off(theirs), off(theirs + mask) - off(theirs), who, tag + 2, what);
   }
   if (f.absorbs) yield send(t, acc, 0, count, f.me - 1, tag + 3, what);
 }
@@ -80,7 +80,7 @@ export function* allreduceRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op:
   const count = sendBuf.length;
   const what = `allreduce(ring, ${op.name})`;
   const acc = recvBuf.subarray(0, count);
-  yield* copy(t, acc, 0, sendBuf, 0, count);
+  yield copy(t, acc, 0, sendBuf, 0, count);
   const off = (i: number): number => partOffset(count, n, i, op.unit);
   const tmp = alloc(sendBuf, off(1) + op.unit);
   const right = (me + 1) % n;
@@ -90,13 +90,13 @@ export function* allreduceRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op:
     const rc = (me - s - 1 + 2 * n) % n;
     const ra = off(rc);
     const rn = off(rc + 1) - ra;
-    yield* exchange(t, acc, off(sc), off(sc + 1) - off(sc), right, tmp, 0, rn, left, TAG.allreduce + 7, what);
-    yield* combine(t, op, acc.subarray(ra, ra + rn), tmp.subarray(0, rn), true);
+    yield exchange(t, acc, off(sc), off(sc + 1) - off(sc), right, tmp, 0, rn, left, TAG.allreduce + 7, what);
+    yield combine(t, op, acc.subarray(ra, ra + rn), tmp.subarray(0, rn), true);
   }
   for (let s = 0; s < n - 1; s++) {
     const sc = (me + 1 - s + n) % n;
     const rc = (me - s + n) % n;
-    yield* exchange(t, acc, off(sc), off(sc + 1) - off(sc), right, acc, off(rc), off(rc + 1) - off(rc), left, TAG.allreduce + 8, what);
+    yield exchange(t, acc, off(sc), off(sc + 1) - off(sc), right, acc, off(rc), off(rc + 1) - off(rc), left, TAG.allreduce + 8, what);
   }
 }
 

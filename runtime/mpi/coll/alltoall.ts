@@ -14,22 +14,22 @@ export function* alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Co
   const what = 'alltoall(bruck)';
   // tmp[i] = my block for rank me + i
   const tmp = alloc(sendBuf, n * c);
-  yield* copy(t, tmp, 0, sendBuf, me * c, (n - me) * c);
-  yield* copy(t, tmp, (n - me) * c, sendBuf, 0, me * c);
+  yield copy(t, tmp, 0, sendBuf, me * c, (n - me) * c);
+  yield copy(t, tmp, (n - me) * c, sendBuf, 0, me * c);
   const pack = alloc(sendBuf, Math.ceil(n / 2) * c);
   const unpack = alloc(sendBuf, Math.ceil(n / 2) * c);
   for (let pof2 = 1; pof2 < n; pof2 *= 2) {
     let k = 0;
     for (let i = 0; i < n; i++) if (i & pof2) setAt(pack, tmp.subarray(i * c, i * c + c), c * k++);
-    yield* chargeCopy(t, sendBuf, k * c);
-    yield* exchange(t, pack, 0, k * c, (me + pof2) % n, unpack, 0, k * c, (me - pof2 + n) % n, TAG.alltoall, what);
+    yield chargeCopy(t, sendBuf, k * c);
+    yield exchange(t, pack, 0, k * c, (me + pof2) % n, unpack, 0, k * c, (me - pof2 + n) % n, TAG.alltoall, what);
     k = 0;
     for (let i = 0; i < n; i++) if (i & pof2) setAt(tmp, unpack.subarray(c * k, c * ++k), i * c);
-    yield* chargeCopy(t, sendBuf, k * c);
+    yield chargeCopy(t, sendBuf, k * c);
   }
   // now tmp[i] is the block from rank me - i
   for (let i = 0; i < n; i++) setAt(recvBuf, tmp.subarray(i * c, i * c + c), ((me - i + n) % n) * c);
-  yield* chargeCopy(t, sendBuf, n * c);
+  yield chargeCopy(t, sendBuf, n * c);
 }
 
 /**
@@ -80,12 +80,12 @@ type At = (r: number) => number;
 function* alltoallvPairwiseWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, what: string, tag: number): Coll {
   const n = t.size;
   const me = t.rank;
-  yield* copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
+  yield copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
   const xor = isPof2(n);
   for (let i = 1; i < n; i++) {
     const dst = xor ? me ^ i : (me + i) % n;
     const src = xor ? me ^ i : (me - i + n) % n;
-    yield* exchange(t, sendBuf, sAt(dst), sLen(dst), dst, recvBuf, rAt(src), rLen(src), src, tag, what);
+    yield exchange(t, sendBuf, sAt(dst), sLen(dst), dst, recvBuf, rAt(src), rLen(src), src, tag, what);
   }
 }
 
@@ -101,6 +101,6 @@ function* alltoallvLinearWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At,
     const dst = (me - i + n) % n;
     if (sLen(dst) > 0) reqs.push(send(t, sendBuf, sAt(dst), sLen(dst), dst, tag, what));
   }
-  yield* copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
+  yield copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
   yield reqs;
 }

@@ -30,7 +30,7 @@ export function* doublingChunks(t: CollTransport, buf: Buf, me: number, off: (v:
     const sa = off(f.first(mine));
     const ra = off(f.first(theirs));
     const peer = real(f.oldRank(pr));
-    yield* exchange(t, buf, sa, off(f.first(mine + mask)) - sa, peer, buf, ra, off(f.first(theirs + mask)) - ra, peer, tag, what);
+    yield exchange(t, buf, sa, off(f.first(mine + mask)) - sa, peer, buf, ra, off(f.first(theirs + mask)) - ra, peer, tag, what);
   }
   if (f.absorbs && all > 0) yield send(t, buf, off(0), all, real(me - 1), tag + 1, what);
 }
@@ -50,7 +50,7 @@ export function* ringChunks(t: CollTransport, buf: Buf, me: number, at: (v: numb
   for (let s = 0; s < n - 1; s++) {
     const sc = (me - s + n) % n;
     const rc = (me - s - 1 + 2 * n) % n;
-    yield* exchange(t, buf, at(sc), len(sc), right, buf, at(rc), len(rc), left, tag, what);
+    yield exchange(t, buf, at(sc), len(sc), right, buf, at(rc), len(rc), left, tag, what);
   }
 }
 

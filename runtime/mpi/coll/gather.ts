@@ -28,7 +28,7 @@ export function* gatherBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | n
     return;
   }
   const tmp = vr === 0 && root === 0 ? rootBuffer('gather', recvBuf) : alloc(sendBuf, sub * c);
-  yield* copy(t, tmp, 0, sendBuf, 0, c);
+  yield copy(t, tmp, 0, sendBuf, 0, c);
   for (let mask = 1; mask < n; mask <<= 1) {
     if (vr & mask) {
       yield send(t, tmp, 0, sub * c, (vr - mask + root) % n, TAG.gather, what);
@@ -40,8 +40,8 @@ export function* gatherBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | n
   if (tmp === recvBuf) return;
   const out = rootBuffer('gather', recvBuf);
   // relative block i is rank (i + root) % n
-  yield* copy(t, out, root * c, tmp, 0, (n - root) * c);
-  yield* copy(t, out, 0, tmp, (n - root) * c, root * c);
+  yield copy(t, out, root * c, tmp, 0, (n - root) * c);
+  yield copy(t, out, 0, tmp, (n - root) * c, root * c);
 }
 
 /** Linear gather: the root posts a receive from every rank at once. */
@@ -66,7 +66,7 @@ function* gathervLinearWith(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null,
   const out = rootBuffer(what, recvBuf);
   const reqs: Request[] = [];
   for (let r = 0; r < n; r++) if (r !== root && len(r) > 0) reqs.push(recv(t, out, at(r), len(r), r, tag, what));
-  yield* copy(t, out, at(root), sendBuf, 0, len(root));
+  yield copy(t, out, at(root), sendBuf, 0, len(root));
   yield reqs;
 }
 
@@ -93,7 +93,7 @@ export function* gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | 
   let total = sendBuf.length;
   for (let i = 0; i < sizes.length; i++) total += sizes[i]!;
   const tmp = alloc(sendBuf, total);
-  yield* copy(t, tmp, 0, sendBuf, 0, sendBuf.length);
+  yield copy(t, tmp, 0, sendBuf, 0, sendBuf.length);
   const reqs: Request[] = [];
   for (let i = 0, at = sendBuf.length; i < children.length; at += sizes[i++]!) {
     if (sizes[i]! > 0) reqs.push(recv(t, tmp, at, sizes[i]!, (children[i]! + root) % n, tag + 1, what));
@@ -111,5 +111,5 @@ export function* gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | 
     setAt(out, tmp.subarray(at, at + counts![r]!), displs![r]!);
     at += counts![r]!;
   }
-  yield* chargeCopy(t, sendBuf, total);
+  yield chargeCopy(t, sendBuf, total);
 }

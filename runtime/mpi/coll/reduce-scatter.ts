@@ -28,15 +28,15 @@ export function* reduceScatterRecursiveHalving(t: CollTransport, sendBuf: Buf, r
     return;
   }
   const acc = alloc(sendBuf, total);
-  yield* copy(t, acc, 0, sendBuf, 0, total);
+  yield copy(t, acc, 0, sendBuf, 0, total);
   const tmp = alloc(sendBuf, total);
   if (f.absorbs) {
     yield recv(t, tmp, 0, total, me - 1, tag, what);
-    yield* combine(t, op, acc, tmp, true);
+    yield combine(t, op, acc, tmp, true);
   }
   yield* halve(t, op, acc, tmp, f, (i) => at[f.first(i)]!, tag + 1, what);
   if (f.absorbs && recvCounts[me - 1]! > 0) yield send(t, acc, at[me - 1]!, recvCounts[me - 1]!, me - 1, tag + 2, what);
-  yield* copy(t, recvBuf, 0, acc, at[me]!, recvCounts[me]!);
+  yield copy(t, recvBuf, 0, acc, at[me]!, recvCounts[me]!);
 }
 
 /**
@@ -50,13 +50,13 @@ export function* reduceScatterPairwise(t: CollTransport, sendBuf: Buf, recvBuf: 
   const what = `reduceScatter(pairwise, ${op.name})`;
   const mine = recvCounts[me]!;
   const acc = recvBuf.subarray(0, mine);
-  yield* copy(t, acc, 0, sendBuf, at[me]!, mine);
+  yield copy(t, acc, 0, sendBuf, at[me]!, mine);
   const tmp = alloc(sendBuf, mine);
   for (let i = 1; i < n; i++) {
     const dst = (me + i) % n;
     const src = (me - i + n) % n;
-    yield* exchange(t, sendBuf, at[dst]!, recvCounts[dst]!, dst, tmp, 0, mine, src, TAG.reduceScatter + 3, what);
-    yield* combine(t, op, acc, tmp, src < me);
+    yield exchange(t, sendBuf, at[dst]!, recvCounts[dst]!, dst, tmp, 0, mine, src, TAG.reduceScatter + 3, what);
+    yield combine(t, op, acc, tmp, src < me);
   }
 }
 
@@ -70,7 +70,7 @@ export function* reduceScatterRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf,
   const at = check(op, recvCounts);
   const what = `reduceScatter(ring, ${op.name})`;
   const acc = alloc(sendBuf, at[n]!);
-  yield* copy(t, acc, 0, sendBuf, 0, at[n]!);
+  yield copy(t, acc, 0, sendBuf, 0, at[n]!);
   let most = 0;
   for (let i = 0; i < n; i++) most = Math.max(most, recvCounts[i]!);
   const tmp = alloc(sendBuf, most);
@@ -80,10 +80,10 @@ export function* reduceScatterRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf,
     const sb = (me - s - 1 + 2 * n) % n;
     const rb = (me - s - 2 + 2 * n) % n;
     const rn = recvCounts[rb]!;
-    yield* exchange(t, acc, at[sb]!, recvCounts[sb]!, right, tmp, 0, rn, left, TAG.reduceScatter + 4, what);
-    yield* combine(t, op, acc.subarray(at[rb]!, at[rb]! + rn), tmp.subarray(0, rn), true);
+    yield exchange(t, acc, at[sb]!, recvCounts[sb]!, right, tmp, 0, rn, left, TAG.reduceScatter + 4, what);
+    yield combine(t, op, acc.subarray(at[rb]!, at[rb]! + rn), tmp.subarray(0, rn), true);
   }
-  yield* copy(t, recvBuf, 0, acc, at[me]!, recvCounts[me]!);
+  yield copy(t, recvBuf, 0, acc, at[me]!, recvCounts[me]!);
 }
 
 /**

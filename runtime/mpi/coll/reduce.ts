@@ -23,7 +23,7 @@ export function* reduceBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | n
   const vr = (me - treeRoot + n) % n;
   const count = sendBuf.length;
   const acc = me === root ? rootBuffer('reduce', recvBuf, sendBuf).subarray(0, count) : alloc(sendBuf, count);
-  yield* copy(t, acc, 0, sendBuf, 0, count);
+  yield copy(t, acc, 0, sendBuf, 0, count);
   let tmp: Buf | null = null;
   for (let mask = 1; mask < n; mask <<= 1) {
     if (vr & mask) {
@@ -34,7 +34,7 @@ export function* reduceBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | n
     if (child >= n) continue;
     tmp ??= alloc(sendBuf, count);
     yield recv(t, tmp, 0, count, (child + treeRoot) % n, TAG.reduce, what);
-    yield* combine(t, op, acc, tmp, false);
+    yield combine(t, op, acc, tmp, false);
   }
   if (treeRoot !== root) {
     if (me === treeRoot) yield send(t, acc, 0, count, root, TAG.reduce + 1, what);
@@ -58,10 +58,10 @@ export function* reduceLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf | nul
   for (let r = 0, k = 0; r < n; r++) reqs.push(r === root ? null : recv(t, tmp, count * k++, count, r, TAG.reduce + 2, what));
   const data = (r: number): Buf => (r === root ? sendBuf : tmp.subarray(count * (r < root ? r : r - 1), count * (r < root ? r + 1 : r)));
   yield reqs[0];
-  yield* copy(t, acc, 0, data(0), 0, count);
+  yield copy(t, acc, 0, data(0), 0, count);
   for (let r = 1; r < n; r++) {
     yield reqs[r];
-    yield* combine(t, op, acc, data(r), false);
+    yield combine(t, op, acc, data(r), false);
   }
 }
 
@@ -77,7 +77,7 @@ export function* reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf
   const what = `reduce(rabenseifner, ${op.name}, root ${root})`;
   const f = new Fold(me, n);
   const acc = alloc(sendBuf, count);
-  yield* copy(t, acc, 0, sendBuf, 0, count);
+  yield copy(t, acc, 0, sendBuf, 0, count);
   const tag = TAG.reduce + 4;
   // the new rank that ends with the whole result: the root's, or its partner's if it sits out
   const rootNew = root < 2 * f.rem ? root >> 1 : root - f.rem;
@@ -88,7 +88,7 @@ export function* reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf
     const tmp = alloc(sendBuf, count);
     if (f.absorbs) {
       yield recv(t, tmp, 0, count, me - 1, tag, what);
-      yield* combine(t, op, acc, tmp, true);
+      yield combine(t, op, acc, tmp, true);
     }
     const nr = f.newrank;
     const off = (i: number): number => partOffset(count, f.p2, i, op.unit);
@@ -108,7 +108,7 @@ export function* reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf
       if (c > 0) yield recv(t, acc, b, c, f.oldRank(peer), tag + 2, what);
     }
     if (nr === rootNew) {
-      if (me === root) yield* copy(t, rootBuffer('reduce', recvBuf, sendBuf), 0, acc, 0, count);
+      if (me === root) yield copy(t, rootBuffer('reduce', recvBuf, sendBuf), 0, acc, 0, count);
       else yield send(t, acc, 0, count, root, tag + 3, what);
     }
   }
@@ -132,7 +132,7 @@ export function* halve(t: CollTransport, op: Op, acc: Buf, tmp: Buf, f: Fold, of
     const ga = off(giveLo);
     const gc = off(giveLo + mask) - ga;
     const who = f.oldRank(peer);
-    yield* exchange(t, acc, ga, gc, who, tmp, ka, kc, who, tag, what);
-    yield* combine(t, op, acc.subarray(ka, ka + kc), tmp.subarray(ka, ka + kc), peer < nr);
+    yield exchange(t, acc, ga, gc, who, tmp, ka, kc, who, tag, what);
+    yield combine(t, op, acc.subarray(ka, ka + kc), tmp.subarray(ka, ka + kc), peer < nr);
   }
 }

@@ -13,21 +13,21 @@ export function* scanRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: 
   const count = sendBuf.length;
   const what = `scan(recursive doubling, ${op.name})`;
   const result = recvBuf.subarray(0, count);
-  yield* copy(t, result, 0, sendBuf, 0, count);
+  yield copy(t, result, 0, sendBuf, 0, count);
   if (n === 1) return;
   const partial = alloc(sendBuf, count);
-  yield* copy(t, partial, 0, sendBuf, 0, count);
+  yield copy(t, partial, 0, sendBuf, 0, count);
   const tmp = alloc(sendBuf, count);
   const scratch = alloc(sendBuf, count);
   for (let mask = 1; mask < n; mask <<= 1) {
     const peer = me ^ mask;
     if (peer >= n) continue;
-    yield* exchange(t, partial, 0, count, peer, tmp, 0, count, peer, TAG.scan, what);
+    yield exchange(t, partial, 0, count, peer, tmp, 0, count, peer, TAG.scan, what);
     if (peer < me) {
-      yield* combine(t, op, result, tmp, true, scratch);
-      yield* combine(t, op, partial, tmp, true);
+      yield combine(t, op, result, tmp, true, scratch);
+      yield combine(t, op, partial, tmp, true);
     } else {
-      yield* combine(t, op, partial, tmp, false);
+      yield combine(t, op, partial, tmp, false);
     }
   }
 }
@@ -39,11 +39,11 @@ export function* scanLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op
   const count = sendBuf.length;
   const what = `scan(linear, ${op.name})`;
   const result = recvBuf.subarray(0, count);
-  yield* copy(t, result, 0, sendBuf, 0, count);
+  yield copy(t, result, 0, sendBuf, 0, count);
   if (me > 0) {
     const tmp = alloc(sendBuf, count);
     yield recv(t, tmp, 0, count, me - 1, TAG.scan + 1, what);
-    yield* combine(t, op, result, tmp, true);
+    yield combine(t, op, result, tmp, true);
   }
   if (me < n - 1) yield send(t, result, 0, count, me + 1, TAG.scan + 1, what);
 }
@@ -60,21 +60,21 @@ export function* exscanRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf
   if (n === 1) return;
   const result = recvBuf.subarray(0, count);
   const partial = alloc(sendBuf, count);
-  yield* copy(t, partial, 0, sendBuf, 0, count);
+  yield copy(t, partial, 0, sendBuf, 0, count);
   const tmp = alloc(sendBuf, count);
   const scratch = alloc(sendBuf, count);
   let first = true;
   for (let mask = 1; mask < n; mask <<= 1) {
     const peer = me ^ mask;
     if (peer >= n) continue;
-    yield* exchange(t, partial, 0, count, peer, tmp, 0, count, peer, TAG.exscan, what);
+    yield exchange(t, partial, 0, count, peer, tmp, 0, count, peer, TAG.exscan, what);
     if (peer < me) {
-      if (first) yield* copy(t, result, 0, tmp, 0, count);
-      else yield* combine(t, op, result, tmp, true, scratch);
+      if (first) yield copy(t, result, 0, tmp, 0, count);
+      else yield combine(t, op, result, tmp, true, scratch);
       first = false;
-      yield* combine(t, op, partial, tmp, true);
+      yield combine(t, op, partial, tmp, true);
     } else {
-      yield* combine(t, op, partial, tmp, false);
+      yield combine(t, op, partial, tmp, false);
     }
   }
 }
@@ -94,7 +94,7 @@ export function* exscanLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: 
   yield recv(t, result, 0, count, me - 1, TAG.exscan + 1, what);
   if (me === n - 1) return;
   const next = alloc(sendBuf, count);
-  yield* copy(t, next, 0, result, 0, count);
-  yield* combine(t, op, next, sendBuf, false);
+  yield copy(t, next, 0, result, 0, count);
+  yield combine(t, op, next, sendBuf, false);
   yield send(t, next, 0, count, me + 1, TAG.exscan + 1, what);
 }

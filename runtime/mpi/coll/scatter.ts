@@ -25,8 +25,8 @@ export function* scatterBinomial(t: CollTransport, sendBuf: Buf | null, recvBuf:
       buf = src;
     } else {
       buf = alloc(recvBuf, n * c);
-      yield* copy(t, buf, 0, src, root * c, (n - root) * c);
-      yield* copy(t, buf, (n - root) * c, src, 0, root * c);
+      yield copy(t, buf, 0, src, root * c, (n - root) * c);
+      yield copy(t, buf, (n - root) * c, src, 0, root * c);
     }
     while (mask < n) mask <<= 1;
   } else {
@@ -40,7 +40,7 @@ export function* scatterBinomial(t: CollTransport, sendBuf: Buf | null, recvBuf:
     const child = vr + mask;
     if (child < n) reqs.push(send(t, buf, mask * c, Math.min(mask, n - child) * c, (child + root) % n, TAG.scatter, what));
   }
-  if (buf !== recvBuf) yield* copy(t, recvBuf, 0, buf, 0, c);
+  if (buf !== recvBuf) yield copy(t, recvBuf, 0, buf, 0, c);
   yield reqs;
 }
 
@@ -65,7 +65,7 @@ function* scattervLinearWith(t: CollTransport, sendBuf: Buf | null, at: (r: numb
   const src = rootBuffer(what, sendBuf);
   const reqs: Request[] = [];
   for (let r = 0; r < t.size; r++) if (r !== root && len(r) > 0) reqs.push(send(t, src, at(r), len(r), r, tag, what));
-  yield* copy(t, recvBuf, 0, src, at(root), len(root));
+  yield copy(t, recvBuf, 0, src, at(root), len(root));
   yield reqs;
 }
 
@@ -94,7 +94,7 @@ export function* scattervBinomial(t: CollTransport, sendBuf: Buf | null, counts:
       const r = (v + root) % n;
       setAt(buf, src.subarray(displs[r]!, displs[r]! + counts[r]!), at);
     }
-    yield* chargeCopy(t, recvBuf, total);
+    yield chargeCopy(t, recvBuf, total);
     while (mask < n) mask <<= 1;
   } else {
     mask = vr & -vr;
@@ -120,6 +120,6 @@ export function* scattervBinomial(t: CollTransport, sendBuf: Buf | null, counts:
     const len = start[mask + k]! - a;
     if (len > 0) reqs.push(send(t, buf, a, len, to, tag + 1, what));
   }
-  yield* copy(t, recvBuf, 0, buf, 0, sizes[0]!);
+  yield copy(t, recvBuf, 0, buf, 0, sizes[0]!);
   yield reqs;
 }

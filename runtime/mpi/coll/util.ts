@@ -1,6 +1,6 @@
 import type { Op, ReduceArray } from '../ops.ts';
 import { MpiError, type Request } from '../request.ts';
-import type { Coll, CollTransport } from './transport.ts';
+import type { CollTransport } from './transport.ts';
 
 /** A typed array a collective moves or combines; counts and offsets are in its elements. */
 export type Buf = ReduceArray;
@@ -57,7 +57,7 @@ export function recv(t: CollTransport, buf: Buf, off: number, count: number, sou
  * Sends [soff, soff + scount) of `sbuf` to `dest` while receiving [roff, roff + rcount) of
  * `rbuf` from `source`; an empty side is skipped (both ends compute the same sizes).
  */
-export function* exchange(
+export function exchange(
   t: CollTransport,
   sbuf: Buf,
   soff: number,
@@ -69,34 +69,36 @@ export function* exchange(
   source: number,
   tag: number,
   what: string,
-): Coll {
-  const reqs: Request[] = [];
-  if (rcount > 0) reqs.push(recv(t, rbuf, roff, rcount, source, tag, what));
-  if (scount > 0) reqs.push(send(t, sbuf, soff, scount, dest, tag, what));
-  yield reqs;
+): readonly Request[] {
+  if (rcount > 0 && scount > 0) return [recv(t, rbuf, roff, rcount, source, tag, what), send(t, sbuf, soff, scount, dest, tag, what)];
+  if (rcount > 0) return [recv(t, rbuf, roff, rcount, source, tag, what)];
+  return scount > 0 ? [send(t, sbuf, soff, scount, dest, tag, what)] : NO_REQUESTS;
 }
 
-/** Copies `count` elements of `src` from `soff` into `dst` at `doff`, charging the copy. */
-export function* copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number): Coll {
-  if (count <= 0) return;
+const NO_REQUESTS: readonly Request[] = [];
+
+/** Copies `count` elements of `src` from `soff` into `dst` at `doff`; returns the copy's CPU time (ps) to yield. */
+export function copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number): number {
+  if (count <= 0) return 0;
   setAt(dst, src.subarray(soff, soff + count), doff);
-  yield Math.ceil((count * src.BYTES_PER_ELEMENT) / t.copyBytesPerPs);
+  return Math.ceil((count * src.BYTES_PER_ELEMENT) / t.copyBytesPerPs);
 }
 
-/** Charges the copy of `count` elements of `like`'s type. */
-export function* chargeCopy(t: CollTransport, like: Buf, count: number): Coll {
-  if (count > 0) yield Math.ceil((count * like.BYTES_PER_ELEMENT) / t.copyBytesPerPs);
+/** The CPU time (ps) of copying `count` elements of `like`'s type, to yield. */
+export function chargeCopy(t: CollTransport, like: Buf, count: number): number {
+  return count > 0 ? Math.ceil((count * like.BYTES_PER_ELEMENT) / t.copyBytesPerPs) : 0;
 }
 
 /**
  * Combines `other` into `acc` (same length) keeping rank order: `acc = acc ∘ other` when
  * `other` holds higher ranks' data, `acc = other ∘ acc` when it holds lower ranks'. In the
  * second case a non-commutative op needs a scratch array: `scratch` if given, else `other`
- * itself, which is then overwritten. Charges the combine (elements / flopsPerPs) and any copy.
+ * itself, which is then overwritten. Returns the CPU time (ps) of the combine (elements /
+ * flopsPerPs) and any copy, to yield.
  */
-export function* combine(t: CollTransport, op: Op, acc: Buf, other: Buf, otherIsLower: boolean, scratch?: Buf): Coll {
+export function combine(t: CollTransport, op: Op, acc: Buf, other: Buf, otherIsLower: boolean, scratch?: Buf): number {
   const n = acc.length;
-  if (n === 0) return;
+  if (n === 0) return 0;
   let ps = n / t.flopsPerPs;
   if (otherIsLower && !op.commutative) {
     let left = other;
@@ -111,7 +113,7 @@ export function* combine(t: CollTransport, op: Op, acc: Buf, other: Buf, otherIs
   } else {
     op.apply(acc, other);
   }
-  yield Math.ceil(ps);
+  return Math.ceil(ps);
 }
 
 /** Largest power of two not above `n` (n >= 1). */
