@@ -19,7 +19,7 @@ import type { MachineSpec } from '../fabric/machines/spec.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
-import { loadMachine, parseSets } from './machine-arg.ts';
+import { loadMachine, parseSets, withFidelity } from './machine-arg.ts';
 import { formatTable } from './table.ts';
 
 const USER_FILE = /\.(m?[jt]s)$/;
@@ -289,6 +289,7 @@ export interface CompareCliOptions {
   readonly ppn: string;
   readonly param: readonly string[];
   readonly set: readonly string[];
+  readonly fidelity?: string;
   readonly seed: string;
   readonly json?: boolean;
 }
@@ -304,7 +305,7 @@ export async function compareCommand(opts: CompareCliOptions, io: { out: (s: str
     nodes: positiveInt('nodes', opts.nodes),
     ppn: positiveInt('ppn', opts.ppn),
     params: parseKeyValues(opts.param, '--param'),
-    set: parseSets(opts.set),
+    set: parseSets(withFidelity(opts.set, opts.fidelity)),
     seed,
   });
   io.out(opts.json ? JSON.stringify({ app: r.app, nodes: r.nodes, ppn: r.ppn, rows: r.rows }) : formatCompare(r));

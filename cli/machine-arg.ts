@@ -3,6 +3,7 @@
  * that the fabric layer stays free of the file system. `--set` values are checked against the
  * parameter schema before anything runs.
  */
+import { FIDELITY_LEVELS } from '../fabric/machines/fidelity.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import { machineSpec } from '../fabric/machine.ts';
 import { parseMachineFile } from '../fabric/machines/file.ts';
@@ -24,6 +25,13 @@ export function loadMachine(arg: string): MachineSpec {
   }
   if (!existsSync(arg)) throw new RangeError(`no such machine file: ${arg}`);
   return parseMachineFile(readFileSync(arg, 'utf8'), arg);
+}
+
+/** The `--set` items with `--fidelity <level>` added as `fabric.fidelity=<level>`; throws RangeError on an unknown level. */
+export function withFidelity(items: readonly string[], fidelity: string | undefined): string[] {
+  if (fidelity === undefined) return [...items];
+  if (!(FIDELITY_LEVELS as readonly string[]).includes(fidelity)) throw new RangeError(`--fidelity ${fidelity}: valid: ${FIDELITY_LEVELS.join(', ')}`);
+  return [...items, `fabric.fidelity=${fidelity}`];
 }
 
 /**

@@ -18,7 +18,7 @@ import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { progressLine } from './progress.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
 import { sweepPointCommand } from './sweep-slurm.ts';
-import { loadMachine, parseSets } from './machine-arg.ts';
+import { loadMachine, parseSets, withFidelity } from './machine-arg.ts';
 import { renderReport } from './report.ts';
 import { runReport } from './run-report.ts';
 import { formatTable } from './table.ts';
@@ -66,6 +66,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
     .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; checked before the run; see docs/parameters.md", collect, [])
+    .option('--fidelity <level>', 'what the fabric simulates: packet (every hardware packet, the reference), coarse (bulk transfers in packets of fabric.coarseBytes), flow (transfers of at least fabric.flowBytes as max-min fair flows); same as --set fabric.fidelity=<level>')
     .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring; see 'phit collectives'", collect, [])
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
@@ -90,6 +91,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', 'set an app parameter (repeatable)', collect, [])
     .option('-s, --set <key=value>', 'set a machine parameter (repeatable); a machine it does not apply to shows an error', collect, [])
+    .option('--fidelity <level>', 'what the fabric simulates: packet (every hardware packet, the reference), coarse (bulk transfers in packets of fabric.coarseBytes), flow (transfers of at least fabric.flowBytes as max-min fair flows); same as --set fabric.fidelity=<level>')
     .option('--seed <s>', 'seed of every run (same seed, same result)', '1')
     .option('--json', 'print one JSON object instead of a table')
     .addHelpText(
@@ -434,6 +436,7 @@ interface RunOptions {
   ppn: string;
   param: string[];
   set: string[];
+  fidelity?: string;
   coll: string[];
   placement: string;
   seed: string;
@@ -472,7 +475,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   if (nodes * ppn < app.minRanks) {
     throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
   }
-  const set = parseSets(opts.set, spec);
+  const set = parseSets(withFidelity(opts.set, opts.fidelity), spec);
   const config = resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
   const algorithms = parseKeyValues(opts.coll, '--coll');
   try {

@@ -1,5 +1,6 @@
 import { assertDeadlockFree, checkDeadlockFreedom, type DeadlockCheck } from './deadlock.ts';
 import { Engine } from './engine/engine.ts';
+import { FIDELITY_LEVELS, type Fidelity } from './machines/fidelity.ts';
 import { presets } from './machines/index.ts';
 import { ParamReader, type MachineSpec } from './machines/spec.ts';
 import { MAX_BUFFER_PHITS, Network, type AgeArbitration, type LinkParams, type NetworkParams } from './network.ts';
@@ -63,6 +64,15 @@ export interface DmappParams {
   readonly heapPageBytes: number;
 }
 
+/** How much of the fabric a run simulates (see fabric/machines/fidelity.ts). */
+export interface FabricParams {
+  readonly fidelity: Fidelity;
+  /** coarse: payload of one simulated packet of a bulk transfer, a whole number of hardware packets. */
+  readonly coarseBytes: number;
+  /** flow: transfers of at least this many bytes become flows. */
+  readonly flowBytes: number;
+}
+
 /** A machine preset resolved for one run: every value in ps, bytes or counts. */
 export interface MachineConfig {
   readonly name: string;
@@ -83,6 +93,7 @@ export interface MachineConfig {
   readonly noise: NoiseParams;
   readonly mpi: MpiParams;
   readonly dmapp: DmappParams;
+  readonly fabric: FabricParams;
 }
 
 /** Looks up a preset by name; throws RangeError listing the valid ones. */
@@ -134,6 +145,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
   if (network.injectBufferPhits > MAX_BUFFER_PHITS || network.ejectBufferPhits > MAX_BUFFER_PHITS) {
     throw new RangeError(`buffers (router.inputBuffer=${network.inputBufferPhits}, times ${tiles} behind a node port; nic.receiveBuffer=${network.ejectBufferPhits}) must each be at most ${MAX_BUFFER_PHITS} phits`);
   }
+  const fabric = fabricOf(r, maxPayload);
   const nicCyclePs = cyclePs(r.hz('nic.clock'));
   const nic: NicParams = {
     format,
@@ -173,6 +185,8 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     ceEngines: r.int('ce.engines'),
     ceRadix: r.int('ce.radix'),
     ceOpPs: r.timePs('ce.op'),
+    coarseUnits: fabric.fidelity === 'coarse' ? fabric.coarseBytes / maxPayload : 1,
+    coarseMinBytes: fabric.coarseBytes,
   };
   if (nic.bteGetBytesPerPs <= 0 && r.string('bte.getBandwidth') !== 'nic') {
     throw new RangeError(`parameter bte.getBandwidth: expected a positive bandwidth or "nic", got "${r.string('bte.getBandwidth')}"`);
@@ -232,7 +246,21 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       vmdh: r.yesNo('dmapp.vmdh'),
       heapPageBytes: r.bytes('dmapp.heapPage'),
     },
+    fabric,
   };
+}
+
+/** The fidelity parameters; coarse packets hold a whole number of hardware packets, at least one. */
+function fabricOf(r: ParamReader, maxPayload: number): FabricParams {
+  const fidelity = r.string('fabric.fidelity') as Fidelity;
+  if (!(FIDELITY_LEVELS as readonly string[]).includes(fidelity)) throw new RangeError(`parameter fabric.fidelity: "${fidelity}" is not one of ${FIDELITY_LEVELS.join(', ')}`);
+  const coarse = r.bytes('fabric.coarseBytes');
+  if (coarse < maxPayload || coarse % maxPayload !== 0) {
+    throw new RangeError(`parameter fabric.coarseBytes: ${coarse} bytes is not a whole number of ${maxPayload}-byte packets (packet.maxPayload)`);
+  }
+  if (coarse / maxPayload > 0xffff) throw new RangeError(`parameter fabric.coarseBytes: at most ${0xffff} packets of ${maxPayload} bytes`);
+  if (fidelity === 'flow') throw new RangeError('parameter fabric.fidelity: the flow level is not available yet (packet or coarse)');
+  return { fidelity, coarseBytes: coarse, flowBytes: r.bytes('fabric.flowBytes') };
 }
 
 /** SeaStar age-based arbitration parameters (AGE_RR_SELECT as 16 hex digits, bit i for grant i). */
@@ -282,7 +310,8 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const { graph, route, vcs, nextPort } = buildTopology(config.topology);
   // refuse a routing that can deadlock before anything runs (a sample of pairs on large systems)
   assertDeadlockFree(`routing ${config.topology.routing} on ${config.topologySummary}`, graph, route, vcs, { maxPairs: 4096, salts: 2 });
-  const pool = new PacketPool(config.nic.format.maxPayloadBytes);
+  // a coarse packet carries the payload of all the hardware packets it stands for
+  const pool = new PacketPool(config.nic.format.maxPayloadBytes * config.nic.coarseUnits);
   const net = new Network(engine, graph, route, { ...config.network, vcs, links: linksByClass(config, graph) }, pool, nextPort);
   const txns = new TxnTable();
   const nics: Nic[] = [];

@@ -70,7 +70,7 @@ export interface Endpoint {
 export interface NetworkAccess {
   readonly pkts: PacketPool;
   attach(node: number, ep: Endpoint): void;
-  inject(node: number, p: number): void;
+  inject(node: number, p: number, tailPs?: number): void;
   ejectCredit(node: number, vc: number, phits: number, atPs: number): void;
 }
 
@@ -231,6 +231,13 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private pcFree = -1;
   private pcUsed = 0;
   private readonly choice: RouteChoice = { port: 0, count: 1, vc: 0 };
+  /**
+   * Credits a packet takes from a buffer: its phits, at most those of the smallest buffer on a
+   * path (router input or NIC receive buffer). Only a coarse packet (fidelity level coarse, a
+   * bulk transfer's hardware packets carried as one) is larger: it takes a whole buffer while
+   * it passes, as its hardware packets would stream through it.
+   */
+  private readonly capPhits: number;
   private readonly endpoints: (Endpoint | undefined)[];
   /** Packet-hops (channel traversals between routers) so far. */
   linkHops = 0;
@@ -273,6 +280,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const largest = Math.max(params.inputBufferPhits, params.ejectBufferPhits, params.injectBufferPhits);
     if (largest > MAX_BUFFER_PHITS) throw new RangeError(`a buffer of ${largest} phits: at most ${MAX_BUFFER_PHITS} (credits are 16-bit counts)`);
     this.nChan = nChan;
+    this.capPhits = Math.min(params.inputBufferPhits, params.ejectBufferPhits);
     this.busyUntil = new Float64Array(nChan);
     this.reqHead = new Int32Array(nChan).fill(-1);
     this.reqTail = new Int32Array(nChan).fill(-1);
@@ -475,13 +483,15 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
 
   /**
    * Hands a packet (fields src, dst, phits, vcClass set) from node `node`'s NIC to the network at
-   * the current time. The NIC's queue is unbounded; the injection channel applies credits.
+   * the current time; its tail follows at `tailPs` (later for a coarse packet, whose hardware
+   * packets leave the NIC one after another). The NIC's queue is unbounded; the injection
+   * channel applies credits.
    */
-  inject(node: number, p: number): void {
+  inject(node: number, p: number, tailPs = this.engine.now): void {
     const pk = this.pkts;
-    if (DEBUG && pk.phits[p]! > this.maxPacketPhits) throw new Error(`packet of ${pk.phits[p]} phits exceeds buffers`);
+    if (DEBUG && this.creditPhits(pk.phits[p]!) > this.maxPacketPhits) throw new Error(`packet of ${pk.phits[p]} phits exceeds buffers`);
     const now = this.engine.now;
-    pk.tailAt[p] = now;
+    pk.tailAt[p] = tailPs > now ? tailPs : now;
     pk.hops[p] = 0;
     // a response reuses its request's packet: its route starts afresh
     pk.startRoute(p, this.engine.rng.nextU32());
@@ -494,7 +504,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   ejectCredit(node: number, vc: number, phits: number, atPs: number): void {
     const g = this.graph;
     const chan = g.nodeRouter[node]! * g.radix + g.nodePort[node]!;
-    this.returnCredits(chan, this.poolOf(chan * this.nv + vc, 0), phits, atPs);
+    this.returnCredits(chan, this.poolOf(chan * this.nv + vc, 0), this.creditPhits(phits), atPs);
   }
 
   /**
@@ -670,7 +680,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     // the head of its queue: it requests its output now
     if (chan === -1) chan = gp >= this.nGP ? gp : this.routeNow(gp, p);
     const pool = this.creditOf(chan, p);
-    const phits = pk.phits[p]!;
+    const phits = this.creditPhits(pk.phits[p]!);
     if (this.goesNow(chan, pool, phits)) {
       // granted at once: it never enters the queue
       this.moveArbiter(chan, iq);
@@ -720,7 +730,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     } else if (pk.ordered[p]) {
       chan = base + modU32(Math.imul(pk.src[p]! + 0x9e3779b9, 0x85ebca6b ^ pk.dst[p]!) >>> 0, ch.count);
     } else {
-      chan = this.leastLoaded(base, ch.count, ch.vc, pk.phits[p]!);
+      chan = this.leastLoaded(base, ch.count, ch.vc, this.creditPhits(pk.phits[p]!));
+    }
+    if (pk.units[p]! > 1) {
+      pk.gFirst[p] = base;
+      pk.gCount[p] = ch.count;
     }
     pk.vc[p] = ch.vc;
     return chan;
@@ -741,9 +755,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       chan = this.routeNow(gp, p);
     }
     const pool = this.creditOf(chan, p);
-    const phits = pk.phits[p]!;
+    const phits = this.creditPhits(pk.phits[p]!);
     if (this.goesNow(chan, pool, phits)) this.grant(chan, iq);
     else this.waitFor(chan, iq, pool, phits);
+  }
+
+  /** Credits a packet of `phits` phits takes (see capPhits). */
+  private creditPhits(phits: number): number {
+    return phits < this.capPhits ? phits : this.capPhits;
   }
 
   /** The common case: nothing waits at channel `chan`, it is free, and pool `pool` has credits for `phits`. */
@@ -923,20 +942,69 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     return a > 255 ? 255 : a;
   }
 
+  /**
+   * A coarse packet about to leave on channel `chan` (free now) of a group of parallel
+   * channels: its hardware packets would spread over the group's channels that free up in time
+   * to carry their share, so it takes those, each for an equal share of the serialization
+   * `ser` once it is free. Returns when this channel's share ends and when the last ends (the
+   * packet's tail).
+   */
+  private spread(chan: number, p: number, ser: number): void {
+    const now = this.engine.now;
+    const first = this.pkts.gFirst[p]!;
+    const count = this.pkts.gCount[p]!;
+    // channels busy past the end of an even share would only hold the tail back: left out
+    const horizon = now + ser / count;
+    let k = 0;
+    for (let c = first; c < first + count; c++) if (c === chan || this.busyUntil[c]! <= horizon) k++;
+    const share = ser / k;
+    let tail = 0;
+    for (let c = first; c < first + count; c++) {
+      const b = this.busyUntil[c]!;
+      if (c !== chan && b > horizon) continue;
+      const e = Math.ceil((b > now ? b : now) + share);
+      if (c === chan) this.spreadBusy = e;
+      else {
+        this.busyUntil[c] = e;
+        // a busy channel with waiting requests keeps a try at the end of its busy time (returnCredits relies on it)
+        if (this.reqHead[c] !== -1) this.scheduleTry(c, e);
+        if (this.mOn) this.mBusy[c]! += share;
+      }
+      if (e > tail) tail = e;
+    }
+    this.spreadShare = share;
+    this.spreadTail = tail;
+  }
+  private spreadBusy = 0;
+  private spreadShare = 0;
+  private spreadTail = 0;
+
   /** Puts packet `p`, leaving input queue `iq`, on channel `chan` now. */
   private send(chan: number, p: number, iq: number): void {
     const pk = this.pkts;
     const now = this.engine.now;
     if (DEBUG && this.busyUntil[chan]! > now) throw new Error(`channel ${chan} asked to send while busy until ${this.busyUntil[chan]}`);
-    const phits = pk.phits[p]!;
+    const wire = pk.phits[p]!;
+    const phits = this.creditPhits(wire);
     const kind = this.chanKind[chan]!;
-    const ser = (phits + this.kindOvh[kind]!) * this.kindPhitPs[kind]!;
+    const units = pk.units[p]!;
+    // every hardware packet a coarse packet stands for pays the link's overhead
+    const ser = (wire + this.kindOvh[kind]! * units) * this.kindPhitPs[kind]!;
     let end = now + ser;
+    let busy = -1;
+    let carried = ser;
+    if (units > 1 && chan < this.nGP && pk.gCount[p]! > 1) {
+      // its share of the group's channels: this one until `busy`, its tail with the last share
+      this.spread(chan, p, ser);
+      busy = this.spreadBusy;
+      end = this.spreadTail;
+      carried = this.spreadShare;
+    }
     if (end < pk.tailAt[p]!) end = pk.tailAt[p]!;
     end = Math.ceil(end);
-    this.busyUntil[chan] = end;
+    this.busyUntil[chan] = busy >= 0 ? busy : end;
     if (this.mOn) {
-      this.mBusy[chan]! += ser;
+      this.mBusy[chan]! += carried;
       const since = this.mStallSince[chan]!;
       if (since >= 0) {
         this.mStall[chan]! += now - since;
@@ -957,7 +1025,10 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       const qPer = this.qPer;
       const vc = qPer === 1 ? within : (within / qPer) | 0;
       const slot = this.cq > 1 && up < this.nGP ? within - vc * qPer : 0;
-      this.returnCredits(up, this.poolOf(up * this.nv + vc, slot), phits, end + this.kindLatPs[this.chanKind[up]!]!);
+      // a coarse packet's hardware packets leave the buffer one after another, freeing it as they go:
+      // its credits return once the first has left, so the next packet can stream in behind it
+      const gone = units > 1 ? now + ser / units : end;
+      this.returnCredits(up, this.poolOf(up * this.nv + vc, slot), phits, gone + this.kindLatPs[this.chanKind[up]!]!);
     }
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);

@@ -14,6 +14,17 @@ export class PacketPool {
   dst = new Int32Array(0);
   /** Size on the wire in phits (flits), without link-layer overhead. */
   phits = new Int32Array(0);
+  /**
+   * Hardware packets this packet stands for: 1, or at the coarse fidelity level the packets of
+   * a bulk transfer carried as one (each of them still pays its link-layer overhead).
+   */
+  units = new Uint16Array(0);
+  /**
+   * A coarse packet's group of parallel channels at its current hop (first channel and count),
+   * set where it is routed: its hardware packets would spread over the group, so it does too.
+   */
+  gFirst = new Int32Array(0);
+  gCount = new Uint8Array(0);
   /** VC class: 0 = request, 1 = response. */
   vcClass = new Uint8Array(0);
   /** VC the packet uses on its next (or current) channel. */
@@ -82,6 +93,7 @@ export class PacketPool {
     const p = this.freeList[--this.freeTop]!;
     this.next[p] = -1;
     this.hops[p] = 0;
+    this.units[p] = 1;
     this.ordered[p] = 0;
     this.path[p] = 0xff;
     this.startRoute(p, 0);
@@ -111,7 +123,7 @@ export class PacketPool {
 
   private grow(n: number): void {
     const old = this.capacity;
-    const g = <T extends Int32Array | Uint32Array | Uint8Array | Int8Array | Int16Array | Float64Array>(a: T): T => {
+    const g = <T extends Int32Array | Uint32Array | Uint8Array | Int8Array | Int16Array | Uint16Array | Float64Array>(a: T): T => {
       const b = new (a.constructor as new (n: number) => T)(n);
       b.set(a);
       return b;
@@ -119,6 +131,9 @@ export class PacketPool {
     this.src = g(this.src);
     this.dst = g(this.dst);
     this.phits = g(this.phits);
+    this.units = g(this.units);
+    this.gFirst = g(this.gFirst);
+    this.gCount = g(this.gCount);
     this.vcClass = g(this.vcClass);
     this.vc = g(this.vc);
     this.at = g(this.at);

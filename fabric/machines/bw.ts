@@ -1,3 +1,4 @@
+import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
 
@@ -83,6 +84,7 @@ export const bw: MachineSpec = {
     'cpu.gflops': { value: 20, help: 'flop rate per processor (GFlop/s)', source: 'assumed: 8 vector pipes' },
     'cpu.memBandwidth': { value: '20GB/s', help: 'memory bandwidth per processor', source: 'assumed' },
     ...hostParams({ sockets: 1, socketCrossing: '0ns', socketSource: 'assumed: one processor per injection port', noise: 'none', coreSpec: 'no', noiseSource: 'assumed: a quiet machine, as the seed figures are quoted' }),
+    ...fidelityParams(),
     // --- MPI (approximate)
     'mpi.eagerMaxBytes': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed' },
     'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },

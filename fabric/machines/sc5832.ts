@@ -1,3 +1,4 @@
+import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
 
@@ -82,6 +83,7 @@ export const sc5832: MachineSpec = {
     'cpu.gflops': { value: 1, help: 'flop rate per core (GFlop/s)', source: 'assumed: 500 MHz 64-bit MIPS, 2 flops/cycle' },
     'cpu.memBandwidth': { value: '1GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     ...hostParams({ sockets: 1, socketCrossing: '0ns', socketSource: 'seed 002: one six-core chip per node', noise: 'none', coreSpec: 'no', noiseSource: 'assumed: a quiet machine, as the seed figures are quoted' }),
+    ...fidelityParams(),
     // --- MPI (approximate until the MPI calibration)
     'mpi.eagerMaxBytes': { value: '1KiB', help: 'largest eager message; rendezvous above', source: `${S} §6.1: eager up to 1024 bytes (K12)` },
     'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },

@@ -6,6 +6,7 @@
  * from it and the presets.
  */
 import { CLOS_RANKS } from '../topology/clos.ts';
+import { FIDELITY_LEVELS } from './fidelity.ts';
 import { ROUTINGS_BY_TOPOLOGY, TOPOLOGY_KINDS } from '../topology/topologies.ts';
 import { parseBandwidth, parseBytes, parseHz, parseTimePs } from '../units.ts';
 
@@ -155,6 +156,9 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'noise.period': all(time),
   'noise.detour': all(time),
   'noise.coreSpec': all(flag),
+  'fabric.fidelity': all({ type: 'enum', values: FIDELITY_LEVELS }),
+  'fabric.coarseBytes': all(size),
+  'fabric.flowBytes': all(size),
   'mpi.eagerMaxBytes': all(size),
   'mpi.asyncProgress': all(flag),
   'mpi.sendOverhead': all(time),

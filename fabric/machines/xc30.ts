@@ -1,3 +1,4 @@
+import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
 
@@ -94,6 +95,7 @@ export const xc30: MachineSpec = {
     'cpu.gflops': { value: 20.8, help: 'flop rate per core (GFlop/s)', source: `assumed: ${S} Sandy Bridge at 2600 MHz, 8 flops/cycle` },
     'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     ...hostParams({ sockets: 2, socketCrossing: '100ns', socketSource: `${S} "Aries": dual-socket Xeon nodes; "Aries Performance": CPU 1 crosses QPI`, noise: 'random', coreSpec: 'yes', noiseSource: `${S} Figure 15: measured with core specialisation enabled` }),
+    ...fidelityParams(),
     // --- MPI (approximate until the MPI calibration)
     'mpi.eagerMaxBytes': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed' },
     'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },

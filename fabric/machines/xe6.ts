@@ -1,3 +1,4 @@
+import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
 
@@ -85,6 +86,7 @@ export const xe6: MachineSpec = {
     'cpu.gflops': { value: 8.8, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.2 GHz Opteron, 4 flops/cycle' },
     'cpu.memBandwidth': { value: '5GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     ...hostParams({ sockets: 2, socketCrossing: '100ns', socketSource: 'assumed: two Opteron sockets per node, Gemini on one HyperTransport link', noise: 'none', coreSpec: 'no', noiseSource: 'assumed: a quiet machine, as the seed figures are quoted' }),
+    ...fidelityParams(),
     // --- MPI
     'mpi.eagerMaxBytes': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed: Cray MPT default on Gemini' },
     'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },

@@ -1,3 +1,4 @@
+import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
 
@@ -91,6 +92,7 @@ export const xt4: MachineSpec = {
     'cpu.gflops': { value: 4.2, help: 'flop rate per core (GFlop/s)', source: 'assumed: 2.1 GHz Opteron, 2 flops/cycle' },
     'cpu.memBandwidth': { value: '3GB/s', help: 'memory bandwidth per core', source: 'assumed' },
     ...hostParams({ sockets: 1, socketCrossing: '0ns', socketSource: 'assumed: one Opteron socket per XT4 node', noise: 'none', coreSpec: 'no', noiseSource: 'assumed: a quiet machine, as the seed figures are quoted' }),
+    ...fidelityParams(),
     // --- MPI (approximate)
     'mpi.eagerMaxBytes': { value: '128KiB', help: 'largest eager message', source: 'assumed: Portals MPI eager limit' },
     'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },

@@ -26,6 +26,13 @@ export interface NicParams {
   readonly hostReadRequestBytes: number;
   /** Host memory access time of a NIC read, beyond the two host-interface crossings (ps). */
   readonly memoryReadLatencyPs: number;
+  /**
+   * Hardware packets one simulated packet of a bulk transfer stands for: 1 (every hardware
+   * packet simulated, fidelity level packet), or more at the coarse level (`fabric.coarseBytes`
+   * over the packet payload), for transfers of at least `coarseMinBytes`.
+   */
+  readonly coarseUnits: number;
+  readonly coarseMinBytes: number;
   /** CPU time to issue one FMA store: a put of up to one packet, or a get/AMO control word. */
   readonly fmaIssuePs: number;
   /** CPU time to post one BTE descriptor. */
@@ -271,7 +278,10 @@ class Txn {
   bytes = 0;
   /** Virtual header bytes ahead of the payload on the wire (short messages). */
   header = 0;
+  /** Simulated packets; `hw` hardware packets, `unit` of them per simulated packet (the last may hold fewer). */
   packets = 0;
+  hw = 0;
+  unit = 1;
   sent = 0;
   responsesLeft = 0;
   /** Short message: its window is full, the next packet waits for an acknowledgement. */
@@ -287,6 +297,8 @@ class Txn {
   readWindow = 0;
   /** BTE put: reads issued so far. */
   reads = 0;
+  /** BTE put: when the data of the last hardware packet of the next simulated packet is at the NIC. */
+  tailReadyPs = 0;
   /** BTE get: when its channel may send the next request (the channel's own pace, bteGetBytesPerPs). */
   channelFreePs = 0;
   ordered = false;
@@ -329,6 +341,8 @@ class Txn {
     this.bytes = 0;
     this.header = 0;
     this.packets = 0;
+    this.hw = 0;
+    this.unit = 1;
     this.sent = 0;
     this.responsesLeft = 0;
     this.windowWait = false;
@@ -339,6 +353,7 @@ class Txn {
     this.cursorPs = 0;
     this.reads = 0;
     this.channelFreePs = 0;
+    this.tailReadyPs = 0;
     this.ordered = false;
     this.path = 0xff;
     this.inst = 0;
@@ -364,6 +379,8 @@ class Txn {
 }
 
 const EMPTY = new Uint8Array(0);
+/** Simulated packets a coarse transfer is split into at least. */
+const COARSE_MIN_PACKETS = 16;
 
 /** Copies `n` bytes from `src` at `from` to `dst` at `to`; a packet's few bytes by a loop, without the view `subarray` makes. */
 function copyBytes(dst: Uint8Array, to: number, src: Uint8Array, from: number, n: number): void {
@@ -774,7 +791,11 @@ export class Nic implements EventHandler {
     x.srcNode = this.node;
     x.dstNode = dst;
     const wire = x.header + x.bytes;
-    x.packets = Math.max(1, Math.ceil(wire / P.format.maxPayloadBytes));
+    x.hw = Math.max(1, Math.ceil(wire / P.format.maxPayloadBytes));
+    // coarse: a bulk transfer's hardware packets travel `coarseUnits` at a time, and a transfer
+    // is at least COARSE_MIN_PACKETS packets, so that adaptive routing still spreads it
+    x.unit = P.coarseUnits > 1 && x.bytes >= P.coarseMinBytes && (x.op === K_PUT || x.op === K_GET || x.op === K_SEND) ? Math.max(1, Math.min(P.coarseUnits, Math.floor(x.hw / COARSE_MIN_PACKETS))) : 1;
+    x.packets = Math.ceil(x.hw / x.unit);
     x.responsesLeft = x.packets;
     x.refs += 1;
     x.startPs = now;
@@ -785,7 +806,7 @@ export class Nic implements EventHandler {
       this.lastMdh[x.inst] = mdh;
       x.cursorPs = now;
       this.engine.at(this.nextReadyPs(x), this.id, EV_READY, id);
-      return x.packets * P.fmaIssuePs;
+      return x.hw * P.fmaIssuePs;
     }
     // BTE: the descriptor crosses the host interface into the BTE queue
     x.cursorPs = now + P.bteIssuePs + P.hostLatencyPs;
@@ -808,7 +829,7 @@ export class Nic implements EventHandler {
       x.cursorPs = Math.max(this.engine.now, x.cursorPs) + P.bteStartupPs;
       if (x.op === K_PUT || x.op === K_SEND) {
         // the BTE starts its read pipeline: up to bteReadsInFlight host reads ahead of the data
-        const window = Math.min(P.bteReadsInFlight, x.packets);
+        const window = Math.min(P.bteReadsInFlight, x.hw);
         if (x.readReady.length < window) x.readReady = new Float64Array(window);
         x.readWindow = window;
         while (x.reads < window) this.issueRead(x, x.cursorPs);
@@ -821,7 +842,7 @@ export class Nic implements EventHandler {
   private issueRead(x: Txn, at: number): void {
     const i = x.reads++;
     // the BTE's own read window paces it, not the NIC's read slots
-    x.readReady[i % x.readWindow] = this.hostReadFrom(at, this.chunkBytes(x, i));
+    x.readReady[i % x.readWindow] = this.hostReadFrom(at, this.hwBytes(x, i));
   }
 
   /**
@@ -829,25 +850,39 @@ export class Nic implements EventHandler {
    * fetch): it takes one of the NIC's read slots, crosses the host interface both ways and
    * returns the time its data is at the NIC.
    */
-  private hostRead(t: number, bytes: number): number {
+  private hostRead(t: number, bytes: number, units = 1): number {
     const slots = this.readSlots;
+    if (units > 1) {
+      // a coarse packet's reads: one per hardware packet, each in a read slot of its own
+      const max = this.params.format.maxPayloadBytes;
+      let last = 0;
+      for (let j = 0; j < units; j++) {
+        const done = this.hostRead(t, Math.min(max, bytes - j * max));
+        if (j === 0) this.firstReadPs = done;
+        if (done > last) last = done;
+      }
+      return last;
+    }
     const k = this.readIdx;
     this.readIdx = k + 1 === slots.length ? 0 : k + 1;
     const done = this.hostReadFrom(Math.max(t, slots[k]!), bytes);
     slots[k] = done;
+    this.firstReadPs = done;
     return done;
   }
+  /** When the data of the first hardware packet of the last host read was at the NIC. */
+  private firstReadPs = 0;
 
   /**
    * A host-memory read of `bytes` whose request leaves at `t` (or when the NIC-to-host direction
    * frees): the request goes up, memory answers, the data comes down; returns when it is at the NIC.
    */
-  private hostReadFrom(t: number, bytes: number): number {
+  private hostReadFrom(t: number, bytes: number, units = 1): number {
     const P = this.params;
     const rq = Math.max(t, this.htUpFree);
-    this.htUpFree = rq + Math.ceil(P.hostReadRequestBytes / P.hostBytesPerPs);
+    this.htUpFree = rq + Math.ceil((units * P.hostReadRequestBytes) / P.hostBytesPerPs);
     const back = Math.max(this.htUpFree + 2 * P.hostLatencyPs + P.memoryReadLatencyPs, this.htDownFree);
-    this.htDownFree = back + Math.ceil((bytes + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
+    this.htDownFree = back + Math.ceil((bytes + units * P.hostWriteOverheadBytes) / P.hostBytesPerPs);
     return this.htDownFree;
   }
 
@@ -855,10 +890,10 @@ export class Nic implements EventHandler {
    * A posted write of `bytes` (plus the per-transfer overhead) to host memory from time `t`, or
    * when the NIC-to-host direction frees; returns its start. It has left the NIC at `htUpFree`.
    */
-  private hostWrite(t: number, bytes: number): number {
+  private hostWrite(t: number, bytes: number, units = 1): number {
     const P = this.params;
     const w = Math.max(t, this.htUpFree);
-    this.htUpFree = w + Math.ceil((bytes + P.hostWriteOverheadBytes) / P.hostBytesPerPs);
+    this.htUpFree = w + Math.ceil((bytes + units * P.hostWriteOverheadBytes) / P.hostBytesPerPs);
     return w;
   }
 
@@ -884,10 +919,11 @@ export class Nic implements EventHandler {
     const P = this.params;
     const i = x.sent;
     const chunk = this.chunkBytes(x, i);
+    const units = this.unitsOf(x, i);
     if (x.mode === 'fma') {
       // the CPU stores one packet's worth (or a get/AMO control word) per fmaIssuePs
-      const stored = x.startPs + (i + 1) * P.fmaIssuePs;
-      const at = this.hostStore(stored, (x.op === K_GET ? 8 : chunk) + P.hostWriteOverheadBytes);
+      const stored = x.startPs + (i * x.unit + units) * P.fmaIssuePs;
+      const at = this.hostStore(stored, (x.op === K_GET ? 8 * units : chunk) + units * P.hostWriteOverheadBytes);
       if (i > 0) return at;
       // the FMA unit takes one operation at a time (seed 001: FMA launch, A24)
       const go = Math.max(at, this.fmaFree);
@@ -899,10 +935,19 @@ export class Nic implements EventHandler {
       // faster than the channel's own rate
       return Math.max(x.cursorPs, this.outFree - P.packetPs, x.channelFreePs);
     }
-    // BTE put or send: packet i's read was issued earlier; a freed slot starts read i + window
-    const ready = x.readReady[i % x.readWindow]!;
-    if (x.reads < x.packets) this.issueRead(x, Math.max(this.engine.now, ready));
-    return ready;
+    // BTE put or send: the reads of packet i's hardware packets were issued earlier; each slot
+    // they free starts the read a window ahead. A coarse packet leaves with its first hardware
+    // packet's data; its tail waits for the last (tailReadyPs).
+    const h0 = i * x.unit;
+    const first = x.readReady[h0 % x.readWindow]!;
+    let last = first;
+    for (let h = h0, end = h + units; h < end; h++) {
+      const r = x.readReady[h % x.readWindow]!;
+      if (r > last) last = r;
+      if (x.reads < x.hw) this.issueRead(x, Math.max(this.engine.now, r));
+    }
+    x.tailReadyPs = last;
+    return first;
   }
 
   /**
@@ -926,20 +971,41 @@ export class Nic implements EventHandler {
     pk.phits[p] = putRequestPhits(P.format, pk.bytes[p]!);
     const s = Math.max(ready, this.outFree);
     this.outFree = s + this.slotPs(pk.bytes[p]!);
+    pk.tailAt[p] = s + P.outLatencyPs;
     this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
   }
 
   /** Pipeline time of a packet carrying `bytes`: data moves at packetPs per full payload. */
-  private slotPs(bytes: number): number {
+  private slotPs(bytes: number, units = 1): number {
     const P = this.params;
-    return Math.max(P.cyclePs, Math.ceil((bytes * P.packetPs) / P.format.maxPayloadBytes));
+    return Math.max(units * P.cyclePs, Math.ceil((bytes * P.packetPs) / P.format.maxPayloadBytes));
   }
 
-  /** Payload bytes (excluding virtual header) carried by packet i of x, and its wire size. */
+  /** Bytes on the wire (payload and any share of the virtual header) carried by simulated packet i of x. */
   private chunkBytes(x: Txn, i: number): number {
-    const max = this.params.format.maxPayloadBytes;
+    const size = x.unit * this.params.format.maxPayloadBytes;
     const wire = x.header + x.bytes;
-    return Math.min(max, wire - i * max);
+    return Math.min(size, wire - i * size);
+  }
+
+  /** Bytes on the wire carried by hardware packet h of x. */
+  private hwBytes(x: Txn, h: number): number {
+    const max = this.params.format.maxPayloadBytes;
+    return Math.min(max, x.header + x.bytes - h * max);
+  }
+
+  /** Hardware packets simulated packet i of x stands for. */
+  private unitsOf(x: Txn, i: number): number {
+    return Math.min(x.unit, x.hw - i * x.unit);
+  }
+
+  /** Phits of `units` hardware packets carrying `bytes` together: full packets, then the last (put requests, or get responses). */
+  private dataPhits(bytes: number, units: number, response: boolean): number {
+    const F = this.params.format;
+    const phitsOf = response ? getResponsePhits : putRequestPhits;
+    if (units === 1) return phitsOf(F, bytes);
+    const full = units - 1;
+    return full * phitsOf(F, F.maxPayloadBytes) + phitsOf(F, bytes - full * F.maxPayloadBytes);
   }
 
   onEvent(kind: number, arg: number): void {
@@ -952,7 +1018,7 @@ export class Nic implements EventHandler {
         break;
       case EV_INJECT:
         this.injected++;
-        this.net.inject(this.node, arg);
+        this.net.inject(this.node, arg, this.pkts.tailAt[arg]!);
         break;
       case EV_COMPLETE: {
         const x = this.txns.list[arg]!;
@@ -1012,15 +1078,17 @@ export class Nic implements EventHandler {
     const F = P.format;
     const pk = this.pkts;
     const now = this.engine.now;
-    if (this.outstanding >= P.maxOutstandingPackets) {
+    const i = x.sent;
+    const units = this.unitsOf(x, i);
+    if (this.outstanding + units > P.maxOutstandingPackets) {
       this.stalled.push(id);
       return;
     }
-    const i = x.sent++;
-    const max = F.maxPayloadBytes;
-    const wireOff = i * max;
+    x.sent++;
+    const wireOff = i * x.unit * F.maxPayloadBytes;
     const chunk = this.chunkBytes(x, i);
     const p = pk.alloc();
+    pk.units[p] = units;
     pk.src[p] = this.node;
     pk.dst[p] = x.dstNode;
     pk.vcClass[p] = 0;
@@ -1031,22 +1099,25 @@ export class Nic implements EventHandler {
     pk.ordered[p] = x.ordered ? 1 : 0;
     pk.path[p] = x.path;
     if (x.op === K_GET) {
-      pk.phits[p] = F.readRequestPhits;
+      pk.phits[p] = units * F.readRequestPhits;
     } else if (x.op === K_AMO) {
       pk.phits[p] = putRequestPhits(F, chunk); // the operand(s) travel as data
     } else {
-      pk.phits[p] = putRequestPhits(F, chunk);
+      pk.phits[p] = this.dataPhits(chunk, units, false);
       // the NIC reads the source bytes now (FMA: the stored data; BTE: the host read)
       const from = Math.max(0, wireOff - x.header);
       const to = wireOff + chunk - x.header;
       // payload bytes sit after any share of the virtual header this packet carries
-      if (to > from) copyBytes(pk.data, p * max + (from + x.header - wireOff), x.local, from, to - from);
+      if (to > from) copyBytes(pk.data, p * pk.maxPayload + (from + x.header - wireOff), x.local, from, to - from);
     }
     const s = Math.max(now, this.outFree);
-    this.outFree = s + this.slotPs(x.op === K_GET ? 0 : chunk);
+    const slot = this.slotPs(x.op === K_GET ? 0 : chunk, units);
+    this.outFree = s + slot;
     // a BTE channel asks for one get's data no faster than its own rate
     if (x.op === K_GET && x.onBte && P.bteGetBytesPerPs > 0) x.channelFreePs = s + Math.ceil(chunk / P.bteGetBytesPerPs);
-    this.outstanding++;
+    this.outstanding += units;
+    // a coarse packet's head leaves with its first hardware packet, its tail with its last
+    pk.tailAt[p] = units > 1 ? Math.max(s + slot - slot / units, x.tailReadyPs) + P.outLatencyPs : s + P.outLatencyPs;
     this.engine.at(s + P.outLatencyPs, this.id, EV_INJECT, p);
     if (x.sent < x.packets) {
       if (x.op === K_SMSG && P.smsgWindow > 0 && x.sent - (x.packets - x.responsesLeft) >= P.smsgWindow) x.windowWait = true;
@@ -1064,8 +1135,12 @@ export class Nic implements EventHandler {
     const P = this.params;
     const pk = this.pkts;
     const now = this.engine.now;
-    const s = Math.max(now, this.inFree);
-    this.inFree = s + this.slotPs(pk.kind[p] === K_GET ? 0 : pk.bytes[p]!);
+    const units = pk.units[p]!;
+    const slot = this.slotPs(pk.kind[p] === K_GET ? 0 : pk.bytes[p]!, units);
+    // a coarse packet's hardware packets came in one after another: the input pipeline took the
+    // first ones while the rest arrived
+    const s = Math.max(units > 1 ? now - (slot - slot / units) : now, this.inFree);
+    this.inFree = s + slot;
     this.net.ejectCredit(this.node, pk.vc[p]!, pk.phits[p]!, s);
     const t = s + P.inLatencyPs;
     if (pk.kind[p] === K_CE) {
@@ -1091,18 +1166,18 @@ export class Nic implements EventHandler {
       case K_PUT_RESP:
       case K_SMSG_RESP:
         pk.free(p);
-        this.onResponse(x, id, t);
+        this.onResponse(x, id, t, units);
         break;
       case K_GET_RESP:
       case K_AMO_RESP: {
         const wireOff = pk.offset[p]!;
         const n = pk.bytes[p]!;
-        const from = p * P.format.maxPayloadBytes;
+        const from = p * pk.maxPayload;
         if (pk.kind[p] === K_GET_RESP) copyBytes(x.local, wireOff, pk.data, from, n);
         else copyBytes(x.local, 0, pk.data, from, Math.min(n, x.local.length));
         pk.free(p);
-        this.hostWrite(t, n);
-        this.onResponse(x, id, this.htUpFree);
+        this.hostWrite(t, n, units);
+        this.onResponse(x, id, this.htUpFree, units);
         break;
       }
     }
@@ -1132,7 +1207,8 @@ export class Nic implements EventHandler {
   private onWrite(p: number, x: Txn, id: number, t: number): void {
     const P = this.params;
     const pk = this.pkts;
-    const max = P.format.maxPayloadBytes;
+    const max = pk.maxPayload;
+    const units = pk.units[p]!;
     const wireOff = pk.offset[p]!;
     const n = pk.bytes[p]!;
     let status = NicStatus.Ok;
@@ -1166,7 +1242,7 @@ export class Nic implements EventHandler {
       }
     }
     // posted write to host memory; the response leaves once the write is ordered at the NIC
-    const w = this.hostWrite(t, n);
+    const w = this.hostWrite(t, n, units);
     if (status !== NicStatus.Ok && x.status === NicStatus.Ok) x.status = status;
     if (kind === K_SMSG || x.remoteEvent) {
       x.deliveredAtTarget++;
@@ -1176,7 +1252,7 @@ export class Nic implements EventHandler {
     }
     // a short message's acknowledgement leaves once the receiver has taken the packet (smsgAckDelayPs)
     const delay = kind === K_SMSG ? P.smsgAckDelayPs : 0;
-    this.respond(p, kind === K_SMSG ? K_SMSG_RESP : K_PUT_RESP, status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits, w + delay, delay > 0);
+    this.respond(p, kind === K_SMSG ? K_SMSG_RESP : K_PUT_RESP, units * (status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits), w + delay, delay > 0);
   }
 
   /**
@@ -1220,21 +1296,24 @@ export class Nic implements EventHandler {
   private onRead(p: number, x: Txn, t: number): void {
     const P = this.params;
     const pk = this.pkts;
-    const max = P.format.maxPayloadBytes;
+    const units = pk.units[p]!;
     const off = pk.offset[p]!;
     const n = pk.bytes[p]!;
     const seg = this.resolve(x);
     if (typeof seg === 'number') {
       if (x.status === NicStatus.Ok) x.status = seg;
       pk.bytes[p] = 0;
-      this.respond(p, K_GET_RESP, P.format.errorResponsePhits, t, true);
+      this.respond(p, K_GET_RESP, units * P.format.errorResponsePhits, t, true);
       return;
     }
     const at = x.remoteOffset + off;
     this.translate(seg, at, t);
-    const ready = this.hostRead(t, n);
-    copyBytes(pk.data, p * max, seg.bytes, at, n);
-    this.respond(p, K_GET_RESP, getResponsePhits(P.format, n), ready, true);
+    const last = this.hostRead(t, n, units);
+    // the tail cannot leave before the last hardware packet's data is in (see sendResponse)
+    pk.tailAt[p] = last + P.outLatencyPs;
+    copyBytes(pk.data, p * pk.maxPayload, seg.bytes, at, n);
+    // a coarse response leaves with its first hardware packet's data, the rest streaming behind
+    this.respond(p, K_GET_RESP, this.dataPhits(n, units, true), this.firstReadPs, true);
   }
 
   /**
@@ -1268,7 +1347,7 @@ export class Nic implements EventHandler {
     const old = applyAmo(seg.view, off, a);
     // the write-through to host memory is posted: its bandwidth is taken on arrival, not reserved ahead
     this.hostWrite(t, a.width);
-    const max = P.format.maxPayloadBytes;
+    const max = pk.maxPayload;
     if (a.fetch) {
       if (a.width === 8) {
         for (let i = 0, v = old; i < 8; i++, v >>= 8n) pk.data[p * max + i] = Number(v & 0xffn);
@@ -1311,14 +1390,18 @@ export class Nic implements EventHandler {
   private sendResponse(p: number, ready: number): void {
     const pk = this.pkts;
     const k = pk.kind[p]!;
+    const units = pk.units[p]!;
     const s = Math.max(ready, this.outFree);
-    this.outFree = s + this.slotPs(k === K_GET_RESP || k === K_AMO_RESP ? pk.bytes[p]! : 0);
+    const slot = this.slotPs(k === K_GET_RESP || k === K_AMO_RESP ? pk.bytes[p]! : 0, units);
+    this.outFree = s + slot;
+    // a coarse response's tail leaves with its last hardware packet, not before its data is in (onRead)
+    pk.tailAt[p] = units > 1 ? Math.max(pk.tailAt[p]!, s + this.params.outLatencyPs + slot - slot / units) : s + this.params.outLatencyPs;
     this.engine.at(s + this.params.outLatencyPs, this.id, EV_INJECT, p);
   }
 
   /** Source side: one response of transaction `id` is back at time `t`. */
-  private onResponse(x: Txn, id: number, t: number): void {
-    this.outstanding--;
+  private onResponse(x: Txn, id: number, t: number, units: number): void {
+    this.outstanding -= units;
     if (this.stalled.length > 0) this.engine.at(this.engine.now, this.id, EV_READY, this.stalled.shift()!);
     if (x.windowWait) {
       x.windowWait = false;
