@@ -1,6 +1,7 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
 import type { NetworkAccess } from '../network.ts';
 import type { PacketPool } from '../packet.ts';
+import type { SkeletonStore } from '../skeleton.ts';
 import { CollectiveEngine } from './collective-engine.ts';
 import { CqEventKind, type CompletionQueue } from './cq.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from './packet-format.ts';
@@ -473,6 +474,8 @@ export class Nic implements EventHandler {
   injected = 0;
   /** The collective engine, or null when the machine has none. */
   readonly ce: CollectiveEngine | null;
+  /** A skeleton run's store: payloads to or from its buffers carry their size only (null: every byte moves). */
+  skeleton: SkeletonStore | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -967,8 +970,10 @@ export class Nic implements EventHandler {
       // the NIC reads the source bytes now (FMA: the stored data; BTE: the host read)
       const from = Math.max(0, wireOff - x.header);
       const to = wireOff + chunk - x.header;
-      // payload bytes sit after any share of the virtual header this packet carries
-      if (to > from) pk.data.set(x.local.subarray(from, to), p * max + (from + x.header - wireOff));
+      // payload bytes sit after any share of the virtual header this packet carries; a skeleton
+      // source sends its size only
+      if (x.local.buffer === this.skeleton?.buffer) pk.skel[p] = 1;
+      else if (to > from) pk.data.set(x.local.subarray(from, to), p * max + (from + x.header - wireOff));
     }
     const s = Math.max(now, this.outFree);
     this.outFree = s + this.slotPs(x.op === K_GET ? 0 : chunk);
@@ -1026,14 +1031,20 @@ export class Nic implements EventHandler {
         const wireOff = pk.offset[p]!;
         const n = pk.bytes[p]!;
         const from = p * P.format.maxPayloadBytes;
-        if (pk.kind[p] === K_GET_RESP) x.local.set(pk.data.subarray(from, from + n), wireOff);
-        else x.local.set(pk.data.subarray(from, from + Math.min(n, x.local.length)));
+        if (pk.kind[p] === K_GET_RESP) {
+          if (this.moves(p, x.local)) x.local.set(pk.data.subarray(from, from + n), wireOff);
+        } else x.local.set(pk.data.subarray(from, from + Math.min(n, x.local.length)));
         pk.free(p);
         this.hostWrite(t, n);
         this.onResponse(x, id, this.htUpFree);
         break;
       }
     }
+  }
+
+  /** Whether packet p's payload really moves to `mem`: neither it nor `mem` is skeleton. */
+  private moves(p: number, mem: Uint8Array): boolean {
+    return this.pkts.skel[p] === 0 && mem.buffer !== this.skeleton?.buffer;
   }
 
   /**
@@ -1069,10 +1080,11 @@ export class Nic implements EventHandler {
       if (this.smsgPtag[x.remoteInst] !== undefined && this.smsgPtag[x.remoteInst] !== x.ptag) {
         status = NicStatus.DomainRefused;
       } else {
-        if (x.landing.length !== x.bytes) x.landing = new Uint8Array(x.bytes);
+        // a skeleton message lands in the skeleton store, as sizes only
+        if (x.landing.length !== x.bytes) x.landing = pk.skel[p] === 1 ? new Uint8Array(this.skeleton!.buffer, 0, x.bytes) : new Uint8Array(x.bytes);
         const from = Math.max(0, wireOff - x.header);
         const to = wireOff + n - x.header;
-        if (to > from) x.landing.set(pk.data.subarray(p * max + (from + x.header - wireOff), p * max + n), from);
+        if (to > from && pk.skel[p] === 0) x.landing.set(pk.data.subarray(p * max + (from + x.header - wireOff), p * max + n), from);
       }
     } else if (kind === K_SEND) {
       // the first packet to arrive (in any order) takes the buffer; the rest follow its verdict
@@ -1081,7 +1093,7 @@ export class Nic implements EventHandler {
       const b = x.recv;
       if (status === NicStatus.Ok && b !== null) {
         this.translate(b.seg, b.offset + wireOff, t);
-        b.seg.bytes.set(pk.data.subarray(p * max, p * max + n), b.offset + wireOff);
+        if (this.moves(p, b.seg.bytes)) b.seg.bytes.set(pk.data.subarray(p * max, p * max + n), b.offset + wireOff);
       }
     } else {
       const seg = this.resolve(x);
@@ -1089,7 +1101,7 @@ export class Nic implements EventHandler {
         status = seg;
       } else {
         this.translate(seg, x.remoteOffset + wireOff, t);
-        seg.bytes.set(pk.data.subarray(p * max, p * max + n), x.remoteOffset + wireOff);
+        if (this.moves(p, seg.bytes)) seg.bytes.set(pk.data.subarray(p * max, p * max + n), x.remoteOffset + wireOff);
         if (x.remoteEvent) x.remoteCq = seg.cq ?? null;
       }
     }
@@ -1161,7 +1173,9 @@ export class Nic implements EventHandler {
     const at = x.remoteOffset + off;
     this.translate(seg, at, t);
     const ready = this.hostRead(t, n);
-    pk.data.set(seg.bytes.subarray(at, at + n), p * max);
+    // a skeleton segment answers with its size only
+    if (seg.bytes.buffer === this.skeleton?.buffer) pk.skel[p] = 1;
+    else pk.data.set(seg.bytes.subarray(at, at + n), p * max);
     this.respond(p, K_GET_RESP, getResponsePhits(P.format, n), ready, true);
   }
 
