@@ -307,7 +307,7 @@ export class MpiWorld implements EventHandler {
       start = () => {
         const id = this.nextShm++;
         const now = proc.engine.now;
-        this.shm.set(id, { to: dst, arrived: { env, data: buf.slice(), local: true, sender: req }, req: sync ? null : req });
+        this.shm.set(id, { to: dst, arrived: { env, data: proc.isSkeleton(buf) ? buf : buf.slice(), local: true, sender: req }, req: sync ? null : req });
         if (!sync) proc.engine.at(now + copyPs, this.id, EV_SHM_SENT, id);
         proc.engine.at(now + P.shmLatencyPs + copyPs, this.id, EV_SHM_ARRIVE, id);
       };
@@ -535,7 +535,8 @@ export class MpiWorld implements EventHandler {
     const status: Status = { source: p.inv ? p.inv[env.src]! : env.src, tag: env.tag, count: Math.floor(env.bytes / p.elemBytes), bytes: env.bytes };
     this.observer?.matched(me.proc.rank, env.src, env.seq, env.ctx);
     if (env.kind === 'eager') {
-      p.buf.set(a.data!.subarray(0, env.bytes));
+      // a skeleton buffer on either side: sizes only, no bytes
+      if (!me.proc.isSkeleton(a.data!) && !me.proc.isSkeleton(p.buf)) p.buf.set(a.data!.subarray(0, env.bytes));
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
       p.req.complete(status, P.recvOverheadPs + copy);
       if (env.sync) this.ack(me, env, a.local);

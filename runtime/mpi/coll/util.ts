@@ -33,13 +33,20 @@ export function bytes(buf: Buf, off = 0, count = buf.length - off): Uint8Array {
   return new Uint8Array(buf.buffer, buf.byteOffset + off * e, count * e);
 }
 
-/** A zeroed array of `n` elements of `like`'s type. */
-export function alloc<T extends Buf>(like: T, n: number): T {
+/** Whether `buf` is a skeleton buffer of the run (sizes only: its bytes never move). */
+export function isSkeleton(t: CollTransport, buf: Buf): boolean {
+  return t.skeleton?.holds(buf) === true;
+}
+
+/** A zeroed array of `n` elements of `like`'s type: a skeleton buffer when `like` is one. */
+export function alloc<T extends Buf>(t: CollTransport, like: T, n: number): T {
+  if (isSkeleton(t, like)) return t.skeleton!.allocLike(like, n);
   return new (like.constructor as new (n: number) => T)(n);
 }
 
-/** Copies `src` into `dst` at element `off`, without charging time. */
-export function setAt(dst: Buf, src: Buf, off = 0): void {
+/** Copies `src` into `dst` at element `off`, without charging time (nothing when either is a skeleton buffer). */
+export function setAt(t: CollTransport, dst: Buf, src: Buf, off = 0): void {
+  if (isSkeleton(t, dst) || isSkeleton(t, src)) return;
   (dst as unknown as { set(a: ArrayLike<unknown>, o: number): void }).set(src, off);
 }
 
@@ -79,7 +86,7 @@ export function* exchange(
 /** Copies `count` elements of `src` from `soff` into `dst` at `doff`, charging the copy. */
 export function* copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number): Coll {
   if (count <= 0) return;
-  setAt(dst, src.subarray(soff, soff + count), doff);
+  setAt(t, dst, src.subarray(soff, soff + count), doff);
   yield Math.ceil((count * src.BYTES_PER_ELEMENT) / t.copyBytesPerPs);
 }
 
@@ -93,22 +100,24 @@ export function* chargeCopy(t: CollTransport, like: Buf, count: number): Coll {
  * `other` holds higher ranks' data, `acc = other ∘ acc` when it holds lower ranks'. In the
  * second case a non-commutative op needs a scratch array: `scratch` if given, else `other`
  * itself, which is then overwritten. Charges the combine (elements / flopsPerPs) and any copy.
+ * With a skeleton buffer among them nothing is computed; the same time is charged.
  */
 export function* combine(t: CollTransport, op: Op, acc: Buf, other: Buf, otherIsLower: boolean, scratch?: Buf): Coll {
   const n = acc.length;
   if (n === 0) return;
+  const real = !isSkeleton(t, acc) && !isSkeleton(t, other) && !(scratch && isSkeleton(t, scratch));
   let ps = n / t.flopsPerPs;
   if (otherIsLower && !op.commutative) {
     let left = other;
     if (scratch) {
       left = scratch.subarray(0, n);
-      setAt(left, other);
+      setAt(t, left, other);
       ps += (n * acc.BYTES_PER_ELEMENT) / t.copyBytesPerPs;
     }
-    op.apply(left, acc);
-    setAt(acc, left);
+    if (real) op.apply(left, acc);
+    setAt(t, acc, left);
     ps += (n * acc.BYTES_PER_ELEMENT) / t.copyBytesPerPs;
-  } else {
+  } else if (real) {
     op.apply(acc, other);
   }
   yield Math.ceil(ps);
