@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { resolveParams, SKELETON_CHECK, type Row } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
 import { ALGORITHMS, type Collective } from '../runtime/mpi/coll/index.ts';
-import type { ReduceArray } from '../runtime/mpi/ops.ts';
+import { opCreate, type Op, type ReduceArray } from '../runtime/mpi/ops.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate, type SimulateResult } from '../runtime/simulate.ts';
 
@@ -74,9 +74,16 @@ describe('a skeleton run takes exactly the time of a normal run', () => {
   }
 });
 
-/** Calls collective `coll` with algorithm `algorithm` on buffers of `count` elements per block from `alloc`. */
-async function callCollective(ctx: RankContext, coll: Collective, algorithm: string, count: number): Promise<void> {
+/** A non-commutative op (the left operand wins), so the algorithms' ordered combines and their scratch copies run. */
+const LEFT = opCreate(() => undefined, false);
+
+/** The collectives that take an op. */
+const REDUCING: ReadonlySet<Collective> = new Set(['reduce', 'allreduce', 'reduceScatter', 'reduceScatterBlock', 'scan', 'exscan']);
+
+/** Calls collective `coll` with algorithm `algorithm` on buffers of `count` elements per block from `alloc`, reducing with `op`. */
+async function callCollective(ctx: RankContext, coll: Collective, algorithm: string, count: number, op?: Op): Promise<void> {
   const { mpi } = ctx;
+  const sum = op ?? mpi.SUM;
   const n = mpi.size;
   const me = mpi.rank;
   const buf = (k: number): ReduceArray => ctx.alloc(Float64Array, k);
@@ -91,9 +98,9 @@ async function callCollective(ctx: RankContext, coll: Collective, algorithm: str
     case 'bcast':
       return mpi.bcast(buf(count), 1 % n, opts);
     case 'reduce':
-      return mpi.reduce(buf(count), me === 1 % n ? buf(count) : null, mpi.SUM, 1 % n, opts);
+      return mpi.reduce(buf(count), me === 1 % n ? buf(count) : null, sum, 1 % n, opts);
     case 'allreduce':
-      return mpi.allreduce(buf(count), buf(count), mpi.SUM, opts);
+      return mpi.allreduce(buf(count), buf(count), sum, opts);
     case 'allgather':
       return mpi.allgather(buf(count), buf(n * count), opts);
     case 'allgatherv':
@@ -103,9 +110,9 @@ async function callCollective(ctx: RankContext, coll: Collective, algorithm: str
     case 'alltoallv':
       return mpi.alltoallv(buf(total), counts, displs, buf(n * counts[me]!), counts.map(() => counts[me]!), counts.map((_, r) => r * counts[me]!), opts);
     case 'reduceScatter':
-      return mpi.reduceScatter(buf(total), buf(counts[me]!), counts, mpi.SUM, opts);
+      return mpi.reduceScatter(buf(total), buf(counts[me]!), counts, sum, opts);
     case 'reduceScatterBlock':
-      return mpi.reduceScatterBlock(buf(n * count), buf(count), mpi.SUM, opts);
+      return mpi.reduceScatterBlock(buf(n * count), buf(count), sum, opts);
     case 'gather':
       return mpi.gather(buf(count), me === 0 ? buf(n * count) : null, 0, opts);
     case 'gatherv':
@@ -115,9 +122,9 @@ async function callCollective(ctx: RankContext, coll: Collective, algorithm: str
     case 'scatterv':
       return mpi.scatterv(me === 0 ? buf(total) : null, me === 0 ? counts : null, me === 0 ? displs : null, buf(counts[me]!), 0, opts);
     case 'scan':
-      return mpi.scan(buf(count), buf(count), mpi.SUM, opts);
+      return mpi.scan(buf(count), buf(count), sum, opts);
     case 'exscan':
-      return mpi.exscan(buf(count), buf(count), mpi.SUM, opts);
+      return mpi.exscan(buf(count), buf(count), sum, opts);
   }
 }
 
@@ -125,13 +132,17 @@ describe('every collective algorithm takes the same time on skeleton buffers', (
   // 6 ranks (not a power of two: the folds run) over 3 nodes, blocks of 3 KiB: eager and rendezvous messages
   for (const [coll, algs] of Object.entries(ALGORITHMS) as [Collective, Record<string, unknown>][]) {
     it(`${coll}: ${Object.keys(algs).join(', ')}`, async () => {
-      for (const algorithm of Object.keys(algs)) {
-        const run = (skeleton: boolean): Promise<SimulateResult> =>
-          simulate({ machine: 'xe6', nodes: 3, ppn: 2, skeleton, program: (ctx) => callCollective(ctx, coll, algorithm, 384) });
-        const normal = await run(false);
-        const skeleton = await run(true);
-        expect({ algorithm, ...figures(skeleton) }).toEqual({ algorithm, ...figures(normal) });
-        expect(normal.packets).toBeGreaterThan(0);
+      for (const [algorithm, alg] of Object.entries(algs) as [string, { commutativeOnly: boolean }][]) {
+        // with a non-commutative op too where the algorithm takes one
+        for (const op of REDUCING.has(coll) && !alg.commutativeOnly ? [undefined, LEFT] : [undefined]) {
+          const run = (skeleton: boolean): Promise<SimulateResult> =>
+            simulate({ machine: 'xe6', nodes: 3, ppn: 2, skeleton, program: (ctx) => callCollective(ctx, coll, algorithm, 384, op) });
+          const normal = await run(false);
+          const skeleton = await run(true);
+          const what = { algorithm, commutative: op === undefined };
+          expect({ ...what, ...figures(skeleton) }).toEqual({ ...what, ...figures(normal) });
+          expect(normal.packets).toBeGreaterThan(0);
+        }
       }
     });
   }
