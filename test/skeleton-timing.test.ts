@@ -147,3 +147,36 @@ describe('every collective algorithm takes the same time on skeleton buffers', (
     });
   }
 });
+
+describe('SHMEM on skeleton memory takes the same time', () => {
+  it('puts, gets, typed and strided puts, broadcast, collects and a reduction (xc30: IOMMU and AMO caches)', async () => {
+    const program = async (ctx: RankContext): Promise<number> => {
+      const { shmem } = ctx;
+      const n = 6144;
+      const me = shmem.myPe();
+      const pes = shmem.nPes();
+      const dest = await shmem.malloc(8 * n * pes, { skeleton: true });
+      const src = await shmem.malloc(8 * n, { skeleton: true });
+      const local = ctx.alloc(Float64Array, n);
+      const next = (me + 1) % pes;
+      await shmem.putmem(dest, local, 8 * n, next);
+      await shmem.putFloat64(dest, local, n, next);
+      await shmem.iputFloat64(dest, local, 2, 3, 64, next);
+      await shmem.quiet();
+      await shmem.getmem(local, dest, 8 * n, next);
+      await shmem.getFloat64Nbi(local, dest, 100, next);
+      await shmem.quiet();
+      await shmem.broadcastmem(dest, src, 8 * n, 1);
+      await shmem.fcollectmem(dest, src, 8 * 512);
+      await shmem.collectmem(dest, src, 8 * (me + 1) * 100);
+      await shmem.sumToAll(dest, src, n, 'float64');
+      await shmem.barrierAll();
+      return 0;
+    };
+    const run = (skeleton: boolean): Promise<SimulateResult> => simulate({ machine: 'xc30', nodes: 3, ppn: 2, skeleton, program });
+    const normal = await run(false);
+    const skeleton = await run(true);
+    expect(figures(skeleton)).toEqual(figures(normal));
+    expect(normal.packets).toBeGreaterThan(1000);
+  });
+});
