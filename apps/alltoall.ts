@@ -1,6 +1,6 @@
 import { ALGORITHMS, chooseAlgorithm } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
-import { checkSizeRange, round, sizeSweep, type App, type AppResult, type ParamValues, type Row } from './app.ts';
+import { checkSizeRange, round, sizeSweep, skeletonCheck, type App, type AppResult, type ParamValues, type Row } from './app.ts';
 import { itersFor } from './osu-util.ts';
 
 /** Element `e` of the block rank `s` sends to rank `d`: differs for every (s, d, e), so a misplaced block is always wrong. */
@@ -17,7 +17,8 @@ function blockValue(s: number, d: number, e: number): number {
  * `--coll alltoall=...` would override it without showing in the `algorithm` column). After
  * `warmup` untimed calls each rank times `iterations` calls between barriers; timeUs is the
  * largest over the ranks of the mean time per call, and bandwidth per rank the bytes one rank
- * sends to the others, (ranks - 1) · block, over that time. Every element received is checked.
+ * sends to the others, (ranks - 1) · block, over that time. Every element received is checked
+ * (not in a skeleton run: the buffers come from `ctx.alloc` and carry sizes only).
  */
 export const alltoall: App = {
   name: 'alltoall',
@@ -48,18 +49,19 @@ async function runAlltoall(ctx: RankContext, p: ParamValues): Promise<AppResult 
     if (count === lastCount) continue;
     lastCount = count;
     const block = count * 4;
-    const send = new Int32Array(n * count);
-    const recv = new Int32Array(n * count);
-    for (let d = 0; d < n; d++) for (let e = 0; e < count; e++) send[d * count + e] = blockValue(me, d, e);
+    const send = ctx.alloc(Int32Array, n * count);
+    const recv = ctx.alloc(Int32Array, n * count);
+    const real = !ctx.skeleton;
+    if (real) for (let d = 0; d < n; d++) for (let e = 0; e < count; e++) send[d * count + e] = blockValue(me, d, e);
     const used = requested === 'auto' ? chooseAlgorithm('alltoall', n, block) : requested;
     const iters = itersFor(p.iterations as number, block * n, 1);
     for (let w = 0; w < (p.warmup as number); w++) await mpi.alltoall(send, recv, opts);
-    recv.fill(0);
+    if (real) recv.fill(0);
     await mpi.barrier();
     const t0 = ctx.now();
     for (let i = 0; i < iters; i++) await mpi.alltoall(send, recv, opts);
     const mean = (ctx.now() - t0) / iters;
-    for (let s = 0; s < n; s++) {
+    for (let s = 0; real && s < n; s++) {
       for (let e = 0; e < count; e++) {
         const got = recv[s * count + e]!;
         const want = blockValue(s, me, e);
@@ -73,5 +75,5 @@ async function runAlltoall(ctx: RankContext, p: ParamValues): Promise<AppResult 
       rows.push({ bytes: block, ranks: n, algorithm: used, timeUs: round(timeUs), bandwidthGBs: round(((n - 1) * block) / timeUs / 1e3) });
     }
   }
-  return me === 0 ? { rows } : undefined;
+  return me === 0 ? { rows, ...skeletonCheck(ctx) } : undefined;
 }

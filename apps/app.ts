@@ -96,6 +96,14 @@ function parseValue(app: string, key: string, spec: ParamSpec, text: string): nu
   }
 }
 
+/** An app's `check` in a skeleton run: the data did not move, so it was not checked. */
+export const SKELETON_CHECK = 'skipped (skeleton run)';
+
+/** `{ check: SKELETON_CHECK }` in a skeleton run, else nothing: spread into the result of an app whose rows have no `check`. */
+export function skeletonCheck(ctx: RankContext): { check?: string } {
+  return ctx.skeleton ? { check: SKELETON_CHECK } : {};
+}
+
 /** Throws unless `minBytes <= maxBytes` (the apps that sweep sizes share this rule). */
 export function checkSizeRange(app: string, p: ParamValues): void {
   if ((p.minBytes as number) > (p.maxBytes as number)) {

@@ -1,5 +1,5 @@
 import type { RankContext } from '../runtime/rank.ts';
-import { checkSizeRange, round, sizeSweep, type App, type ParamSpec, type ParamValues, type Row } from './app.ts';
+import { checkSizeRange, round, sizeSweep, skeletonCheck, type App, type ParamSpec, type ParamValues, type Row } from './app.ts';
 
 /** Bytes of the acknowledgement that closes each window in stream mode (OSU's 4-byte reply). */
 export const ACK_BYTES = 4;
@@ -105,7 +105,10 @@ interface OsuKind {
   row(bytes: number, window: number, iters: number, us: number): Row;
 }
 
-/** An OSU micro-benchmark app between rank 0 and `peer`, one row per message size. */
+/**
+ * An OSU micro-benchmark app between rank 0 and `peer`, one row per message size. Its message
+ * buffers come from `ctx.alloc`: a skeleton run moves sizes only and skips the pattern check.
+ */
 export function osuApp(name: string, summary: string, withWindow: boolean, kind: OsuKind): App {
   return {
     name,
@@ -117,7 +120,7 @@ export function osuApp(name: string, summary: string, withWindow: boolean, kind:
   };
 }
 
-async function runOsu(name: string, ctx: RankContext, p: ParamValues, withWindow: boolean, kind: OsuKind): Promise<{ rows: Row[]; peer: number; hops: number } | undefined> {
+async function runOsu(name: string, ctx: RankContext, p: ParamValues, withWindow: boolean, kind: OsuKind): Promise<{ rows: Row[]; peer: number; hops: number; check?: string } | undefined> {
   checkSizeRange(name, p);
   const { mpi } = ctx;
   const peer = p.peer as number;
@@ -125,29 +128,30 @@ async function runOsu(name: string, ctx: RankContext, p: ParamValues, withWindow
   const window = withWindow ? (p.window as number) : 1;
   const sizes = sizeSweep(p.minBytes as number, p.maxBytes as number);
   const largest = sizes[sizes.length - 1] ?? 0;
-  const outAll = new Uint8Array(largest);
-  const inAll = new Uint8Array(largest);
+  const outAll = ctx.alloc(Uint8Array, largest);
+  const inAll = ctx.alloc(Uint8Array, largest);
+  const real = !ctx.skeleton;
   const rows: Row[] = [];
   for (const bytes of sizes) {
     const out = outAll.subarray(0, bytes);
     const inb = inAll.subarray(0, bytes);
     const iters = itersFor(p.iterations as number, kind.perRound(bytes, window), 1);
     const warmup = p.warmup as number;
-    fillPattern(out);
-    inb.fill(0);
+    if (real) fillPattern(out);
+    if (real) inb.fill(0);
     if (warmup > 0) await kind.rounds(ctx, out, inb, peer, window, warmup);
-    inb.fill(0);
+    if (real) inb.fill(0);
     await mpi.barrier();
     const t0 = ctx.now();
     await kind.rounds(ctx, out, inb, peer, window, iters);
     const us = ctx.now() - t0;
-    if (kind.checkers(peer).includes(mpi.rank)) {
+    if (real && kind.checkers(peer).includes(mpi.rank)) {
       const bad = patternMismatch(inb);
       if (bad >= 0) throw new Error(`${name}: rank ${mpi.rank}: byte ${bad} of the ${bytes}-byte message is ${inb[bad]}, expected ${patternByte(bad, bytes)}`);
     }
     if (mpi.rank === 0) rows.push(kind.row(bytes, window, iters, us));
   }
-  return mpi.rank === 0 ? { rows, peer, hops: ctx.machine.hops(0, peer) } : undefined;
+  return mpi.rank === 0 ? { rows, peer, hops: ctx.machine.hops(0, peer), ...skeletonCheck(ctx) } : undefined;
 }
 
 /** MB/s (1e6 bytes/s, OSU's unit) and GB/s of `bytes` moved in `us`. */

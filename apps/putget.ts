@@ -1,5 +1,5 @@
 import type { RankContext } from '../runtime/rank.ts';
-import { checkSizeRange, round, sizeSweep, type App, type Row } from './app.ts';
+import { checkSizeRange, round, sizeSweep, skeletonCheck, type App, type Row } from './app.ts';
 
 /**
  * The span (us) of a measured window run by several ranks: from the earliest start to the
@@ -34,7 +34,8 @@ export function featureNote(ctx: RankContext, which: readonly ('fma' | 'amoCache
 /**
  * One-sided put and get from rank 0 to a target rank through DMAPP. Latency: a blocking
  * operation from issue to the source's completion event (a round trip). Bandwidth: a window of
- * non-blocking operations completed by one gsyncWait.
+ * non-blocking operations completed by one gsyncWait. The local buffers come from `ctx.alloc` and
+ * the segment is allocated `{skeleton: true}`: a skeleton run moves sizes only and checks nothing.
  */
 export const putget: App = {
   name: 'putget',
@@ -60,10 +61,11 @@ export const putget: App = {
     if (p.pairs === 'node' || p.bidirectional === 1) return streams(ctx, target, sizes, p.pairs === 'node', p.bidirectional === 1, p.window as number);
     const maxBytes = sizes[sizes.length - 1]!;
     // puts land in the first half of the segment; gets read the second half
-    const seg = dmapp.malloc(2 * maxBytes);
-    const local = new Uint8Array(maxBytes);
-    for (let i = 0; i < maxBytes; i++) local[i] = (i * 13 + 5) & 255;
-    if (mpi.rank === target) for (let i = 0; i < maxBytes; i++) seg.local[maxBytes + i] = (i * 31 + 1) & 255;
+    const seg = dmapp.malloc(2 * maxBytes, { skeleton: true });
+    const local = ctx.alloc(Uint8Array, maxBytes);
+    const real = !ctx.skeleton;
+    for (let i = 0; real && i < maxBytes; i++) local[i] = (i * 13 + 5) & 255;
+    if (mpi.rank === target && real) for (let i = 0; i < maxBytes; i++) seg.local[maxBytes + i] = (i * 31 + 1) & 255;
     await mpi.barrier();
     const rows: Row[] = [];
     if (mpi.rank === 0) {
@@ -71,7 +73,7 @@ export const putget: App = {
       const window = p.window as number;
       for (const op of (p.ops as string).split(',')) {
         for (const bytes of sizes) {
-          const buf = op === 'put' ? local.subarray(0, bytes) : new Uint8Array(bytes);
+          const buf = op === 'put' ? local.subarray(0, bytes) : ctx.alloc(Uint8Array, bytes);
           let t0 = 0;
           const iters = Math.max(2, Math.min(p.iterations as number, Math.floor(((p.iterations as number) * 65536) / bytes)));
           // one untimed operation first warms the target's translation and AMO caches
@@ -81,7 +83,7 @@ export const putget: App = {
             else await dmapp.get(target, seg, maxBytes, buf);
           }
           const latencyUs = (ctx.now() - t0) / iters;
-          if (op === 'get') {
+          if (op === 'get' && real) {
             for (let i = 0; i < bytes; i++) if (buf[i] !== ((i * 31 + 1) & 255)) throw new Error(`putget: get of ${bytes} bytes returned wrong data at byte ${i}`);
           }
           const w = Math.max(1, Math.min(window, Math.floor((window * 65536) / bytes)));
@@ -97,10 +99,10 @@ export const putget: App = {
       }
     }
     await mpi.barrier();
-    if (mpi.rank === target && (p.ops as string).includes('put')) {
+    if (mpi.rank === target && real && (p.ops as string).includes('put')) {
       for (let i = 0; i < maxBytes; i++) if (seg.local[i] !== local[i]) throw new Error(`putget: byte ${i} of the target's segment was not written by the puts`);
     }
-    return mpi.rank === 0 ? { rows, target } : undefined;
+    return mpi.rank === 0 ? { rows, target, ...skeletonCheck(ctx) } : undefined;
   },
 };
 
@@ -111,7 +113,7 @@ export const putget: App = {
  * a timed window of non-blocking puts completed by one gsyncWait; the bandwidth is all bytes
  * over the span from the first start to the last end (GB/s, both directions summed).
  */
-async function streams(ctx: RankContext, target: number, sizes: readonly number[], node: boolean, both: boolean, window: number): Promise<{ rows: Row[]; target: number; pairs: number } | undefined> {
+async function streams(ctx: RankContext, target: number, sizes: readonly number[], node: boolean, both: boolean, window: number): Promise<{ rows: Row[]; target: number; pairs: number; check?: string } | undefined> {
   const { mpi, dmapp } = ctx;
   const ppn = ctx.machine.ppn;
   if (ctx.machine.placement !== 'contiguous') throw new RangeError(`putget: pairs=node pairs the ranks of two nodes by their rank order and needs --placement contiguous, not ${ctx.machine.placement}`);
@@ -131,9 +133,10 @@ async function streams(ctx: RankContext, target: number, sizes: readonly number[
   }
   const pairs = node ? ppn : 1;
   const maxBytes = sizes[sizes.length - 1]!;
-  const seg = dmapp.malloc(maxBytes);
-  const src = new Uint8Array(maxBytes);
-  for (let i = 0; i < maxBytes; i++) src[i] = (i * 13 + mpi.rank) & 255;
+  const seg = dmapp.malloc(maxBytes, { skeleton: true });
+  const src = ctx.alloc(Uint8Array, maxBytes);
+  const real = !ctx.skeleton;
+  for (let i = 0; real && i < maxBytes; i++) src[i] = (i * 13 + mpi.rank) & 255;
   await mpi.barrier();
   const rows: Row[] = [];
   for (const bytes of sizes) {
@@ -158,8 +161,8 @@ async function streams(ctx: RankContext, target: number, sizes: readonly number[
   }
   // every byte a stream wrote is in place at its peer (the sender's pattern)
   const from = node ? (myNode === tNode ? local : myNode === 0 && both ? tNode * ppn + local : -1) : mpi.rank === target ? 0 : mpi.rank === 0 && both ? target : -1;
-  if (from >= 0) {
+  if (from >= 0 && real) {
     for (let i = 0; i < maxBytes; i++) if (seg.local[i] !== ((i * 13 + from) & 255)) throw new Error(`putget: byte ${i} of rank ${mpi.rank}'s segment was not written by rank ${from}'s puts`);
   }
-  return mpi.rank === 0 ? { rows, target, pairs } : undefined;
+  return mpi.rank === 0 ? { rows, target, pairs, ...skeletonCheck(ctx) } : undefined;
 }

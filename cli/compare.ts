@@ -67,6 +67,8 @@ export interface CompareTask {
   /** Machine parameters, key -> value with units. */
   readonly set: Readonly<Record<string, string>>;
   readonly seed: number;
+  /** A skeleton run (sizes only, no bytes; the same time): default false. */
+  readonly skeleton?: boolean;
 }
 
 /** One machine's row of the comparison (nulls when the run failed). */
@@ -115,6 +117,8 @@ export interface CompareResult {
   readonly nodes: number;
   readonly ppn: number;
   readonly seed: number;
+  /** Whether the runs were skeleton runs. */
+  readonly skeleton: boolean;
   readonly rows: readonly CompareRow[];
   /** How the merit column is titled and read; null when no run gave one. */
   readonly merit: { readonly label: string; readonly higherIsBetter: boolean } | null;
@@ -171,6 +175,7 @@ export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
       ppn: task.ppn,
       seed: task.seed,
       set: task.set,
+      skeleton: task.skeleton === true,
       program: (ctx) => app.main(ctx, params),
     });
     const merit = chooseMerit(app.merit, r.result);
@@ -202,6 +207,8 @@ export interface CompareOptions {
   readonly set?: Readonly<Record<string, string>>;
   /** Seed of every run (default 1). */
   readonly seed?: number;
+  /** Skeleton runs: sizes only, no bytes, the same simulated time (default false). */
+  readonly skeleton?: boolean;
 }
 
 /**
@@ -221,10 +228,11 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
   const ppn = opts.ppn ?? 1;
   const seed = opts.seed ?? 1;
   const set = opts.set ?? {};
+  const skeleton = opts.skeleton === true;
   const app = await loadApp(opts.app);
   const appPath = opts.app.includes('/') || USER_FILE.test(opts.app) ? resolve(opts.app) : opts.app;
   checkAppInput(app, { nodes: opts.nodes, ppn, params: opts.params ?? {} });
-  const tasks: CompareTask[] = specs.map((spec) => ({ app: appPath, machine: spec.name, spec, nodes: opts.nodes, ppn, params: { ...opts.params }, set: { ...set }, seed }));
+  const tasks: CompareTask[] = specs.map((spec) => ({ app: appPath, machine: spec.name, spec, nodes: opts.nodes, ppn, params: { ...opts.params }, set: { ...set }, seed, skeleton }));
   // sizes and machine parameters that one machine cannot take fail that machine's row only
   const early = new Map<string, CompareOutcome>();
   for (const t of tasks) {
@@ -252,6 +260,7 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
     nodes: opts.nodes,
     ppn,
     seed,
+    skeleton,
     rows: outcomes.map(({ meritLabel: _l, higherIsBetter: _h, lastRow: _r, ...row }) => row),
     merit: firstMerit ? { label: firstMerit.meritLabel!, higherIsBetter: firstMerit.higherIsBetter! } : null,
   };
@@ -270,7 +279,7 @@ export function formatCompare(r: CompareResult): string {
   }));
   const ranks = r.nodes * r.ppn;
   const lines = [
-    `${r.app} on ${r.nodes} node${r.nodes === 1 ? '' : 's'} x ${r.ppn} rank${r.ppn === 1 ? '' : 's'} per node (${ranks} rank${ranks === 1 ? '' : 's'}), seed ${r.seed}`,
+    `${r.app} on ${r.nodes} node${r.nodes === 1 ? '' : 's'} x ${r.ppn} rank${r.ppn === 1 ? '' : 's'} per node (${ranks} rank${ranks === 1 ? '' : 's'}), seed ${r.seed}${r.skeleton ? ', skeleton runs (sizes only, data not moved)' : ''}`,
     formatTable(rows),
     'commShare = 1 - mean compute time over ranks / simulated time (all time not computing counts as communication)',
     r.merit
@@ -291,6 +300,7 @@ export interface CompareCliOptions {
   readonly set: readonly string[];
   readonly fidelity?: string;
   readonly seed: string;
+  readonly skeleton?: boolean;
   readonly json?: boolean;
 }
 
@@ -307,7 +317,8 @@ export async function compareCommand(opts: CompareCliOptions, io: { out: (s: str
     params: parseKeyValues(opts.param, '--param'),
     set: parseSets(withFidelity(opts.set, opts.fidelity)),
     seed,
+    skeleton: opts.skeleton === true,
   });
-  io.out(opts.json ? JSON.stringify({ app: r.app, nodes: r.nodes, ppn: r.ppn, rows: r.rows }) : formatCompare(r));
+  io.out(opts.json ? JSON.stringify({ app: r.app, nodes: r.nodes, ppn: r.ppn, ...(r.skeleton ? { skeleton: true } : {}), rows: r.rows }) : formatCompare(r));
   return r.rows.some((row) => row.error !== undefined) ? 1 : 0;
 }

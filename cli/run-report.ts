@@ -20,6 +20,8 @@ export interface RunReportInput {
   readonly ppn: number;
   readonly placement?: string;
   readonly seed?: number;
+  /** A skeleton run (sizes only, no bytes). */
+  readonly skeleton?: boolean;
   readonly simulatedTimeUs: number;
   readonly events?: number;
   readonly packets?: number;
@@ -315,6 +317,7 @@ export function runReport(input: RunReportInput): ReportSection[] {
     { key: 'ranks per node', value: input.ppn },
     ...(input.placement ? [{ key: 'placement', value: input.placement }] : []),
     ...(input.seed !== undefined ? [{ key: 'seed', value: input.seed }] : []),
+    ...(input.skeleton ? [{ key: 'skeleton run', value: 'sizes only: bytes not moved, data checks skipped' }] : []),
     ...Object.entries(input.algorithms ?? {}).map(([k, v]) => ({ key: `collective ${k}`, value: v })),
     ...(input.events !== undefined ? [{ key: 'engine events', value: input.events }] : []),
   ];

@@ -4,7 +4,7 @@
  *
  * Every key of the file takes a value or a list; a list is one axis, and the matrix is the cross
  * product of the axes in this order: app, machine, nodes, ppn, each app parameter, each machine
- * parameter (in the file's order), seed; the last axis varies fastest. Points are numbered from 0
+ * parameter (in the file's order), seed, skeleton; the last axis varies fastest. Points are numbered from 0
  * in that order, so a file always gives the same points in the same order.
  *
  * The whole matrix is checked before any worker starts: a bad key, app, machine, app parameter
@@ -35,7 +35,7 @@ import { formatTable } from './table.ts';
 export type SweepValue = string | number | boolean;
 
 /** Keys a sweep file may have. */
-export const SWEEP_KEYS = ['app', 'apps', 'machine', 'machines', 'nodes', 'ppn', 'params', 'set', 'seed'] as const;
+export const SWEEP_KEYS = ['app', 'apps', 'machine', 'machines', 'nodes', 'ppn', 'params', 'set', 'seed', 'skeleton'] as const;
 
 /** A sweep file, checked for shape: every axis as its list of values (a scalar is a list of one). */
 export interface SweepSpec {
@@ -51,6 +51,8 @@ export interface SweepSpec {
   /** Machine parameters: key -> values with units. */
   readonly set: Readonly<Record<string, readonly SweepValue[]>>;
   readonly seeds: readonly number[];
+  /** Skeleton runs or not (`skeleton: true`; `[false, true]` runs both); default [false]. */
+  readonly skeleton: readonly boolean[];
   /** The keys the file used for the app and machine axes (`app` or `apps`, `machine` or `machines`). */
   readonly appKey: string;
   readonly machineKey: string;
@@ -68,6 +70,8 @@ export interface SweepPoint {
   readonly nodes: number;
   readonly ppn: number;
   readonly seed: number;
+  /** A skeleton run: sizes only, no bytes, the same simulated time. */
+  readonly skeleton: boolean;
   readonly params: Readonly<Record<string, SweepValue>>;
   readonly set: Readonly<Record<string, SweepValue>>;
 }
@@ -143,6 +147,13 @@ export function parseSweep(text: string, name: string): SweepSpec {
       return v;
     });
   };
+  const bools = (key: string, fallback: boolean): boolean[] => {
+    if (!(key in doc)) return [fallback];
+    return list(key, doc[key]).map((v) => {
+      if (typeof v !== 'boolean') throw bad(`${key}: ${show(v)} is not true or false`);
+      return v;
+    });
+  };
   const table = (key: string): Record<string, SweepValue[]> => {
     const v = doc[key];
     if (v === undefined || v === null) return {};
@@ -163,6 +174,7 @@ export function parseSweep(text: string, name: string): SweepSpec {
     params: table('params'),
     set: table('set'),
     seeds: ints('seed', 0, 1),
+    skeleton: bools('skeleton', false),
     appKey: app.key,
     machineKey: machine.key,
   };
@@ -229,6 +241,7 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
     ...Object.entries(spec.params).map(([k, values]) => ({ key: `params.${k}`, values })),
     ...Object.entries(spec.set).map(([k, values]) => ({ key: `set.${k}`, values })),
     { key: 'seed', values: spec.seeds },
+    { key: 'skeleton', values: spec.skeleton },
   ];
   const total = axes.reduce((n, a) => n * a.values.length, 1);
   const points: SweepPoint[] = [];
@@ -255,7 +268,7 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
     const machine = machineSpec.name;
     const swept = axes.filter((a) => a.values.length > 1 && a.key !== 'app' && a.key !== 'machine');
     const label = [app, machine, ...swept.map((a) => `${a.key.replace(/^(params|set)\./, '')}=${String(at(a.key))}`)].join(' ');
-    const point: SweepPoint = { index, label, app, machine, nodes: at('nodes') as number, ppn: at('ppn') as number, seed: at('seed') as number, params, set };
+    const point: SweepPoint = { index, label, app, machine, nodes: at('nodes') as number, ppn: at('ppn') as number, seed: at('seed') as number, skeleton: at('skeleton') as boolean, params, set };
     points.push(point);
     const task: CompareTask = {
       app: appPath(app, baseDir),
@@ -266,6 +279,7 @@ export async function planSweep(spec: SweepSpec, baseDir: string): Promise<Sweep
       params: Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
       set: Object.fromEntries(Object.entries(set).map(([k, v]) => [k, String(v)])),
       seed: point.seed,
+      skeleton: point.skeleton,
     };
     try {
       checkAppInput(apps.get(app)!, task);
@@ -337,7 +351,7 @@ export async function loadSweep(path: string): Promise<SweepPlan> {
 
 /** A row with its axes and result flattened to columns (`params.n`, `set.mpi.eagerMaxBytes`, `result.timeUs`). */
 export function flattenRow(row: SweepRow): Record<string, SweepValue | null> {
-  const out: Record<string, SweepValue | null> = { index: row.index, label: row.label, app: row.app, machine: row.machine, nodes: row.nodes, ppn: row.ppn, seed: row.seed };
+  const out: Record<string, SweepValue | null> = { index: row.index, label: row.label, app: row.app, machine: row.machine, nodes: row.nodes, ppn: row.ppn, seed: row.seed, skeleton: row.skeleton };
   for (const [k, v] of Object.entries(row.params)) out[`params.${k}`] = v;
   for (const [k, v] of Object.entries(row.set)) out[`set.${k}`] = v;
   Object.assign(out, {
@@ -396,7 +410,7 @@ export function formatSweep(rows: readonly SweepRow[]): string {
   return lines.join('\n');
 }
 
-/** A point's axes other than app and machine, in matrix order: nodes, ppn, app parameters, machine parameters, seed. */
+/** A point's axes other than app and machine, in matrix order: nodes, ppn, app parameters, machine parameters, seed, skeleton. */
 function axisValues(row: SweepPoint): [string, SweepValue][] {
   return [
     ['nodes', row.nodes],
@@ -404,6 +418,7 @@ function axisValues(row: SweepPoint): [string, SweepValue][] {
     ...Object.entries(row.params),
     ...Object.entries(row.set),
     ['seed', row.seed],
+    ['skeleton', row.skeleton],
   ];
 }
 

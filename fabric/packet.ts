@@ -74,6 +74,8 @@ export class PacketPool {
   offset = new Float64Array(0);
   /** Payload bytes. */
   bytes = new Int32Array(0);
+  /** 1: a skeleton payload (its source or target is a skeleton buffer): sizes travel, `data` is not filled. */
+  skel = new Uint8Array(0);
   /** Payload storage, `maxPayload` bytes per packet. */
   data = new Uint8Array(0);
 
@@ -96,6 +98,7 @@ export class PacketPool {
     this.units[p] = 1;
     this.ordered[p] = 0;
     this.path[p] = 0xff;
+    this.skel[p] = 0;
     this.startRoute(p, 0);
     this.live++;
     return p;
@@ -158,6 +161,7 @@ export class PacketPool {
     this.txn = g(this.txn);
     this.offset = g(this.offset);
     this.bytes = g(this.bytes);
+    this.skel = g(this.skel);
     const d = new Uint8Array(n * this.maxPayload);
     d.set(this.data);
     this.data = d;

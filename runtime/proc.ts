@@ -1,6 +1,7 @@
 import type { Engine, Thread, WaitReason } from '../fabric/engine/engine.ts';
 import type { Machine } from '../fabric/machine.ts';
 import type { Nic } from '../fabric/nic/nic.ts';
+import type { SkeletonStore } from '../fabric/skeleton.ts';
 import type { Detours } from './noise.ts';
 
 /** What a span of a process's time was spent on. */
@@ -59,6 +60,16 @@ export class Proc {
 
   get nic(): Nic {
     return this.machine.nics[this.node]!;
+  }
+
+  /** The run's skeleton store (a skeleton run), or null: every byte moves. */
+  get skeleton(): SkeletonStore | null {
+    return this.nic.skeleton;
+  }
+
+  /** Whether `v` is a skeleton buffer: its bytes never move (one identity test; false outside a skeleton run). */
+  isSkeleton(v: ArrayBufferView): boolean {
+    return v.buffer === this.nic.skeleton?.buffer;
   }
 
   /** The process's time (ps): the engine's time, or later while it owes CPU time. */

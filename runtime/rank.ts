@@ -1,3 +1,4 @@
+import type { ArrayType, SkeletonArray } from '../fabric/skeleton.ts';
 import type { Placement } from './placement.ts';
 import type { Dmapp } from './dmapp/dmapp.ts';
 import type { Shmem } from './shmem/shmem.ts';
@@ -59,6 +60,14 @@ export interface RankContext {
    * is costed by the processor model (the slower of compute and memory traffic).
    */
   compute(work: Work): Promise<void>;
+  /**
+   * A buffer of `count` elements of `Type` (`ctx.alloc(Float64Array, n)`) for bulk data: a new
+   * zeroed array, or in a skeleton run a skeleton buffer that costs no memory and whose bytes
+   * never move (it reads as zeros; every skeleton buffer shares one store).
+   */
+  alloc<T extends SkeletonArray>(Type: ArrayType<T>, count: number): T;
+  /** Whether this is a skeleton run (`skeleton: true`, `--skeleton`): sizes move, bytes do not. */
+  readonly skeleton: boolean;
 }
 
 /** A rank program: one async function run by every rank. */
@@ -77,6 +86,12 @@ export function makeContext(proc: Proc, size: number, mpi: Mpi, dmapp: Dmapp, sh
     machine,
     now: () => proc.time() / 1e6,
     compute: (work: Work) => proc.cpu(workPs(work, cpu.flopsPerPs, cpu.memBytesPerPs), 'compute'),
+    alloc: <T extends SkeletonArray>(Type: ArrayType<T>, count: number): T => {
+      if (typeof Type !== 'function' || typeof Type.BYTES_PER_ELEMENT !== 'number') throw new RangeError(`alloc: expected a typed-array class such as Float64Array, got ${String(Type)}`);
+      if (!Number.isInteger(count) || count < 0) throw new RangeError(`alloc: count=${count} must be a non-negative integer`);
+      return proc.skeleton ? proc.skeleton.alloc(Type, count) : new Type(count);
+    },
+    skeleton: proc.skeleton !== null,
   };
 }
 

@@ -1,6 +1,7 @@
 import { DeadlockError } from '../fabric/engine/engine.ts';
 import { buildMachine, machineSpec, resolveMachine } from '../fabric/machine.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
+import { SkeletonStore } from '../fabric/skeleton.ts';
 import { Dmapp, SymmetricHeap } from './dmapp/dmapp.ts';
 import { IncompleteCollectiveError } from './mpi/agreement.ts';
 import { checkAlgorithms } from './mpi/coll/index.ts';
@@ -41,6 +42,12 @@ export interface SimulateOptions<R = unknown> {
   readonly onProgress?: (p: SimulateProgress) => void;
   /** Engine events between two `onProgress` calls (default 2^18). */
   readonly progressEvery?: number;
+  /**
+   * A skeleton run (default false): buffers from `ctx.alloc` (and symmetric segments allocated
+   * with `{skeleton: true}`) cost no memory and their bytes never move or combine; sizes, and so
+   * the simulated time, events and packets, are exactly those of a normal run.
+   */
+  readonly skeleton?: boolean;
 }
 
 /** How far a run has come: simulated time reached and engine events processed. */
@@ -64,6 +71,8 @@ export interface SimulateResult<R = unknown> {
   readonly result: R;
   /** Every rank's return value. */
   readonly rankResults: readonly R[];
+  /** Whether it was a skeleton run. */
+  readonly skeleton: boolean;
   /** Engine events processed. */
   readonly events: number;
   /** Packets delivered and router-to-router packet hops. */
@@ -83,6 +92,9 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   const config = resolveMachine(spec, opts.nodes, { ...opts.set });
   checkAlgorithms(opts.algorithms ?? {});
   const machine = buildMachine(config, opts.seed ?? 1);
+  // a skeleton run: one store behind every skeleton buffer, known to every NIC
+  const skeleton = opts.skeleton === true ? new SkeletonStore() : null;
+  for (const nic of machine.nics) nic.skeleton = skeleton;
   const onProgress = opts.onProgress;
   if (onProgress) machine.engine.onProgress((nowPs, events) => onProgress({ simulatedTimeUs: nowPs / 1e6, events }), opts.progressEvery);
   const size = opts.nodes * ppn;
@@ -161,6 +173,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     computeUs: procs.reduce((a, p) => a + p.computePs, 0) / size / 1e6,
     result: results[0]!,
     rankResults: results,
+    skeleton: skeleton !== null,
     events: machine.engine.events,
     packets: machine.net.delivered,
     packetHops: machine.net.linkHops,

@@ -83,7 +83,7 @@ describe('phit sweep', () => {
     }
     expect(new Set(doc.rows.map((x) => x.simulatedTimeUs)).size).toBe(4);
     const [header, ...lines] = parseCsv(readFileSync(csv, 'utf8'));
-    expect(header!.slice(0, 11)).toEqual(['index', 'label', 'app', 'machine', 'nodes', 'ppn', 'seed', 'params.nx', 'params.ny', 'params.nz', 'params.iterations']);
+    expect(header!.slice(0, 12)).toEqual(['index', 'label', 'app', 'machine', 'nodes', 'ppn', 'seed', 'skeleton', 'params.nx', 'params.ny', 'params.nz', 'params.iterations']);
     expect(lines).toHaveLength(4);
     const col = (name: string): string[] => lines.map((l) => l[header!.indexOf(name)]!);
     expect(col('machine')).toEqual(['xe6', 'xe6', 'xc30', 'xc30']);
@@ -178,7 +178,7 @@ describe('phit sweep', () => {
   };
 
   it('bad sweep files exit 2 with the key and the bad value named', async () => {
-    expect(await bad('k.yaml', 'app: pingpong\nmachines: [xe6]\nnodes: 2\nseeds: [1, 2]\n')).toMatch(/^phit: .*k\.yaml: unknown key "seeds"; valid: app, apps, machine, machines, nodes, ppn, params, set, seed$/);
+    expect(await bad('k.yaml', 'app: pingpong\nmachines: [xe6]\nnodes: 2\nseeds: [1, 2]\n')).toMatch(/^phit: .*k\.yaml: unknown key "seeds"; valid: app, apps, machine, machines, nodes, ppn, params, set, seed, skeleton$/);
     expect(await bad('a.yaml', 'apps: [pingpong, halo4d]\nmachines: [xe6]\nnodes: 2\n')).toMatch(/a\.yaml: apps: unknown app "halo4d"; valid: pingpong/);
     expect(await bad('m.yaml', 'app: pingpong\nmachines: [xe6, cm5]\nnodes: 2\n')).toMatch(/m\.yaml: machines: unknown machine "cm5"; valid: /);
     expect(await bad('n.yaml', 'app: pingpong\nmachine: xe6\nnodes: [2, -4]\n')).toMatch(/n\.yaml: nodes: -4 is not a positive integer/);

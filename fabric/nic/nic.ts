@@ -1,6 +1,7 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
 import type { NetworkAccess } from '../network.ts';
 import type { PacketPool } from '../packet.ts';
+import type { SkeletonStore } from '../skeleton.ts';
 import { CollectiveEngine } from './collective-engine.ts';
 import { CqEventKind, type CompletionQueue } from './cq.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from './packet-format.ts';
@@ -553,6 +554,8 @@ export class Nic implements EventHandler {
   injected = 0;
   /** The collective engine, or null when the machine has none. */
   readonly ce: CollectiveEngine | null;
+  /** A skeleton run's store: payloads to or from its buffers carry their size only (null: every byte moves). */
+  skeleton: SkeletonStore | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -1107,8 +1110,10 @@ export class Nic implements EventHandler {
       // the NIC reads the source bytes now (FMA: the stored data; BTE: the host read)
       const from = Math.max(0, wireOff - x.header);
       const to = wireOff + chunk - x.header;
-      // payload bytes sit after any share of the virtual header this packet carries
-      if (to > from) copyBytes(pk.data, p * pk.maxPayload + (from + x.header - wireOff), x.local, from, to - from);
+      // payload bytes sit after any share of the virtual header this packet carries; a skeleton
+      // source sends its size only
+      if (x.local.buffer === this.skeleton?.buffer) pk.skel[p] = 1;
+      else if (to > from) copyBytes(pk.data, p * pk.maxPayload + (from + x.header - wireOff), x.local, from, to - from);
     }
     const s = Math.max(now, this.outFree);
     const slot = this.slotPs(x.op === K_GET ? 0 : chunk, units);
@@ -1173,14 +1178,20 @@ export class Nic implements EventHandler {
         const wireOff = pk.offset[p]!;
         const n = pk.bytes[p]!;
         const from = p * pk.maxPayload;
-        if (pk.kind[p] === K_GET_RESP) copyBytes(x.local, wireOff, pk.data, from, n);
-        else copyBytes(x.local, 0, pk.data, from, Math.min(n, x.local.length));
+        if (pk.kind[p] === K_GET_RESP) {
+          if (this.moves(p, x.local)) copyBytes(x.local, wireOff, pk.data, from, n);
+        } else copyBytes(x.local, 0, pk.data, from, Math.min(n, x.local.length));
         pk.free(p);
         this.hostWrite(t, n, units);
         this.onResponse(x, id, this.htUpFree, units);
         break;
       }
     }
+  }
+
+  /** Whether packet p's payload really moves to `mem`: neither it nor `mem` is skeleton. */
+  private moves(p: number, mem: Uint8Array): boolean {
+    return this.pkts.skel[p] === 0 && mem.buffer !== this.skeleton?.buffer;
   }
 
   /**
@@ -1217,10 +1228,11 @@ export class Nic implements EventHandler {
       if (this.smsgPtag[x.remoteInst] !== undefined && this.smsgPtag[x.remoteInst] !== x.ptag) {
         status = NicStatus.DomainRefused;
       } else {
-        if (x.landing.length !== x.bytes) x.landing = new Uint8Array(x.bytes);
+        // a skeleton message lands in the skeleton store, as sizes only
+        if (x.landing.length !== x.bytes) x.landing = pk.skel[p] === 1 ? new Uint8Array(this.skeleton!.buffer, 0, x.bytes) : new Uint8Array(x.bytes);
         const from = Math.max(0, wireOff - x.header);
         const to = wireOff + n - x.header;
-        if (to > from) copyBytes(x.landing, from, pk.data, p * max + (from + x.header - wireOff), to - from);
+        if (to > from && pk.skel[p] === 0) copyBytes(x.landing, from, pk.data, p * max + (from + x.header - wireOff), to - from);
       }
     } else if (kind === K_SEND) {
       // the first packet to arrive (in any order) takes the buffer; the rest follow its verdict
@@ -1229,7 +1241,7 @@ export class Nic implements EventHandler {
       const b = x.recv;
       if (status === NicStatus.Ok && b !== null) {
         this.translate(b.seg, b.offset + wireOff, t);
-        copyBytes(b.seg.bytes, b.offset + wireOff, pk.data, p * max, n);
+        if (this.moves(p, b.seg.bytes)) copyBytes(b.seg.bytes, b.offset + wireOff, pk.data, p * max, n);
       }
     } else {
       const seg = this.resolve(x);
@@ -1237,7 +1249,7 @@ export class Nic implements EventHandler {
         status = seg;
       } else {
         this.translate(seg, x.remoteOffset + wireOff, t);
-        copyBytes(seg.bytes, x.remoteOffset + wireOff, pk.data, p * max, n);
+        if (this.moves(p, seg.bytes)) copyBytes(seg.bytes, x.remoteOffset + wireOff, pk.data, p * max, n);
         if (x.remoteEvent) x.remoteCq = seg.cq ?? null;
       }
     }
@@ -1311,7 +1323,9 @@ export class Nic implements EventHandler {
     const last = this.hostRead(t, n, units);
     // the tail cannot leave before the last hardware packet's data is in (see sendResponse)
     pk.tailAt[p] = last + P.outLatencyPs;
-    copyBytes(pk.data, p * pk.maxPayload, seg.bytes, at, n);
+    // a skeleton segment answers with its size only
+    if (seg.bytes.buffer === this.skeleton?.buffer) pk.skel[p] = 1;
+    else copyBytes(pk.data, p * pk.maxPayload, seg.bytes, at, n);
     // a coarse response leaves with its first hardware packet's data, the rest streaming behind
     this.respond(p, K_GET_RESP, this.dataPhits(n, units, true), this.firstReadPs, true);
   }

@@ -46,6 +46,15 @@ export interface SymmetricSegment {
   readonly local: Uint8Array;
 }
 
+/** Options of a symmetric allocation. */
+export interface MallocOptions {
+  /**
+   * In a skeleton run, a skeleton segment: puts and gets to and from it move sizes, not bytes,
+   * and it costs no memory; AMOs on it are refused. In a normal run this changes nothing.
+   */
+  readonly skeleton?: boolean;
+}
+
 /** Registration table of the symmetric heap of one run: segment id -> handle per PE. */
 export class SymmetricHeap {
   readonly handles: (Int32Array | undefined)[] = [];
@@ -90,13 +99,15 @@ export class Dmapp {
   /**
    * Allocates `bytes` on the symmetric heap. Every PE must make the same sequence of calls; a
    * PE may access another's segment only after that PE has allocated it (synchronise first).
+   * `{ skeleton: true }` makes it a skeleton segment in a skeleton run (see MallocOptions).
    */
-  malloc(bytes: number): SymmetricSegment {
+  malloc(bytes: number, opts: MallocOptions = {}): SymmetricSegment {
     if (!Number.isInteger(bytes) || bytes < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `malloc: bytes=${bytes} must be a non-negative integer`);
     const id = this.allocs++;
     let row = this.heap.handles[id];
     if (!row) this.heap.handles[id] = row = new Int32Array(this.heap.pes).fill(-1);
-    const local = new Uint8Array(bytes);
+    const skeleton = opts.skeleton === true ? this.proc.skeleton : null;
+    const local = skeleton ? skeleton.alloc(Uint8Array, bytes) : new Uint8Array(bytes);
     const d = this.proc.machine.config.dmapp;
     // the heap sits on large pages; with vMDH its segment answers to the same handle on every node
     row[this.pe] = this.proc.nic.register(local, { inst: this.proc.inst, pageBytes: d.heapPageBytes, ...(d.vmdh ? { vmdh: id } : {}) });
@@ -365,6 +376,10 @@ export class Dmapp {
     const handle = this.heap.handles[seg.id]?.[target] ?? -1;
     if (handle < 0) {
       throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: PE ${target} has not allocated symmetric segment ${seg.id} (synchronise after malloc)`);
+    }
+    // AMOs act on real memory only: a skeleton variable would be shared by every skeleton buffer
+    if (amo && (this.proc.isSkeleton(seg.local) || this.proc.isSkeleton(local))) {
+      throw new DmappError(DMAPP_RC.INVALID_PARAM, `${call}: an AMO needs real memory, but ${this.proc.isSkeleton(local) ? 'the result buffer' : `symmetric segment ${seg.id}`} is a skeleton buffer`);
     }
     const peer = this.procs[target]!;
     const d = this.proc.machine.config.dmapp;

@@ -235,7 +235,7 @@ export class Comm {
     if (used + need > st.bsendCapacity) {
       throw new MpiError('MPI_ERR_BUFFER', `${what}: the attached buffer has ${st.bsendCapacity - used} of ${st.bsendCapacity} bytes free, the message needs ${need} (its bytes + BSEND_OVERHEAD); attach a larger one with bufferAttach`);
     }
-    const copy = bytes.slice();
+    const copy = this.proc.isSkeleton(bytes) ? bytes : bytes.slice();
     this.proc.charge(Math.ceil(bytes.length / this.world.params.copyBytesPerPs));
     // the copy is sent in the background: no one waits on it until bufferDetach, and its space
     // is freed when the next buffered send finds it complete
@@ -267,7 +267,7 @@ export class Comm {
 
   /** Sends `buf` and receives into it (MPI_Sendrecv_replace). */
   async sendrecvReplace(buf: ArrayBufferView, dest: number, sendTag: number, source: number, recvTag: number): Promise<Status> {
-    const copy = this.checkBuf('sendrecvReplace', buf).slice();
+    const copy = this.copyOf(this.checkBuf('sendrecvReplace', buf));
     const s = this.startSend('sendrecvReplace', copy, dest, sendTag, 'standard');
     const r = this.startRecv('sendrecvReplace', buf, source, recvTag);
     const [, status] = await this.waitAll([s, r]);
@@ -503,6 +503,7 @@ export class Comm {
         irecv: (buf, source, tag, what) => this.collIrecv(buf, source, tag, what),
         flopsPerPs: cpu.flopsPerPs,
         copyBytesPerPs: this.world.params.copyBytesPerPs,
+        skeleton: this.proc.skeleton,
       };
     }
     return this.collTransport;
@@ -545,7 +546,7 @@ export class Comm {
     const atRoot = this.rank === root;
     if (atRoot && !recvBuf) throw new MpiError('MPI_ERR_BUFFER', 'reduce: the root needs a recvBuf');
     if (sendBuf === IN_PLACE && !atRoot) throw new MpiError('MPI_ERR_BUFFER', 'reduce: only the root may pass mpi.IN_PLACE');
-    const send = sendBuf === IN_PLACE ? this.collBuf('reduce', 'recvBuf', recvBuf).slice() : this.collBuf('reduce', 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(this.collBuf('reduce', 'recvBuf', recvBuf)) : this.collBuf('reduce', 'sendBuf', sendBuf);
     const recv = atRoot ? this.collBuf('reduce', 'recvBuf', recvBuf) : null;
     if (recv) this.sameShape('reduce', send, recv);
     this.checkOp('reduce', op, send);
@@ -556,7 +557,7 @@ export class Comm {
   /** Combines every rank's `sendBuf` with `op` into every rank's `recvBuf` (MPI_Allreduce). */
   async allreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
     const recv = this.collBuf('allreduce', 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('allreduce', 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('allreduce', 'sendBuf', sendBuf);
     this.sameShape('allreduce', send, recv);
     this.checkOp('allreduce', op, send);
     this.agree({ call: 'allreduce', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
@@ -569,7 +570,7 @@ export class Comm {
     const recv = this.collBuf('allgather', 'recvBuf', recvBuf);
     if (recv.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf has ${recv.length} elements, not a multiple of the ${this.size} ranks`);
     const k = recv.length / this.size;
-    const send = sendBuf === IN_PLACE ? recv.slice(this.rank * k, this.rank * k + k) : this.collBuf('allgather', 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv, this.rank * k, this.rank * k + k) : this.collBuf('allgather', 'sendBuf', sendBuf);
     this.sameType('allgather', send, recv);
     if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
     this.agree({ call: 'allgather', ...this.dataSignature(send, 'elements per rank'), algorithm: opts?.algorithm });
@@ -592,7 +593,7 @@ export class Comm {
   /** Block j of every rank's `sendBuf` to rank j, into block i of rank j's `recvBuf` (MPI_Alltoall; equal blocks). */
   async alltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
     const recv = this.collBuf('alltoall', 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('alltoall', 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('alltoall', 'sendBuf', sendBuf);
     this.sameShape('alltoall', send, recv);
     if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `alltoall: ${send.length} elements do not split into ${this.size} equal blocks`);
     this.agree({ call: 'alltoall', ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
@@ -695,7 +696,7 @@ export class Comm {
   /** Inclusive prefix reduction: rank r gets sendBuf of ranks 0..r combined (MPI_Scan). */
   async scan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
     const recv = this.collBuf('scan', 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('scan', 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('scan', 'sendBuf', sendBuf);
     this.sameShape('scan', send, recv);
     this.checkOp('scan', op, send);
     this.agree({ call: 'scan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
@@ -705,7 +706,7 @@ export class Comm {
   /** Exclusive prefix reduction: rank r gets ranks 0..r-1 combined; rank 0's recvBuf is left as it is (MPI_Exscan). */
   async exscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
     const recv = this.collBuf('exscan', 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? recv.slice() : this.collBuf('exscan', 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('exscan', 'sendBuf', sendBuf);
     this.sameShape('exscan', send, recv);
     this.checkOp('exscan', op, send);
     this.agree({ call: 'exscan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
@@ -760,7 +761,7 @@ export class Comm {
       const r = new Request(proc, 0, what, this.world.progressOf(proc.rank));
       board.readers.push(r);
       await r.wait(() => `${what}: waiting for the result from rank ${leader}`);
-      if (recv) recv.set(board.result as never);
+      if (recv && !this.proc.isSkeleton(recv)) recv.set(board.result as never);
       return;
     }
     if (board.items.length < locals.length) {
@@ -788,7 +789,7 @@ export class Comm {
       }),
     );
     await done.wait(() => `${what}: waiting for the network reduction`);
-    if (recv && op) writeCeResult(recv, result!, op);
+    if (recv && op && !this.proc.isSkeleton(recv)) writeCeResult(recv, result!, op);
     // the result goes up on the board; the node's ranks see it shmLatency later
     board.result = recv ? (recv.slice() as ReduceArray) : null;
     this.world.runAt(proc, proc.charge(recv ? Math.ceil(recv.byteLength / P.copyBytesPerPs) : 0) + P.shmLatencyPs, () => {
@@ -826,6 +827,13 @@ export class Comm {
    */
   protected agree(c: CollCall): void {
     if (this.size > 1) (this.ledger ??= this.world.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
+  }
+
+  /** A copy of elements [from, to) of `buf` (an IN_PLACE send buffer): for a skeleton buffer, another of that length, uncopied. */
+  private copyOf<T extends ReduceArray | Uint8Array>(buf: T, from = 0, to = buf.length): T {
+    const skeleton = this.proc.skeleton;
+    if (skeleton?.holds(buf)) return skeleton.allocLike(buf, to - from);
+    return buf.slice(from, to) as T;
   }
 
   /** The element type and count of a buffer every rank must pass alike. */

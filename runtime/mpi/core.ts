@@ -423,7 +423,7 @@ export class MpiWorld implements EventHandler {
       // synchronous one when the receiver has matched too)
       const now = proc.engine.now;
       const copyPs = Math.ceil(m.bytes / P.shmBytesPerPs);
-      m.data = m.buf.slice();
+      m.data = proc.isSkeleton(m.buf) ? m.buf : m.buf.slice();
       m.local = true;
       m.sender = m.req;
       m.buf = EMPTY;
@@ -642,7 +642,7 @@ export class MpiWorld implements EventHandler {
     this.observer?.matched(me.proc.rank, env.src, env.seq, env.ctx);
     if (env.kind === 'eager') {
       const data = a.data!;
-      p.buf.set(data.length === env.bytes ? data : data.subarray(0, env.bytes));
+      if (!me.proc.isSkeleton(data) && !me.proc.isSkeleton(p.buf)) p.buf.set(data.length === env.bytes ? data : data.subarray(0, env.bytes));
       a.data = null;
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
       p.req.complete(status, P.recvOverheadPs + copy);

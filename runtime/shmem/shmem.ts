@@ -1,4 +1,4 @@
-import { DMAPP_RC, DmappError, type Dmapp, type DmappType, type SymmetricSegment } from '../dmapp/dmapp.ts';
+import { DMAPP_RC, DmappError, type Dmapp, type DmappType, type MallocOptions, type SymmetricSegment } from '../dmapp/dmapp.ts';
 import type { AmoOp } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 
@@ -185,20 +185,20 @@ export class Shmem {
    * Allocates `bytes` (zeroed) on the symmetric heap (shmem_malloc). Every PE makes the same
    * calls in the same order; returns after a barrier, so every PE's copy exists.
    */
-  async malloc(bytes: number): Promise<Symmetric> {
+  async malloc(bytes: number, opts: MallocOptions = {}): Promise<Symmetric> {
     if (!Number.isInteger(bytes) || bytes < 0) throw new ShmemError(`malloc: bytes=${bytes} must be a non-negative integer`);
     this.ready();
-    const seg = this.dmapp.malloc(bytes);
+    const seg = this.dmapp.malloc(bytes, opts);
     this.live.add(seg.id);
     await this.barrierAll();
     return new Symmetric(seg, 0, bytes, this);
   }
 
   /** Allocates `count` elements of `size` bytes, zeroed (shmem_calloc). */
-  async calloc(count: number, size: number): Promise<Symmetric> {
+  async calloc(count: number, size: number, opts: MallocOptions = {}): Promise<Symmetric> {
     if (!Number.isInteger(count) || count < 0) throw new ShmemError(`calloc: count=${count} must be a non-negative integer`);
     if (!Number.isInteger(size) || size < 0) throw new ShmemError(`calloc: size=${size} must be a non-negative integer`);
-    return this.malloc(count * size);
+    return this.malloc(count * size, opts);
   }
 
   /** Frees an allocation (shmem_free): a barrier first, then every later access to it fails. */
@@ -215,7 +215,7 @@ export class Shmem {
   /** Puts `nbytes` of `source` to `dest` on `pe` (shmem_putmem); completes at `quiet`. */
   async putmem(dest: Symmetric, source: ArrayBufferView, nbytes: number, pe: number): Promise<void> {
     // the bounce-buffer copy: `source` may be reused as soon as this returns
-    const src = this.bytesArg('putmem', 'source', source, nbytes).slice();
+    const src = this.copyOf(this.bytesArg('putmem', 'source', source, nbytes));
     await this.putBytes('putmem', dest, src, pe, true);
   }
 
@@ -239,15 +239,15 @@ export class Shmem {
 
   /** Puts `nelems` float64 of `source` to `dest` on `pe` (shmem_double_put). */
   async putFloat64(dest: Symmetric, source: Float64Array | readonly number[], nelems: number, pe: number): Promise<void> {
-    return this.putBytes('putFloat64', dest, typedCopy('putFloat64', 'float64', source, nelems), pe, true);
+    return this.putBytes('putFloat64', dest, this.bounce('putFloat64', 'float64', source, nelems), pe, true);
   }
   /** Puts `nelems` int32 (shmem_int32_put). */
   async putInt32(dest: Symmetric, source: Int32Array | readonly number[], nelems: number, pe: number): Promise<void> {
-    return this.putBytes('putInt32', dest, typedCopy('putInt32', 'int32', source, nelems), pe, true);
+    return this.putBytes('putInt32', dest, this.bounce('putInt32', 'int32', source, nelems), pe, true);
   }
   /** Puts `nelems` int64 (shmem_int64_put). */
   async putInt64(dest: Symmetric, source: BigInt64Array | readonly bigint[], nelems: number, pe: number): Promise<void> {
-    return this.putBytes('putInt64', dest, typedCopy('putInt64', 'int64', source, nelems), pe, true);
+    return this.putBytes('putInt64', dest, this.bounce('putInt64', 'int64', source, nelems), pe, true);
   }
   /** Gets `nelems` float64 from `source` on `pe` into `dest` (shmem_double_get). */
   async getFloat64(dest: Float64Array, source: Symmetric, nelems: number, pe: number): Promise<void> {
@@ -515,7 +515,7 @@ export class Shmem {
     this.checkRange(call, 'source', source, nbytes);
     await this.barrierAll();
     if (this.myPe() === root) {
-      if (dest.segment !== source.segment || dest.offset !== source.offset) dest.local.set(source.local.subarray(0, nbytes));
+      if ((dest.segment !== source.segment || dest.offset !== source.offset) && this.moves(dest.local, source.local)) dest.local.set(source.local.subarray(0, nbytes));
     } else if (nbytes > 0) {
       await this.nic(call, this.dmapp.get(root, source.segment, source.offset, dest.local.subarray(0, nbytes)));
     }
@@ -534,7 +534,7 @@ export class Shmem {
     this.checkRange(call, 'dest', dest, nbytes * this.nPes());
     this.checkRange(call, 'source', source, nbytes);
     await this.barrierAll();
-    await this.putToAll(call, dest.segment, dest.offset + this.myPe() * nbytes, source.local.slice(0, nbytes));
+    await this.putToAll(call, dest.segment, dest.offset + this.myPe() * nbytes, this.copyOf(source.local.subarray(0, nbytes)));
     await this.barrierAll();
   }
 
@@ -554,7 +554,7 @@ export class Shmem {
     this.checkRange(call, 'source', source, nbytes);
     const n = this.nPes();
     const me = this.myPe();
-    const block = source.local.slice(0, nbytes);
+    const block = this.copyOf(source.local.subarray(0, nbytes));
     // a PE's slot is rewritten only after every PE has left the previous collectmem's last
     // barrier, having read it: no barrier is needed before the sizes go out, except after the
     // first call's allocation (every PE makes it at the same call)
@@ -651,7 +651,7 @@ export class Shmem {
     const n = this.nPes();
     const me = this.myPe();
     if (block.length === 0) return;
-    seg.local.set(block, at);
+    if (this.moves(seg.local, block)) seg.local.set(block, at);
     for (let i = 1; i < n; i++) {
       const pe = (me + i) % n;
       await this.nic(call, this.dmapp.putNbi(pe, seg, at, block));
@@ -670,17 +670,24 @@ export class Shmem {
     if (source.offset % e !== 0) throw new ShmemError(`${call}: source is at byte offset ${source.offset}, not aligned to the ${e}-byte ${type}`);
     const n = this.nPes();
     const block = nreduce * e;
-    // every PE asks for the same size, so every PE grows its scratch at the same call
-    if (!this.scratch || this.scratch.local.length < n * block) {
+    // every PE asks for the same size, so every PE grows its scratch at the same call; a skeleton
+    // source (symmetric: on every PE) gets a skeleton scratch
+    const skeleton = this.proc.isSkeleton(source.local);
+    if (!this.scratch || this.scratch.local.length < n * block || this.proc.isSkeleton(this.scratch.local) !== skeleton) {
       if (this.scratch) this.dmapp.free(this.scratch);
       this.ready();
-      this.scratch = this.dmapp.malloc(Math.max(n * block, 64));
+      this.scratch = this.dmapp.malloc(Math.max(n * block, 64), { skeleton });
     }
     const scratch = this.scratch;
     // the barrier also guarantees no PE still reads its scratch from the previous reduction
     await this.barrierAll();
-    await this.putToAll(call, scratch, this.myPe() * block, source.local.slice(0, block));
+    await this.putToAll(call, scratch, this.myPe() * block, this.copyOf(source.local.subarray(0, block)));
     await this.barrierAll();
+    // skeleton data is not folded; its time is charged all the same
+    if (!this.moves(dest.local, scratch.local)) {
+      await this.proc.cpu(Math.ceil((n * nreduce) / this.proc.machine.config.cpu.flopsPerPs), `shmem.${call}`);
+      return;
+    }
     // fold the blocks in PE order on every PE, so every PE gets bit-identical results
     const buf = scratch.local.buffer;
     const base = scratch.local.byteOffset;
@@ -739,7 +746,7 @@ export class Shmem {
     if (nelems === 0) return;
     const e = TYPES[type].bytes;
     this.checkRange(call, 'dest', dest, ((nelems - 1) * dst + 1) * e);
-    const src = typedCopy(call, type, source, (nelems - 1) * sst + 1);
+    const src = this.bounce(call, type, source, (nelems - 1) * sst + 1);
     await this.proc.cpu(Math.ceil(src.length / this.proc.machine.config.cpu.memBytesPerPs), `shmem.${call}(copy)`);
     await this.nic(call, this.dmapp.iputNbi(pe, dest.segment, dest.offset, src, TYPES[type].dmapp, dst, sst, nelems));
   }
@@ -845,6 +852,25 @@ export class Shmem {
     for (const [k, v] of [['dst', dst], ['sst', sst]] as const) {
       if (!Number.isInteger(v) || v < 1) throw new ShmemError(`${call}: ${k}=${v} must be a positive integer`);
     }
+  }
+
+  /** Whether bytes really move between `a` and `b`: neither is a skeleton buffer. */
+  private moves(a: Uint8Array, b: Uint8Array): boolean {
+    return !this.proc.isSkeleton(a) && !this.proc.isSkeleton(b);
+  }
+
+  /** A private copy of `bytes` (a bounce buffer); a skeleton buffer is its own copy, as sizes only. */
+  private copyOf(bytes: Uint8Array): Uint8Array {
+    return this.proc.isSkeleton(bytes) ? bytes : bytes.slice();
+  }
+
+  /** The bounce copy of a typed put's source as `type`; a skeleton typed array is sent as it is, uncopied. */
+  private bounce(call: string, type: ReduceType, source: ArrayLike<number> | ArrayLike<bigint>, count: number): Uint8Array {
+    if (ArrayBuffer.isView(source) && this.proc.isSkeleton(source)) {
+      const kind = type === 'float64' ? Float64Array : type === 'int32' ? Int32Array : BigInt64Array;
+      return typedDest(call, kind, source as Float64Array | Int32Array | BigInt64Array, count, TYPES[type].bytes);
+    }
+    return typedCopy(call, type, source, count);
   }
 
   /** The first `nbytes` bytes of a private buffer, or a ShmemError naming it. */

@@ -22,7 +22,7 @@ export function* allgatherBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): C
   const me = t.rank;
   const c = sendBuf.length;
   const what = 'allgather(bruck)';
-  const tmp = alloc(sendBuf, n * c);
+  const tmp = alloc(t, sendBuf, n * c);
   yield copy(t, tmp, 0, sendBuf, 0, c);
   let have = 1;
   let pof2 = 1;
@@ -60,7 +60,7 @@ export function* allgathervRecursiveDoubling(t: CollTransport, sendBuf: Buf, rec
   const n = t.size;
   const at = prefix(counts);
   const what = 'allgatherv(recursive doubling)';
-  const tmp = alloc(sendBuf, at[n]!);
+  const tmp = alloc(t, sendBuf, at[n]!);
   yield copy(t, tmp, at[t.rank]!, sendBuf, 0, counts[t.rank]!);
   yield* doublingChunks(t, tmp, t.rank, (v) => at[v]!, self, TAG.allgatherv + 1, what);
   for (let r = 0; r < n; r++) yield copy(t, recvBuf, displs[r]!, tmp, at[r]!, counts[r]!);

@@ -21,7 +21,7 @@ export function* allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recv
     yield recv(t, acc, 0, count, f.me + 1, tag + 2, what);
     return;
   }
-  const tmp = alloc(sendBuf, count);
+  const tmp = alloc(t, sendBuf, count);
   if (f.absorbs) {
     yield recv(t, tmp, 0, count, f.me - 1, tag, what);
     yield combine(t, op, acc, tmp, true);
@@ -52,7 +52,7 @@ export function* allreduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: 
     yield recv(t, acc, 0, count, f.me + 1, tag + 3, what);
     return;
   }
-  const tmp = alloc(sendBuf, count);
+  const tmp = alloc(t, sendBuf, count);
   if (f.absorbs) {
     yield recv(t, tmp, 0, count, f.me - 1, tag, what);
     yield combine(t, op, acc, tmp, true);
@@ -82,7 +82,7 @@ export function* allreduceRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op:
   const acc = recvBuf.subarray(0, count);
   yield copy(t, acc, 0, sendBuf, 0, count);
   const off = (i: number): number => partOffset(count, n, i, op.unit);
-  const tmp = alloc(sendBuf, off(1) + op.unit);
+  const tmp = alloc(t, sendBuf, off(1) + op.unit);
   const right = (me + 1) % n;
   const left = (me - 1 + n) % n;
   for (let s = 0; s < n - 1; s++) {

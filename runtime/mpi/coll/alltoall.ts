@@ -13,22 +13,22 @@ export function* alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Co
   const c = sendBuf.length / n;
   const what = 'alltoall(bruck)';
   // tmp[i] = my block for rank me + i
-  const tmp = alloc(sendBuf, n * c);
+  const tmp = alloc(t, sendBuf, n * c);
   yield copy(t, tmp, 0, sendBuf, me * c, (n - me) * c);
   yield copy(t, tmp, (n - me) * c, sendBuf, 0, me * c);
-  const pack = alloc(sendBuf, Math.ceil(n / 2) * c);
-  const unpack = alloc(sendBuf, Math.ceil(n / 2) * c);
+  const pack = alloc(t, sendBuf, Math.ceil(n / 2) * c);
+  const unpack = alloc(t, sendBuf, Math.ceil(n / 2) * c);
   for (let pof2 = 1; pof2 < n; pof2 *= 2) {
     let k = 0;
-    for (let i = 0; i < n; i++) if (i & pof2) setAt(pack, tmp.subarray(i * c, i * c + c), c * k++);
+    for (let i = 0; i < n; i++) if (i & pof2) setAt(t, pack, tmp.subarray(i * c, i * c + c), c * k++);
     yield chargeCopy(t, sendBuf, k * c);
     yield exchange(t, pack, 0, k * c, (me + pof2) % n, unpack, 0, k * c, (me - pof2 + n) % n, TAG.alltoall, what);
     k = 0;
-    for (let i = 0; i < n; i++) if (i & pof2) setAt(tmp, unpack.subarray(c * k, c * ++k), i * c);
+    for (let i = 0; i < n; i++) if (i & pof2) setAt(t, tmp, unpack.subarray(c * k, c * ++k), i * c);
     yield chargeCopy(t, sendBuf, k * c);
   }
   // now tmp[i] is the block from rank me - i
-  for (let i = 0; i < n; i++) setAt(recvBuf, tmp.subarray(i * c, i * c + c), ((me - i + n) % n) * c);
+  for (let i = 0; i < n; i++) setAt(t, recvBuf, tmp.subarray(i * c, i * c + c), ((me - i + n) % n) * c);
   yield chargeCopy(t, sendBuf, n * c);
 }
 

@@ -27,7 +27,7 @@ export function* gatherBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | n
     yield send(t, sendBuf, 0, c, (vr - (vr & -vr) + root) % n, TAG.gather, what);
     return;
   }
-  const tmp = vr === 0 && root === 0 ? rootBuffer('gather', recvBuf) : alloc(sendBuf, sub * c);
+  const tmp = vr === 0 && root === 0 ? rootBuffer('gather', recvBuf) : alloc(t, sendBuf, sub * c);
   yield copy(t, tmp, 0, sendBuf, 0, c);
   for (let mask = 1; mask < n; mask <<= 1) {
     if (vr & mask) {
@@ -92,7 +92,7 @@ export function* gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | 
   yield children.map((ch, i) => t.irecv(new Uint8Array(sizes.buffer, i * 8, 8), (ch + root) % n, tag, `${what} size from ${(ch + root) % n}`));
   let total = sendBuf.length;
   for (let i = 0; i < sizes.length; i++) total += sizes[i]!;
-  const tmp = alloc(sendBuf, total);
+  const tmp = alloc(t, sendBuf, total);
   yield copy(t, tmp, 0, sendBuf, 0, sendBuf.length);
   const reqs: Request[] = [];
   for (let i = 0, at = sendBuf.length; i < children.length; at += sizes[i++]!) {
@@ -108,7 +108,7 @@ export function* gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | 
   const out = rootBuffer(what, recvBuf);
   for (let v = 0, at = 0; v < n; v++) {
     const r = (v + root) % n;
-    setAt(out, tmp.subarray(at, at + counts![r]!), displs![r]!);
+    setAt(t, out, tmp.subarray(at, at + counts![r]!), displs![r]!);
     at += counts![r]!;
   }
   yield chargeCopy(t, sendBuf, total);

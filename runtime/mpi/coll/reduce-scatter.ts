@@ -27,9 +27,9 @@ export function* reduceScatterRecursiveHalving(t: CollTransport, sendBuf: Buf, r
     if (recvCounts[me]! > 0) yield recv(t, recvBuf, 0, recvCounts[me]!, me + 1, tag + 2, what);
     return;
   }
-  const acc = alloc(sendBuf, total);
+  const acc = alloc(t, sendBuf, total);
   yield copy(t, acc, 0, sendBuf, 0, total);
-  const tmp = alloc(sendBuf, total);
+  const tmp = alloc(t, sendBuf, total);
   if (f.absorbs) {
     yield recv(t, tmp, 0, total, me - 1, tag, what);
     yield combine(t, op, acc, tmp, true);
@@ -51,7 +51,7 @@ export function* reduceScatterPairwise(t: CollTransport, sendBuf: Buf, recvBuf: 
   const mine = recvCounts[me]!;
   const acc = recvBuf.subarray(0, mine);
   yield copy(t, acc, 0, sendBuf, at[me]!, mine);
-  const tmp = alloc(sendBuf, mine);
+  const tmp = alloc(t, sendBuf, mine);
   for (let i = 1; i < n; i++) {
     const dst = (me + i) % n;
     const src = (me - i + n) % n;
@@ -69,11 +69,11 @@ export function* reduceScatterRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf,
   const me = t.rank;
   const at = check(op, recvCounts);
   const what = `reduceScatter(ring, ${op.name})`;
-  const acc = alloc(sendBuf, at[n]!);
+  const acc = alloc(t, sendBuf, at[n]!);
   yield copy(t, acc, 0, sendBuf, 0, at[n]!);
   let most = 0;
   for (let i = 0; i < n; i++) most = Math.max(most, recvCounts[i]!);
-  const tmp = alloc(sendBuf, most);
+  const tmp = alloc(t, sendBuf, most);
   const right = (me + 1) % n;
   const left = (me - 1 + n) % n;
   for (let s = 0; s < n - 1; s++) {
@@ -93,7 +93,7 @@ export function* reduceScatterRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf,
 export function* reduceScatterReduceScatterv(t: CollTransport, sendBuf: Buf, recvBuf: Buf, recvCounts: ArrayLike<number>, op: Op): Coll {
   const at = check(op, recvCounts);
   const total = at[t.size]!;
-  const whole = t.rank === 0 ? alloc(sendBuf, total) : null;
+  const whole = t.rank === 0 ? alloc(t, sendBuf, total) : null;
   yield* reduceBinomial(t, sendBuf.subarray(0, total), whole, op, 0);
   yield* scattervLinear(t, whole, recvCounts, at, recvBuf, 0);
 }

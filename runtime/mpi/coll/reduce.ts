@@ -22,7 +22,7 @@ export function* reduceBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | n
   const treeRoot = op.commutative ? root : 0;
   const vr = (me - treeRoot + n) % n;
   const count = sendBuf.length;
-  const acc = me === root ? rootBuffer('reduce', recvBuf, sendBuf).subarray(0, count) : alloc(sendBuf, count);
+  const acc = me === root ? rootBuffer('reduce', recvBuf, sendBuf).subarray(0, count) : alloc(t, sendBuf, count);
   yield copy(t, acc, 0, sendBuf, 0, count);
   let tmp: Buf | null = null;
   for (let mask = 1; mask < n; mask <<= 1) {
@@ -32,7 +32,7 @@ export function* reduceBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | n
     }
     const child = vr + mask;
     if (child >= n) continue;
-    tmp ??= alloc(sendBuf, count);
+    tmp ??= alloc(t, sendBuf, count);
     yield recv(t, tmp, 0, count, (child + treeRoot) % n, TAG.reduce, what);
     yield combine(t, op, acc, tmp, false);
   }
@@ -53,7 +53,7 @@ export function* reduceLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf | nul
     return;
   }
   const acc = rootBuffer('reduce', recvBuf, sendBuf).subarray(0, count);
-  const tmp = alloc(sendBuf, count * (n - 1));
+  const tmp = alloc(t, sendBuf, count * (n - 1));
   const reqs: (Request | null)[] = [];
   for (let r = 0, k = 0; r < n; r++) reqs.push(r === root ? null : recv(t, tmp, count * k++, count, r, TAG.reduce + 2, what));
   const data = (r: number): Buf => (r === root ? sendBuf : tmp.subarray(count * (r < root ? r : r - 1), count * (r < root ? r + 1 : r)));
@@ -76,7 +76,7 @@ export function* reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf
   const count = sendBuf.length;
   const what = `reduce(rabenseifner, ${op.name}, root ${root})`;
   const f = new Fold(me, n);
-  const acc = alloc(sendBuf, count);
+  const acc = alloc(t, sendBuf, count);
   yield copy(t, acc, 0, sendBuf, 0, count);
   const tag = TAG.reduce + 4;
   // the new rank that ends with the whole result: the root's, or its partner's if it sits out
@@ -85,7 +85,7 @@ export function* reduceRabenseifner(t: CollTransport, sendBuf: Buf, recvBuf: Buf
   if (f.out) {
     yield send(t, acc, 0, count, me + 1, tag, what);
   } else {
-    const tmp = alloc(sendBuf, count);
+    const tmp = alloc(t, sendBuf, count);
     if (f.absorbs) {
       yield recv(t, tmp, 0, count, me - 1, tag, what);
       yield combine(t, op, acc, tmp, true);

@@ -15,10 +15,10 @@ export function* scanRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: 
   const result = recvBuf.subarray(0, count);
   yield copy(t, result, 0, sendBuf, 0, count);
   if (n === 1) return;
-  const partial = alloc(sendBuf, count);
+  const partial = alloc(t, sendBuf, count);
   yield copy(t, partial, 0, sendBuf, 0, count);
-  const tmp = alloc(sendBuf, count);
-  const scratch = alloc(sendBuf, count);
+  const tmp = alloc(t, sendBuf, count);
+  const scratch = alloc(t, sendBuf, count);
   for (let mask = 1; mask < n; mask <<= 1) {
     const peer = me ^ mask;
     if (peer >= n) continue;
@@ -41,7 +41,7 @@ export function* scanLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op
   const result = recvBuf.subarray(0, count);
   yield copy(t, result, 0, sendBuf, 0, count);
   if (me > 0) {
-    const tmp = alloc(sendBuf, count);
+    const tmp = alloc(t, sendBuf, count);
     yield recv(t, tmp, 0, count, me - 1, TAG.scan + 1, what);
     yield combine(t, op, result, tmp, true);
   }
@@ -59,10 +59,10 @@ export function* exscanRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf
   const what = `exscan(recursive doubling, ${op.name})`;
   if (n === 1) return;
   const result = recvBuf.subarray(0, count);
-  const partial = alloc(sendBuf, count);
+  const partial = alloc(t, sendBuf, count);
   yield copy(t, partial, 0, sendBuf, 0, count);
-  const tmp = alloc(sendBuf, count);
-  const scratch = alloc(sendBuf, count);
+  const tmp = alloc(t, sendBuf, count);
+  const scratch = alloc(t, sendBuf, count);
   let first = true;
   for (let mask = 1; mask < n; mask <<= 1) {
     const peer = me ^ mask;
@@ -93,7 +93,7 @@ export function* exscanLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: 
   const result = recvBuf.subarray(0, count);
   yield recv(t, result, 0, count, me - 1, TAG.exscan + 1, what);
   if (me === n - 1) return;
-  const next = alloc(sendBuf, count);
+  const next = alloc(t, sendBuf, count);
   yield copy(t, next, 0, result, 0, count);
   yield combine(t, op, next, sendBuf, false);
   yield send(t, next, 0, count, me + 1, TAG.exscan + 1, what);

@@ -24,7 +24,7 @@ export function* scatterBinomial(t: CollTransport, sendBuf: Buf | null, recvBuf:
     if (root === 0) {
       buf = src;
     } else {
-      buf = alloc(recvBuf, n * c);
+      buf = alloc(t, recvBuf, n * c);
       yield copy(t, buf, 0, src, root * c, (n - root) * c);
       yield copy(t, buf, (n - root) * c, src, 0, root * c);
     }
@@ -32,7 +32,7 @@ export function* scatterBinomial(t: CollTransport, sendBuf: Buf | null, recvBuf:
   } else {
     mask = vr & -vr;
     const sub = Math.min(mask, n - vr);
-    buf = sub === 1 ? recvBuf : alloc(recvBuf, sub * c);
+    buf = sub === 1 ? recvBuf : alloc(t, recvBuf, sub * c);
     yield recv(t, buf, 0, sub * c, (vr - mask + root) % n, TAG.scatter, what);
   }
   const reqs: Request[] = [];
@@ -89,10 +89,10 @@ export function* scattervBinomial(t: CollTransport, sendBuf: Buf | null, counts:
     sizes = new Float64Array(n);
     let total = 0;
     for (let v = 0; v < n; v++) total += sizes[v] = counts[(v + root) % n]!;
-    buf = alloc(recvBuf, total);
+    buf = alloc(t, recvBuf, total);
     for (let v = 0, at = 0; v < n; at += sizes[v++]!) {
       const r = (v + root) % n;
-      setAt(buf, src.subarray(displs[r]!, displs[r]! + counts[r]!), at);
+      setAt(t, buf, src.subarray(displs[r]!, displs[r]! + counts[r]!), at);
     }
     yield chargeCopy(t, recvBuf, total);
     while (mask < n) mask <<= 1;
@@ -103,7 +103,7 @@ export function* scattervBinomial(t: CollTransport, sendBuf: Buf | null, counts:
     yield t.irecv(new Uint8Array(sizes.buffer), parent, tag, `${what} sizes from ${parent}`);
     let total = 0;
     for (let i = 0; i < sizes.length; i++) total += sizes[i]!;
-    buf = alloc(recvBuf, total);
+    buf = alloc(t, recvBuf, total);
     if (total > 0) yield recv(t, buf, 0, total, parent, tag + 1, what);
   }
   // sizes[i] is relative rank vr + i's count; start[i] its offset in buf

@@ -1,3 +1,4 @@
+import type { SkeletonStore } from '../../../fabric/skeleton.ts';
 import type { Request } from '../request.ts';
 
 /**
@@ -28,4 +29,6 @@ export interface CollTransport {
   readonly flopsPerPs: number;
   /** Processor model: bytes copied per ps. */
   readonly copyBytesPerPs: number;
+  /** A skeleton run's store: buffers on it are moved and combined as sizes only (absent or null: a normal run). */
+  readonly skeleton?: SkeletonStore | null;
 }

@@ -33,13 +33,20 @@ export function bytes(buf: Buf, off = 0, count = buf.length - off): Uint8Array {
   return new Uint8Array(buf.buffer, buf.byteOffset + off * e, count * e);
 }
 
-/** A zeroed array of `n` elements of `like`'s type. */
-export function alloc<T extends Buf>(like: T, n: number): T {
+/** Whether `buf` is a skeleton buffer of the run (sizes only: its bytes never move). */
+export function isSkeleton(t: CollTransport, buf: Buf): boolean {
+  return t.skeleton?.holds(buf) === true;
+}
+
+/** A zeroed array of `n` elements of `like`'s type: a skeleton buffer when `like` is one. */
+export function alloc<T extends Buf>(t: CollTransport, like: T, n: number): T {
+  if (isSkeleton(t, like)) return t.skeleton!.allocLike(like, n);
   return new (like.constructor as new (n: number) => T)(n);
 }
 
-/** Copies `src` into `dst` at element `off`, without charging time. */
-export function setAt(dst: Buf, src: Buf, off = 0): void {
+/** Copies `src` into `dst` at element `off`, without charging time (nothing when either is a skeleton buffer). */
+export function setAt(t: CollTransport, dst: Buf, src: Buf, off = 0): void {
+  if (isSkeleton(t, dst) || isSkeleton(t, src)) return;
   (dst as unknown as { set(a: ArrayLike<unknown>, o: number): void }).set(src, off);
 }
 
@@ -80,7 +87,7 @@ const NO_REQUESTS: readonly Request[] = [];
 /** Copies `count` elements of `src` from `soff` into `dst` at `doff`; returns the copy's CPU time (ps) to yield. */
 export function copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number): number {
   if (count <= 0) return 0;
-  setAt(dst, src.subarray(soff, soff + count), doff);
+  setAt(t, dst, src.subarray(soff, soff + count), doff);
   return Math.ceil((count * src.BYTES_PER_ELEMENT) / t.copyBytesPerPs);
 }
 
@@ -94,23 +101,25 @@ export function chargeCopy(t: CollTransport, like: Buf, count: number): number {
  * `other` holds higher ranks' data, `acc = other ∘ acc` when it holds lower ranks'. In the
  * second case a non-commutative op needs a scratch array: `scratch` if given, else `other`
  * itself, which is then overwritten. Returns the CPU time (ps) of the combine (elements /
- * flopsPerPs) and any copy, to yield.
+ * flopsPerPs) and any copy, to yield. With a skeleton buffer among them nothing is computed;
+ * the time is the same.
  */
 export function combine(t: CollTransport, op: Op, acc: Buf, other: Buf, otherIsLower: boolean, scratch?: Buf): number {
   const n = acc.length;
   if (n === 0) return 0;
+  const real = !isSkeleton(t, acc) && !isSkeleton(t, other) && !(scratch && isSkeleton(t, scratch));
   let ps = n / t.flopsPerPs;
   if (otherIsLower && !op.commutative) {
     let left = other;
     if (scratch) {
       left = scratch.subarray(0, n);
-      setAt(left, other);
+      setAt(t, left, other);
       ps += (n * acc.BYTES_PER_ELEMENT) / t.copyBytesPerPs;
     }
-    op.apply(left, acc);
-    setAt(acc, left);
+    if (real) op.apply(left, acc);
+    setAt(t, acc, left);
     ps += (n * acc.BYTES_PER_ELEMENT) / t.copyBytesPerPs;
-  } else {
+  } else if (real) {
     op.apply(acc, other);
   }
   return Math.ceil(ps);
