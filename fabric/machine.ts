@@ -6,6 +6,8 @@ import { ParamReader, type MachineSpec } from './machines/spec.ts';
 import { MAX_BUFFER_PHITS, Network, type AgeArbitration, type LinkParams, type NetworkParams } from './network.ts';
 import type { PacketFormatConfig } from './nic/packet-format.ts';
 import { putRequestPhits } from './nic/packet-format.ts';
+import { FlowNetwork } from './flow/flow-network.ts';
+import { BteFlows } from './nic/bte-flow.ts';
 import { Nic, TxnTable, type NicParams } from './nic/nic.ts';
 import { PacketPool } from './packet.ts';
 import { routerDistances, type PortGraph } from './topology/port-graph.ts';
@@ -185,7 +187,8 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     ceEngines: r.int('ce.engines'),
     ceRadix: r.int('ce.radix'),
     ceOpPs: r.timePs('ce.op'),
-    coarseUnits: fabric.fidelity === 'coarse' ? fabric.coarseBytes / maxPayload : 1,
+    // the flow level carries transfers below fabric.flowBytes as the coarse level does
+    coarseUnits: fabric.fidelity === 'packet' ? 1 : fabric.coarseBytes / maxPayload,
     coarseMinBytes: fabric.coarseBytes,
   };
   if (nic.bteGetBytesPerPs <= 0 && r.string('bte.getBandwidth') !== 'nic') {
@@ -259,7 +262,6 @@ function fabricOf(r: ParamReader, maxPayload: number): FabricParams {
     throw new RangeError(`parameter fabric.coarseBytes: ${coarse} bytes is not a whole number of ${maxPayload}-byte packets (packet.maxPayload)`);
   }
   if (coarse / maxPayload > 0xffff) throw new RangeError(`parameter fabric.coarseBytes: at most ${0xffff} packets of ${maxPayload} bytes`);
-  if (fidelity === 'flow') throw new RangeError('parameter fabric.fidelity: the flow level is not available yet (packet or coarse)');
   return { fidelity, coarseBytes: coarse, flowBytes: r.bytes('fabric.flowBytes') };
 }
 
@@ -307,7 +309,7 @@ export function rawLinkGBs(config: MachineConfig, className: string): number {
 /** Builds the simulator objects for a resolved machine. */
 export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const engine = new Engine(seed);
-  const { graph, route, vcs, nextPort } = buildTopology(config.topology);
+  const { graph, route, vcs, nextPort, spreadRoute } = buildTopology(config.topology);
   // refuse a routing that can deadlock before anything runs (a sample of pairs on large systems)
   assertDeadlockFree(`routing ${config.topology.routing} on ${config.topologySummary}`, graph, route, vcs, { maxPairs: 4096, salts: 2 });
   // a coarse packet carries the payload of all the hardware packets it stands for
@@ -316,6 +318,14 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const txns = new TxnTable();
   const nics: Nic[] = [];
   for (let n = 0; n < config.nodes; n++) nics.push(new Nic(engine, net, txns, n, config.nic));
+  if (config.fabric.fidelity === 'flow') {
+    // large block transfers become flows over the same routes (the flow level)
+    const flows = new BteFlows(new FlowNetwork({ engine, graph, route, params: net.params, format: config.nic.format, routeSamples: spreadRoute ? 32 : 4, sampleLoads: graph.topology === 'torus', ...(spreadRoute ? { spreadRoute } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
+    for (const nic of nics) {
+      nic.flows = flows;
+      nic.peers = nics;
+    }
+  }
   const distances = new Map<number, Int32Array>();
   return {
     config,

@@ -26,15 +26,15 @@ describe(`Aries worst-case traffic, ${GROUPS} groups x ${CABLES} cables (seed 00
     expect(minimal).toBeLessThanOrEqual(minimalBound * 1.01);
     // and the bundle is used: within 10 % of its bound
     expect(minimal).toBeGreaterThan(0.9 * minimalBound);
-  }, 120_000);
+  });
 
   it('Valiant accepts at least 2.2 times minimal (its max-flow bound is 3 times)', () => {
     const valiant = accepted('valiant', 0.15);
     expect(valiant).toBeGreaterThanOrEqual(2.2 * accepted('minimal', 0.08));
     expect(valiant).toBeLessThanOrEqual(valiantBound * 1.01);
-  }, 120_000);
+  });
 
   it('adaptive accepts at least 0.85 times Valiant', () => {
     expect(accepted('adaptive', 0.15)).toBeGreaterThanOrEqual(0.85 * accepted('valiant', 0.15));
-  }, 120_000);
+  });
 });

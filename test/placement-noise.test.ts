@@ -192,5 +192,5 @@ describe('operating-system noise', () => {
     // seed 001: "the gains from core specialization are smaller ... with offload to Aries"
     expect(ceNoisy - ce).toBeLessThan(swNoisy - sw);
     expect(ceNoisy).toBeLessThan(swNoisy);
-  }, 120_000);
+  });
 });

@@ -36,5 +36,5 @@ describe('the README programmatic example', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  });
 });

@@ -212,7 +212,7 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
     if (chromium === null) throw new Error(`PHIT_REQUIRE_BROWSER=1 but no Chromium at ${chromiumWanted} (set PHIT_CHROMIUM)`);
     dir = mkdtempSync(join(tmpdir(), 'phit-report-'));
     browser = await launchBrowser(chromium);
-  }, 30_000);
+  });
   afterAll(async () => {
     await browser?.close();
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -235,7 +235,7 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
         expect(c.painted, `${c.id}: painted pixels`).toBeGreaterThan(c.pixels / 100);
         expect(c.coloured, `${c.id} (${kinds[i]}): coloured pixels`).toBeGreaterThan(MIN_COLOURED[kinds[i]!]!);
       }
-    }, 20_000);
+    });
   }
 
   it('large layouts draw too: 20 torus planes, 30 dragonfly groups of 96 routers, 1,000 ranks', async () => {
@@ -250,7 +250,7 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
       expect([page.foreignRequests, page.errors, page.state.errors]).toEqual([[], [], []]);
       page.charts.forEach((c, i) => expect(c.coloured, `${name} ${c.id}`).toBeGreaterThan(MIN_COLOURED[kinds[i]!]!));
     }
-  }, 30_000);
+  });
 
   it('a real pingpong run on xe6 (without metrics) gives a report whose latency chart holds its rows', async () => {
     const spec = machineSpec('xe6');
@@ -268,7 +268,7 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
     const page = await checkPage(browser, file);
     expect([page.foreignRequests, page.errors, page.state.errors]).toEqual([[], [], []]);
     expect(page.charts.map((c) => c.coloured > MIN_COLOURED.line!)).toEqual([true, true]);
-  }, 30_000);
+  });
 
   it('phit run --report writes the report of a real run with metrics: every chart draws, the dragonfly heat map included', async () => {
     const file = join(dir, 'halo3d.html');
@@ -284,7 +284,7 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
     expect(page.state.drawn).toBe(page.state.charts);
     expect(page.charts.length).toBeGreaterThanOrEqual(4);
     for (const c of page.charts) expect(c.painted, c.id).toBeGreaterThan(0);
-  }, 60_000);
+  });
 
   it('phit run --report to a path that cannot be written fails before the run (exit 2)', async () => {
     const r = await phit('run', 'pingpong', '--machine', 'xe6', '--report', join(dir, 'no-such-dir', 'r.html'));
@@ -313,5 +313,5 @@ describe.skipIf(!haveBrowser)('the report in headless Chromium', () => {
     expect(page.charts[1]!.coloured).toBeLessThan(MIN_COLOURED.heatmap!);
     expect(page.state.errors).toEqual([expect.stringContaining('to break')]);
     expect(page.errors.length).toBeGreaterThan(0);
-  }, 20_000);
+  });
 });

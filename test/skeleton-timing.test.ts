@@ -70,7 +70,7 @@ describe('a skeleton run takes exactly the time of a normal run', () => {
       expect(String(checkOf(normal.result) ?? 'passed')).toMatch(/^passed/);
       if (c.realData) expect(checkOf(skeleton.result)).toBe(checkOf(normal.result));
       else expect(checkOf(skeleton.result)).toBe(SKELETON_CHECK);
-    }, 180_000);
+    });
   }
 });
 

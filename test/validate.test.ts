@@ -129,7 +129,7 @@ describe('phit validate', () => {
     expect(bars).toHaveLength(1);
     expect(bars[0]!.categories).toHaveLength(out.rows.filter((x) => x.deviationPct !== null).length);
     for (const row of out.rows) expect(html).toContain(row.paperText.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
-  }, 60_000);
+  });
 
   it('refuses a report path it cannot write before running anything (exit 2)', async () => {
     const r = await phit('validate', '--machine', 'xt4', '--report', join(tmpdir(), 'no-such-dir-phit', 'v.html'));

@@ -25,6 +25,10 @@ export interface FlowNetworkConfig {
    * the copies merge).
    */
   readonly routeSamples?: number;
+  /** The routing half of the samples take instead (an adaptive routing's non-minimal alternative, see sampleRoutes). */
+  readonly spreadRoute?: BoundRoute;
+  /** Trace all samples but the first with made-up loads, so that adaptive choices (a torus ring's two ways) spread (see sampleRoutes). */
+  readonly sampleLoads?: boolean;
 }
 
 /** A flow's use of a resource: `weight` capacity units per payload byte per ps of its rate. */
@@ -59,6 +63,13 @@ export interface FlowSpec {
   readonly path?: number;
   /** Packets sent back from dst to src per data packet. */
   readonly reverse?: FlowReverse;
+  /**
+   * Spread over the distinct routes of the samples as one pool of bytes: a flow of its own on
+   * each route, each at its max-min rate, done when together they have carried `bytes` (an
+   * adaptive routing sending a transfer's packets wherever there is room). Without it the
+   * routes share the bytes evenly (a fixed split). The rate cap bounds the pool.
+   */
+  readonly multipath?: boolean;
   /** Called (from an engine event) when the last byte has been serialized onto the bottleneck. */
   readonly onDone: (flow: number) => void;
 }
@@ -72,6 +83,8 @@ interface RouteUse {
   /** Link-layer phits the resource adds to every packet. */
   readonly overhead: Float64Array;
   readonly latencyPs: number;
+  /** The distinct routes among the samples, each as its resources and their overheads (multipath flows). */
+  readonly paths: readonly { readonly resource: Int32Array; readonly overhead: Float64Array }[];
 }
 
 const enum Ev {
@@ -105,6 +118,8 @@ export class FlowNetwork implements EventHandler {
   private readonly params: NetworkParams;
   private readonly format: PacketFormatConfig;
   private readonly samples: number;
+  private readonly spreadRoute: BoundRoute | undefined;
+  private readonly sampleLoads: boolean;
   private readonly scratchPkts = new PacketPool(8, 1);
   private readonly routeCache = new Map<string, RouteUse>();
   /** The resources flows share. */
@@ -169,6 +184,8 @@ export class FlowNetwork implements EventHandler {
     const samples = cfg.routeSamples ?? 4;
     if (!Number.isInteger(samples) || samples < 1 || samples > 256) throw new RangeError(`routeSamples must be an integer from 1 to 256, got ${samples}`);
     this.samples = samples;
+    this.spreadRoute = cfg.spreadRoute;
+    this.sampleLoads = cfg.sampleLoads ?? false;
     this.res = new FlowResources(cfg.graph, cfg.params);
     this.id = cfg.engine.register(this);
   }
@@ -276,11 +293,18 @@ export class FlowNetwork implements EventHandler {
       }
     };
     const fwd = this.routeUse(src, dst, vcClass, spec.ordered ?? false, spec.path);
+    if (spec.multipath && fwd.paths.length > 1) return this.startPool(spec, fwd, phits, packets, perBytes, rateCap);
     for (let k = 0; k < fwd.resource.length; k++) use(fwd.resource[k]!, (fwd.share[k]! * (phits + packets * fwd.overhead[k]!)) / perBytes);
-    if (spec.reverse) {
+    this.useExtra(spec, use, packets, perBytes);
+    return this.addFlow(res, w, bytes, rateCap, spec.onDone, -1);
+  }
+
+  /** The reverse packets' and the caller's resources of `spec`, through `use`. */
+  private useExtra(spec: FlowSpec, use: (r: number, weight: number) => void, packets = 0, perBytes = 1): void {
+    if (spec.reverse && packets > 0) {
       const rv = spec.reverse;
       if (!(rv.phitsPerPacket > 0)) throw new RangeError(`flow reverse.phitsPerPacket must be above 0, got ${rv.phitsPerPacket}`);
-      const back = this.routeUse(dst, src, rv.vcClass, spec.ordered ?? false, spec.path);
+      const back = this.routeUse(spec.dst, spec.src, rv.vcClass, spec.ordered ?? false, spec.path);
       for (let k = 0; k < back.resource.length; k++) use(back.resource[k]!, (back.share[k]! * packets * (rv.phitsPerPacket + back.overhead[k]!)) / perBytes);
     }
     for (const x of spec.extra ?? []) {
@@ -288,7 +312,64 @@ export class FlowNetwork implements EventHandler {
       if (!(x.weight > 0 && x.weight < Infinity)) throw new RangeError(`flow use of resource ${x.resource}: weight must be a positive finite number, got ${x.weight}`);
       use(x.resource, x.weight);
     }
+  }
+
+  /**
+   * A pool of flows, one per distinct route of `fwd` (see FlowSpec.multipath): each carries its
+   * route and the pool's share of the rest (reverse packets, the caller's resources); a resource
+   * of the pool's own (capacity `rateCap`) bounds their sum. Returns the pool's id (its first
+   * flow's), done when the flows together have carried `bytes`.
+   */
+  private startPool(spec: FlowSpec, fwd: RouteUse, phits: number, packets: number, perBytes: number, rateCap: number): number {
+    let cap = -1;
+    if (rateCap < Infinity) {
+      cap = this.capPool.pop() ?? this.res.add(rateCap, this.engine.now);
+      this.res.cap[cap] = rateCap;
+    }
+    let lead = -1;
+    for (const path of fwd.paths) {
+      const res: number[] = [];
+      const w: number[] = [];
+      const use = (r: number, weight: number): void => {
+        const i = res.indexOf(r);
+        if (i >= 0) w[i]! += weight;
+        else {
+          res.push(r);
+          w.push(weight);
+        }
+      };
+      for (let k = 0; k < path.resource.length; k++) use(path.resource[k]!, (phits + packets * path.overhead[k]!) / perBytes);
+      this.useExtra(spec, use, packets, perBytes);
+      if (cap >= 0) use(cap, 1);
+      const f = this.addFlow(res, w, Infinity, Infinity, lead < 0 ? spec.onDone : null, lead);
+      if (lead < 0) {
+        lead = f;
+        this.gMembers[f] = [f];
+        this.gRem[f] = spec.bytes;
+        this.gSince[f] = this.engine.now;
+        this.gRate[f] = 0;
+        this.gCap[f] = cap;
+        this.fGroup[f] = f;
+      } else this.gMembers[lead]!.push(f);
+    }
+    return lead;
+  }
+  /** Pool resources of finished pools, for reuse. */
+  private readonly capPool: number[] = [];
+  // pools (multipath flows), indexed by their lead flow: members, bytes left, since, summed rate, cap resource
+  private readonly gMembers: (number[] | undefined)[] = [];
+  private gRem = new Float64Array(16);
+  private gSince = new Float64Array(16);
+  private gRate = new Float64Array(16);
+  private gCap = new Int32Array(16);
+  private gMark = new Int32Array(16);
+  /** Per flow the lead flow of its pool, or -1. */
+  private fGroup = new Int32Array(16).fill(-1);
+
+  /** Adds an active flow over resources `res` with weights `w`; returns its slot. */
+  private addFlow(res: readonly number[], w: readonly number[], bytes: number, rateCap: number, onDone: ((flow: number) => void) | null, group: number): number {
     const f = this.allocSlot();
+    this.fGroup[f] = group;
     const n = res.length;
     const fr = Int32Array.from(res);
     const pos = new Int32Array(n);
@@ -296,7 +377,7 @@ export class FlowNetwork implements EventHandler {
     this.fRes[f] = fr;
     this.fW[f] = Float64Array.from(w);
     this.fPos[f] = pos;
-    this.fDone[f] = spec.onDone;
+    this.fDone[f] = onDone;
     this.fRem[f] = bytes;
     this.fRate[f] = 0;
     this.fSince[f] = this.engine.now;
@@ -362,9 +443,18 @@ export class FlowNetwork implements EventHandler {
     const cf = this.compFlows;
     const cr = this.compRes;
     const pb = this.problem;
-    // bring the bytes left and the carried units up to now
+    // bring the bytes left and the carried units up to now (a pool's once, at its lead flow)
+    const ep = this.epoch;
     for (let i = 0; i < nf; i++) {
       const f = cf[i]!;
+      const g = this.fGroup[f]!;
+      if (g >= 0 && this.gMark[g] !== ep) {
+        this.gMark[g] = ep;
+        const left = this.gRem[g]! - this.gRate[g]! * (now - this.gSince[g]!);
+        this.gRem[g] = left > 0 ? left : 0;
+        this.gSince[g] = now;
+        this.gRate[g] = 0;
+      }
       const left = this.fRem[f]! - this.fRate[f]! * (now - this.fSince[f]!);
       this.fRem[f] = left > 0 ? left : 0;
       this.fSince[f] = now;
@@ -406,6 +496,12 @@ export class FlowNetwork implements EventHandler {
       const fr = this.fRes[f]!;
       const fw = this.fW[f]!;
       for (let k = 0; k < fr.length; k++) res.load[fr[k]!]! += fw[k]! * rate;
+      const g = this.fGroup[f]!;
+      if (g >= 0) {
+        // a pool's completion: its bytes left over its flows' summed rate, set once all are summed
+        this.gRate[g]! += rate;
+        continue;
+      }
       // an unchanged rate keeps its completion time (the bytes left fell by rate x elapsed)
       if (rate === old[i] && this.due.has(f)) continue;
       if (!(rate > 0)) {
@@ -416,6 +512,17 @@ export class FlowNetwork implements EventHandler {
       const t = this.fRem[f]! / rate;
       const at = now + (t > TIME_SLACK_PS ? Math.ceil(t - TIME_SLACK_PS) : 0);
       this.due.set(f, at, this.fSerial[f]!);
+    }
+    for (let i = 0; i < nf; i++) {
+      const g = this.fGroup[cf[i]!]!;
+      if (g !== cf[i]) continue;
+      const rate = this.gRate[g]!;
+      if (!(rate > 0)) {
+        this.due.remove(g);
+        continue;
+      }
+      const t = this.gRem[g]! / rate;
+      this.due.set(g, now + (t > TIME_SLACK_PS ? Math.ceil(t - TIME_SLACK_PS) : 0), this.fSerial[g]!);
     }
     this.arm();
   }
@@ -459,6 +566,16 @@ export class FlowNetwork implements EventHandler {
     let j = 0;
     while (i < nf || j < nr) {
       for (; i < nf; i++) {
+        const g = this.fGroup[cf[i]!]!;
+        if (g >= 0) {
+          // the flows of a pool are connected through it
+          for (const m of this.gMembers[g]!) {
+            if (this.fActive[m] === 1 && this.fMark[m] !== ep) {
+              this.fMark[m] = ep;
+              cf[nf++] = m;
+            }
+          }
+        }
         const fr = this.fRes[cf[i]!]!;
         for (let k = 0; k < fr.length; k++) {
           const r = fr[k]!;
@@ -506,8 +623,30 @@ export class FlowNetwork implements EventHandler {
     }
   }
 
-  /** Flow f's last byte is out: it leaves its resources, and reports at this instant's solve. */
+  /** Flow (or pool) f's last byte is out: it leaves its resources, and reports at this instant's solve. */
   private finish(f: number): void {
+    const g = this.fGroup[f]!;
+    if (g >= 0) {
+      const members = this.gMembers[g]!;
+      this.gMembers[g] = undefined;
+      for (const m of members) {
+        this.fGroup[m] = -1;
+        if (m !== g) {
+          this.leave(m);
+          this.freeSlots.push(m);
+        }
+      }
+      if (this.gCap[g]! >= 0) this.capPool.push(this.gCap[g]!);
+      this.gRem[g] = 0;
+      this.gRate[g] = 0;
+    }
+    this.leave(f);
+    this.doneList.push(f);
+    this.scheduleSolve();
+  }
+
+  /** Flow f stops: it leaves its resources. */
+  private leave(f: number): void {
     this.fActive[f] = 0;
     this.due.remove(f);
     this.fRem[f] = 0;
@@ -520,8 +659,6 @@ export class FlowNetwork implements EventHandler {
       this.res.detach(fr[k]!, pos[k]!, this.fPos);
       this.dirtyRes.push(fr[k]!);
     }
-    this.doneList.push(f);
-    this.scheduleSolve();
   }
 
   private scheduleSolve(): void {
@@ -543,6 +680,12 @@ export class FlowNetwork implements EventHandler {
       this.fSerial = grow(this.fSerial, n);
       this.fActive = grow(this.fActive, n);
       this.fMark = grow(this.fMark, n);
+      this.fGroup = grow(this.fGroup, n);
+      this.gRem = grow(this.gRem, n);
+      this.gSince = grow(this.gSince, n);
+      this.gRate = grow(this.gRate, n);
+      this.gCap = grow(this.gCap, n);
+      this.gMark = grow(this.gMark, n);
     }
     this.fRes.push(new Int32Array(0));
     this.fW.push(new Float64Array(0));
@@ -557,9 +700,21 @@ export class FlowNetwork implements EventHandler {
     const hit = this.routeCache.get(key);
     if (hit) return hit;
     const opts = { graph: this.graph, route: this.routeFn, params: this.params, src, dst, vcClass, ordered, pkts: this.scratchPkts };
-    const sampled = sampleRoutes(path !== undefined ? { ...opts, path } : opts, this.samples);
+    const sampled = sampleRoutes(path !== undefined ? { ...opts, path } : opts, this.samples, this.spreadRoute, this.sampleLoads);
     const hops = sampled.hops;
+    const paths: { resource: Int32Array; overhead: Float64Array }[] = [];
+    const seen = new Set<string>();
+    for (const rt of sampled.routes) {
+      const id = rt.hops.map((h) => `${h.channel}x${h.count}`).join(' ');
+      if (seen.has(id)) continue;
+      seen.add(id);
+      paths.push({
+        resource: Int32Array.from(rt.hops, (h) => this.res.group(h.channel, h.count, this.engine.now)),
+        overhead: Float64Array.from(rt.hops, (h) => channelTiming(this.graph, this.params, h.channel).overheadPhits),
+      });
+    }
     const use: RouteUse = {
+      paths,
       routes: sampled.routes,
       resource: Int32Array.from(hops, (h) => this.res.group(h.channel, h.count, this.engine.now)),
       share: Float64Array.from(hops, (h) => h.share),

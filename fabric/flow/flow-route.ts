@@ -69,6 +69,8 @@ export interface FlowRouteOptions {
   readonly path?: number;
   /** Scratch packet pool to reuse (any pool with a free slot); default a fresh one. */
   readonly pkts?: PacketPool;
+  /** The load adaptive routing sees (default an idle network: minimal choices). */
+  readonly load?: LoadView;
 }
 
 /**
@@ -121,7 +123,7 @@ export function flowRoute(o: FlowRouteOptions): FlowRoute {
     for (;;) {
       routers++;
       if (routers > limit) throw new Error(`routing loops: no arrival from node ${src} to node ${dst} after ${limit} hops`);
-      o.route(r, pool, p, out, IDLE);
+      o.route(r, pool, p, out, o.load ?? IDLE);
       const base = r * radix + out.port;
       hops.push({ channel: base, count: out.count });
       pool.vc[p] = out.vc;
@@ -147,18 +149,34 @@ export function flowRoute(o: FlowRouteOptions): FlowRoute {
 }
 
 /**
+ * A made-up load for sample `sample` of a pair's routes: a hash of the channel group and the
+ * sample, 0 to 7 (as the deadlock check's random loads). The first sample sees an idle network;
+ * the others see these loads, so adaptive routings spread a flow over their choices (both ways
+ * round a torus ring half way, a dragonfly's non-minimal paths) as a transfer's packets under
+ * load would.
+ */
+function sampleLoad(src: number, dst: number, sample: number): LoadView {
+  if (sample === 0) return IDLE;
+  const seed = flowSalt(src, dst, sample);
+  return { groupLoad: (first) => mix(first, seed) & 7 };
+}
+
+/**
  * The routes of `samples` salts, flowSalt(src, dst, 0..samples - 1), merged into their channel
  * groups with the share of samples through each: a transfer whose packets draw random salts
- * spreads over them so.
+ * spreads over them so; with `loads`, all but the first are traced with made-up loads (sampleLoad). With a
+ * `spread` routing (an adaptive routing's non-minimal alternative), the second half of the
+ * samples take it: a transfer's packets under load go both ways.
  */
-export function sampleRoutes(o: Omit<FlowRouteOptions, 'salt'>, samples: number): SampledRoutes {
+export function sampleRoutes(o: Omit<FlowRouteOptions, 'salt'>, samples: number, spread?: BoundRoute, loads = false): SampledRoutes {
   const routes: FlowRoute[] = [];
   const channel: number[] = [];
   const count: number[] = [];
   const times: number[] = [];
   let latencyPs = 0;
   for (let s = 0; s < samples; s++) {
-    const rt = flowRoute({ ...o, salt: flowSalt(o.src, o.dst, s) });
+    const route = spread !== undefined && s >= samples >> 1 ? spread : o.route;
+    const rt = flowRoute({ ...o, route, salt: flowSalt(o.src, o.dst, s), load: o.load ?? (loads ? sampleLoad(o.src, o.dst, s) : IDLE) });
     routes.push(rt);
     latencyPs = Math.max(latencyPs, rt.latencyPs);
     for (const h of rt.hops) {

@@ -2,6 +2,7 @@ import type { Engine, EventHandler } from '../engine/engine.ts';
 import type { NetworkAccess } from '../network.ts';
 import type { PacketPool } from '../packet.ts';
 import type { SkeletonStore } from '../skeleton.ts';
+import type { BteFlows } from './bte-flow.ts';
 import { CollectiveEngine } from './collective-engine.ts';
 import { CqEventKind, type CompletionQueue } from './cq.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from './packet-format.ts';
@@ -145,6 +146,10 @@ const EV_REMOTE_EVENT = 4;
 const EV_RECEIVE_EVENT = 5;
 /** A response whose data waited for host memory joins the output pipeline. */
 const EV_RESPOND = 6;
+/** Flow level: a block transfer's flow starts (its first data is ready to leave). */
+const EV_FLOW_START = 7;
+/** Flow level: a block transfer's last data lands at its receiver. */
+const EV_FLOW_LANDED = 8;
 
 /** A transfer mechanism: FMA (CPU stores, low latency) or BTE (block engine, no CPU). */
 export type NicMode = 'fma' | 'bte';
@@ -319,6 +324,8 @@ class Txn {
   cqData = 0;
   /** BTE: still holds a BTE channel (packets left to emit). */
   onBte = false;
+  /** Carried as a flow (fidelity level flow) instead of packets. */
+  flow = false;
   /** FMA: the descriptor needed another memory-domain handle for this operation. */
   mdhChange = false;
   /** Target segment's completion queue for the destination-side event. */
@@ -368,6 +375,7 @@ class Txn {
     this.cq = null;
     this.cqData = 0;
     this.onBte = false;
+    this.flow = false;
     this.mdhChange = false;
     this.remoteCq = null;
     this.recv = null;
@@ -550,6 +558,10 @@ export class Nic implements EventHandler {
   /** AMOs executed without an AMO cache (every one reads host memory). */
   private amoNoCache = 0;
   private readonly pteCache: LruCache | null;
+  /** The flow level's block transfers (fabric.fidelity=flow), shared by the machine's NICs; null: packets only. */
+  flows: BteFlows | null = null;
+  /** Every NIC of the machine by node (the flow level reads and writes the far end's memory directly). */
+  peers: readonly Nic[] = [];
   /** Packets this NIC has injected. */
   injected = 0;
   /** The collective engine, or null when the machine has none. */
@@ -813,9 +825,102 @@ export class Nic implements EventHandler {
     }
     // BTE: the descriptor crosses the host interface into the BTE queue
     x.cursorPs = now + P.bteIssuePs + P.hostLatencyPs;
+    // flow level: a large put or get to a segment that takes it runs as a flow (errors stay packets)
+    const fl = this.flows;
+    if (fl !== null && x.bytes >= fl.minBytes && (x.op === K_PUT || x.op === K_GET) && x.status === NicStatus.Ok) {
+      x.flow = typeof this.peers[dst]!.resolve(x) !== 'number';
+    }
     this.bteQueue.push(id);
     this.pumpBte();
     return P.bteIssuePs;
+  }
+
+  /** One host read's round trip (request up, memory, the data of a full packet down), without queueing. */
+  private readRoundTripPs(): number {
+    const P = this.params;
+    return P.hostReadRequestBytes / P.hostBytesPerPs + 2 * P.hostLatencyPs + P.memoryReadLatencyPs + (P.format.maxPayloadBytes + P.hostWriteOverheadBytes) / P.hostBytesPerPs;
+  }
+
+  /**
+   * Flow level: from a block transfer's start on its BTE channel to its first data leaving the
+   * data's sender: a put's first host read; a get's first request crossing to the target, read
+   * there and leaving its NIC.
+   */
+  private flowLeadPs(x: Txn): number {
+    const P = this.params;
+    if (x.op === K_PUT) return Math.ceil(this.readRoundTripPs());
+    return Math.ceil(P.outLatencyPs + this.flows!.latencyPs(this.node, x.dstNode, false) + P.inLatencyPs + this.readRoundTripPs() + P.outLatencyPs);
+  }
+
+  /**
+   * Flow level: the flow of block transfer `id` starts now. Its pace is bounded by the reads in
+   * flight that feed it (the BTE's read window for a put, the target's read slots for a get) and
+   * by a BTE channel's own get rate.
+   */
+  private startFlow(id: number): void {
+    const x = this.txns.list[id]!;
+    const P = this.params;
+    const get = x.op === K_GET;
+    const reads = get ? this.peers[x.dstNode]!.params.hostReadsInFlight : P.bteReadsInFlight;
+    let cap = (reads * P.format.maxPayloadBytes) / this.readRoundTripPs();
+    if (get && P.bteGetBytesPerPs > 0) cap = Math.min(cap, P.bteGetBytesPerPs);
+    this.flows!.start({
+      from: get ? x.dstNode : this.node,
+      to: get ? this.node : x.dstNode,
+      bytes: x.bytes,
+      get,
+      rateCap: cap,
+      onDone: () => this.flowSent(id),
+    });
+  }
+
+  /**
+   * Flow level: the last byte of transfer `id` has left its bottleneck now: the BTE channel is
+   * free, and the data lands at its receiver once it has crossed the route and the receiving NIC.
+   */
+  private flowSent(id: number): void {
+    const x = this.txns.list[id]!;
+    const P = this.params;
+    x.onBte = false;
+    this.bteActive--;
+    this.pumpBte();
+    const get = x.op === K_GET;
+    const lat = this.flows!.latencyPs(get ? x.dstNode : this.node, get ? this.node : x.dstNode, get);
+    this.engine.at(this.engine.now + Math.ceil(P.outLatencyPs + lat + P.inLatencyPs), this.id, EV_FLOW_LANDED, id);
+  }
+
+  /**
+   * Flow level: transfer `id`'s data has landed now: a put's in the target's segment (its
+   * destination-side event follows), a get's in the local buffer; the source completes once the
+   * last response (put) is back, or the data is written to host memory (get).
+   */
+  private flowLanded(id: number): void {
+    const x = this.txns.list[id]!;
+    const P = this.params;
+    const now = this.engine.now;
+    const target = this.peers[x.dstNode]!;
+    const seg = target.resolve(x);
+    let done = now + P.hostLatencyPs;
+    if (typeof seg === 'number') {
+      // the segment went away while the flow ran
+      x.status = seg;
+    } else if (x.op === K_PUT) {
+      if (seg.bytes.buffer !== target.skeleton?.buffer && x.local.buffer !== this.skeleton?.buffer) seg.bytes.set(x.local, x.remoteOffset);
+      if (x.remoteEvent) {
+        x.remoteCq = seg.cq ?? null;
+        x.deliveredAtTarget = x.packets;
+        x.targetDoneAt = now + P.hostLatencyPs;
+        target.landed(x, id);
+      }
+      // the last response crosses back
+      done = now + P.outLatencyPs + this.flows!.latencyPs(x.dstNode, this.node, true) + P.inLatencyPs;
+    } else {
+      if (x.local.buffer !== this.skeleton?.buffer && seg.bytes.buffer !== target.skeleton?.buffer) x.local.set(seg.bytes.subarray(x.remoteOffset, x.remoteOffset + x.bytes));
+    }
+    x.responsesLeft = 0;
+    // completion event: written to the completion queue in host memory
+    this.hostWrite(Math.ceil(done), P.cqEventBytes);
+    this.engine.at(this.htUpFree + P.hostLatencyPs, this.id, EV_COMPLETE, id);
   }
 
   /** Starts queued block transfers while a BTE channel is free (a fenced one waits for all before it). */
@@ -830,6 +935,10 @@ export class Nic implements EventHandler {
       this.bteStarted++;
       x.onBte = true;
       x.cursorPs = Math.max(this.engine.now, x.cursorPs) + P.bteStartupPs;
+      if (x.flow) {
+        this.engine.at(x.cursorPs + this.flowLeadPs(x), this.id, EV_FLOW_START, id);
+        continue;
+      }
       if (x.op === K_PUT || x.op === K_SEND) {
         // the BTE starts its read pipeline: up to bteReadsInFlight host reads ahead of the data
         const window = Math.min(P.bteReadsInFlight, x.hw);
@@ -1018,6 +1127,12 @@ export class Nic implements EventHandler {
         break;
       case EV_READY:
         this.emit(arg);
+        break;
+      case EV_FLOW_START:
+        this.startFlow(arg);
+        break;
+      case EV_FLOW_LANDED:
+        this.flowLanded(arg);
         break;
       case EV_INJECT:
         this.injected++;

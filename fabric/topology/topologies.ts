@@ -105,6 +105,11 @@ export interface BuiltTopology {
   readonly vcs: number;
   /** Source routes: the port a routed packet takes at the next router (crosspoint credits). */
   readonly nextPort?: NextPort;
+  /**
+   * Where an adaptive routing sends packets off the minimal path under load (dragonfly adaptive:
+   * Valiant), for the flow level's route samples; absent where the routing has no such choice.
+   */
+  readonly spreadRoute?: BoundRoute;
 }
 
 /** Builds the port graph and binds the routing of a topology spec. */
@@ -125,7 +130,8 @@ export function buildTopology(t: TopologySpec): BuiltTopology {
     }
     case 'dragonfly': {
       const g = buildDragonfly(t.config);
-      return { graph: g, route: bindRoute(g, pickRouting(dragonflyRouting, 'dragonfly', t.routing)), vcs: dragonflyRouting.vcs };
+      const spread = t.routing === 'adaptive' ? { spreadRoute: bindRoute(g, pickRouting(dragonflyRouting, 'dragonfly', 'valiant')) } : {};
+      return { graph: g, route: bindRoute(g, pickRouting(dragonflyRouting, 'dragonfly', t.routing)), vcs: dragonflyRouting.vcs, ...spread };
     }
     case 'kautz': {
       const g = buildKautz(t.config);
