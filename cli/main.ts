@@ -166,6 +166,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--all', 'run the long checks too (full-machine runs, minutes each)')
     .option('--json', 'print one JSON object instead of the tables')
     .option('--report <file>', 'also write a self-contained HTML report: the verdicts, per machine a chart of every deviation and the table')
+    .option('--fidelity <level>', 'run every measurement at this fidelity level (packet, coarse, flow; default packet, the level the figures were calibrated at)')
     .addHelpText(
       'after',
       '\nEach row: figure id, quantity, seed section, the paper value with its relation (about: within\n' +

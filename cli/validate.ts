@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import Tinypool from 'tinypool';
+import { FIDELITY_LEVELS } from '../fabric/machines/fidelity.ts';
 import { presets } from '../fabric/machines/index.ts';
 import type { ReportDoc, ReportSection } from './report.ts';
 import { renderReport } from './report.ts';
@@ -23,6 +24,8 @@ export interface ValidateOptions {
   readonly all?: boolean;
   /** Worker threads (default: the host's parallelism; 0 runs in this thread). */
   readonly threads?: number;
+  /** Fidelity level of every run (default: packet, the level the figures were checked at). */
+  readonly fidelity?: string;
 }
 
 /** A validation: rows in registry order and the count of each verdict. */
@@ -68,7 +71,8 @@ export async function validate(opts: ValidateOptions = {}, onResult?: (done: num
     const id = CHECKS[i]!.id;
     byId.set(id, [...(byId.get(id) ?? []), i]);
   }
-  const tasks: ValidateTask[] = [...byId.values()].map((indices) => ({ indices }));
+  if (opts.fidelity !== undefined && !(FIDELITY_LEVELS as readonly string[]).includes(opts.fidelity)) throw new RangeError(`--fidelity ${opts.fidelity}: valid: ${FIDELITY_LEVELS.join(', ')}`);
+  const tasks: ValidateTask[] = [...byId.values()].map((indices) => ({ indices, ...(opts.fidelity !== undefined ? { fidelity: opts.fidelity } : {}) }));
   const results = new Map<number, CheckResult>();
   let done = 0;
   const collect = (rs: readonly CheckResult[]): void => {
@@ -195,6 +199,7 @@ export interface ValidateCliOptions {
   readonly all?: boolean;
   readonly json?: boolean;
   readonly report?: string;
+  readonly fidelity?: string;
 }
 
 /** Runs `phit validate`; returns 0, or 1 when a check fails. Throws RangeError on bad input. */
@@ -202,11 +207,12 @@ export async function validateCommand(opts: ValidateCliOptions, io: { out: (s: s
   const ids = opts.id === undefined ? [] : opts.id.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (opts.id !== undefined && ids.length === 0) throw new RangeError('--id: give figure ids like A21,K13');
   if (opts.report !== undefined) writeOutput('--report', opts.report, '');
-  const r = await validate({ ...(opts.machine !== undefined ? { machine: opts.machine } : {}), ids, all: opts.all ?? false });
+  const r = await validate({ ...(opts.machine !== undefined ? { machine: opts.machine } : {}), ids, all: opts.all ?? false, ...(opts.fidelity !== undefined ? { fidelity: opts.fidelity } : {}) });
   if (opts.report !== undefined) writeOutput('--report', opts.report, renderReport(validateReport(r)));
   if (opts.json) {
-    io.out(JSON.stringify({ machine: opts.machine ?? null, all: opts.all ?? false, counts: r.counts, seconds: Number(r.seconds.toFixed(1)), notCovered: NOT_COVERED, rows: r.rows }));
+    io.out(JSON.stringify({ machine: opts.machine ?? null, all: opts.all ?? false, fidelity: opts.fidelity ?? 'packet', counts: r.counts, seconds: Number(r.seconds.toFixed(1)), notCovered: NOT_COVERED, rows: r.rows }));
   } else {
+    if (opts.fidelity !== undefined) io.out(`fidelity level: ${opts.fidelity} (the figures were calibrated at packet)`);
     io.out(formatValidate(r));
   }
   return r.counts.fail + r.counts.error > 0 ? 1 : 0;

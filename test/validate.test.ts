@@ -158,5 +158,21 @@ describe('phit validate', () => {
     const excused = await phit('validate', '--id', 'G14');
     expect(excused.code).toBe(2);
     expect(excused.err.join('\n')).toMatch(/--id G14: not checked \(network addresses/);
+    const level = await phit('validate', '--id', 'A21', '--fidelity', 'exact');
+    expect(level.code).toBe(2);
+    expect(level.err.join('\n')).toMatch(/--fidelity exact: valid: packet, coarse, flow/);
+  });
+
+  it('--fidelity runs every measurement at that level: a bulk-data figure changes, a latency figure does not', async () => {
+    const run = async (level: string): Promise<{ model: number; quantity: string }[]> => {
+      const r = await phit('validate', '--id', 'A21,A23', '--fidelity', level, '--json');
+      expect(r.code === 0 || r.code === 1).toBe(true);
+      return (JSON.parse(r.out.join('\n')) as { rows: { model: number; quantity: string }[] }).rows;
+    };
+    const [packet, coarse] = [await run('packet'), await run('coarse')];
+    const latency = (rows: { model: number; quantity: string }[]): number => rows.find((x) => /8-byte put, one green hop/.test(x.quantity))!.model;
+    const bulk = (rows: { model: number; quantity: string }[]): number => rows.find((x) => /1 MiB puts to the green neighbour/.test(x.quantity))!.model;
+    expect(latency(coarse)).toBe(latency(packet));
+    expect(bulk(coarse)).not.toBe(bulk(packet));
   });
 });

@@ -7,9 +7,20 @@ import { buildTopology, type BuiltTopology } from '../../fabric/topology/topolog
 import type { Placement } from '../../runtime/placement.ts';
 import { simulate } from '../../runtime/simulate.ts';
 
+/**
+ * Machine parameters every measurement of this thread's validation applies under its own (the
+ * fidelity level of `phit validate --fidelity`), set by runTask for each task.
+ */
+let levelSet: Readonly<Record<string, string>> = {};
+
+/** Runs this thread's measurements at fidelity `level` (undefined: each machine's own, packet). */
+export function useFidelity(level: string | undefined): void {
+  levelSet = level === undefined ? {} : { 'fabric.fidelity': level };
+}
+
 /** A machine preset resolved for `nodes` nodes with `set` applied. */
 export function config(machine: string, nodes: number, set: Record<string, string> = {}): MachineConfig {
-  return resolveMachine(machineSpec(machine), nodes, set);
+  return resolveMachine(machineSpec(machine), nodes, { ...levelSet, ...set });
 }
 
 /** The built topology of a resolved machine (no simulator objects). */
@@ -43,7 +54,7 @@ export async function appRows(run: AppRun): Promise<Row[]> {
     machine: run.machine,
     nodes: run.nodes,
     ppn: run.ppn ?? 1,
-    set: run.set ?? {},
+    set: { ...levelSet, ...run.set },
     ...(run.placement ? { placement: run.placement } : {}),
     program: (ctx) => app.main(ctx, p),
   });

@@ -1,6 +1,7 @@
 /** Runs the checks of one figure id (what a worker thread of `phit validate` does) and judges them. */
 import { formatNumber, formatPaper, judge, type Check, type Memo, type Status } from './check.ts';
 import { CHECKS } from './figures.ts';
+import { useFidelity } from './measure.ts';
 
 /** One check's result, as plain data (sent back from a worker). */
 export interface CheckResult {
@@ -32,6 +33,8 @@ export interface CheckResult {
 /** One task: the indices (into CHECKS) of the checks of one id to run. */
 export interface ValidateTask {
   readonly indices: readonly number[];
+  /** Fidelity level of every run (default: packet). */
+  readonly fidelity?: string;
 }
 
 function newMemo(): Memo {
@@ -90,6 +93,7 @@ export async function runCheck(index: number, memo: Memo = newMemo()): Promise<C
 
 /** Runs the checks of one task in order, sharing one memo. */
 export async function runTask(task: ValidateTask): Promise<CheckResult[]> {
+  useFidelity(task.fidelity);
   const memo = newMemo();
   const out: CheckResult[] = [];
   for (const i of task.indices) out.push(await runCheck(i, memo));
