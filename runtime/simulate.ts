@@ -78,6 +78,8 @@ export interface SimulateResult<R = unknown> {
   /** Packets delivered and router-to-router packet hops. */
   readonly packets: number;
   readonly packetHops: number;
+  /** MPI point-to-point messages sent (those of collectives included). */
+  readonly mpiMessages: number;
   /** With `metrics: true`: the fabric's load over the run, each rank's compute, transfer and wait time, and the totals per API call. */
   readonly metrics?: RunMetrics;
   /** With `trace`: the timeline, ready for JSON (see `traceChunks`). */
@@ -177,6 +179,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     events: machine.engine.events,
     packets: machine.net.delivered,
     packetHops: machine.net.linkHops,
+    mpiMessages: world.messages,
     ...(opts.metrics && instrument
       ? {
           metrics: {

@@ -217,6 +217,8 @@ export class MpiWorld implements EventHandler {
   private readonly eps: Endpoint[] = [];
   private readonly sendReqs = new Map<number, { req: Request; handle: number; proc: Proc; dst: number }>();
   private nextSreq = 1;
+  /** Point-to-point messages sent between ranks (collectives' included), for the benchmarks' messages per second. */
+  messages = 0;
   /** Messages on the on-node path, by slot (events carry the slot). */
   private readonly shm = new Slots<Msg>();
   /** Messages whose sender is still spending the call's CPU time, by slot. */
@@ -392,6 +394,7 @@ export class MpiWorld implements EventHandler {
       return req;
     }
     me.poll();
+    this.messages++;
     const peer = this.eps[dst]!.proc;
     const seq = me.sendSeq.get(dst) ?? 0;
     me.sendSeq.set(dst, seq + 1);
