@@ -92,7 +92,8 @@ export async function benchScale(quick: boolean): Promise<Record<string, unknown
     [`8-byte allreduce, software (recursive doubling), xc30 ${big.xc} nodes`, { kind: 'app', app: 'allreduce', machine: 'xc30', nodes: big.xc, params: { minBytes: '8', maxBytes: '8', iterations: '1', warmup: '0', algorithm: 'recursiveDoubling' } }],
     ...(['xc30', 'xe6', 'bw'] as const).map((machine): [string, StudySpec] => {
       const nodes = machine === 'xc30' ? big.xc : machine === 'xe6' ? big.torus : big.clos;
-      return [`halo3d, one iteration of 32^3 cells per rank (skeleton), ${machine} ${nodes} nodes`, { kind: 'app', app: 'halo3d', machine, nodes, skeleton: true, params: { iterations: '1' } }];
+      // 64^3 cells per rank: 32 KiB faces, rendezvous block transfers, carried at the coarse level
+      return [`halo3d, one iteration of 64^3 cells per rank (skeleton, coarse), ${machine} ${nodes} nodes`, { kind: 'app', app: 'halo3d', machine, nodes, skeleton: true, set: { 'fabric.fidelity': 'coarse' }, params: { iterations: '1', nx: '64', ny: '64', nz: '64' } }];
     }),
   ];
   const out: Record<string, unknown>[] = [];

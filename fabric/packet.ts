@@ -4,6 +4,11 @@
  * Every field is typed: the fabric's routing state (dimension, dateline) sits beside the NIC's
  * transaction fields, each owned by one layer.
  */
+/** Packets per payload chunk (a power of two): 64 Ki, at most 256 MiB of 4 KiB coarse payloads. */
+const DATA_CHUNK_BITS = 16;
+const DATA_CHUNK = 1 << DATA_CHUNK_BITS;
+const DATA_CHUNK_MASK = DATA_CHUNK - 1;
+
 export class PacketPool {
   capacity = 0;
   /** Bytes of payload each packet can carry in `data`. */
@@ -76,13 +81,27 @@ export class PacketPool {
   bytes = new Int32Array(0);
   /** 1: a skeleton payload (its source or target is a skeleton buffer): sizes travel, `data` is not filled. */
   skel = new Uint8Array(0);
-  /** Payload storage, `maxPayload` bytes per packet. */
-  data = new Uint8Array(0);
+  /**
+   * Payload storage, `maxPayload` bytes per packet, in chunks of `DATA_CHUNK` packets (a run with
+   * millions of packets in flight would pass V8's largest typed array in one piece): packet p's
+   * payload is `dataOf(p)` from byte `dataAt(p)`.
+   */
+  private chunks: Uint8Array[] = [];
 
   private freeList = new Int32Array(0);
   private freeTop = 0;
   /** Packets currently allocated. */
   live = 0;
+
+  /** The chunk that holds packet p's payload (from byte `dataAt(p)`). */
+  dataOf(p: number): Uint8Array {
+    return this.chunks[p >>> DATA_CHUNK_BITS]!;
+  }
+
+  /** Where packet p's payload starts in `dataOf(p)`. */
+  dataAt(p: number): number {
+    return (p & DATA_CHUNK_MASK) * this.maxPayload;
+  }
 
   constructor(maxPayload: number, initial = 1024) {
     this.maxPayload = maxPayload;
@@ -162,9 +181,15 @@ export class PacketPool {
     this.offset = g(this.offset);
     this.bytes = g(this.bytes);
     this.skel = g(this.skel);
-    const d = new Uint8Array(n * this.maxPayload);
-    d.set(this.data);
-    this.data = d;
+    // every chunk full but the last, which grows (copied) until it is full
+    for (let c = 0; c * DATA_CHUNK < n; c++) {
+      const want = (Math.min(n, (c + 1) * DATA_CHUNK) - c * DATA_CHUNK) * this.maxPayload;
+      const had = this.chunks[c];
+      if (had && had.length >= want) continue;
+      const d = new Uint8Array(want);
+      if (had) d.set(had);
+      this.chunks[c] = d;
+    }
     const f = new Int32Array(n);
     f.set(this.freeList.subarray(0, this.freeTop));
     let top = this.freeTop;

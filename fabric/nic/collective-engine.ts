@@ -228,13 +228,14 @@ export class CollectiveEngine implements EventHandler {
   /** A CE packet's tail is through this NIC's input pipeline at `t`. */
   receive(p: number, t: number): void {
     const pk = this.pkts;
-    const base = p * pk.maxPayload;
+    const data = pk.dataOf(p);
+    const base = pk.dataAt(p);
     const engine = pk.txn[p]! >> 1;
     const down = (pk.txn[p]! & DOWN) !== 0;
-    const op = pk.data[base + D_OP]!;
-    const type = pk.data[base + D_TYPE]!;
-    const value = this.readValue(pk.data, base, type);
-    const id = readId(pk.data, base);
+    const op = data[base + D_OP]!;
+    const type = data[base + D_TYPE]!;
+    const value = this.readValue(data, base, type);
+    const id = readId(data, base);
     const src = pk.src[p]!;
     pk.free(p);
     const v = this.ces[engine];
@@ -324,16 +325,17 @@ export class CollectiveEngine implements EventHandler {
   private sendPacket(dst: number, engine: number, down: boolean, op: number, type: number, value: Value, id: number, ready: number): void {
     const pk = this.pkts;
     const p = pk.alloc();
-    const base = p * pk.maxPayload;
+    const data = pk.dataOf(p);
+    const base = pk.dataAt(p);
     pk.dst[p] = dst;
     pk.txn[p] = (engine << 1) | (down ? DOWN : 0);
     pk.offset[p] = 0;
     // on the wire: the operand at its width, the identifier of minloc/maxloc; a barrier carries no data
     pk.bytes[p] = op === BARRIER ? 0 : WIDTH[type]! + (op === MINLOC || op === MAXLOC ? 4 : 0);
-    this.writeValue(pk.data, base, type, op === BARRIER ? 0 : value);
-    writeId(pk.data, base, id);
-    pk.data[base + D_OP] = op;
-    pk.data[base + D_TYPE] = type;
+    this.writeValue(data, base, type, op === BARRIER ? 0 : value);
+    writeId(data, base, id);
+    data[base + D_OP] = op;
+    data[base + D_TYPE] = type;
     this.port.send(p, ready);
   }
 

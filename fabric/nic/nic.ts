@@ -1228,7 +1228,7 @@ export class Nic implements EventHandler {
       // payload bytes sit after any share of the virtual header this packet carries; a skeleton
       // source sends its size only
       if (x.local.buffer === this.skeleton?.buffer) pk.skel[p] = 1;
-      else if (to > from) copyBytes(pk.data, p * pk.maxPayload + (from + x.header - wireOff), x.local, from, to - from);
+      else if (to > from) copyBytes(pk.dataOf(p), pk.dataAt(p) + (from + x.header - wireOff), x.local, from, to - from);
     }
     const s = Math.max(now, this.outFree);
     const slot = this.slotPs(x.op === K_GET ? 0 : chunk, units);
@@ -1292,10 +1292,11 @@ export class Nic implements EventHandler {
       case K_AMO_RESP: {
         const wireOff = pk.offset[p]!;
         const n = pk.bytes[p]!;
-        const from = p * pk.maxPayload;
+        const data = pk.dataOf(p);
+        const from = pk.dataAt(p);
         if (pk.kind[p] === K_GET_RESP) {
-          if (this.moves(p, x.local)) copyBytes(x.local, wireOff, pk.data, from, n);
-        } else copyBytes(x.local, 0, pk.data, from, Math.min(n, x.local.length));
+          if (this.moves(p, x.local)) copyBytes(x.local, wireOff, data, from, n);
+        } else copyBytes(x.local, 0, data, from, Math.min(n, x.local.length));
         pk.free(p);
         this.hostWrite(t, n, units);
         this.onResponse(x, id, this.htUpFree, units);
@@ -1333,7 +1334,6 @@ export class Nic implements EventHandler {
   private onWrite(p: number, x: Txn, id: number, t: number): void {
     const P = this.params;
     const pk = this.pkts;
-    const max = pk.maxPayload;
     const units = pk.units[p]!;
     const wireOff = pk.offset[p]!;
     const n = pk.bytes[p]!;
@@ -1347,7 +1347,7 @@ export class Nic implements EventHandler {
         if (x.landing.length !== x.bytes) x.landing = pk.skel[p] === 1 ? new Uint8Array(this.skeleton!.buffer, 0, x.bytes) : new Uint8Array(x.bytes);
         const from = Math.max(0, wireOff - x.header);
         const to = wireOff + n - x.header;
-        if (to > from && pk.skel[p] === 0) copyBytes(x.landing, from, pk.data, p * max + (from + x.header - wireOff), to - from);
+        if (to > from && pk.skel[p] === 0) copyBytes(x.landing, from, pk.dataOf(p), pk.dataAt(p) + (from + x.header - wireOff), to - from);
       }
     } else if (kind === K_SEND) {
       // the first packet to arrive (in any order) takes the buffer; the rest follow its verdict
@@ -1356,7 +1356,7 @@ export class Nic implements EventHandler {
       const b = x.recv;
       if (status === NicStatus.Ok && b !== null) {
         this.translate(b.seg, b.offset + wireOff, t);
-        if (this.moves(p, b.seg.bytes)) copyBytes(b.seg.bytes, b.offset + wireOff, pk.data, p * max, n);
+        if (this.moves(p, b.seg.bytes)) copyBytes(b.seg.bytes, b.offset + wireOff, pk.dataOf(p), pk.dataAt(p), n);
       }
     } else {
       const seg = this.resolve(x);
@@ -1364,7 +1364,7 @@ export class Nic implements EventHandler {
         status = seg;
       } else {
         this.translate(seg, x.remoteOffset + wireOff, t);
-        if (this.moves(p, seg.bytes)) copyBytes(seg.bytes, x.remoteOffset + wireOff, pk.data, p * max, n);
+        if (this.moves(p, seg.bytes)) copyBytes(seg.bytes, x.remoteOffset + wireOff, pk.dataOf(p), pk.dataAt(p), n);
         if (x.remoteEvent) x.remoteCq = seg.cq ?? null;
       }
     }
@@ -1440,7 +1440,7 @@ export class Nic implements EventHandler {
     pk.tailAt[p] = last + P.outLatencyPs;
     // a skeleton segment answers with its size only
     if (seg.bytes.buffer === this.skeleton?.buffer) pk.skel[p] = 1;
-    else copyBytes(pk.data, p * pk.maxPayload, seg.bytes, at, n);
+    else copyBytes(pk.dataOf(p), pk.dataAt(p), seg.bytes, at, n);
     // a coarse response leaves with its first hardware packet's data, the rest streaming behind
     this.respond(p, K_GET_RESP, this.dataPhits(n, units, true), this.firstReadPs, true);
   }
@@ -1476,13 +1476,14 @@ export class Nic implements EventHandler {
     const old = applyAmo(seg.view, off, a);
     // the write-through to host memory is posted: its bandwidth is taken on arrival, not reserved ahead
     this.hostWrite(t, a.width);
-    const max = pk.maxPayload;
     if (a.fetch) {
+      const data = pk.dataOf(p);
+      const at = pk.dataAt(p);
       if (a.width === 8) {
-        for (let i = 0, v = old; i < 8; i++, v >>= 8n) pk.data[p * max + i] = Number(v & 0xffn);
+        for (let i = 0, v = old; i < 8; i++, v >>= 8n) data[at + i] = Number(v & 0xffn);
       } else {
         const v = Number(old);
-        for (let i = 0; i < 4; i++) pk.data[p * max + i] = (v >>> (8 * i)) & 0xff;
+        for (let i = 0; i < 4; i++) data[at + i] = (v >>> (8 * i)) & 0xff;
       }
       pk.bytes[p] = a.width;
       this.respond(p, K_AMO_RESP, getResponsePhits(P.format, a.width), ready, true);
