@@ -10,7 +10,7 @@ export type SpanKind = 0 | 1 | 2;
 export const SPAN_COMPUTE: SpanKind = 0;
 /** CPU time inside communication calls. */
 export const SPAN_TRANSFER: SpanKind = 1;
-/** Blocked, or sleeping between polls. */
+/** Blocked in a wait. */
 export const SPAN_WAIT: SpanKind = 2;
 
 /** Receives the compute and wait spans of a process (ps), in time order. */
@@ -85,12 +85,6 @@ export class Proc {
   /** Spends `ps` of this process's CPU time (its clock advances, others run meanwhile). */
   cpu(ps: number, reason: WaitReason = 'compute'): Promise<void> {
     this.advance(ps, reason === 'compute' ? SPAN_COMPUTE : SPAN_TRANSFER);
-    return this.catchUp(reason);
-  }
-
-  /** Sleeps `ps` between polls: the clock advances like `cpu`, but the time counts as waiting. */
-  idle(ps: number, reason: WaitReason): Promise<void> {
-    this.advance(ps, SPAN_WAIT);
     return this.catchUp(reason);
   }
 

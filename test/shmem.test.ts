@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DeadlockError } from '../fabric/engine/engine.ts';
 import { DmappError } from '../runtime/dmapp/dmapp.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { ShmemError, type AtomicType, type FetchArray, type ReduceType, type Symmetric } from '../runtime/shmem/shmem.ts';
@@ -566,21 +567,36 @@ describe('OpenSHMEM over DMAPP', () => {
     const r = res[0]!;
     expect(r.early).toBe(false);
     expect(r.late).toBe(true);
-    // the last increment leaves PE 3 after 15 us of compute; the poll notices it within about 1 us
+    // the last increment leaves PE 3 after 15 us of compute; the wait ends one poll after it is in PE 0's memory
     expect(r.waited).toBeGreaterThan(15);
     expect(r.waited).toBeLessThan(20);
   });
 
-  it('a waitUntil that can never be satisfied ends in a ShmemError after 1 s of simulated time, naming the variable and condition', async () => {
+  it('a waitUntil that can never be satisfied is a deadlock, reported as soon as nothing can change it, naming the PE, the call and the address', async () => {
+    let putAt = 0;
     const err = await rejection(
       run('xe6', 2, 1, async (ctx) => {
         const s = ctx.shmem;
         const flag = await s.malloc(16);
         if (s.myPe() === 1) await s.waitUntil(flag.element('int64', 1), 'eq', 42);
+        else {
+          // a write that wakes the waiter without satisfying it: it checks, and sleeps again
+          await ctx.compute({ us: 50 });
+          putAt = ctx.now();
+          await s.pInt64(flag.element('int64', 1), 41n, 1);
+          await s.quiet();
+        }
         return ctx.now();
       }),
     );
-    expect(err.message).toMatch(/rank 1 failed at 1\d{6}\.\d+ us: waitUntil\(ivar at segment \d+ byte 8, eq 42\) on PE 1: the int64 value is 0; not satisfied after 1\d{6} us/);
+    expect(err).toBeInstanceOf(DeadlockError);
+    const d = err as DeadlockError;
+    expect(d.blocked).toEqual([expect.stringMatching(/^rank 1: waitUntil\(ivar at segment \d+ byte 8, eq 42\) on PE 1: the int64 value is 41$/)]);
+    // reported when the last event (the put's completion at PE 0, a few us after it left) is
+    // done, not after a simulated timeout (there was one of 1 s)
+    expect(putAt).toBeGreaterThan(50);
+    expect(d.timePs / 1e6).toBeGreaterThan(putAt);
+    expect(d.timePs / 1e6).toBeLessThan(putAt + 5);
   });
 
   // The NIC delivers packets adaptively: a 64 KiB put (BTE, many packets) followed by an 8-byte

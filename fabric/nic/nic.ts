@@ -231,6 +231,19 @@ export interface NicReceiveBuffer {
   readonly cq: CompletionQueue;
 }
 
+/**
+ * Hears of remote data landing in a node's memory (see `Nic.landing`): a runtime that waits on
+ * memory wakes its waiters from it instead of polling.
+ */
+export interface LandingListener {
+  /**
+   * `bytes` bytes at byte `offset` of `mem` (a registered segment, or the local buffer of a get
+   * or fetching AMO) on `node` were written now, and are visible to the host's CPUs from
+   * `visiblePs`, once the NIC's write has reached host memory.
+   */
+  landed(node: number, mem: Uint8Array, offset: number, bytes: number, visiblePs: number): void;
+}
+
 /** A posted receive buffer, as the NIC's receive queue holds it. */
 interface ReceiveBuffer {
   readonly seg: Segment;
@@ -513,7 +526,8 @@ function applyAmo(view: DataView, off: number, a: AmoRequest): bigint {
  * queues and, where the machine has one, a collective engine (`ce`, see collective-engine.ts).
  * Real bytes move: a put's (or send's) data lands in the target segment, and a get's data
  * in the local buffer, when the carrying packet is delivered; an AMO updates the target variable
- * when the AMO unit executes it. Shared resources are reserved first come, first served in
+ * when the AMO unit executes it; a `landing` listener hears of each landing with the time its
+ * write reaches host memory. Shared resources are reserved first come, first served in
  * simulated time.
  */
 export class Nic implements EventHandler {
@@ -568,6 +582,8 @@ export class Nic implements EventHandler {
   readonly ce: CollectiveEngine | null;
   /** A skeleton run's store: payloads to or from its buffers carry their size only (null: every byte moves). */
   skeleton: SkeletonStore | null = null;
+  /** Told of every landing of remote data in this node's memory; null (one check per landing): nobody listens. */
+  landing: LandingListener | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -906,6 +922,7 @@ export class Nic implements EventHandler {
       x.status = seg;
     } else if (x.op === K_PUT) {
       if (seg.bytes.buffer !== target.skeleton?.buffer && x.local.buffer !== this.skeleton?.buffer) seg.bytes.set(x.local, x.remoteOffset);
+      if (target.landing !== null) target.landing.landed(target.node, seg.bytes, x.remoteOffset, x.bytes, now + P.hostLatencyPs);
       if (x.remoteEvent) {
         x.remoteCq = seg.cq ?? null;
         x.deliveredAtTarget = x.packets;
@@ -916,6 +933,7 @@ export class Nic implements EventHandler {
       done = now + P.outLatencyPs + this.flows!.latencyPs(x.dstNode, this.node, true) + P.inLatencyPs;
     } else {
       if (x.local.buffer !== this.skeleton?.buffer && seg.bytes.buffer !== target.skeleton?.buffer) x.local.set(seg.bytes.subarray(x.remoteOffset, x.remoteOffset + x.bytes));
+      if (this.landing !== null) this.landing.landed(this.node, x.local, 0, x.bytes, done);
     }
     x.responsesLeft = 0;
     // completion event: written to the completion queue in host memory
@@ -1294,11 +1312,13 @@ export class Nic implements EventHandler {
         const n = pk.bytes[p]!;
         const data = pk.dataOf(p);
         const from = pk.dataAt(p);
-        if (pk.kind[p] === K_GET_RESP) {
+        const get = pk.kind[p] === K_GET_RESP;
+        if (get) {
           if (this.moves(p, x.local)) copyBytes(x.local, wireOff, data, from, n);
         } else copyBytes(x.local, 0, data, from, Math.min(n, x.local.length));
         pk.free(p);
         this.hostWrite(t, n, units);
+        if (this.landing !== null && n > 0) this.landing.landed(this.node, x.local, get ? wireOff : 0, get ? n : Math.min(n, x.local.length), this.htUpFree + P.hostLatencyPs);
         this.onResponse(x, id, this.htUpFree, units);
         break;
       }
@@ -1371,6 +1391,7 @@ export class Nic implements EventHandler {
     // posted write to host memory; the response leaves once the write is ordered at the NIC
     const w = this.hostWrite(t, n, units);
     if (status !== NicStatus.Ok && x.status === NicStatus.Ok) x.status = status;
+    if (this.landing !== null && status === NicStatus.Ok && kind !== K_SMSG) this.noteWrite(x, wireOff, n, this.htUpFree + P.hostLatencyPs);
     if (kind === K_SMSG || x.remoteEvent) {
       x.deliveredAtTarget++;
       const visible = this.htUpFree + P.hostLatencyPs;
@@ -1380,6 +1401,17 @@ export class Nic implements EventHandler {
     // a short message's acknowledgement leaves once the receiver has taken the packet (smsgAckDelayPs)
     const delay = kind === K_SMSG ? P.smsgAckDelayPs : 0;
     this.respond(p, kind === K_SMSG ? K_SMSG_RESP : K_PUT_RESP, units * (status === NicStatus.Ok ? P.format.responsePhits : P.format.errorResponsePhits), w + delay, delay > 0);
+  }
+
+  /** Tells the listener of a put's or send's packet that landed: `n` bytes at `wireOff` of its transfer, visible at `visiblePs`. */
+  private noteWrite(x: Txn, wireOff: number, n: number, visiblePs: number): void {
+    if (x.op === K_SEND) {
+      const b = x.recv;
+      if (b !== null) this.landing!.landed(this.node, b.seg.bytes, b.offset + wireOff, n, visiblePs);
+      return;
+    }
+    const seg = this.resolve(x);
+    if (typeof seg !== 'number') this.landing!.landed(this.node, seg.bytes, x.remoteOffset + wireOff, n, visiblePs);
   }
 
   /**
@@ -1476,6 +1508,8 @@ export class Nic implements EventHandler {
     const old = applyAmo(seg.view, off, a);
     // the write-through to host memory is posted: its bandwidth is taken on arrival, not reserved ahead
     this.hostWrite(t, a.width);
+    // the new value is in host memory once the AMO unit has it and its write has crossed to the host
+    if (this.landing !== null) this.landing.landed(this.node, seg.bytes, off, a.width, Math.max(ready, this.htUpFree) + P.hostLatencyPs);
     if (a.fetch) {
       const data = pk.dataOf(p);
       const at = pk.dataAt(p);

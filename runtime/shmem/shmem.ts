@@ -1,6 +1,7 @@
-import { DMAPP_RC, DmappError, type Dmapp, type DmappType, type MallocOptions, type SymmetricSegment } from '../dmapp/dmapp.ts';
+import { DmappError, type Dmapp, type DmappType, type MallocOptions, type SymmetricSegment } from '../dmapp/dmapp.ts';
 import type { AmoOp } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
+import type { ShmemWatch } from './watch.ts';
 
 /** Error from an OpenSHMEM call: names the call and the bad argument (or wraps a NIC failure as `cause`). */
 export class ShmemError extends Error {
@@ -40,8 +41,6 @@ const REDUCE_TYPES: readonly ReduceType[] = ['float64', 'int32', 'int64'];
 
 /** Bytes of the internal synchronisation segment: one 8-byte barrier counter per dissemination round. */
 const SYNC_ROUNDS = 64;
-/** Longest a poll sleeps before reading local memory again, while the wait is young (ps). */
-const POLL_MAX_SLEEP_PS = 1_000_000;
 
 /**
  * A symmetric address: a symmetric-heap allocation (from `Shmem.malloc`) or a byte offset into
@@ -128,23 +127,25 @@ export class Symmetric {
  *   issued without a `fence` between them may reach the target in either order;
  * - `barrierAll` (dissemination barrier of AMO signals, `quiet` first) and the collectives are
  *   over all PEs; `malloc`/`free` include a barrier as OpenSHMEM requires.
+ * Waiting (`waitUntil`, the barrier) is exact: a PE whose condition is false sleeps until data
+ * lands in the memory it watches, and resumes at the time that data is visible plus one poll; a
+ * wait nothing can satisfy is a deadlock, reported by the run with the call, PE and address.
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
  */
 export class Shmem {
-  /** Longest a `waitUntil` (or a barrier's wait) may poll before failing (ps of simulated time). */
-  waitLimitPs = 1e12;
   private sync: SymmetricSegment | null = null;
   private scratch: SymmetricSegment | null = null;
   /** Every PE's contribution to the current `collectmem`, 8 bytes per PE. */
   private sizes: SymmetricSegment | null = null;
   private readonly live = new Set<number>();
-  private readonly peerReady: boolean[] = [];
   private barriers = 0;
 
   constructor(
     private readonly dmapp: Dmapp,
     private readonly proc: Proc,
+    /** What the job's PEs wait on (shared by all of them). */
+    private readonly watch: ShmemWatch,
   ) {}
 
   // --- setup
@@ -444,15 +445,18 @@ export class Shmem {
 
   /**
    * Waits until this PE's `ivar` (a local symmetric variable of `type`, default int64) compares
-   * to `value` as `cmp` says (shmem_wait_until). Polls local memory, charging a poll's CPU time
-   * and sleeping between reads with exponential backoff (up to 1 us, longer for very long
-   * waits); a condition not met within `waitLimitPs` of simulated time throws a ShmemError.
+   * to `value` as `cmp` says (shmem_wait_until). Reads local memory, charging a poll's CPU time;
+   * while the condition is false the PE sleeps until remote data lands on `ivar`, and reads it
+   * again once that write is visible. A condition nothing can make true is a deadlock.
    */
   async waitUntil(ivar: Symmetric, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<void> {
     const { read, want } = this.condition('waitUntil', ivar, cmp, value, type);
     await this.poll(
       () => compare(read(), cmp, want),
       () => `waitUntil(ivar at segment ${ivar.segment.id} byte ${ivar.offset}, ${cmp} ${want}) on PE ${this.myPe()}: the ${type} value is ${read()}`,
+      ivar.segment.local,
+      ivar.offset,
+      TYPES[type].bytes,
     );
   }
 
@@ -479,8 +483,9 @@ export class Shmem {
 
   /**
    * Barrier over all PEs (shmem_barrier_all): `quiet`, then a dissemination barrier: in round k
-   * each PE adds one (an AMO) to round k's counter on PE (me + 2^k) mod n and polls its own
-   * counter until it has been signalled as many times as barriers were entered.
+   * each PE adds one (an AMO) to round k's counter on PE (me + 2^k) mod n and waits, as
+   * `waitUntil` does, until its own counter has been signalled as many times as barriers were
+   * entered.
    */
   async barrierAll(): Promise<void> {
     this.ready();
@@ -497,6 +502,9 @@ export class Shmem {
       await this.poll(
         () => view.getBigUint64(k * 8, true) >= epoch,
         () => `barrierAll #${epoch} on PE ${me}: round ${k} never heard from PE ${from} (has every PE called barrierAll?)`,
+        sync.local,
+        k * 8,
+        8,
       );
     }
   }
@@ -603,46 +611,34 @@ export class Shmem {
   private ready(): void {
     if (this.sync) return;
     this.sync = this.dmapp.malloc(SYNC_ROUNDS * 8);
-    this.peerReady[this.myPe()] = true;
+    this.watch.start(this.myPe(), this.proc.time());
   }
 
   /**
-   * Adds one to a barrier counter on PE `to`. Until a peer has been reached once, it may not
-   * have set up its synchronisation segment yet (it has not made its first SHMEM call): like
-   * the launcher's bootstrap barrier, wait for it.
+   * Adds one to a barrier counter on PE `to`. A peer that has not made its first SHMEM call has
+   * no synchronisation segment yet: like the launcher's bootstrap barrier, wait until it has
+   * (then notice it with one poll), however long that takes.
    */
   private async signal(to: number, sync: SymmetricSegment, offset: number): Promise<void> {
-    const start = this.proc.time();
-    for (;;) {
-      try {
-        await this.nic('barrierAll', this.dmapp.amo('barrierAll', 'add', false, 'nbi', to, sync, offset, 1n));
-        this.peerReady[to] = true;
-        return;
-      } catch (e) {
-        const notYet = !this.peerReady[to] && e instanceof ShmemError && e.cause instanceof DmappError && e.cause.rc === DMAPP_RC.INVALID_PARAM && /has not allocated/.test(e.cause.message);
-        if (!notYet) throw e;
-        if (this.proc.time() - start > this.waitLimitPs) throw new ShmemError(`barrierAll on PE ${this.myPe()}: PE ${to} never made its first SHMEM call`, { cause: e });
-        await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, 'shmem bootstrap');
-      }
+    if (!this.watch.hasStarted(to)) {
+      await this.watch.untilStarted(this.proc, to, () => `barrierAll on PE ${this.myPe()}: PE ${to} has not made its first SHMEM call (has every PE called barrierAll?)`);
+      await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, 'shmem bootstrap');
     }
+    await this.nic('barrierAll', this.dmapp.amo('barrierAll', 'add', false, 'nbi', to, sync, offset, 1n));
   }
 
   /**
-   * Polls until `ok()`: each read costs a poll's CPU time; between reads the PE sleeps, twice as
-   * long each time up to 1 us (or an eighth of the time waited so far, for very long waits, so an
-   * unsatisfiable wait ends in a few hundred events); past `waitLimitPs` it throws.
+   * Waits until `ok()`, which reads `bytes` bytes at `offset` of this PE's `mem`: each read costs
+   * a poll's CPU time; while it is false the PE sleeps until remote data lands on those bytes
+   * and is visible, then reads again. `what` names the wait in a deadlock report.
    */
-  private async poll(ok: () => boolean, what: () => string): Promise<void> {
+  private async poll(ok: () => boolean, what: () => string, mem: Uint8Array, offset: number, bytes: number): Promise<void> {
     const pollPs = this.proc.machine.config.mpi.testOverheadPs;
-    const start = this.proc.time();
-    let sleep = Math.max(1, pollPs);
     for (;;) {
       await this.proc.cpu(pollPs, what);
+      // nothing lands between this read and the suspension: both happen at this instant
       if (ok()) return;
-      const waited = this.proc.time() - start;
-      if (waited > this.waitLimitPs) throw new ShmemError(`${what()}; not satisfied after ${(waited / 1e6).toFixed(0)} us of simulated time`);
-      await this.proc.idle(sleep, what);
-      sleep = Math.min(sleep * 2, Math.max(POLL_MAX_SLEEP_PS, Math.floor(waited / 8)));
+      await this.watch.untilLanding(this.proc, mem, offset, bytes, what);
     }
   }
 
