@@ -26,7 +26,7 @@ function expected(op: string, n: number, j: number): number {
  * Allreduce latency against size (as OSU's osu_allreduce and IMB's Allreduce): vectors of int32
  * or double elements from `minBytes` to `maxBytes`, doubling, reduced with `op` by the named
  * algorithm (`auto`: the library's choice, which is MPICH's rules, or the NIC's collective engine
- * for a one-item reduction on a machine that has one). After `warmup` untimed calls, each rank
+ * for a one-item reduction on a machine that has one when `mpi.collectiveEngine=yes`). After `warmup` untimed calls, each rank
  * times `iterations` calls between barriers; latency is the largest over the ranks of the mean
  * time per call. Every element of every result is checked against the closed form (not in a
  * skeleton run, whose vectors come from `ctx.alloc` and carry sizes only). `ranks=k`
@@ -69,7 +69,8 @@ async function runAllreduce(ctx: RankContext, p: ParamValues): Promise<AppResult
   const isInt = p.type === 'int32';
   const elemBytes = isInt ? 4 : 8;
   const requested = p.algorithm as string;
-  const hasCe = requested === 'auto' ? await probeCe(comm, mpi.SUM) : false;
+  // auto uses the engine where the library would: one item, with mpi.collectiveEngine=yes
+  const hasCe = requested === 'auto' && ctx.machine.nic.collectiveEngine ? await probeCe(comm, mpi.SUM) : false;
   const rows: Row[] = [];
   let lastCount = -1;
   for (const asked of sizeSweep(p.minBytes as number, p.maxBytes as number)) {

@@ -187,7 +187,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         io.out(`${coll}:`);
         for (const a of Object.values(algs)) io.out(`  ${a.name}${a.commutativeOnly ? ' (commutative ops only)' : ''}: ${a.help}`);
       }
-      io.out("  collectiveEngine (allreduce and barrier): the NIC's collective engine, on machines that have one (xc30); automatic for one item of a predefined op other than product");
+      io.out("  collectiveEngine (allreduce and barrier): the NIC's collective engine, on machines that have one (xc30); automatic for one item of a predefined op other than product with --set mpi.collectiveEngine=yes (off by default, as in Cray MPT)");
       io.out("The automatic choice follows MPICH's rules by message size and communicator size.");
     });
 

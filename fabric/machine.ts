@@ -42,6 +42,8 @@ export interface MpiParams {
   readonly eagerMaxBytes: number;
   /** Rendezvous transfers progress while the receiver computes (a progress thread); otherwise only inside MPI calls. */
   readonly asyncProgress: boolean;
+  /** Whether allreduce and barrier of one item go to the NIC's collective engine unasked (Cray MPT's MPICH_USE_DMAPP_COLL). */
+  readonly collectiveEngine: boolean;
   readonly sendOverheadPs: number;
   readonly recvOverheadPs: number;
   readonly copyBytesPerPs: number;
@@ -234,6 +236,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     mpi: {
       eagerMaxBytes: r.bytes('mpi.eagerMaxBytes'),
       asyncProgress: r.yesNo('mpi.asyncProgress'),
+      collectiveEngine: r.yesNo('mpi.collectiveEngine'),
       sendOverheadPs: r.timePs('mpi.sendOverhead'),
       recvOverheadPs: r.timePs('mpi.recvOverhead'),
       copyBytesPerPs: r.bytesPerPs('mpi.copyBandwidth'),

@@ -27,13 +27,15 @@ export interface MachineView {
   nicStats(node: number): NicStats;
 }
 
-/** What a NIC has: FMA unit, AMO cache entries (0: none), IOMMU PTE cache entries (0: not modelled), vMDH heap and its page size. */
+/** What a NIC has: FMA unit, AMO cache entries (0: none), IOMMU PTE cache entries (0: not modelled), vMDH heap and its page size, and whether MPI uses its collective engine by default. */
 export interface NicFeatures {
   readonly fma: boolean;
   readonly amoCacheEntries: number;
   readonly pteCacheEntries: number;
   readonly vmdh: boolean;
   readonly heapPageBytes: number;
+  /** Whether MPI's allreduce and barrier of one item use the collective engine unasked (`mpi.collectiveEngine`). */
+  readonly collectiveEngine: boolean;
 }
 
 /** Cache counters of one NIC. */

@@ -138,6 +138,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
       pteCacheEntries: config.nic.pteEntries,
       vmdh: config.dmapp.vmdh,
       heapPageBytes: config.dmapp.heapPageBytes,
+      collectiveEngine: config.mpi.collectiveEngine,
     },
     nicStats: (node) => {
       const nic = machine.nics[node];

@@ -7,11 +7,11 @@ import { rejection } from './helpers.ts';
 
 const MACHINES = ['xt4', 'xe6', 'xc30', 'sc5832', 'bw'] as const;
 
-async function run(name: string, raw: Record<string, string>, opts: { machine?: string; nodes?: number; ppn?: number } = {}): Promise<AppResult> {
+async function run(name: string, raw: Record<string, string>, opts: { machine?: string; nodes?: number; ppn?: number; set?: Record<string, string> } = {}): Promise<AppResult> {
   const app = findApp(name);
   const params = resolveParams(app, raw);
   app.check?.(params);
-  const r = await simulate({ machine: opts.machine ?? 'xe6', nodes: opts.nodes ?? 2, ppn: opts.ppn ?? 1, program: (ctx) => app.main(ctx, params) });
+  const r = await simulate({ machine: opts.machine ?? 'xe6', nodes: opts.nodes ?? 2, ppn: opts.ppn ?? 1, set: opts.set ?? {}, program: (ctx) => app.main(ctx, params) });
   if (!r.result) throw new Error(`${name} returned nothing on rank 0`);
   return r.result;
 }
@@ -103,12 +103,17 @@ describe('benchmark apps: every algorithm gives checked results', () => {
     expect(rows.map((r) => r.algorithm)).toEqual(sizeSweep(8, 256).map(() => algorithm));
   });
 
-  it('allreduce algorithm=collectiveEngine on xc30, and auto picks the engine for one item', async () => {
-    const ce = await run('allreduce', { algorithm: 'collectiveEngine', minBytes: '8', maxBytes: '8', op: 'min', iterations: '2' }, { machine: 'xc30', nodes: 4, ppn: 2 });
-    const auto = await run('allreduce', { minBytes: '8', maxBytes: '16', op: 'min', iterations: '2' }, { machine: 'xc30', nodes: 4, ppn: 2 });
+  it('allreduce algorithm=collectiveEngine on xc30; auto picks the engine for one item with mpi.collectiveEngine=yes, software without', async () => {
+    // (the switch also puts the app's barriers on the engine: the same in both runs)
+    const on = { machine: 'xc30', nodes: 4, ppn: 2, set: { 'mpi.collectiveEngine': 'yes' } };
+    const ce = await run('allreduce', { algorithm: 'collectiveEngine', minBytes: '8', maxBytes: '8', op: 'min', iterations: '2' }, on);
+    const auto = await run('allreduce', { minBytes: '8', maxBytes: '16', op: 'min', iterations: '2' }, on);
+    const off = await run('allreduce', { minBytes: '8', maxBytes: '16', op: 'min', iterations: '2' }, { machine: 'xc30', nodes: 4, ppn: 2 });
     expect(ce.rows[0]!.algorithm).toBe('collectiveEngine');
     expect(auto.rows.map((r) => r.algorithm)).toEqual(['collectiveEngine', 'recursiveDoubling']);
     expect(auto.rows[0]!.latencyUs).toBe(ce.rows[0]!.latencyUs);
+    expect(off.rows.map((r) => r.algorithm)).toEqual(['recursiveDoubling', 'recursiveDoubling']);
+    expect(off.rows[0]!.latencyUs).toBeGreaterThan(ce.rows[0]!.latencyUs as number);
   });
 
   it.each(Object.keys(ALGORITHMS.alltoall))('alltoall algorithm=%s on 6 ranks', async (algorithm) => {

@@ -161,6 +161,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'fabric.flowBytes': all(size),
   'mpi.eagerMaxBytes': all(size),
   'mpi.asyncProgress': all(flag),
+  'mpi.collectiveEngine': all(flag),
   'mpi.sendOverhead': all(time),
   'mpi.recvOverhead': all(time),
   'mpi.copyBandwidth': all(bandwidth),

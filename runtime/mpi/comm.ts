@@ -717,7 +717,8 @@ export class Comm {
 
   /**
    * Whether this allreduce or barrier runs on the NIC's collective engine: asked for by name
-   * (`collectiveEngine`), or chosen automatically when the machine has one, no algorithm is
+   * (`collectiveEngine`), or, with `mpi.collectiveEngine=yes` (Cray MPT's MPICH_USE_DMAPP_COLL;
+   * off by default, as there), chosen automatically when the machine has one, no algorithm is
    * named and the reduction is one item of a type and op the engine supports (seed 001: 32- and
    * 64-bit integers and floats, logical, bitwise, min/max with location; product and user ops go
    * to the CPU).
@@ -729,7 +730,7 @@ export class Comm {
       if (why) throw new MpiError('MPI_ERR_ARG', `${coll}: algorithm '${CE_ALGORITHM}': ${why}`);
       return true;
     }
-    return requested === undefined && why === '' && this.size > 1;
+    return requested === undefined && this.world.params.collectiveEngine && why === '' && this.size > 1;
   }
 
   /**
