@@ -242,18 +242,11 @@ interface Band {
 const EXACT: Band = { lo: 0.8, hi: 1.25, why: 'contention-free rounds' };
 /** All messages posted at once: the model adds up (p - 1) latencies, the simulator overlaps them and serializes only the per-message CPU overhead. */
 const OVERLAP: Band = { lo: 0.3, hi: 1.25, why: 'latencies overlap (model serializes them)' };
-/** A parent posts its sends to all children at once and they share its injection bandwidth, so the largest subtree starts last; the model has one send per round. */
-const FANOUT: Band = { lo: 0.8, hi: 2.5, why: 'children sent to at once share the parent injection' };
 /** Large exchanges where two ranks on one Gemini cross the same router links at once (the model has no links). */
 const LINKS: Band = { lo: 0.8, hi: 1.5, why: 'two NICs per Gemini share router links' };
 
 /** Bands by collective, algorithm and size ('S' small, 'L' large); absent: EXACT. */
 const BANDS: Readonly<Record<string, Band>> = {
-  'bcast binomial L': FANOUT,
-  'bcast scatterRecursiveDoubling L': FANOUT,
-  'bcast scatterRing L': FANOUT,
-  'scatter binomial L': FANOUT,
-  'allreduce reduceBcast L': FANOUT,
   'bcast linear S': OVERLAP,
   'bcast linear L': OVERLAP,
   'reduce linear S': OVERLAP,

@@ -3,7 +3,12 @@ import { doublingChunks, ringChunks, scatterChunks } from './chunks.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { partOffset, recv, send, TAG, type Buf } from './util.ts';
 
-/** Binomial-tree broadcast: log2 n rounds, the whole buffer on every edge. */
+/**
+ * Binomial-tree broadcast: log2 n rounds, the whole buffer on every edge. A parent sends to its
+ * children one after another, the largest subtree first, each send complete before the next (as
+ * MPICH's blocking sends): sent at once they would share the parent's injection bandwidth and
+ * hold back the subtree that forwards longest.
+ */
 export function* bcastBinomial(t: CollTransport, buf: Buf, root: number): Coll {
   const n = t.size;
   const vr = (t.rank - root + n) % n;
@@ -16,11 +21,9 @@ export function* bcastBinomial(t: CollTransport, buf: Buf, root: number): Coll {
     }
     mask <<= 1;
   }
-  const reqs: Request[] = [];
   for (mask >>= 1; mask > 0; mask >>= 1) {
-    if (vr + mask < n) reqs.push(send(t, buf, 0, buf.length, (vr + mask + root) % n, TAG.bcast, what));
+    if (vr + mask < n) yield send(t, buf, 0, buf.length, (vr + mask + root) % n, TAG.bcast, what);
   }
-  yield reqs;
 }
 
 /** Linear broadcast: the root sends the whole buffer to every other rank at once. */

@@ -70,12 +70,11 @@ export function* scatterChunks(t: CollTransport, buf: Buf, me: number, off: (v: 
     }
     mask <<= 1;
   }
-  const reqs: Request[] = [];
+  // one child after another, the largest subtree first (as MPICH's blocking sends)
   for (mask >>= 1; mask > 0; mask >>= 1) {
     const child = me + mask;
     if (child >= n) continue;
     const a = off(child);
-    reqs.push(...chunkSend(t, buf, a, off(Math.min(child + mask, n)) - a, real(child), tag, what));
+    yield chunkSend(t, buf, a, off(Math.min(child + mask, n)) - a, real(child), tag, what);
   }
-  yield reqs;
 }

@@ -35,13 +35,12 @@ export function* scatterBinomial(t: CollTransport, sendBuf: Buf | null, recvBuf:
     buf = sub === 1 ? recvBuf : alloc(t, recvBuf, sub * c);
     yield recv(t, buf, 0, sub * c, (vr - mask + root) % n, TAG.scatter, what);
   }
-  const reqs: Request[] = [];
+  // one child after another, the largest subtree first (as MPICH's blocking sends)
   for (mask >>= 1; mask > 0; mask >>= 1) {
     const child = vr + mask;
-    if (child < n) reqs.push(send(t, buf, mask * c, Math.min(mask, n - child) * c, (child + root) % n, TAG.scatter, what));
+    if (child < n) yield send(t, buf, mask * c, Math.min(mask, n - child) * c, (child + root) % n, TAG.scatter, what);
   }
   if (buf !== recvBuf) yield copy(t, recvBuf, 0, buf, 0, c);
-  yield reqs;
 }
 
 /** Linear scatter: the root sends every rank its block at once. */
