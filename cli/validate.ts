@@ -155,8 +155,9 @@ export function formatValidate(r: ValidateResult): string {
           })),
       ),
     );
-    const fitted = [...new Set(r.rows.filter((x) => x.machine === m && x.fittedParams).map((x) => `${x.id} ${x.fittedParams!.join(', ')}`))];
-    if (fitted.length > 0) lines.push(`fitted to the figure: ${fitted.join('; ')}`);
+    const fitted = new Map<string, Set<string>>();
+    for (const x of r.rows) if (x.machine === m && x.fittedParams) fitted.set(x.id, new Set([...(fitted.get(x.id) ?? []), ...x.fittedParams]));
+    if (fitted.size > 0) lines.push(`parameters fitted to these figures: ${[...fitted].map(([id, ps]) => `${id} ${[...ps].join(', ')}`).join('; ')}`);
     lines.push('');
   }
   const c = r.counts;

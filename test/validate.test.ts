@@ -169,7 +169,7 @@ describe('kinds and tolerances of the rows', () => {
     }
     // the table has a kind column, and each machine names the parameters fitted to its figures
     expect(text).toMatch(/^id +quantity +seed +kind +paper/m);
-    expect(text).toMatch(/^fitted to the figure: .*K12 nic\.smsgAckDelay/m);
+    expect(text).toMatch(/^parameters fitted to these figures: .*K12 nic\.smsgAckDelay, nic\.smsgWindow; K13 mpi\.railThreshold$/m);
   });
 });
 
