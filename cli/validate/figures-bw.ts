@@ -22,7 +22,7 @@ export const bwChecks: readonly Check[] = [
   },
   {
     id: 'B1', machine: M, quantity: 'YARC aggregate bandwidth (64 ports, both ways)', source: `${S} §3`,
-    paper: { relation: 'about', value: 2.4, unit: 'Tb/s' }, tolerance: 0.01, toleranceWhy: 'the paper\'s arithmetic (64 ports x 18.75 Gb/s x 2 ways), not a measurement: 1 % for its rounding', kind: 'parameter', tier: 'quick',
+    paper: { relation: 'about', value: 2.4, unit: 'Tb/s' }, tolerance: 0.01, toleranceWhy: "the paper's arithmetic (64 ports x 18.75 Gb/s x 2 ways = 2.4 Tb/s), not a measurement: 1 %", kind: 'parameter', tier: 'quick',
     measure: async () => (64 * r2().rawLinkGBs.link * 8 * 2) / 1000,
   },
   {

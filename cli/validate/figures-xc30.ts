@@ -98,7 +98,7 @@ export const xc30Checks: readonly Check[] = [
   },
   {
     id: 'A6', machine: M, quantity: 'NIC: one 64 B read or write every 5 cycles at 800 MHz', source: `${S} "Aries"`,
-    paper: { relation: 'about', value: 10.2, unit: 'GB/s' }, tolerance: 0.01, toleranceWhy: 'the paper\'s arithmetic (64 B x 800 MHz / 5 = 10.24 GB/s), not a measurement: 1 % for its rounding', kind: 'parameter', tier: 'quick',
+    paper: { relation: 'about', value: 10.2, unit: 'GB/s' }, tolerance: 0.01, toleranceWhy: "the paper's arithmetic (64 B x 800 MHz / 5 = 10.24 GB/s), not a measurement: 1 % for its rounding", kind: 'parameter', tier: 'quick',
     measure: async () => (64 / group().nic.packetPs) * 1000,
   },
   {
@@ -121,7 +121,7 @@ export const xc30Checks: readonly Check[] = [
   },
   {
     id: 'A8', machine: M, quantity: 'payload efficiency of 64-byte puts (with 1 LCB flit in 10)', source: PERF,
-    paper: { relation: 'about', value: 0.64, unit: '' }, tolerance: 0.01, toleranceWhy: 'the paper\'s arithmetic (64 B in 15 flits of 6 B, x 0.9 = 0.64), not a measurement: 1 % for its rounding', kind: 'parameter', tier: 'quick',
+    paper: { relation: 'about', value: 0.64, unit: '' }, tolerance: 0.01, toleranceWhy: "the paper's arithmetic (64 B in 15 flits of 6 B, x 0.9 = 0.64), not a measurement: 1 % for its rounding", kind: 'parameter', tier: 'quick',
     measure: async () => payloadEfficiency(),
   },
   {
@@ -232,12 +232,12 @@ export const xc30Checks: readonly Check[] = [
   },
   {
     id: 'A20', machine: M, quantity: 'peak global bandwidth per node, full 6-group system', source: CONF,
-    paper: { relation: 'about', value: 11.7, unit: 'GB/s' }, tolerance: 0.01, toleranceWhy: 'the paper\'s arithmetic on the cabling (global links per node x 4.69 GB/s), not a measurement: 1 % for its rounding', kind: 'structure', tier: 'quick',
+    paper: { relation: 'about', value: 11.7, unit: 'GB/s' }, tolerance: 0.01, toleranceWhy: "the paper's arithmetic on the cabling (global links per node x 4.69 GB/s), not a measurement: 1 % for its rounding", kind: 'structure', tier: 'quick',
     measure: async (memo) => memo('g6', () => topo(6).globalGBsPerNode ?? -1),
   },
   {
     id: 'A20', machine: M, quantity: 'the same after payload efficiency', source: CONF,
-    paper: { relation: 'about', value: 7.5, unit: 'GB/s' }, tolerance: 0.01, toleranceWhy: 'the paper\'s arithmetic (11.7 GB/s x 0.64), not a measurement: 1 % for its rounding', kind: 'structure', tier: 'quick',
+    paper: { relation: 'about', value: 7.5, unit: 'GB/s' }, tolerance: 0.01, toleranceWhy: "the paper's arithmetic (11.7 GB/s x 0.64), not a measurement: 1 % for its rounding", kind: 'structure', tier: 'quick',
     measure: async (memo) => (await memo('g6', () => topo(6).globalGBsPerNode ?? -1)) * payloadEfficiency(),
   },
   {

@@ -76,7 +76,7 @@ export const xe6Checks: readonly Check[] = [
   },
   {
     id: 'G5', machine: M, quantity: 'NIC bandwidth: 64 B every 5 cycles at 650 MHz', source: `${S} §V.A`,
-    paper: { relation: 'about', value: 8.3, unit: 'GB/s' }, tolerance: 0.01, toleranceWhy: 'the paper\'s arithmetic (64 B x 650 MHz / 5 = 8.32 GB/s), not a measurement: 1 % for its rounding', kind: 'parameter', tier: 'quick',
+    paper: { relation: 'about', value: 8.3, unit: 'GB/s' }, tolerance: 0.01, toleranceWhy: "the paper's arithmetic (64 B x 650 MHz / 5 = 8.32 GB/s), not a measurement: 1 % for its rounding", kind: 'parameter', tier: 'quick',
     measure: async () => (base().nic.format.maxPayloadBytes / base().nic.packetPs) * 1000,
   },
   {
@@ -86,7 +86,7 @@ export const xe6Checks: readonly Check[] = [
   },
   {
     id: 'G6', machine: M, quantity: 'FMA put peak over HT: 64 B payload per 64 + 12 B', source: `${S} §V.A`,
-    paper: { relation: 'about', value: 8, unit: 'GB/s' }, tolerance: 0.02, toleranceWhy: 'the paper\'s arithmetic (9.6 GB/s x 64 / 76 = 8.08), not a measurement: 2 % for its rounding to 8', kind: 'parameter', tier: 'quick',
+    paper: { relation: 'about', value: 8, unit: 'GB/s' }, tolerance: 0.02, toleranceWhy: "the paper's arithmetic (9.6 GB/s x 64 / 76 = 8.08), not a measurement: 2 % for its rounding to 8", kind: 'parameter', tier: 'quick',
     measure: async () => {
       const n = base().nic;
       return (n.hostBytesPerPs * 1000 * 64) / (64 + n.hostWriteOverheadBytes);
@@ -125,7 +125,7 @@ export const xe6Checks: readonly Check[] = [
   },
   {
     id: 'G9', machine: M, quantity: 'link efficiency on 64-byte writes', source: `${S} §V.A`,
-    paper: { relation: 'about', value: 0.63, unit: '' }, tolerance: 0.01, toleranceWhy: 'the paper\'s arithmetic (64 B in 34 phits of 3 B = 0.627), not a measurement: 1 % for its rounding to 63 %', kind: 'parameter', tier: 'quick',
+    paper: { relation: 'about', value: 0.63, unit: '' }, tolerance: 0.01, toleranceWhy: "the paper's arithmetic (64 B in 34 phits of 3 B = 0.627), not a measurement: 1 % for its rounding to 63 %", kind: 'parameter', tier: 'quick',
     measure: async () => {
       const c = base();
       return 64 / ((putRequestPhits(c.nic.format, 64) + c.links.link.overheadPhits) * (c.nic.format.phitBits / 8));
