@@ -192,7 +192,7 @@ export function validateReport(r: ValidateResult): ReportDoc {
         },
         {
           kind: 'figures',
-          figures: KINDS.map((k) => ({ label: `${k} (pass)`, value: `${r.kinds[k].rows} (${r.kinds[k].pass})` })),
+          figures: KINDS.map((k) => ({ label: `${k}, ${r.kinds[k].pass} pass`, value: r.kinds[k].rows })),
         },
       ],
     },
