@@ -169,10 +169,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--fidelity <level>', 'run every measurement at this fidelity level (packet, coarse, flow; default packet, the level the figures were calibrated at)')
     .addHelpText(
       'after',
-      '\nEach row: figure id, quantity, seed section, the paper value with its relation (about: within\n' +
-        '15 % unless the row says otherwise; at most, under, at least, over: the side of a bound; a range;\n' +
-        'an exact structural value), the model value, the deviation (model - paper) / paper and the verdict\n' +
-        '(pass, fail, report: shown without a verdict, skipped: a long check without --all).\n' +
+      '\nEach row: figure id, quantity, seed section, its kind, the paper value with its relation (about:\n' +
+        'within 15 % unless the row says otherwise and why; at most, under, at least, over: the side of a\n' +
+        'bound; a range; an exact structural value), the model value, the deviation (model - paper) / paper\n' +
+        'and the verdict (pass, fail, report: shown without a verdict, skipped: a long check without --all).\n' +
+        'Kinds: structure (counted from the built graph), parameter (a machine parameter or a paper formula\n' +
+        'read back), fitted (simulated, but a parameter was fitted to this figure; the table names it),\n' +
+        'predicted (simulated, nothing fitted to it). A summary line counts the rows of each kind and their verdicts.\n' +
         'Exit code 1 when a check fails, 2 on an unknown machine or id.',
     )
     .action(async (opts: ValidateCliOptions) => {

@@ -11,6 +11,7 @@ import type { ReportDoc, ReportSection } from './report.ts';
 import { renderReport } from './report.ts';
 import { writeOutput } from './args.ts';
 import { formatTable } from './table.ts';
+import { KINDS, type Kind } from './validate/check.ts';
 import { CHECKS, NOT_COVERED } from './validate/figures.ts';
 import { runTask, skippedResult, type CheckResult, type ValidateTask } from './validate/run.ts';
 
@@ -28,10 +29,14 @@ export interface ValidateOptions {
   readonly fidelity?: string;
 }
 
-/** A validation: rows in registry order and the count of each verdict. */
+/** Counts of one verdict each. */
+export type StatusCounts = Readonly<Record<CheckResult['status'], number>>;
+
+/** A validation: rows in registry order, the count of each verdict, and per kind its rows and their verdicts. */
 export interface ValidateResult {
   readonly rows: readonly CheckResult[];
-  readonly counts: Readonly<Record<CheckResult['status'], number>>;
+  readonly counts: StatusCounts;
+  readonly kinds: Readonly<Record<Kind, { readonly rows: number } & StatusCounts>>;
   /** Wall time (s). */
   readonly seconds: number;
 }
@@ -93,10 +98,39 @@ export async function validate(opts: ValidateOptions = {}, onResult?: (done: num
   }
   for (const i of skip) results.set(i, skippedResult(i, 'skipped (--all)'));
   const rows = [...results.values()].sort((a, b) => a.index - b.index);
-  const counts = { pass: 0, fail: 0, report: 0, skipped: 0, error: 0 };
-  for (const r of rows) counts[r.status]++;
-  return { rows, counts, seconds: (performance.now() - start) / 1000 };
+  return { rows, ...countRows(rows), seconds: (performance.now() - start) / 1000 };
 }
+
+/** The verdicts of `rows`, in all and per kind. */
+export function countRows(rows: readonly CheckResult[]): Pick<ValidateResult, 'counts' | 'kinds'> {
+  const zero = (): Record<CheckResult['status'], number> => ({ pass: 0, fail: 0, report: 0, skipped: 0, error: 0 });
+  const counts = zero();
+  const kinds = Object.fromEntries(KINDS.map((k) => [k, { rows: 0, ...zero() }])) as Record<Kind, { rows: number } & Record<CheckResult['status'], number>>;
+  for (const r of rows) {
+    counts[r.status]++;
+    kinds[r.kind].rows++;
+    kinds[r.kind][r.status]++;
+  }
+  return { counts, kinds };
+}
+
+/** The count of rows per kind and how many of each pass, one line: "kinds: 40 structure (38 pass, 2 report), ...". */
+export function formatKinds(kinds: ValidateResult['kinds']): string {
+  const parts = KINDS.map((k) => {
+    const c = kinds[k];
+    const rest = ([['fail', c.fail + c.error], ['report', c.report], ['skipped', c.skipped]] as const).filter(([, n]) => n > 0).map(([s, n]) => `, ${n} ${s}`);
+    return `${c.rows} ${k} (${c.pass} pass${rest.join('')})`;
+  });
+  return `kinds: ${parts.join(', ')}`;
+}
+
+/** What a row's kind cell says: the kind, and for a fitted row the parameters fitted to its figure. */
+const kindText = (x: CheckResult): string => (x.fittedParams ? `${x.kind}: ${x.fittedParams.join(', ')}` : x.kind);
+
+/** What the kinds mean, one paragraph. */
+const KINDS_TEXT =
+  'kind: structure, counted from the built graph (ports, links, diameter, nodes); parameter, a machine parameter or a paper formula read back; ' +
+  'fitted, simulated, but a parameter was fitted to this figure (named); predicted, simulated with nothing fitted to the figure.';
 
 /** The table of a validation, one section per machine, and a summary line. */
 export function formatValidate(r: ValidateResult): string {
@@ -113,6 +147,7 @@ export function formatValidate(r: ValidateResult): string {
             id: x.id,
             quantity: x.quantity,
             seed: x.source,
+            kind: x.kind,
             paper: x.paperText,
             model: x.modelText,
             'dev %': x.deviationPct === null ? '' : (x.deviationPct > 0 ? '+' : '') + x.deviationPct.toFixed(1),
@@ -120,11 +155,16 @@ export function formatValidate(r: ValidateResult): string {
           })),
       ),
     );
+    const fitted = new Map<string, Set<string>>();
+    for (const x of r.rows) if (x.machine === m && x.fittedParams) fitted.set(x.id, new Set([...(fitted.get(x.id) ?? []), ...x.fittedParams]));
+    if (fitted.size > 0) lines.push(`parameters fitted to these figures: ${[...fitted].map(([id, ps]) => `${id} ${[...ps].join(', ')}`).join('; ')}`);
     lines.push('');
   }
   const c = r.counts;
   lines.push(`${c.pass} pass, ${c.fail + c.error} fail, ${c.report} report only, ${c.skipped} skipped (long; run them with --all); ${r.seconds.toFixed(0)} s`);
-  lines.push('dev %: (model - paper) / paper; about: within the tolerance (15 % unless the row says otherwise); at most / under / at least / over: the side of the bound; a range: inside it.');
+  lines.push(formatKinds(r.kinds));
+  lines.push('dev %: (model - paper) / paper; about: within the tolerance (15 % unless the row sets its own, with its reason in --json and --report); at most / under / at least / over: the side of the bound; a range: inside it.');
+  lines.push(KINDS_TEXT);
   const missing = Object.entries(NOT_COVERED).filter(([, n]) => machines.includes(n.machine));
   if (missing.length > 0) lines.push(`Not checked: ${missing.map(([id, n]) => `${id} (${n.reason})`).join('; ')}.`);
   return lines.join('\n');
@@ -139,7 +179,7 @@ export function validateReport(r: ValidateResult): ReportDoc {
   const sections: ReportSection[] = [
     {
       title: 'Verdicts',
-      text: 'dev %: (model - paper) / paper. about: within the tolerance (15 % unless the row says otherwise); at most / under / at least / over: the side of the bound; a range: inside it; report: shown without a verdict; skipped: a long check not run (--all).',
+      text: `dev %: (model - paper) / paper. about: within the tolerance (15 % unless the row says otherwise); at most / under / at least / over: the side of the bound; a range: inside it; report: shown without a verdict; skipped: a long check not run (--all). ${KINDS_TEXT} ${formatKinds(r.kinds)}.`,
       items: [
         {
           kind: 'figures',
@@ -149,6 +189,10 @@ export function validateReport(r: ValidateResult): ReportDoc {
             { label: 'report only', value: c.report },
             { label: 'skipped (long)', value: c.skipped },
           ],
+        },
+        {
+          kind: 'figures',
+          figures: KINDS.map((k) => ({ label: `${k}, ${r.kinds[k].pass} pass`, value: r.kinds[k].rows })),
         },
       ],
     },
@@ -178,10 +222,12 @@ export function validateReport(r: ValidateResult): ReportDoc {
             id: x.id,
             quantity: x.quantity,
             seed: x.source,
+            kind: kindText(x),
             paper: x.paperText,
             model: x.modelText,
             'dev %': x.deviationPct === null ? '' : x.deviationPct.toFixed(1),
             result: x.status === 'error' ? `error: ${x.note ?? ''}` : x.status,
+            'own tolerance': x.toleranceWhy === undefined ? '' : `${x.tolerancePct ?? ''} %: ${x.toleranceWhy}`,
           })),
         },
       ],
@@ -210,7 +256,7 @@ export async function validateCommand(opts: ValidateCliOptions, io: { out: (s: s
   const r = await validate({ ...(opts.machine !== undefined ? { machine: opts.machine } : {}), ids, all: opts.all ?? false, ...(opts.fidelity !== undefined ? { fidelity: opts.fidelity } : {}) });
   if (opts.report !== undefined) writeOutput('--report', opts.report, renderReport(validateReport(r)));
   if (opts.json) {
-    io.out(JSON.stringify({ machine: opts.machine ?? null, all: opts.all ?? false, fidelity: opts.fidelity ?? 'packet', counts: r.counts, seconds: Number(r.seconds.toFixed(1)), notCovered: NOT_COVERED, rows: r.rows }));
+    io.out(JSON.stringify({ machine: opts.machine ?? null, all: opts.all ?? false, fidelity: opts.fidelity ?? 'packet', counts: r.counts, kinds: r.kinds, seconds: Number(r.seconds.toFixed(1)), notCovered: NOT_COVERED, rows: r.rows }));
   } else {
     if (opts.fidelity !== undefined) io.out(`fidelity level: ${opts.fidelity} (the figures were calibrated at packet)`);
     io.out(formatValidate(r));

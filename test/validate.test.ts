@@ -1,15 +1,19 @@
 /**
  * `phit validate`: every figure id of SEED-FIGURES.md that is measured or structural has a check
- * or a stated reason for having none; the verdict of each relation; and one machine's quick set
- * through the command line.
+ * or a stated reason for having none; every row states its kind (a fitted one names the machine
+ * parameters fitted to its figure) and gives a reason for a tolerance of its own; the verdict of
+ * each relation; and one machine's quick set through the command line.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { judge, type PaperValue } from '../cli/validate/check.ts';
-import { selectChecks } from '../cli/validate.ts';
+import { machineSpec } from '../fabric/machine.ts';
+import { presets } from '../fabric/machines/index.ts';
+import { judge, KINDS, seedTolerance, type Check, type Kind, type PaperValue } from '../cli/validate/check.ts';
+import { countRows, formatValidate, selectChecks, type ValidateResult } from '../cli/validate.ts';
 import { CHECKS, NOT_COVERED } from '../cli/validate/figures.ts';
+import { skippedResult, type CheckResult } from '../cli/validate/run.ts';
 import { chartsOf } from './browser.ts';
 import { phit } from './helpers.ts';
 
@@ -66,6 +70,109 @@ describe('validate registry against SEED-FIGURES.md', () => {
   });
 });
 
+/** Rows whose kind is not one of the four, or whose fitted parameters are missing or not in their machine's spec. */
+function kindProblems(checks: readonly Check[]): string[] {
+  const out: string[] = [];
+  for (const c of checks) {
+    const where = `${c.id} ${c.quantity}`;
+    if (!(KINDS as readonly string[]).includes(c.kind)) out.push(`${where}: kind ${String(c.kind)}`);
+    // read as plain data: the rows under test may break what the type promises
+    const params = (c as { readonly fittedParams?: readonly string[] }).fittedParams;
+    if (c.kind === 'fitted') {
+      if (!Array.isArray(params) || params.length === 0) out.push(`${where}: fitted without parameters`);
+      for (const p of params ?? []) if (!(p in machineSpec(c.machine).params)) out.push(`${where}: ${p} is not a ${c.machine} parameter`);
+    } else if (params !== undefined) out.push(`${where}: ${c.kind} with fitted parameters`);
+  }
+  return out;
+}
+
+/** Rows that set a tolerance other than SEED-FIGURES.md's without a reason, or a reason without one. */
+function toleranceProblems(checks: readonly Check[]): string[] {
+  const out: string[] = [];
+  for (const c of checks) {
+    const where = `${c.id} ${c.quantity}`;
+    const own = c.tolerance !== undefined && c.tolerance !== seedTolerance(c.paper.relation);
+    if (own && (c.toleranceWhy === undefined || c.toleranceWhy.trim().length < 20)) out.push(`${where}: tolerance ${c.tolerance} without a reason`);
+    if (!own && c.toleranceWhy !== undefined) out.push(`${where}: a reason without a tolerance of its own`);
+    if (c.tolerance !== undefined && seedTolerance(c.paper.relation) === undefined) out.push(`${where}: a tolerance on ${c.paper.relation}, which takes none`);
+  }
+  return out;
+}
+
+describe('kinds and tolerances of the rows', () => {
+  const row = CHECKS[0]!;
+
+  it('every row has one of the four kinds; a fitted row names parameters of its machine, no other row does', () => {
+    expect(kindProblems(CHECKS)).toEqual([]);
+    for (const k of KINDS) expect(CHECKS.some((c) => c.kind === k), k).toBe(true);
+    // the check can fail: a bad kind, a fitted row without parameters or with one the machine lacks
+    const bad = [
+      { ...row, kind: 'measured' as Kind } as Check,
+      { ...row, kind: 'fitted', fittedParams: [] as unknown as [string] } as Check,
+      { ...row, kind: 'fitted', fittedParams: ['nic.noSuchDelay'] } as Check,
+      { ...row, kind: 'structure', fittedParams: ['router.latency'] } as unknown as Check,
+    ];
+    expect(kindProblems(bad)).toHaveLength(4);
+  });
+
+  it('a parameter whose source says it was fitted or calibrated to a figure id is named by a fitted row of that id', () => {
+    const missing: string[] = [];
+    let fits = 0;
+    for (const machine of Object.keys(presets)) {
+      for (const [key, def] of Object.entries(machineSpec(machine).params)) {
+        const id = /\b(?:fitted|calibrated|so that)\b.*?\b([SAKBG]\d+)\b/.exec(def.source)?.[1];
+        if (id === undefined) continue;
+        fits++;
+        if (!CHECKS.some((c) => c.machine === machine && c.id === id && c.kind === 'fitted' && c.fittedParams.includes(key))) missing.push(`${machine} ${key} (${id})`);
+      }
+    }
+    expect(fits).toBeGreaterThanOrEqual(4);
+    expect(missing).toEqual([]);
+  });
+
+  it('a row holds its figure to the tolerance of SEED-FIGURES.md, or says why not', () => {
+    expect(toleranceProblems(CHECKS)).toEqual([]);
+    expect(CHECKS.filter((c) => c.toleranceWhy !== undefined).length).toBeGreaterThan(0);
+    const about = { ...row, paper: { relation: 'about', value: 1, unit: '' } } as Check;
+    const bad = [
+      { ...about, tolerance: 0.25 } as unknown as Check,
+      { ...about, tolerance: 0.25, toleranceWhy: '' } as Check,
+      { ...about, toleranceWhy: 'held to 15 % as SEED-FIGURES.md says' } as unknown as Check,
+      { ...row, paper: { relation: 'atMost', value: 1, unit: '' }, tolerance: 0.1, toleranceWhy: 'a bound has no tolerance, this row pretends otherwise' } as Check,
+    ];
+    expect(toleranceProblems(bad)).toHaveLength(4);
+    expect(toleranceProblems([{ ...about, tolerance: 0.15 } as unknown as Check, { ...about, tolerance: 0.25, toleranceWhy: 'a reason that is long enough to read' } as Check])).toEqual([]);
+  });
+
+  it('counts the rows of each kind and their verdicts, and the summary line says the same', () => {
+    // every row, with verdicts spread over them
+    const statuses: CheckResult['status'][] = ['pass', 'pass', 'fail', 'report', 'skipped', 'error', 'pass'];
+    const rows = CHECKS.map((_, i) => ({ ...skippedResult(i, 'not run'), status: statuses[i % statuses.length]! }));
+    const { counts, kinds } = countRows(rows);
+    let total = 0;
+    for (const k of KINDS) {
+      const mine = rows.filter((r) => r.kind === k);
+      total += kinds[k].rows;
+      expect(kinds[k].rows, k).toBe(mine.length);
+      expect(kinds[k].pass, k).toBe(mine.filter((r) => r.status === 'pass').length);
+      expect(kinds[k].fail + kinds[k].error, k).toBe(mine.filter((r) => r.status === 'fail' || r.status === 'error').length);
+    }
+    expect(total).toBe(CHECKS.length);
+    expect(counts.pass).toBe(rows.filter((r) => r.status === 'pass').length);
+    const text = formatValidate({ rows, counts, kinds, seconds: 0 } satisfies ValidateResult);
+    const line = text.split('\n').find((l) => l.startsWith('kinds: '))!;
+    for (const k of KINDS) {
+      const m = new RegExp(`(\\d+) ${k} \\((\\d+) pass`).exec(line);
+      expect(m, `${k} in ${line}`).not.toBeNull();
+      expect(Number(m![1])).toBe(kinds[k].rows);
+      expect(Number(m![2])).toBe(kinds[k].pass);
+    }
+    // the table has a kind column, and each machine names the parameters fitted to its figures
+    expect(text).toMatch(/^id +quantity +seed +kind +paper/m);
+    expect(text).toMatch(/^parameters fitted to these figures: .*K12 nic\.smsgAckDelay, nic\.smsgWindow; K13 mpi\.railThreshold$/m);
+  });
+});
+
 describe('verdicts of each relation', () => {
   const p = (relation: PaperValue['relation'], value: number | string, high?: number): PaperValue => ({ relation, value, unit: 'us', ...(high === undefined ? {} : { high }) });
 
@@ -108,7 +215,11 @@ describe('phit validate', () => {
     const r = await phit('validate', '--machine', 'xt4', '--json', '--report', file);
     expect(r.err).toEqual([]);
     expect(r.code).toBe(0);
-    const out = JSON.parse(r.out[0]!) as { counts: { pass: number; report: number }; rows: { id: string; machine: string; status: string; model: unknown; paperText: string; deviationPct: number | null }[] };
+    const out = JSON.parse(r.out[0]!) as {
+      counts: { pass: number; report: number };
+      kinds: Record<Kind, { rows: number; pass: number }>;
+      rows: { id: string; machine: string; kind: Kind; fittedParams?: string[]; status: string; model: unknown; paperText: string; deviationPct: number | null }[];
+    };
     const ids = new Set(out.rows.map((x) => x.id));
     for (const id of ['S1', 'S2', 'S9', 'S11', 'S12', 'S13']) expect(ids.has(id), id).toBe(true);
     for (const row of out.rows) {
@@ -122,6 +233,14 @@ describe('phit validate', () => {
     const s11 = out.rows.find((x) => x.id === 'S11')!;
     expect(Math.abs(s11.model as number - 0.5)).toBeLessThan(0.05);
     expect(out.counts.pass + out.counts.report).toBe(out.rows.length);
+    // every row has its kind, and the counts per kind are the rows'
+    for (const k of KINDS) {
+      expect(out.kinds[k].rows, k).toBe(out.rows.filter((x) => x.kind === k).length);
+      expect(out.kinds[k].pass, k).toBe(out.rows.filter((x) => x.kind === k && x.status === 'pass').length);
+    }
+    expect(out.rows.every((x) => (KINDS as readonly string[]).includes(x.kind))).toBe(true);
+    expect(out.rows.find((x) => x.id === 'S1')!.kind).toBe('structure');
+    expect(out.rows.find((x) => x.id === 'S10')).toMatchObject({ kind: 'fitted', fittedParams: ['router.latency', 'link.latency'] });
     // --report: the same rows in a page, and a bar per row with a deviation
     const html = readFileSync(file, 'utf8');
     rmSync(dir, { recursive: true, force: true });
@@ -129,6 +248,8 @@ describe('phit validate', () => {
     expect(bars).toHaveLength(1);
     expect(bars[0]!.categories).toHaveLength(out.rows.filter((x) => x.deviationPct !== null).length);
     for (const row of out.rows) expect(html).toContain(row.paperText.replace(/&/g, '&amp;').replace(/</g, '&lt;'));
+    expect(html).toContain('<th>kind</th>');
+    expect(html).toContain('<td>fitted: router.latency, link.latency</td>');
   });
 
   it('refuses a report path it cannot write before running anything (exit 2)', async () => {

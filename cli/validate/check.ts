@@ -30,8 +30,42 @@ export type Measured = number | string | { readonly value: number; readonly refe
 /** Memoises work shared by the checks of one figure id (within one task). */
 export type Memo = <T>(key: string, compute: () => T | Promise<T>) => Promise<T>;
 
-/** One check of the registry. */
-export interface Check {
+/**
+ * What a row's model value is, so that a reader can tell a prediction from a read-back:
+ * - `structure`: counted from the built graph or topology (ports, links, diameter, node counts);
+ * - `parameter`: a machine parameter or a paper formula read back (a clock, a lane rate, 1 / fma.op);
+ * - `fitted`: simulated, but a parameter was fitted to this very figure (named in `fittedParams`);
+ * - `predicted`: simulated, and nothing was fitted to the figure.
+ */
+export type Kind = 'structure' | 'parameter' | 'fitted' | 'predicted';
+
+/** The kinds, in the order the summary counts them. */
+export const KINDS: readonly Kind[] = ['structure', 'parameter', 'fitted', 'predicted'];
+
+/** A row's kind; a `fitted` row names the machine parameters fitted to its figure. */
+export type CheckKind =
+  | { readonly kind: 'structure' | 'parameter' | 'predicted'; readonly fittedParams?: undefined }
+  | {
+      readonly kind: 'fitted';
+      /** Parameters of the machine's spec (fabric/machines/<machine>.ts) whose value was chosen from this figure. */
+      readonly fittedParams: readonly [string, ...string[]];
+    };
+
+/**
+ * A row's tolerance: SEED-FIGURES.md's (none given here: see `seedTolerance`), or its own with
+ * the reason it differs.
+ */
+export type CheckTolerance =
+  | { readonly tolerance?: undefined; readonly toleranceWhy?: undefined }
+  | {
+      /** Relative tolerance of `about` and the widening of a `range`. */
+      readonly tolerance: number;
+      /** Why the row is not held to SEED-FIGURES.md's tolerance. */
+      readonly toleranceWhy: string;
+    };
+
+/** What every check has besides its kind and tolerance. */
+export interface CheckFields {
   /** Figure id of SEED-FIGURES.md (S.., A.., K.., B.., G..). */
   readonly id: string;
   readonly machine: string;
@@ -45,8 +79,6 @@ export interface Check {
   readonly paperText?: string;
   /** Shown without pass/fail (SEED-FIGURES.md: "report, don't assert"). */
   readonly report?: boolean;
-  /** Relative tolerance of `about` (default 0.15) and the widening of a `range` (default 0). */
-  readonly tolerance?: number;
   readonly tier: Tier;
   /** Unit of the model's value, when it differs from the paper's. */
   readonly modelUnit?: string;
@@ -54,11 +86,25 @@ export interface Check {
   measure(memo: Memo): Promise<Measured>;
 }
 
+/** One check of the registry: its fields, its kind (required) and its tolerance. */
+export type Check = CheckFields & CheckKind & CheckTolerance;
+
 /** The verdict of one check. */
 export type Status = 'pass' | 'fail' | 'report' | 'skipped' | 'error';
 
 /** Default tolerance of an `about` figure (SEED-FIGURES.md: within 15 %). */
 export const DEFAULT_TOLERANCE = 0.15;
+
+/**
+ * The tolerance SEED-FIGURES.md gives a figure stated with `relation`: 15 % for an `about` value,
+ * none for a `range` (inside it, as on the right side of a bound); undefined where no tolerance
+ * applies (bounds and exact values).
+ */
+export function seedTolerance(relation: Relation): number | undefined {
+  if (relation === 'about') return DEFAULT_TOLERANCE;
+  if (relation === 'range') return 0;
+  return undefined;
+}
 
 /** Slack of exact and inclusive comparisons: structural numbers derived in floating point (9.375 GB/s, 6.25 Gb/s). */
 const EPS = 1e-9;

@@ -12,32 +12,32 @@ const r2 = (): ReturnType<typeof config> => config(M, 1024);
 export const bwChecks: readonly Check[] = [
   {
     id: 'B1', machine: M, quantity: 'port rate each way (3 lanes at 6.25 Gb/s)', source: `${S} §2.2`,
-    paper: { relation: 'exact', value: 18.75, unit: 'Gb/s' }, tier: 'quick',
+    paper: { relation: 'exact', value: 18.75, unit: 'Gb/s' }, kind: 'parameter', tier: 'quick',
     measure: async () => r2().rawLinkGBs.link * 8,
   },
   {
     id: 'B1', machine: M, quantity: 'YARC ports (processor ports + up ports of one slice at R1)', source: `${S} §3`,
-    paper: { relation: 'exact', value: 64, unit: 'ports' }, tier: 'quick',
+    paper: { relation: 'exact', value: 64, unit: 'ports' }, kind: 'structure', tier: 'quick',
     measure: async () => CLOS_R1_PROCESSORS + (topology(r2()).graph as ClosGraph).blockPorts,
   },
   {
     id: 'B1', machine: M, quantity: 'YARC aggregate bandwidth (64 ports, both ways)', source: `${S} §3`,
-    paper: { relation: 'about', value: 2.4, unit: 'Tb/s' }, tolerance: 0.01, tier: 'quick',
+    paper: { relation: 'about', value: 2.4, unit: 'Tb/s' }, tolerance: 0.01, toleranceWhy: "the paper's arithmetic (64 ports x 18.75 Gb/s x 2 ways = 2.4 Tb/s), not a measurement: 1 %", kind: 'parameter', tier: 'quick',
     measure: async () => (64 * r2().rawLinkGBs.link * 8 * 2) / 1000,
   },
   {
     id: 'B2', machine: M, quantity: 'zero-load latency through a YARC', source: `${S} §3`,
-    paper: { relation: 'exact', value: 31.25, unit: 'ns' }, tier: 'quick',
+    paper: { relation: 'exact', value: 31.25, unit: 'ns' }, kind: 'parameter', tier: 'quick',
     measure: async () => r2().network.routerLatencyPs / 1000,
   },
   {
     id: 'B3', machine: M, quantity: 'VCs / input buffer per port (phits)', source: `${S} §4.2`,
-    paper: { relation: 'exact', value: '2/256', unit: '' }, tier: 'quick',
+    paper: { relation: 'exact', value: '2/256', unit: '' }, kind: 'parameter', tier: 'quick',
     measure: async () => `${topology(r2()).vcs}/${r2().network.inputBufferPhits}`,
   },
   {
     id: 'B4', machine: M, quantity: 'phit bits / phits of a 32 B write / minimum packet', source: `${S} §4.1, §4.3`,
-    paper: { relation: 'exact', value: '24/19/4', unit: '' }, tier: 'quick',
+    paper: { relation: 'exact', value: '24/19/4', unit: '' }, kind: 'parameter', tier: 'quick',
     measure: async () => {
       const f = r2().nic.format;
       return `${f.phitBits}/${putRequestPhits(f, 32)}/${f.responsePhits}`;
@@ -45,27 +45,27 @@ export const bwChecks: readonly Check[] = [
   },
   {
     id: 'B5', machine: M, quantity: 'injection ports per processor / network slices', source: `${S} §2.2`,
-    paper: { relation: 'exact', value: '4/4', unit: '' }, tier: 'quick',
+    paper: { relation: 'exact', value: '4/4', unit: '' }, kind: 'parameter', tier: 'quick',
     measure: async () => `${String(machineSpec(M).params['netlink.tiles']!.value)}/${(topology(r2()).graph as ClosGraph).slices}`,
   },
   {
     id: 'B6', machine: M, quantity: 'processors of ranks 1 / 1.5 / 2 / 2.5 / 3 / 3.5', source: `${S} §2.2`,
-    paper: { relation: 'exact', value: '32/288/1024/4608/16384/32768', unit: '' }, tier: 'quick',
+    paper: { relation: 'exact', value: '32/288/1024/4608/16384/32768', unit: '' }, kind: 'structure', tier: 'quick',
     measure: async () => CLOS_RANKS.map((r) => closCapacity(r)).join('/'),
   },
   {
     id: 'B6', machine: M, quantity: 'router hops across 32 / 288 / 1024 / 4608 / 16384 processors', source: `${S} §2.2`,
-    paper: { relation: 'exact', value: '0/1/2/3/4', unit: '' }, paperText: '0/1/2/3/4 (R1, R1.5, R2, R2.5, R3)', tier: 'quick',
+    paper: { relation: 'exact', value: '0/1/2/3/4', unit: '' }, paperText: '0/1/2/3/4 (R1, R1.5, R2, R2.5, R3)', kind: 'structure', tier: 'quick',
     measure: async () => [32, 288, 1024, 4608, 16384].map((n) => metrics(M, n).diameter).join('/'),
   },
   {
     id: 'B7', machine: M, quantity: 'ports per slice of an R2/R3 virtual router', source: `${S} §2.2`,
-    paper: { relation: 'exact', value: 32, unit: 'ports' }, tier: 'quick',
+    paper: { relation: 'exact', value: 32, unit: 'ports' }, kind: 'structure', tier: 'quick',
     measure: async () => (topology(r2()).graph as ClosGraph).blockPorts,
   },
   {
     id: 'B8', machine: M, quantity: 'worst-case hops at 32K processors, with the processor links', source: `${S} §2.2`,
-    paper: { relation: 'exact', value: 7, unit: 'hops' }, tier: 'quick',
+    paper: { relation: 'exact', value: 7, unit: 'hops' }, kind: 'structure', tier: 'quick',
     measure: async () => metrics(M, 32768).diameter + 2,
   },
 ];

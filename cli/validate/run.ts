@@ -1,5 +1,5 @@
 /** Runs the checks of one figure id (what a worker thread of `phit validate` does) and judges them. */
-import { formatNumber, formatPaper, judge, type Check, type Memo, type Status } from './check.ts';
+import { formatNumber, formatPaper, judge, seedTolerance, type Check, type Kind, type Memo, type Status } from './check.ts';
 import { CHECKS } from './figures.ts';
 import { useFidelity } from './measure.ts';
 
@@ -12,6 +12,12 @@ export interface CheckResult {
   readonly quantity: string;
   readonly source: string;
   readonly tier: Check['tier'];
+  /** What the model's value is: structure, parameter, fitted or predicted. */
+  readonly kind: Kind;
+  /** The parameters fitted to this figure (fitted rows only). */
+  readonly fittedParams?: readonly string[];
+  /** Why the row's tolerance is not SEED-FIGURES.md's (rows with their own tolerance only). */
+  readonly toleranceWhy?: string;
   /** The paper's value as text, and as data. */
   readonly paperText: string;
   readonly paper: Check['paper'];
@@ -48,12 +54,22 @@ function newMemo(): Memo {
 
 const unitOf = (c: Check): string => c.modelUnit ?? c.paper.unit;
 
+/** The fields every result of a check shares, whatever its verdict. */
+function headOf(index: number, c: Check): Pick<CheckResult, 'index' | 'id' | 'machine' | 'quantity' | 'source' | 'tier' | 'kind' | 'fittedParams' | 'toleranceWhy' | 'paper'> {
+  return {
+    index, id: c.id, machine: c.machine, quantity: c.quantity, source: c.source, tier: c.tier, kind: c.kind,
+    ...(c.fittedParams ? { fittedParams: c.fittedParams } : {}),
+    ...(c.toleranceWhy !== undefined ? { toleranceWhy: c.toleranceWhy } : {}),
+    paper: c.paper,
+  };
+}
+
 /** The result row of a check that did not run. */
 export function skippedResult(index: number, why: string): CheckResult {
   const c = CHECKS[index]!;
   return {
-    index, id: c.id, machine: c.machine, quantity: c.quantity, source: c.source, tier: c.tier,
-    paperText: c.paperText ?? formatPaper(c.paper), paper: c.paper, reference: null,
+    ...headOf(index, c),
+    paperText: c.paperText ?? formatPaper(c.paper), reference: null,
     model: null, modelText: why, deviationPct: null, tolerancePct: null, status: 'skipped', ms: 0,
   };
 }
@@ -62,7 +78,7 @@ export function skippedResult(index: number, why: string): CheckResult {
 export async function runCheck(index: number, memo: Memo = newMemo()): Promise<CheckResult> {
   const c = CHECKS[index]!;
   const start = performance.now();
-  const head = { index, id: c.id, machine: c.machine, quantity: c.quantity, source: c.source, tier: c.tier, paper: c.paper };
+  const head = headOf(index, c);
   const paperText = c.paperText ?? formatPaper(c.paper);
   try {
     const m = await c.measure(memo);
@@ -80,7 +96,7 @@ export async function runCheck(index: number, memo: Memo = newMemo()): Promise<C
       modelText,
       // a value in another unit than the paper's (a report row) has no deviation
       deviationPct: deviation === null || !Number.isFinite(deviation) || unitOf(c) !== c.paper.unit ? null : Number((deviation * 100).toFixed(1)),
-      tolerancePct: usesTolerance && !c.report ? (c.tolerance ?? (c.paper.relation === 'about' ? 0.15 : 0)) * 100 : null,
+      tolerancePct: usesTolerance && !c.report ? (c.tolerance ?? seedTolerance(c.paper.relation) ?? 0) * 100 : null,
       status: c.report ? 'report' : ok ? 'pass' : 'fail',
       ...(typeof m === 'object' && m.note !== undefined ? { note: m.note } : {}),
       ms,
