@@ -17,7 +17,7 @@ import { presets } from '../fabric/machines/index.ts';
 import { benchEngine } from './engine.ts';
 import { benchFabric, type FabricBenchResult } from './fabric.ts';
 import type { MpiBenchOptions, MpiBenchResult } from './mpi.ts';
-import { benchBandwidthStudy, benchLatencyStudy, benchScale } from './studies.ts';
+import { benchBandwidthStudy, benchLatencyStudy, benchScale, round } from './studies.ts';
 
 /** The targets (issue 20's for the presets and the latency-bound study). */
 const TARGETS = { engineEventsPerSec: 5e6, fabricPacketHopsPerSec: 1e6, presetPacketHopsPerSec: 3e6, latencyStudyMessagesPerSec: 250_000, latencyStudyPeakMB: 150 };
@@ -33,10 +33,6 @@ if (bad.length) {
   process.exit(2);
 }
 const want = (s: (typeof SECTIONS)[number]): boolean => only.includes(s);
-const round = (x: number, digits = 0): number => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
 
 const result: Record<string, unknown> = {};
 const meets: Record<string, boolean> = {};

@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import type { StudyResult, StudySpec } from './study.ts';
 
 const CHILD = fileURLToPath(new URL('./study-child.mjs', import.meta.url));
-const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
+/** `x` rounded to `digits` decimals, for the report. */
+export const round = (x: number, digits = 0): number => Math.round(x * 10 ** digits) / 10 ** digits;
 
 /** Runs one study in a fresh Node process (heap up to 22 GB, garbage collection callable). */
 export function studyInChild(spec: StudySpec): Promise<StudyResult> {
