@@ -102,16 +102,15 @@ export class Proc {
     return t;
   }
 
-  /** Moves the clock `ps` of CPU time on and accounts the span as `kind`; returns its end. */
-  private advance(ps: number, kind: SpanKind): number {
+  /** Moves the clock `ps` of CPU time on and accounts the span as compute or transfer (`kind`); returns its end. */
+  private advance(ps: number, kind: typeof SPAN_COMPUTE | typeof SPAN_TRANSFER): number {
     const from = this.settle();
     const to = this.noise ? this.noise.run(from, ps) : from + ps;
     this.clock = to;
     this.mark = to;
     if (kind === SPAN_COMPUTE) this.computePs += to - from;
-    else if (kind === SPAN_TRANSFER) this.transferPs += to - from;
-    else this.waitPs += to - from;
-    if (this.spans && to > from && kind !== SPAN_TRANSFER) this.spans.span(kind, from, to);
+    else this.transferPs += to - from;
+    if (this.spans && to > from && kind === SPAN_COMPUTE) this.spans.span(kind, from, to);
     return to;
   }
 
