@@ -15,10 +15,11 @@ import { ptrans } from './ptrans.ts';
 import { putget } from './putget.ts';
 import { putrate } from './putrate.ts';
 import { randomring } from './randomring.ts';
+import { pattern } from './pattern.ts';
 import { randpairs } from './randpairs.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall };
+export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall };
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

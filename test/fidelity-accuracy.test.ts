@@ -30,6 +30,9 @@ const CASES: readonly Case[] = [
   { name: 'alltoall 8 B - 16 KiB, 64 ranks', app: 'alltoall', machine: 'xe6', nodes: 64, params: { minBytes: '8', maxBytes: '16KiB', iterations: '1' }, tol: { coarse: 0.1, flow: 0.1 } },
   { name: 'halo3d 64^3 per rank, 64 ranks', app: 'halo3d', machine: 'xe6', nodes: 64, params: { nx: '64', ny: '64', nz: '64', iterations: '2' }, tol: { coarse: 0.15, flow: 0.15 } },
   { name: 'uniform random pairs, 256 KiB, 64 ranks', app: 'randpairs', machine: 'xe6', nodes: 64, params: { bytes: '256KiB', rounds: '2' }, tol: { coarse: 0.1, flow: 0.4 } },
+  // adversarial traffic: every rank sends 256 KiB along a torus ring (tornado) or across the machine (bit complement)
+  { name: 'tornado, 256 KiB, 64 ranks', app: 'pattern', machine: 'xe6', nodes: 64, params: { pattern: 'tornado', bytes: '256KiB', rounds: '2' }, tol: { coarse: 0.25, flow: 0.4 } },
+  { name: 'bit complement, 256 KiB, 64 ranks', app: 'pattern', machine: 'xe6', nodes: 64, params: { pattern: 'bitcomplement', bytes: '256KiB', rounds: '2' }, tol: { coarse: 0.25, flow: 0.4 } },
   { name: 'allreduce 8 B - 256 KiB, 64 ranks', app: 'allreduce', machine: 'xc30', nodes: 64, params: { minBytes: '8', maxBytes: '256KiB', iterations: '2' }, tol: { coarse: 0.15, flow: 0.15 } },
 ];
 

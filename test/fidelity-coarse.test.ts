@@ -51,6 +51,21 @@ describe('coarse fidelity against packet', () => {
     });
   }
 
+  it('eager short messages of 4 and 8 KiB are coarse too, unless an acknowledgement window paces their packets (sc5832)', async () => {
+    const params = { peer: '2', minBytes: '4KiB', maxBytes: '8KiB', iterations: '2' };
+    const packet = await run('pingpong', 'xe6', 4, params);
+    const coarse = await run('pingpong', 'xe6', 4, params, { 'fabric.fidelity': 'coarse' });
+    expect(worst(packet.rows, coarse.rows, 'latencyUs')).toBeLessThan(0.03);
+    expect(coarse.packets).toBeLessThan(packet.packets / 3);
+    // sc5832 sends a short message's packets one round trip apart (nic.smsgWindow=1): kept as
+    // packets (its eager limit raised so that 4 and 8 KiB are short messages)
+    const eager = { 'mpi.eagerMaxBytes': '8KiB' };
+    const wPacket = await run('pingpong', 'sc5832', 4, params, eager);
+    const wCoarse = await run('pingpong', 'sc5832', 4, params, { ...eager, 'fabric.fidelity': 'coarse' });
+    expect(wCoarse.packets).toBe(wPacket.packets);
+    expect(wCoarse.rows).toEqual(wPacket.rows);
+  });
+
   it('xe6: a 256 KiB allreduce on 16 ranks (Rabenseifner, rendezvous) is within 6 %, and its data checks pass', async () => {
     const params = { minBytes: '64KiB', maxBytes: '256KiB', iterations: '2' };
     const packet = await run('allreduce', 'xe6', 16, params);

@@ -824,8 +824,10 @@ export class Nic implements EventHandler {
     const wire = x.header + x.bytes;
     x.hw = Math.max(1, Math.ceil(wire / P.format.maxPayloadBytes));
     // coarse: a bulk transfer's hardware packets travel `coarseUnits` at a time, and a transfer
-    // is at least COARSE_MIN_PACKETS packets, so that adaptive routing still spreads it
-    x.unit = P.coarseUnits > 1 && x.bytes >= P.coarseMinBytes && (x.op === K_PUT || x.op === K_GET || x.op === K_SEND) ? Math.max(1, Math.min(P.coarseUnits, Math.floor(x.hw / COARSE_MIN_PACKETS))) : 1;
+    // is at least COARSE_MIN_PACKETS packets, so that adaptive routing still spreads it; a short
+    // message is coarse too unless an acknowledgement window paces its hardware packets
+    const bulk = x.op === K_PUT || x.op === K_GET || x.op === K_SEND || (x.op === K_SMSG && P.smsgWindow === 0);
+    x.unit = P.coarseUnits > 1 && x.bytes >= P.coarseMinBytes && bulk ? Math.max(1, Math.min(P.coarseUnits, Math.floor(x.hw / COARSE_MIN_PACKETS))) : 1;
     x.packets = Math.ceil(x.hw / x.unit);
     x.responsesLeft = x.packets;
     x.refs += 1;
