@@ -48,6 +48,16 @@ export interface MpiParams {
   readonly recvOverheadPs: number;
   readonly copyBytesPerPs: number;
   readonly testOverheadPs: number;
+  /** Least time between two messages leaving one rank: the library's and NIC's message rate (LogGP's g). */
+  readonly messageGapPs: number;
+  /** CPU time per queue entry a match searches past (posted receives, unexpected messages). */
+  readonly matchEntryPs: number;
+  /** CPU time to allocate a request and complete it, per point-to-point call. */
+  readonly requestOverheadPs: number;
+  /** CPU time of a collective call's entry: argument checks, algorithm choice, communicator lookup. */
+  readonly collectiveOverheadPs: number;
+  /** CPU time per step of a collective's schedule (each wait of the algorithm). */
+  readonly collectiveStepPs: number;
   readonly shmLatencyPs: number;
   readonly shmBytesPerPs: number;
   /** Rendezvous messages of at least this many bytes are pulled over `rails` independent paths (0: never). */
@@ -241,6 +251,11 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       recvOverheadPs: r.timePs('mpi.recvOverhead'),
       copyBytesPerPs: r.bytesPerPs('mpi.copyBandwidth'),
       testOverheadPs: r.timePs('mpi.testOverhead'),
+      messageGapPs: r.timePs('mpi.messageGap'),
+      matchEntryPs: r.timePs('mpi.matchEntry'),
+      requestOverheadPs: r.timePs('mpi.requestOverhead'),
+      collectiveOverheadPs: r.timePs('mpi.collectiveOverhead'),
+      collectiveStepPs: r.timePs('mpi.collectiveStep'),
       shmLatencyPs: r.timePs('mpi.shmLatency'),
       shmBytesPerPs: r.bytesPerPs('mpi.shmBandwidth'),
       railThresholdBytes: r.bytes('mpi.railThreshold'),

@@ -28,6 +28,10 @@ export class CollRun implements RequestWaiter {
     private readonly gen: Coll,
     readonly what: string,
     private readonly progress: Progress,
+    /** CPU time of the call's entry (mpi.collectiveOverhead). */
+    private readonly entryPs = 0,
+    /** CPU time per step of the schedule (mpi.collectiveStep). */
+    private readonly stepPs = 0,
   ) {
     this.request = new Request(proc, 0, what);
   }
@@ -35,6 +39,7 @@ export class CollRun implements RequestWaiter {
   /** Runs the algorithm up to its first wait; returns its request. */
   start(): Request {
     this.proc.settle();
+    if (this.entryPs > 0) this.proc.charge(this.entryPs);
     this.advance(null);
     return this.request;
   }
@@ -54,7 +59,13 @@ export class CollRun implements RequestWaiter {
     } catch (e) {
       err = e;
     }
+    this.stepEnds();
     this.advance(err);
+  }
+
+  /** A wait of the algorithm has ended: the library's bookkeeping before the next step (mpi.collectiveStep). */
+  private stepEnds(): void {
+    if (this.stepPs > 0) this.proc.charge(this.stepPs);
   }
 
   /** Takes the completions the wait that just ended was for (their CPU time, the first error). */
@@ -102,6 +113,7 @@ export class CollRun implements RequestWaiter {
         } catch (e) {
           err = e;
         }
+        this.stepEnds();
         continue;
       }
       let left = 0;
@@ -121,6 +133,7 @@ export class CollRun implements RequestWaiter {
       } catch (e) {
         err = e;
       }
+      this.stepEnds();
     }
   }
 }

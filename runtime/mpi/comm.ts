@@ -514,7 +514,8 @@ export class Comm {
    * from the completions it waits for, and the rank's thread suspends once, for the whole call.
    */
   collective(alg: Coll, what: string): Promise<Status> {
-    const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank));
+    const P = this.world.params;
+    const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs);
     return run.start().wait(() => run.describe());
   }
 
@@ -746,6 +747,7 @@ export class Comm {
     const locals = g.locals.get(leader)!;
     const P = this.world.params;
     const proc = this.proc;
+    if (P.collectiveOverheadPs > 0) proc.charge(P.collectiveOverheadPs);
     // this node's board for this call: every rank of the communicator makes its CE calls in the same order
     const seq = this.ceCalls++;
     const key = `ce:${this.shape.ctx}:${leader}:${seq}`;

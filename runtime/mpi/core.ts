@@ -70,6 +70,8 @@ class Msg {
   buf: Uint8Array = EMPTY;
   /** Destination world rank. */
   dst = -1;
+  /** CPU time of the posted-queue search that found no receive for it, charged to the receive that takes it. */
+  searchPs = 0;
   constructor(
     readonly kind: Kind,
     readonly src: number,
@@ -97,6 +99,8 @@ interface Posted {
   readonly req: Request;
   /** Communicator rank of each world rank (-1: not a member), for the status; null: MPI_COMM_WORLD. */
   readonly inv: Int32Array | null;
+  /** CPU time of the queue searches on the way to its match (mpi.matchEntry), charged at completion. */
+  searchPs: number;
 }
 
 const EV_SHM_ARRIVE = 0;
@@ -147,6 +151,8 @@ class Endpoint implements Progress {
   private pollHead = 0;
   /** The rank's time when its current wait began (inside MPI from then on); Infinity outside a wait. */
   private waitSince = Infinity;
+  /** The earliest time the rank's next message to another node may leave (mpi.messageGap). */
+  nextSendPs = 0;
   /** Probes waiting for any new unexpected message. */
   readonly probers: Request[] = [];
   constructor(
@@ -401,7 +407,13 @@ export class MpiWorld implements EventHandler {
     this.observer?.sent(src, dst, seq, ctx);
     const bytes = buf.length;
     const sync = mode === 'sync';
-    const leaves = proc.charge(P.sendOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
+    let leaves = proc.charge(P.sendOverheadPs + P.requestOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
+    // the library sends no faster than its message rate allows (mpi.messageGap): a send that
+    // comes sooner spins until then
+    if (P.messageGapPs > 0 && peer.node !== proc.node) {
+      if (leaves < me.nextSendPs) leaves = proc.charge(me.nextSendPs - leaves);
+      me.nextSendPs = leaves + P.messageGapPs;
+    }
     // a synchronous send is answered (on-node or eager) by the receiver's match; a rendezvous
     // send by the FIN of its pull, tracked when it leaves
     const sreq = sync && (peer.node === proc.node || bytes <= P.eagerMaxBytes) ? this.track(req, -1, proc, dst) : -1;
@@ -474,7 +486,8 @@ export class MpiWorld implements EventHandler {
       return req;
     }
     me.poll();
-    const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv };
+    if (this.params.requestOverheadPs > 0) me.proc.charge(this.params.requestOverheadPs);
+    const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0 };
     // the receive is posted at the rank's own time
     const at = me.proc.time();
     if (at > me.proc.engine.now) {
@@ -492,9 +505,11 @@ export class MpiWorld implements EventHandler {
     const q = me.unexpected;
     let i = 0;
     while (i < q.length && !matches(posted, q[i]!)) i++;
+    posted.searchPs += i * this.params.matchEntryPs;
     if (i < q.length) {
       const a = q[i]!;
       removeAt(q, i);
+      posted.searchPs += a.searchPs;
       posted.req.canceller = null;
       // matched inside the call (which acts now, at the caller's own time): protocol work starts now
       this.deliver(me, a, posted, true);
@@ -616,6 +631,7 @@ export class MpiWorld implements EventHandler {
     let i = 0;
     while (i < q.length && !matches(q[i]!, a)) i++;
     if (i === q.length) {
+      a.searchPs += i * this.params.matchEntryPs;
       me.unexpected.push(a);
       this.offerCancel(me, a);
       if (me.probers.length > 0) for (const r of me.probers.splice(0)) r.complete({ source: -1, tag: -1, count: 0, bytes: 0 });
@@ -623,6 +639,7 @@ export class MpiWorld implements EventHandler {
     }
     const p = q[i]!;
     removeAt(q, i);
+    p.searchPs += i * this.params.matchEntryPs;
     p.req.canceller = null;
     this.deliver(me, a, p);
   }
@@ -648,7 +665,7 @@ export class MpiWorld implements EventHandler {
       if (!me.proc.isSkeleton(data) && !me.proc.isSkeleton(p.buf)) p.buf.set(data.length === env.bytes ? data : data.subarray(0, env.bytes));
       a.data = null;
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
-      p.req.complete(status, P.recvOverheadPs + copy);
+      p.req.complete(status, P.recvOverheadPs + p.searchPs + copy);
       if (env.sync) this.ack(me, env, a.local);
       return;
     }
@@ -668,7 +685,7 @@ export class MpiWorld implements EventHandler {
           remoteOffset: 0,
           onComplete: (s) => {
             if (s !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${s}`));
-            else p.req.complete(status, P.recvOverheadPs);
+            else p.req.complete(status, P.recvOverheadPs + p.searchPs);
             this.reply(me, env, 'fin');
           },
         });
@@ -694,7 +711,7 @@ export class MpiWorld implements EventHandler {
             if (s !== NicStatus.Ok && failed === NicStatus.Ok) failed = s;
             if (--left > 0) return;
             if (failed !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${failed}`));
-            else p.req.complete(status, P.recvOverheadPs);
+            else p.req.complete(status, P.recvOverheadPs + p.searchPs);
             this.reply(me, env, 'fin');
           },
         });

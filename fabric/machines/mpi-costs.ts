@@ -1,0 +1,51 @@
+import type { ParamDef } from './spec.ts';
+
+/** A cost's value with where it comes from (a citation, `assumed: ...`, or `fitted: ...`). */
+export interface Cost {
+  readonly value: string;
+  readonly source: string;
+}
+
+/** The parts of MPI's software cost a preset sets beyond its call overheads (see mpiCostParams). */
+export interface MpiCosts {
+  readonly messageGap: Cost;
+  readonly matchEntry: Cost;
+  readonly requestOverhead: Cost;
+  readonly collectiveOverhead: Cost;
+  readonly collectiveStep: Cost;
+}
+
+/**
+ * The named parts of the MPI library's software cost that every preset has besides its call
+ * overheads (`mpi.sendOverhead`, `mpi.recvOverhead`, `mpi.testOverhead`), its eager copies
+ * (`mpi.copyBandwidth`) and its on-node path (`mpi.shmLatency`, `mpi.shmBandwidth`). Each is CPU
+ * time charged to the rank where the library spends it, so `--metrics` counts it as transfer time:
+ * - `mpi.messageGap`: the least time between two messages leaving one rank (the message rate the
+ *   library and NIC allow, LogGP's g); a send that comes sooner spins in the library until then;
+ * - `mpi.matchEntry`: per entry of the posted-receive or unexpected-message queue that a match
+ *   searches past (the first entry that matches costs nothing beyond `mpi.recvOverhead`);
+ * - `mpi.requestOverhead`: allocating and completing the request of a point-to-point call,
+ *   charged when the call is made;
+ * - `mpi.collectiveOverhead`: a collective call's entry (argument checks, algorithm choice,
+ *   communicator lookup), charged before its first message;
+ * - `mpi.collectiveStep`: each step of a collective's schedule (every wait of the algorithm:
+ *   the library's bookkeeping between rounds), charged as each wait ends.
+ */
+export function mpiCostParams(c: MpiCosts): Record<string, ParamDef> {
+  return {
+    'mpi.messageGap': { ...c.messageGap, help: 'least time between two messages leaving one rank (the message rate of library and NIC)' },
+    'mpi.matchEntry': { ...c.matchEntry, help: 'CPU time per queue entry a match searches past (posted receives, unexpected messages)' },
+    'mpi.requestOverhead': { ...c.requestOverhead, help: 'CPU time to allocate and complete the request of a point-to-point call' },
+    'mpi.collectiveOverhead': { ...c.collectiveOverhead, help: 'CPU time of a collective call\'s entry (argument checks, algorithm choice, communicator lookup)' },
+    'mpi.collectiveStep': { ...c.collectiveStep, help: 'CPU time per step of a collective\'s schedule (each wait of the algorithm)' },
+  };
+}
+
+/** No cost beyond the call overheads: the parts nothing published separates on a machine. */
+export const NO_EXTRA_MPI_COST: MpiCosts = {
+  messageGap: { value: '0ns', source: 'assumed: the send overhead and the NIC set the message rate' },
+  matchEntry: { value: '0ns', source: 'assumed: not measured on this machine' },
+  requestOverhead: { value: '0ns', source: 'assumed: part of mpi.sendOverhead and mpi.recvOverhead' },
+  collectiveOverhead: { value: '0ns', source: 'assumed: not measured on this machine' },
+  collectiveStep: { value: '0ns', source: 'assumed: not measured on this machine' },
+};
