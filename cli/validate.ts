@@ -13,6 +13,7 @@ import { writeOutput } from './args.ts';
 import { formatTable } from './table.ts';
 import { KINDS, type Kind } from './validate/check.ts';
 import { CHECKS, NOT_COVERED } from './validate/figures.ts';
+import { medianAbs } from './validate/measured.ts';
 import { runTask, skippedResult, type CheckResult, type ValidateTask } from './validate/run.ts';
 
 /** Options of a validation, parsed. */
@@ -37,6 +38,8 @@ export interface ValidateResult {
   readonly rows: readonly CheckResult[];
   readonly counts: StatusCounts;
   readonly kinds: Readonly<Record<Kind, { readonly rows: number } & StatusCounts>>;
+  /** The public tier per machine (see publicTier). */
+  readonly public: readonly PublicTier[];
   /** Wall time (s). */
   readonly seconds: number;
 }
@@ -98,7 +101,7 @@ export async function validate(opts: ValidateOptions = {}, onResult?: (done: num
   }
   for (const i of skip) results.set(i, skippedResult(i, 'skipped (--all)'));
   const rows = [...results.values()].sort((a, b) => a.index - b.index);
-  return { rows, ...countRows(rows), seconds: (performance.now() - start) / 1000 };
+  return { rows, ...countRows(rows), public: publicTier(rows), seconds: (performance.now() - start) / 1000 };
 }
 
 /** The verdicts of `rows`, in all and per kind. */
@@ -122,6 +125,32 @@ export function formatKinds(kinds: ValidateResult['kinds']): string {
     return `${c.rows} ${k} (${c.pass} pass${rest.join('')})`;
   });
   return `kinds: ${parts.join(', ')}`;
+}
+
+/** Per machine, the public tier's rows run (ids `P:...`), their median and largest absolute deviation (%), and how many of them are predicted. */
+export interface PublicTier {
+  readonly machine: string;
+  readonly rows: number;
+  readonly predicted: number;
+  readonly medianAbsPct: number;
+  readonly maxAbsPct: number;
+}
+
+/** The public tier of `rows` per machine (machines without a row run are left out). */
+export function publicTier(rows: readonly CheckResult[]): PublicTier[] {
+  const out: PublicTier[] = [];
+  for (const m of [...new Set(rows.map((x) => x.machine))]) {
+    const mine = rows.filter((x) => x.machine === m && x.id.startsWith('P:') && x.deviationPct !== null);
+    if (mine.length === 0) continue;
+    const devs = mine.map((x) => x.deviationPct!);
+    out.push({ machine: m, rows: mine.length, predicted: mine.filter((x) => x.kind === 'predicted').length, medianAbsPct: medianAbs(devs)!, maxAbsPct: Math.max(...devs.map(Math.abs)) });
+  }
+  return out;
+}
+
+/** One line per machine of the public tier: "public measurements, xc30: 45 rows (45 predicted), median |dev| 31.2 %, largest 80.1 % (target 20 and 50 %)". */
+export function formatPublicTier(tiers: readonly PublicTier[]): string[] {
+  return tiers.map((t) => `public measurements, ${t.machine}: ${t.rows} rows (${t.predicted} predicted), median |dev| ${t.medianAbsPct.toFixed(1)} %, largest ${t.maxAbsPct.toFixed(1)} % (held to 20 and 50 %)`);
 }
 
 /** What a row's kind cell says: the kind, and for a fitted row the parameters fitted to its figure. */
@@ -163,6 +192,7 @@ export function formatValidate(r: ValidateResult): string {
   const c = r.counts;
   lines.push(`${c.pass} pass, ${c.fail + c.error} fail, ${c.report} report only, ${c.skipped} skipped (long; run them with --all); ${r.seconds.toFixed(0)} s`);
   lines.push(formatKinds(r.kinds));
+  lines.push(...formatPublicTier(publicTier(r.rows)));
   lines.push('dev %: (model - paper) / paper; about: within the tolerance (15 % unless the row sets its own, with its reason in --json and --report); at most / under / at least / over: the side of the bound; a range: inside it.');
   lines.push(KINDS_TEXT);
   const missing = Object.entries(NOT_COVERED).filter(([, n]) => machines.includes(n.machine));

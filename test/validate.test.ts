@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import { machineSpec } from '../fabric/machine.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { judge, KINDS, seedTolerance, type Check, type Kind, type PaperValue } from '../cli/validate/check.ts';
-import { countRows, formatValidate, selectChecks, type ValidateResult } from '../cli/validate.ts';
-import { CHECKS, NOT_COVERED } from '../cli/validate/figures.ts';
+import { countRows, formatValidate, publicTier, selectChecks, type ValidateResult } from '../cli/validate.ts';
+import { CHECKS, NOT_COVERED, SEED_CHECKS } from '../cli/validate/figures.ts';
 import { skippedResult, type CheckResult } from '../cli/validate/run.ts';
 import { chartsOf } from './browser.ts';
 import { phit } from './helpers.ts';
@@ -36,7 +36,7 @@ const FIGURES: Readonly<Record<string, 'measured' | 'structural' | 'report'>> = 
 const FIGURES_FILE = new URL('../../shared/SEED-FIGURES.md', import.meta.url);
 
 describe('validate registry against SEED-FIGURES.md', () => {
-  const covered = new Set(CHECKS.map((c) => c.id));
+  const covered = new Set(SEED_CHECKS.map((c) => c.id));
 
   it('covers every measured and structural id, or names why not (a short list)', () => {
     const missing = Object.entries(FIGURES).filter(([id, kind]) => kind !== 'report' && !covered.has(id) && !(id in NOT_COVERED));
@@ -52,7 +52,7 @@ describe('validate registry against SEED-FIGURES.md', () => {
 
   it('registers only real ids, each on the machine of its seed, with a quantity and a section', () => {
     const machineOf: Record<string, string> = { S: 'xt4', A: 'xc30', K: 'sc5832', B: 'bw', G: 'xe6' };
-    for (const c of CHECKS) {
+    for (const c of SEED_CHECKS) {
       expect(FIGURES[c.id], c.id).toBeDefined();
       expect(c.machine, c.id).toBe(machineOf[c.id[0]!]);
       expect(c.quantity.length, c.id).toBeGreaterThan(5);
@@ -159,7 +159,7 @@ describe('kinds and tolerances of the rows', () => {
     }
     expect(total).toBe(CHECKS.length);
     expect(counts.pass).toBe(rows.filter((r) => r.status === 'pass').length);
-    const text = formatValidate({ rows, counts, kinds, seconds: 0 } satisfies ValidateResult);
+    const text = formatValidate({ rows, counts, kinds, public: publicTier(rows), seconds: 0 } satisfies ValidateResult);
     const line = text.split('\n').find((l) => l.startsWith('kinds: '))!;
     for (const k of KINDS) {
       const m = new RegExp(`(\\d+) ${k} \\((\\d+) pass`).exec(line);
