@@ -44,6 +44,8 @@ export interface MpiParams {
   readonly asyncProgress: boolean;
   /** Whether allreduce and barrier of one item go to the NIC's collective engine unasked (Cray MPT's MPICH_USE_DMAPP_COLL). */
   readonly collectiveEngine: boolean;
+  /** Allreduce and barrier combine within each node over shared memory first, the node leaders alone across the network (MPICH's SMP collectives). */
+  readonly nodeAwareCollectives: boolean;
   readonly sendOverheadPs: number;
   readonly recvOverheadPs: number;
   readonly copyBytesPerPs: number;
@@ -247,6 +249,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       eagerMaxBytes: r.bytes('mpi.eagerMaxBytes'),
       asyncProgress: r.yesNo('mpi.asyncProgress'),
       collectiveEngine: r.yesNo('mpi.collectiveEngine'),
+      nodeAwareCollectives: r.yesNo('mpi.nodeAwareCollectives'),
       sendOverheadPs: r.timePs('mpi.sendOverhead'),
       recvOverheadPs: r.timePs('mpi.recvOverhead'),
       copyBytesPerPs: r.bytesPerPs('mpi.copyBandwidth'),

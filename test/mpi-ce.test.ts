@@ -98,7 +98,8 @@ describe('collective engine through MPI', () => {
       machine: 'xc30',
       nodes: 4,
       ppn: 2,
-      set: { 'mpi.collectiveEngine': engine },
+      // flat software algorithms: these tests compare the engine with them (node-aware ones: mpi-node-aware.test.ts)
+      set: { 'mpi.collectiveEngine': engine, 'mpi.nodeAwareCollectives': 'no' },
       program: async ({ mpi, now }) => {
         const time = async (f: () => Promise<void>): Promise<number> => {
           await mpi.barrier();

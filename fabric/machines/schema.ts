@@ -162,6 +162,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'mpi.eagerMaxBytes': all(size),
   'mpi.asyncProgress': all(flag),
   'mpi.collectiveEngine': all(flag),
+  'mpi.nodeAwareCollectives': all(flag),
   'mpi.sendOverhead': all(time),
   'mpi.recvOverhead': all(time),
   'mpi.copyBandwidth': all(bandwidth),

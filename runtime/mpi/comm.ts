@@ -1,9 +1,10 @@
 import { balancedDims } from '../../fabric/topology/torus.ts';
 import type { Proc } from '../proc.ts';
 import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
-import { buildCeTree, type CeContribution, type CeOp, type CeResult, type CeTree, type CeType } from '../../fabric/nic/collective-engine.ts';
+import type { CeResult } from '../../fabric/nic/collective-engine.ts';
 import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
 import { CollRun } from './coll-run.ts';
+import { ceContribution, ceRefusal, ceTree, nodeCombine, nodeGroup, sharesNodes, writeCeResult, type NodeHost } from './node-collectives.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, SUM, type Op, type ReduceArray } from './ops.ts';
 import type { CollCall, CollLedger } from './agreement.ts';
 import { MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
@@ -152,7 +153,7 @@ export class Comm {
   private children = 0;
   private collTransport: CollTransport | null = null;
   /** Collective-engine calls this rank has made on this communicator. */
-  private ceCalls = 0;
+  private nodeCalls = 0;
   private ledger: CollLedger | null = null;
 
   constructor(
@@ -530,6 +531,7 @@ export class Comm {
   async barrier(opts?: CollOptions): Promise<void> {
     this.agree({ call: 'barrier', algorithm: opts?.algorithm });
     if (this.useCe('barrier', opts)) await this.ceReduce('barrier', null, null, undefined);
+    else if (this.useNodeAware(opts)) await this.smpReduce('barrier', null, null, undefined);
     else await this.collective(this.algorithm('barrier', 0, undefined, opts).fn(this.transport), 'barrier');
   }
 
@@ -563,6 +565,7 @@ export class Comm {
     this.checkOp('allreduce', op, send);
     this.agree({ call: 'allreduce', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
+    else if (this.useNodeAware(opts, op)) await this.smpReduce('allreduce', send, recv, op);
     else await this.collective(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'allreduce');
   }
 
@@ -734,6 +737,23 @@ export class Comm {
     return requested === undefined && this.world.params.collectiveEngine && why === '' && this.size > 1;
   }
 
+  /** This communicator as node-aware collectives see it. */
+  private get nodeHost(): NodeHost {
+    if (!this.nodeHostCache) {
+      const self = this;
+      this.nodeHostCache = {
+        world: this.world,
+        proc: this.proc,
+        rank: this.rank,
+        ctx: this.shape.ctx,
+        members: this.shape.members,
+        nextNodeCall: () => self.nodeCalls++,
+      };
+    }
+    return this.nodeHostCache;
+  }
+  private nodeHostCache: NodeHost | null = null;
+
   /**
    * One reduction (or a barrier, `op` undefined) through the collective engine: the ranks of a
    * node combine on its lowest rank over shared memory, that rank joins the node's contribution
@@ -741,86 +761,60 @@ export class Comm {
    */
   private async ceReduce(coll: string, send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
     this.world.observer?.algorithm(this.proc.rank, CE_ALGORITHM);
-    const g = this.ceGroup();
-    const me = this.rank;
-    const leader = g.leaderOf[me]!;
-    const locals = g.locals.get(leader)!;
-    const P = this.world.params;
-    const proc = this.proc;
-    if (P.collectiveOverheadPs > 0) proc.charge(P.collectiveOverheadPs);
-    // this node's board for this call: every rank of the communicator makes its CE calls in the same order
-    const seq = this.ceCalls++;
-    const key = `ce:${this.shape.ctx}:${leader}:${seq}`;
-    const board = this.world.memo(key, (): CeBoard => ({ items: [], waiting: null, result: null, readers: [] }));
     const what = `${coll} (collective engine)`;
-    if (me !== leader) {
-      // store the item in the node's shared board; the leader sees it shmLatency later
-      const at = proc.charge(send ? Math.ceil(send.byteLength / P.copyBytesPerPs) : 0) + P.shmLatencyPs;
-      const item = send ? (send.slice() as ReduceArray) : null;
-      this.world.runAt(proc, at, () => {
-        board.items.push(item);
-        if (board.items.length === locals.length) board.waiting?.complete(DONE);
-      });
-      const r = new Request(proc, 0, what, this.world.progressOf(proc.rank));
-      board.readers.push(r);
-      await r.wait(() => `${what}: waiting for the result from rank ${leader}`);
-      if (recv && !this.proc.isSkeleton(recv)) recv.set(board.result as never);
-      return;
-    }
-    if (board.items.length < locals.length) {
-      board.waiting = new Request(proc, 0, what, this.world.progressOf(proc.rank));
-      await board.waiting.wait(() => `${what}: waiting for ${locals.length - board.items.length} ranks of this node`);
-    }
-    // every rank of the node holds the board now
-    this.world.forget(key);
-    const acc = send ? (send.slice() as ReduceArray) : new Int32Array(0);
-    if (op && locals.length > 0) {
-      for (const x of board.items) op.apply(acc, x!);
-      await proc.cpu(Math.ceil((locals.length * acc.byteLength) / P.copyBytesPerPs + (locals.length * acc.length) / proc.machine.config.cpu.flopsPerPs), `${what}: combining this node's items`);
-    }
-    const ce = proc.nic.ce!;
-    const engine = g.engine;
-    // the join is a store at the rank's own time; one collective at a time per virtual CE
-    await proc.cpu(0, what);
-    while (ce.busy(engine)) await proc.cpu(CE_POLL_PS, `${what}: engine ${engine} busy`);
-    let result: CeResult | null = null;
-    const done = new Request(proc, 0, what, this.world.progressOf(proc.rank));
-    proc.charge(
-      ce.join(g.tree, engine, ceContribution(op, acc), (r) => {
-        result = r;
-        done.complete(DONE);
-      }),
-    );
-    await done.wait(() => `${what}: waiting for the network reduction`);
-    if (recv && op && !this.proc.isSkeleton(recv)) writeCeResult(recv, result!, op);
-    // the result goes up on the board; the node's ranks see it shmLatency later
-    board.result = recv ? (recv.slice() as ReduceArray) : null;
-    this.world.runAt(proc, proc.charge(recv ? Math.ceil(recv.byteLength / P.copyBytesPerPs) : 0) + P.shmLatencyPs, () => {
-      for (const r of board.readers) r.complete(DONE);
+    const proc = this.proc;
+    await nodeCombine(this.nodeHost, what, send, recv, op, async (acc) => {
+      const { tree, engine } = ceTree(this.nodeHost);
+      const ce = proc.nic.ce!;
+      // the join is a store at the rank's own time; one collective at a time per virtual CE
+      await proc.cpu(0, what);
+      while (ce.busy(engine)) await proc.cpu(CE_POLL_PS, `${what}: engine ${engine} busy`);
+      let result: CeResult | null = null;
+      const done = new Request(proc, 0, what, this.world.progressOf(proc.rank));
+      proc.charge(
+        ce.join(tree, engine, ceContribution(op, acc), (r) => {
+          result = r;
+          done.complete(DONE);
+        }),
+      );
+      await done.wait(() => `${what}: waiting for the network reduction`);
+      if (recv && op && !proc.isSkeleton(recv)) writeCeResult(recv, result!, op);
+      return recv;
     });
   }
 
-  /** The communicator's engine tree over its nodes, node leaders, and virtual CE (made once per communicator). */
-  private ceGroup(): CeGroup {
-    return this.world.memo(`ce:${this.shape.ctx}`, () => {
-      const nic = this.proc.nic;
-      const nodes: number[] = [];
-      const leaderOfNode = new Map<number, number>();
-      const leaderOf = new Int32Array(this.size);
-      const locals = new Map<number, number[]>();
-      for (let r = 0; r < this.size; r++) {
-        const node = this.world.procs[this.shape.members[r]!]!.node;
-        let l = leaderOfNode.get(node);
-        if (l === undefined) {
-          l = r;
-          leaderOfNode.set(node, r);
-          nodes.push(node);
-          locals.set(r, []);
-        } else locals.get(l)!.push(r);
-        leaderOf[r] = l;
+  /**
+   * Whether this allreduce or barrier runs node-aware (`mpi.nodeAwareCollectives`, MPICH's SMP
+   * collectives): on unless an algorithm is named, when some node holds two or more of the
+   * communicator's ranks, and for allreduce only with a commutative op (as MPICH).
+   */
+  private useNodeAware(opts: CollOptions | undefined, op?: Op): boolean {
+    if (!this.world.params.nodeAwareCollectives || this.size < 2) return false;
+    if ((opts?.algorithm ?? this.world.algorithms[op ? 'allreduce' : 'barrier']) !== undefined) return false;
+    if (op && !op.commutative) return false;
+    return sharesNodes(nodeGroup(this.nodeHost));
+  }
+
+  /**
+   * The SMP-aware allreduce (a barrier when `op` is undefined): the node's ranks combine on the
+   * board, the leaders run the library's algorithm among themselves, and the result goes back up.
+   */
+  private async smpReduce(coll: 'allreduce' | 'barrier', send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
+    const g = nodeGroup(this.nodeHost);
+    const n = g.leaders.length;
+    const alg = selectAlgorithm(coll, n, send ? send.byteLength : 0, op);
+    this.world.observer?.algorithm(this.proc.rank, `smp+${alg.name}`);
+    const what = `${coll} (node-aware, ${alg.name} over ${n} node leaders)`;
+    await nodeCombine(this.nodeHost, what, send, recv, op, async (acc) => {
+      if (n === 1) {
+        if (recv && acc && !this.proc.isSkeleton(recv)) recv.set(acc as never);
+        return recv;
       }
-      const P = this.proc.machine.config.nic;
-      return { tree: buildCeTree(nodes, P.ceRadix), engine: (this.shape.ctx >> 1) % nic.ce!.engines, leaderOf, locals };
+      const t = this.transport;
+      const leaders: CollTransport = { ...t, rank: g.leaders.indexOf(this.rank), size: n, isend: (b, d, tag, w) => t.isend(b, g.leaders[d]!, tag, w), irecv: (b, s, tag, w) => t.irecv(b, g.leaders[s]!, tag, w) };
+      if (coll === 'barrier') await this.collective((alg as Algorithm<'barrier'>).fn(leaders), what);
+      else await this.collective((alg as Algorithm<'allreduce'>).fn(leaders, acc!, recv!, op!), what);
+      return recv;
     });
   }
 
@@ -1077,77 +1071,9 @@ function isReduceArray(v: unknown): v is ReduceArray {
   return ArrayBuffer.isView(v) && !(v instanceof DataView);
 }
 
-/** A node's shared-memory board for one collective-engine call: its ranks' items, then the result. */
-interface CeBoard {
-  readonly items: (ReduceArray | null)[];
-  /** The leader, when it waits for items. */
-  waiting: Request | null;
-  result: ReduceArray | null;
-  /** The node's other ranks, waiting for the result. */
-  readonly readers: Request[];
-}
-
 const DONE: Status = { source: -1, tag: -1, count: 0, bytes: 0 };
 /** How often a rank looks again at a virtual CE another communicator holds (ps). */
 const CE_POLL_PS = 50_000;
-
-/** A communicator's use of the collective engine. */
-interface CeGroup {
-  readonly tree: CeTree;
-  readonly engine: number;
-  /** Communicator rank of each rank's node leader (its node's lowest rank). */
-  readonly leaderOf: Int32Array;
-  /** A leader's other ranks on its node, in rank order. */
-  readonly locals: ReadonlyMap<number, readonly number[]>;
-}
-
-/** The engine's name for each MPI op it runs (no PROD, no user ops: seed 001 footnote 7). */
-const CE_OPS = new Map<Op, CeOp>([
-  [SUM, 'sum'],
-  [MIN, 'min'],
-  [MAX, 'max'],
-  [MINLOC, 'minloc'],
-  [MAXLOC, 'maxloc'],
-  [BAND, 'band'],
-  [BOR, 'bor'],
-  [BXOR, 'bxor'],
-  [LAND, 'land'],
-  [LOR, 'lor'],
-  [LXOR, 'lxor'],
-]);
-
-/** The engine's operand type for a buffer, or null. */
-function ceType(buf: ReduceArray): CeType | null {
-  if (buf instanceof Int32Array) return 'int32';
-  if (buf instanceof Uint32Array) return 'uint32';
-  if (buf instanceof BigInt64Array) return 'int64';
-  if (buf instanceof BigUint64Array) return 'uint64';
-  if (buf instanceof Float32Array) return 'float32';
-  if (buf instanceof Float64Array) return 'float64';
-  return null;
-}
-
-/** Why the engine cannot run this allreduce ('' if it can). */
-function ceRefusal(op: Op, buf: ReduceArray): string {
-  if (!CE_OPS.has(op)) return `${op.name} is not an operation of the collective engine (no product or user-defined ops)`;
-  if (!ceType(buf)) return `${buf.constructor.name} is not a 32- or 64-bit operand type`;
-  if (buf.length !== op.unit) return `the engine reduces one item (${op.unit} element${op.unit > 1 ? 's' : ''}), not ${buf.length}`;
-  return '';
-}
-
-/** This node's contribution: a barrier, or the combined item of its ranks. */
-function ceContribution(op: Op | undefined, acc: ReduceArray): CeContribution {
-  if (!op) return { op: 'barrier' };
-  const id = op.unit === 2 ? Number(acc[1]!) : undefined;
-  return { op: CE_OPS.get(op)!, type: ceType(acc)!, value: acc[0]!, ...(id !== undefined ? { id } : {}) };
-}
-
-/** Writes the engine's result into the receive buffer (value, and location for MINLOC/MAXLOC). */
-function writeCeResult(recv: ReduceArray, r: CeResult, op: Op): void {
-  const big = recv instanceof BigInt64Array || recv instanceof BigUint64Array;
-  (recv as unknown as (number | bigint)[])[0] = big ? BigInt(r.value!) : Number(r.value!);
-  if (op.unit === 2) (recv as unknown as (number | bigint)[])[1] = big ? BigInt(r.id!) : r.id!;
-}
 
 /** alltoallv: what rank i sends to rank j is what rank j expects from rank i, both ways. */
 function pairedCounts(mine: unknown, me: number, other: unknown, them: number): string | null {
