@@ -14,6 +14,7 @@ import { simulate } from '../runtime/simulate.ts';
 import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
 import { formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
 import { parseKeyValues, positiveInt, writeOutput } from './args.ts';
+import { CALIBRATE_HELP, calibrateCommand, type CalibrateCliOptions } from './calibrate.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { progressLine } from './progress.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
@@ -180,6 +181,24 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     )
     .action(async (opts: ValidateCliOptions) => {
       code = await validateCommand(opts, io);
+    });
+
+  program
+    .command('calibrate')
+    .description('fit machine parameters to measured curves (OSU output or CSV), hold part of each curve out, and write a machine file with the fitted values')
+    .requiredOption('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file to start from`)
+    .requiredOption('-d, --data <file>', 'measured data: OSU benchmark output or CSV (repeatable)', collect, [])
+    .requiredOption('-f, --fit <keys>', 'machine parameters to fit, joined by commas, e.g. mpi.sendOverhead,mpi.recvOverhead (any number, time, size, bandwidth or frequency)')
+    .option('-n, --nodes <n>', 'nodes of collective curves the data do not give', '2')
+    .option('--ppn <p>', 'ranks per node of collective curves the data do not give', '1')
+    .option('--hold-out <fraction>', 'share of each curve held out and only checked, 0 to 0.5', '0.25')
+    .option('-o, --out <file>', 'write the machine file here (.yaml, .yml or .json); default: stdout, the report on stderr')
+    .option('-s, --set <key=value>', 'a machine parameter held fixed, or the start of a fitted one (repeatable)', collect, [])
+    .option('--fidelity <level>', 'fabric fidelity of the runs (packet, coarse, flow); same as --set fabric.fidelity=<level>')
+    .option('--max-evals <n>', 'most evaluations of the fit (default 60 per parameter plus 40)')
+    .addHelpText('after', CALIBRATE_HELP)
+    .action(async (opts: CalibrateCliOptions) => {
+      code = await calibrateCommand(opts, io);
     });
 
   program

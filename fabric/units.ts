@@ -50,3 +50,39 @@ export function parseBandwidth(text: string): number {
 export function cyclePs(hz: number): number {
   return 1e12 / hz;
 }
+
+/** `v` with at most `digits` significant digits and no trailing zeros ("1.5", "700"). */
+function trimmed(v: number, digits: number): string {
+  return String(Number(v.toPrecision(digits)));
+}
+
+/** 700000 (ps) -> "700ns": the largest unit that keeps the number at least 1, exact to the picosecond. */
+export function formatTimePs(ps: number): string {
+  const whole = Math.round(ps);
+  const units: [string, number][] = [['s', 1e12], ['ms', 1e9], ['us', 1e6], ['ns', 1e3]];
+  for (const [u, f] of units) if (whole >= f) return `${Number((whole / f).toFixed(Math.log10(f)))}${u}`;
+  return `${whole}ps`;
+}
+
+/** 8192 -> "8KiB", 1000 -> "1000B": a binary unit when it divides the size exactly, else bytes. */
+export function formatBytes(bytes: number): string {
+  const whole = Math.round(bytes);
+  const units: [string, number][] = [['GiB', 1073741824], ['MiB', 1048576], ['KiB', 1024]];
+  for (const [u, f] of units) if (whole >= f && whole % f === 0) return `${whole / f}${u}`;
+  return `${whole}B`;
+}
+
+/** Bytes per ps -> "5.25GB/s" (decimal units, `digits` significant digits; 6 by default). */
+export function formatBandwidth(bytesPerPs: number, digits = 6): string {
+  const perSecond = bytesPerPs * 1e12;
+  const units: [string, number][] = [['GB/s', 1e9], ['MB/s', 1e6], ['KB/s', 1e3]];
+  for (const [u, f] of units) if (perSecond >= f) return `${trimmed(perSecond / f, digits)}${u}`;
+  return `${trimmed(perSecond, digits)}B/s`;
+}
+
+/** 650e6 -> "650MHz" (`digits` significant digits; 6 by default). */
+export function formatHz(hz: number, digits = 6): string {
+  const units: [string, number][] = [['GHz', 1e9], ['MHz', 1e6], ['kHz', 1e3]];
+  for (const [u, f] of units) if (hz >= f) return `${trimmed(hz / f, digits)}${u}`;
+  return `${trimmed(hz, digits)}Hz`;
+}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveMachine } from '../fabric/machine.ts';
-import { machineToJson, machineToYaml, parseMachineFile } from '../fabric/machines/file.ts';
+import { machineOverlay, machineToJson, machineToYaml, parseMachineFile } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { parameterReference } from '../fabric/machines/reference.ts';
 import { PARAM_SCHEMA, paramErrors, requiredKeys, validateParams } from '../fabric/machines/schema.ts';
@@ -65,6 +65,20 @@ describe('machine files', () => {
     expect(spec).toEqual(presets[name]);
     expect(resolveMachine(spec, 16)).toEqual(resolveMachine(presets[name]!, 16));
     expect(parseMachineFile(machineToJson(presets[name]!), `${name}.json`)).toEqual(presets[name]);
+  });
+
+  it('machineOverlay: base: <preset> and only the changed parameters, read back with their own sources (YAML and JSON); no base: the full table', () => {
+    const xe6 = presets.xe6!;
+    const changed = { ...xe6.params['router.latency']!, value: '60ns', source: 'fitted: osu.txt' };
+    const spec = { ...xe6, name: 'fast-xe6', title: 'fast', params: { ...xe6.params, 'router.latency': changed } };
+    for (const format of ['yaml', 'json'] as const) {
+      const text = machineOverlay(spec, { base: 'xe6', format, comment: 'made by a test' });
+      expect(text).toMatch(/"?base"?: "?xe6"?/);
+      expect(text.match(/latency/g)).toHaveLength(1);
+      expect(parseMachineFile(text, `fast.${format}`)).toEqual(spec);
+    }
+    expect(parseMachineFile(machineOverlay(spec, { format: 'yaml' }), 'full.yaml')).toEqual(spec);
+    expect(() => machineOverlay(spec, { base: 'xe7', format: 'yaml' })).toThrow(/"xe7" is not a preset/);
   });
 
   it('an edited file changes a run: a faster router gives a lower pingpong latency', async () => {

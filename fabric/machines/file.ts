@@ -37,6 +37,27 @@ export function machineToJson(spec: MachineSpec): string {
   return JSON.stringify({ name: spec.name, title: spec.title, seed: spec.seed, params: spec.params }, null, 2);
 }
 
+/**
+ * A machine file that keeps every parameter's own source: with `base` (a preset), `base:` and
+ * only the parameters whose value or source differ from it; without, the full table. Each
+ * parameter in the long form {value, help, source}, so reading the file back keeps the sources.
+ * YAML (`comment` at the top) or JSON.
+ */
+export function machineOverlay(spec: MachineSpec, opts: { readonly base?: string; readonly format: 'yaml' | 'json'; readonly comment?: string }): string {
+  const base = opts.base !== undefined ? presets[opts.base] : undefined;
+  if (opts.base !== undefined && !base) throw new RangeError(`machineOverlay: "${opts.base}" is not a preset; expected one of ${Object.keys(presets).join(', ')}`);
+  const params: Record<string, ParamDef> = {};
+  for (const [k, d] of Object.entries(spec.params)) {
+    const b = base?.params[k];
+    if (!b || String(b.value) !== String(d.value) || b.source !== d.source) params[k] = { value: d.value, help: d.help, source: d.source };
+  }
+  const head = base ? { base: base.name, name: spec.name, title: spec.title } : { name: spec.name, title: spec.title, seed: spec.seed };
+  if (opts.format === 'json') return JSON.stringify({ ...head, params }, null, 2);
+  const doc = new Document({ ...head, params });
+  if (opts.comment !== undefined) doc.commentBefore = ` ${opts.comment.split('\n').join('\n ')}`;
+  return doc.toString({ lineWidth: 0 });
+}
+
 /** A parameter as a file gives it: the value and, in the long form, its own help and source. */
 interface FileParam {
   readonly value: string | number;
