@@ -106,7 +106,8 @@ export async function nodeCombine(h: NodeHost, what: string, send: ReduceArray |
   if (me !== leader) {
     // store the item on the node's board; the leader sees it shmLatency later
     const at = proc.charge(copyPs(send)) + P.shmLatencyPs;
-    const item = send ? (send.slice() as ReduceArray) : null;
+    // a skeleton buffer goes on the board as it is: sizes only, no copy
+    const item = send ? (proc.isSkeleton(send) ? send : (send.slice() as ReduceArray)) : null;
     h.world.runAt(proc, at, () => {
       board.items.push(item);
       if (board.items.length === locals.length) board.waiting?.complete(DONE);
@@ -125,7 +126,7 @@ export async function nodeCombine(h: NodeHost, what: string, send: ReduceArray |
   h.world.forget(key);
   let acc: ReduceArray | null = null;
   if (send && op) {
-    acc = send.slice() as ReduceArray;
+    acc = proc.isSkeleton(send) ? send : (send.slice() as ReduceArray);
     if (locals.length > 0) {
       if (!proc.isSkeleton(send)) for (const x of board.items) op.apply(acc, x!);
       await proc.cpu(Math.ceil((locals.length * acc.byteLength) / P.copyBytesPerPs + (locals.length * acc.length) / proc.machine.config.cpu.flopsPerPs), `${what}: combining this node's items`);
@@ -134,7 +135,7 @@ export async function nodeCombine(h: NodeHost, what: string, send: ReduceArray |
   const result = await leaderPart(acc);
   if (recv && result && recv !== result && !proc.isSkeleton(recv)) recv.set(result as never);
   // the result goes up on the board; the node's ranks see it shmLatency later
-  board.result = recv ? (recv.slice() as ReduceArray) : null;
+  board.result = recv && !proc.isSkeleton(recv) ? (recv.slice() as ReduceArray) : null;
   h.world.runAt(proc, proc.charge(copyPs(recv)) + P.shmLatencyPs, () => {
     for (const r of board.readers) r.complete(DONE);
   });
