@@ -1090,6 +1090,35 @@ describe('communicators: dup, split, create, groups', () => {
     expect(r.rankResults).toEqual([null, { rank: 1, size: 3 }, null, { rank: 2, size: 3 }, null, { rank: 0, size: 3, got: [101, 203] }]);
   });
 
+  it('create(group) with different, disjoint groups (MPI 2.2): odd ranks pass the odd group, even ranks the even one, and each gets its own communicator', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 8,
+      program: async ({ mpi }) => {
+        const mine = [0, 1, 2, 3, 4, 5, 6, 7].filter((w) => w % 2 === mpi.rank % 2);
+        const c = await mpi.create(mpi.group.incl(mine));
+        const sum = new Int32Array(1);
+        await c!.allreduce(Int32Array.of(mpi.rank), sum, mpi.SUM);
+        return { rank: c!.rank, size: c!.size, sum: sum[0] };
+      },
+    });
+    expect(r.rankResults.map((x) => x.rank)).toEqual([0, 0, 1, 1, 2, 2, 3, 3]);
+    expect(r.rankResults.map((x) => x.size)).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
+    expect(r.rankResults.map((x) => x.sum)).toEqual([12, 16, 12, 16, 12, 16, 12, 16]);
+  });
+
+  it('create(group) where two members pass different versions of their group fails with MPI_ERR_GROUP naming both', async () => {
+    const r = simulate({
+      machine: 'xe6',
+      nodes: 4,
+      program: async ({ mpi }) => {
+        const g = mpi.rank === 1 ? [0, 1, 2] : [0, 1];
+        await mpi.create(mpi.group.incl(mpi.rank === 3 ? [3] : g));
+      },
+    });
+    await expect(r).rejects.toThrow(/MPI_ERR_GROUP.*passes the group of world ranks \[0, 1(, 2)?\], but rank \d, a member too, passed/);
+  });
+
   it('nested splits: a split of a split has the right members, and allreduce and barrier on each level give the serial answers', async () => {
     const r = await simulate({
       machine: 'xe6',

@@ -431,17 +431,29 @@ export class Comm {
     return this.sub(order.map((r) => this.shape.members[r]!), `${base}:${color}`);
   }
 
-  /** A communicator of the ranks of `group` (MPI_Comm_create; collective over this one); null for ranks outside it. */
+  /**
+   * A communicator of the ranks of `group` (MPI_Comm_create; collective over this one); null for
+   * ranks outside it. As MPI 2.2 allows, ranks may pass different, disjoint groups (odd ranks the
+   * odd group, even ranks the even one): each group becomes a communicator of its own. The members
+   * of one group must pass the same group (MPI_ERR_GROUP names both versions otherwise).
+   */
   async create(group: Group): Promise<Comm | null> {
     if (!(group instanceof Group)) throw new MpiError('MPI_ERR_GROUP', `create: expected a Group, got ${describe(group)}`);
     const inv = this.shape.inv;
     group.ranks.forEach((w) => {
       if (!(inv ? inv[w]! >= 0 : w < this.size)) throw new MpiError('MPI_ERR_GROUP', `create: world rank ${w} of the group is not in this communicator`);
     });
-    const key = this.childKey('create');
+    const base = this.childKey('create');
     this.agree({ call: 'create' });
     await this.barrier();
-    return group.ranks.includes(this.proc.rank) ? this.sub(group.ranks, key) : null;
+    if (!group.ranks.includes(this.proc.rank)) return null;
+    // disjoint groups have distinct least members: one communicator per group
+    const key = `${base}:${Math.min(...group.ranks)}`;
+    const first = this.world.memo(`${key}:group`, () => ({ ranks: group.ranks.slice(), by: this.rank }));
+    if (first.ranks.length !== group.ranks.length || first.ranks.some((w, i) => w !== group.ranks[i])) {
+      throw new MpiError('MPI_ERR_GROUP', `create: rank ${this.rank} passes the group of world ranks [${group.ranks.join(', ')}], but rank ${first.by}, a member too, passed [${first.ranks.join(', ')}]`);
+    }
+    return this.sub(group.ranks, key);
   }
 
   /**
