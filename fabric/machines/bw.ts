@@ -24,7 +24,7 @@ export const bw: MachineSpec = {
     // --- router and links
     'router.latency': { value: '31.25ns', help: 'zero-load latency through a YARC', source: `${S} §3: 25 pipeline stages, 31.25 ns (B2)` },
     'router.inputBuffer': { value: 256, help: 'input buffer per port per VC (phits)', source: `${S} §4.2: 256 phits per input buffer (B3)` },
-    'router.queues': { value: 'fifo', help: 'queues per input port and VC: fifo (one; only its head is routed) or voq (one per output: a packet waits only behind packets for the same output)', source: 'assumed' },
+    'router.queues': { value: 'voq', help: 'queues per input port and VC: fifo (one; only its head is routed) or voq (one per output: a packet waits only behind packets for the same output)', source: '003 §3: a packet leaves the input buffer for the row buffer of its output column (8 per input), so it waits only behind packets bound for the same column, not behind the head of the input queue' },
     'link.phitBits': { value: 24, help: 'bits per phit', source: `${S} §4.1: 24-bit phits (B4)` },
     'link.lanes': { value: 3, help: 'lanes per link direction', source: `${S} §2.2: ports three bits wide in each direction (B1)` },
     'link.laneRate': { value: '6.25Gb/s', help: 'lane rate', source: `${S}: 6.25 Gb/s differential signals, 18.75 Gb/s per port (B1)` },
