@@ -606,7 +606,8 @@ describe('input queues: one FIFO per input and VC, or one queue per output (rout
 
   it('ports with more than 32 input queues (no word of queue bits per port) carry traffic exactly as ports with the bits (bw, 40 VCs)', () => {
     const run = (vcsOver?: number): string[] => {
-      const cfg = resolveMachine(machineSpec('bw'), 64);
+      // one FIFO per input and VC: 40 VCs of a radix-160 port make more queues than the bits per port hold
+      const cfg = resolveMachine(machineSpec('bw'), 64, { 'router.queues': 'fifo' });
       const { graph: g, route, vcs } = buildTopology(cfg.topology);
       const engine = new Engine(7);
       const pool = new PacketPool(cfg.nic.format.maxPayloadBytes);
@@ -656,8 +657,9 @@ describe('input queues: one FIFO per input and VC, or one queue per output (rout
     expect(() => build('sc5832', 12, { vcs: 100 }, true)).toThrow(/at most 256 pools per channel/);
   });
 
-  it('sc5832 routes with a queue per output (seed 002 §4: crosspoint buffers, K5); the other presets with one FIFO', () => {
-    for (const name of ['xt4', 'xe6', 'xc30', 'bw']) expect(resolveMachine(machineSpec(name), 8).network.voq, name).toBe(false);
+  it('sc5832 (seed 002 §4: crosspoint buffers, K5) and bw (seed 003 §3: row buffers per output column) route with a queue per output; the other presets with one FIFO', () => {
+    for (const name of ['xt4', 'xe6', 'xc30']) expect(resolveMachine(machineSpec(name), 8).network.voq, name).toBe(false);
     expect(resolveMachine(machineSpec('sc5832'), 12).network.voq).toBe(true);
+    expect(resolveMachine(machineSpec('bw'), 8).network.voq).toBe(true);
   });
 });
