@@ -163,7 +163,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .command('validate')
     .description("the seeds' published figures beside the model: paper value, model value, deviation, pass/fail")
     .option('-m, --machine <name>', `only this machine's figures (${Object.keys(presets).join(', ')})`)
-    .option('--id <list>', 'only these figure ids of SEED-FIGURES.md, comma-separated (e.g. A21,K13); their long checks run too')
+    .option('--id <list>', 'only these figure ids (of SEED-FIGURES.md, or P:... of the public measurements), comma-separated (e.g. A21,K13); their long checks run too')
     .option('--all', 'run the long checks too (full-machine runs, minutes each)')
     .option('--json', 'print one JSON object instead of the tables')
     .option('--report <file>', 'also write a self-contained HTML report: the verdicts, per machine a chart of every deviation and the table')
@@ -177,6 +177,9 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         'Kinds: structure (counted from the built graph), parameter (a machine parameter or a paper formula\n' +
         'read back), fitted (simulated, but a parameter was fitted to this figure; the table names it),\n' +
         'predicted (simulated, nothing fitted to it). A summary line counts the rows of each kind and their verdicts.\n' +
+        'Rows with ids P:... are public measurements of the real machines (cli/validate/measured/<machine>.json:\n' +
+        'OSU, IMB and HPCC runs with their sources), each held to 50 %; a line per machine gives their median\n' +
+        'and largest deviation (the target is a median within 20 %).\n' +
         'Exit code 1 when a check fails, 2 on an unknown machine or id.',
     )
     .action(async (opts: ValidateCliOptions) => {
