@@ -123,6 +123,19 @@ export class Proc {
     return this.engine.suspend<T>(this.thread, reason);
   }
 
+  /** The MPI wait the thread was last suspended in (see RankWait), so that a second wait of the same moment can join it. */
+  pendingWait: unknown = null;
+
+  /** Whether the rank's code runs now (not blocked, not woken and waiting to resume). */
+  get running(): boolean {
+    return this.engine.isRunning(this.thread);
+  }
+
+  /** Takes back a resumption not yet delivered: the thread stays in its wait. */
+  unresume(): void {
+    this.engine.unwake(this.thread);
+  }
+
   /** Resumes the suspended thread with `value` at the current time. */
   resume(value: unknown): void {
     this.engine.wake(this.thread, value);

@@ -149,7 +149,8 @@ export class Engine implements EventHandler {
    */
   suspend<T = void>(thread: Thread, reason: WaitReason): Promise<T> {
     if (thread.state !== ThreadState.Running) {
-      throw new Error(`engine: ${thread.label} suspended while not running`);
+      const what = typeof reason === 'function' ? reason() : reason;
+      throw new Error(`${thread.label}: ${what} began while another blocking call of this rank is still pending; await each call in turn (MPI waits on several requests may run together: Promise.all of their wait(), or waitAll)`);
     }
     thread.state = ThreadState.Blocked;
     thread.reason = reason;
@@ -168,6 +169,21 @@ export class Engine implements EventHandler {
     thread.value = value;
     thread.failed = false;
     this.ready.push(thread);
+  }
+
+  /** Whether the thread runs now (between its resumption and its next block or end). */
+  isRunning(thread: Thread): boolean {
+    return thread.state === ThreadState.Running;
+  }
+
+  /** Takes back a wake that has not resumed the thread yet: it is blocked again, in the same wait. */
+  unwake(thread: Thread): void {
+    if (thread.state !== ThreadState.Ready) return;
+    const i = this.ready.indexOf(thread);
+    if (i >= 0) this.ready.splice(i, 1);
+    thread.state = ThreadState.Blocked;
+    thread.value = undefined;
+    thread.failed = false;
   }
 
   /** Like `wake`, but the thread's wait throws `error`. */

@@ -121,6 +121,8 @@ export class Request {
   wait(reason?: WaitReason): Promise<Status> {
     this.proc.settle();
     if (this.completed) return settled(this);
+    const pending = this.proc.pendingWait;
+    if (pending instanceof RankWait && !this.proc.running) return pending.join(this);
     return new RankWait(this.proc, [this], 'one', reason ?? (() => `wait(${this.what})`)).promise as Promise<Status>;
   }
 
@@ -162,6 +164,8 @@ function settled(r: Request): Promise<Status> {
  */
 export function waitAll(proc: Proc, reqs: readonly Request[], reason: WaitReason): Promise<Status[]> {
   proc.settle();
+  const pending = proc.pendingWait;
+  if (pending instanceof RankWait && !proc.running) return Promise.all(reqs.map((r) => pending.join(r)));
   for (const r of reqs) if (!r.done) return new RankWait(proc, reqs, 'all', reason).promise as Promise<Status[]>;
   try {
     return Promise.resolve(reqs.map((r) => r.take()));
@@ -185,6 +189,10 @@ class RankWait implements RequestWaiter {
   readonly promise: Promise<unknown>;
   private left: number;
   private readonly progress: Progress | null;
+  /** Waits of this rank begun while this one was pending (Promise.all over wait() calls): they end with it. */
+  private readonly joined: { readonly req: Request; readonly resolve: (s: Status) => void; readonly reject: (e: unknown) => void }[] = [];
+  /** The wait is satisfied and its thread woken (it may not have resumed yet). */
+  private fired = false;
 
   constructor(
     private readonly proc: Proc,
@@ -203,19 +211,64 @@ class RankWait implements RequestWaiter {
     this.progress = reqs[0]!.progress;
     this.progress?.enter();
     this.promise = proc.suspend(reason);
+    proc.pendingWait = this;
+  }
+
+  /**
+   * A wait on `req` that this rank began while this one was still pending (its code went on
+   * without awaiting, as `Promise.all([a.wait(), b.wait()])` does): both end together once all
+   * their requests have completed, as MPI_Waitall would. A wake already given is taken back until
+   * then. Joining a waitAny is refused.
+   */
+  join(req: Request): Promise<Status> {
+    if (this.mode === 'any') return Promise.reject(new MpiError('MPI_ERR_REQUEST', `wait(${req.what}) began while a waitAny of this rank is pending; await it first`));
+    if (req.waiter !== null && !req.done) return Promise.reject(new MpiError('MPI_ERR_REQUEST', `${req.what}: already waited on by another call of this rank`));
+    return new Promise<Status>((resolve, reject) => {
+      this.joined.push({ req, resolve, reject });
+      if (req.done) {
+        // complete already: it ends with the rest, or now if they have ended
+        if (this.fired) this.settleJoined();
+        return;
+      }
+      req.waiter = this;
+      if (this.fired) {
+        this.fired = false;
+        this.left = 0;
+        this.proc.unresume();
+        this.progress?.enter();
+      }
+      this.left++;
+    });
   }
 
   requestDone(): void {
     if (--this.left > 0) return;
     if (this.mode === 'any') for (const r of this.reqs) if (r.waiter === this) r.waiter = null;
     const proc = this.proc;
+    this.fired = true;
     // a wait on a collective (no progress of its own) ends where the collective's last wait did
     this.progress?.leave();
     if (this.mode === 'any') return proc.resume(undefined);
+    let value: unknown;
+    let failure: unknown = null;
     try {
-      proc.resume(this.mode === 'one' ? this.reqs[0]!.take() : this.reqs.map((r) => r.take()));
+      value = this.mode === 'one' ? this.reqs[0]!.take() : this.reqs.map((r) => r.take());
     } catch (e) {
-      proc.resumeWithError(e);
+      failure = e;
+    }
+    this.settleJoined();
+    if (failure !== null) proc.resumeWithError(failure);
+    else proc.resume(value);
+  }
+
+  /** Hands the joined waits their statuses (or errors). */
+  private settleJoined(): void {
+    for (const j of this.joined.splice(0)) {
+      try {
+        j.resolve(j.req.take());
+      } catch (e) {
+        j.reject(e);
+      }
     }
   }
 }
