@@ -169,7 +169,7 @@ describe('Engine threads and simulated time', () => {
   it('suspend from a thread that is not running throws', async () => {
     const engine = new Engine(1);
     const t = engine.spawn('never started', async () => {});
-    expect(() => engine.suspend(t, 'x')).toThrow(/never started suspended while not running/);
+    expect(() => engine.suspend(t, 'x')).toThrow(/never started: x began while another blocking call of this rank is still pending/);
   });
 
   it('at() clamps events scheduled in the past to the current time', async () => {
