@@ -118,7 +118,8 @@ export function measuredChecks(): Check[] {
         id: `P:${m.id}`,
         machine,
         quantity: `${run.quantity}, ${m.nodes} node${m.nodes > 1 ? 's' : ''} x ${m.ppn} (${m.benchmark})`,
-        source: `public: ${m.system}, ${m.library}`,
+        // the row's source: the measured system and its MPI (the full citation stays in the data file)
+        source: [m.system, m.library].filter((x) => x !== '').join(', '),
         paper: { relation: 'about' as const, value: m.value, unit: m.unit },
         tier,
         tolerance: PUBLIC_TOLERANCE,

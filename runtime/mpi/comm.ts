@@ -5,7 +5,7 @@ import type { CeResult } from '../../fabric/nic/collective-engine.ts';
 import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
 import { CollRun } from './coll-run.ts';
 import { ceContribution, ceRefusal, ceTree, nodeCombine, nodeGroup, sharesNodes, writeCeResult, type NodeHost } from './node-collectives.ts';
-import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, SUM, type Op, type ReduceArray } from './ops.ts';
+import type { Op, ReduceArray } from './ops.ts';
 import type { CollCall, CollLedger } from './agreement.ts';
 import { MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
 
@@ -752,14 +752,13 @@ export class Comm {
   /** This communicator as node-aware collectives see it. */
   private get nodeHost(): NodeHost {
     if (!this.nodeHostCache) {
-      const self = this;
       this.nodeHostCache = {
         world: this.world,
         proc: this.proc,
         rank: this.rank,
         ctx: this.shape.ctx,
         members: this.shape.members,
-        nextNodeCall: () => self.nodeCalls++,
+        nextNodeCall: () => this.nodeCalls++,
       };
     }
     return this.nodeHostCache;

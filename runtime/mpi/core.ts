@@ -3,6 +3,7 @@ import type { MpiParams } from '../../fabric/machine.ts';
 import { NicStatus } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 import { CollLedger } from './agreement.ts';
+import { ANY_SOURCE, ANY_TAG, matches, Msg, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -13,95 +14,7 @@ const cancelBeforePost = (req: Request): boolean => {
   return true;
 };
 
-/** A table of values by slot, slots reused once taken (events carry slots instead of closures). */
-class Slots<T> {
-  private readonly items: (T | undefined)[] = [];
-  private readonly free: number[] = [];
-  /** Stores `v`; returns its slot. */
-  put(v: T): number {
-    const i = this.free.length > 0 ? this.free.pop()! : this.items.length;
-    this.items[i] = v;
-    return i;
-  }
-  get(i: number): T {
-    return this.items[i]!;
-  }
-  /** Returns the value of slot `i` and frees the slot. */
-  take(i: number): T {
-    const v = this.items[i]!;
-    this.items[i] = undefined;
-    this.free.push(i);
-    return v;
-  }
-}
-
-/** Removes element `i` of `a`, keeping the order (as splice, without the array splice returns). */
-function removeAt<T>(a: T[], i: number): void {
-  if (i === 0) {
-    a.shift();
-    return;
-  }
-  const n = a.length - 1;
-  for (let j = i; j < n; j++) a[j] = a[j + 1]!;
-  a.length = n;
-}
-
-/** Wildcards and special ranks, with MPICH's values. */
-export const ANY_SOURCE = -2;
-export const ANY_TAG = -1;
-export const PROC_NULL = -1;
-
-type Kind = 'eager' | 'rts' | 'fin' | 'ack';
-
-/**
- * A message: the header that travels with it (the short-message meta, or the on-node envelope),
- * then, once it has arrived, what its receiver keeps; and, on the sender's side until it leaves,
- * its request, buffer and destination. One object per message from send to match.
- */
-class Msg {
-  /** Eager or on-node payload, once arrived. */
-  data: Uint8Array | null = null;
-  /** True when it came over the on-node path. */
-  local = false;
-  /** The sender's request, while the message may still be cancelled. */
-  sender: Request | null = null;
-  /** Sender side: its request and buffer (until the message has left). */
-  req: Request | null = null;
-  buf: Uint8Array = EMPTY;
-  /** Destination world rank. */
-  dst = -1;
-  /** CPU time of the posted-queue search that found no receive for it, charged to the receive that takes it. */
-  searchPs = 0;
-  constructor(
-    readonly kind: Kind,
-    readonly src: number,
-    readonly tag: number,
-    readonly ctx: number,
-    /** Per (sender, receiver) sequence number: restores the non-overtaking order. */
-    readonly seq: number,
-    readonly bytes: number,
-    /** Rendezvous: the sender's registered buffer. */
-    public handle: number,
-    /** The sender's request id: a rendezvous (answered by a FIN) or a synchronous send (answered by an ACK once matched); -1 otherwise. */
-    public sreq: number,
-    /** Synchronous mode: the sender's request completes only once a receive has matched. */
-    readonly sync: boolean,
-  ) {}
-}
-
-/** A posted receive. */
-interface Posted {
-  readonly source: number;
-  readonly tag: number;
-  readonly ctx: number;
-  readonly buf: Uint8Array;
-  readonly elemBytes: number;
-  readonly req: Request;
-  /** Communicator rank of each world rank (-1: not a member), for the status; null: MPI_COMM_WORLD. */
-  readonly inv: Int32Array | null;
-  /** CPU time of the queue searches on the way to its match (mpi.matchEntry), charged at completion. */
-  searchPs: number;
-}
+export { ANY_SOURCE, ANY_TAG, PROC_NULL } from './message.ts';
 
 const EV_SHM_ARRIVE = 0;
 const EV_SHM_SENT = 1;
@@ -741,12 +654,4 @@ export class MpiWorld implements EventHandler {
     const r = new Msg(kind, me.proc.rank, env.tag, env.ctx, -1, env.bytes, -1, env.sreq, false);
     me.proc.nic.sendSmsg(sender.node, sender.inst, r, EMPTY, ignore);
   }
-}
-
-function matches(p: Pick<Posted, 'source' | 'tag' | 'ctx'>, env: Msg): boolean {
-  return (
-    p.ctx === env.ctx &&
-    (p.source === ANY_SOURCE || p.source === env.src) &&
-    (p.tag === ANY_TAG || p.tag === env.tag)
-  );
 }
