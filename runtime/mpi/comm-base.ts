@@ -1,0 +1,367 @@
+import type { Proc } from '../proc.ts';
+import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
+import { BSEND_OVERHEAD, describe, TAG_UB, UNDEFINED } from './constants.ts';
+import { Group } from './group.ts';
+import type { ReduceArray } from './ops.ts';
+import { MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
+
+/** What one rank's communicators share: its attached buffer for buffered sends. */
+export class RankState {
+  /** Bytes of the buffer attached with `bufferAttach` (0: none). */
+  bsendCapacity = 0;
+  /** Buffered sends not yet seen complete, with the bytes each holds (bufferDetach waits for them). */
+  readonly bsendPending = new Map<Request, number>();
+
+  /**
+   * Bytes of the buffer held by buffered sends still in progress; frees those that have
+   * completed (as MPICH reclaims space at the next buffered send, not from a callback).
+   */
+  bsendUsed(): number {
+    let used = 0;
+    for (const [req, bytes] of this.bsendPending) {
+      if (req.done) this.bsendPending.delete(req);
+      else used += bytes;
+    }
+    return used;
+  }
+}
+
+/** One of a rank's communicators' shared identity: members, contexts, the caller's rank. */
+export interface CommShape {
+  /** World rank of each communicator rank. */
+  readonly members: Int32Array;
+  /** Communicator rank of each world rank (-1: not a member); null for MPI_COMM_WORLD. */
+  readonly inv: Int32Array | null;
+  /** Context id of point-to-point traffic; collective traffic uses ctx + 1. */
+  readonly ctx: number;
+  readonly rank: number;
+}
+
+/**
+ * What every communicator does (MPI_Comm): its ranks and group, point-to-point calls, requests and
+ * buffered sends. Ranks, sources and destinations are ranks of this communicator; messages of
+ * different communicators never match each other, and the library's collective traffic never
+ * matches user messages. Collectives are added by `CollComm`, communicator management by `Comm`.
+ */
+export class CommBase {
+  constructor(
+    protected readonly world: MpiWorld,
+    protected readonly proc: Proc,
+    protected readonly state: RankState,
+    protected readonly shape: CommShape,
+  ) {}
+
+  /** This rank in the communicator. */
+  get rank(): number {
+    return this.shape.rank;
+  }
+
+  /** Number of ranks in the communicator. */
+  get size(): number {
+    return this.shape.members.length;
+  }
+
+  /** The communicator's group (MPI_Comm_group). */
+  get group(): Group {
+    return new Group(Array.from(this.shape.members), this.proc.rank);
+  }
+
+  /** World rank of communicator rank `r`. */
+  worldRank(r: number): number {
+    return this.shape.members[r]!;
+  }
+
+  // ---------------------------------------------------------------- point-to-point
+
+  /** Blocking standard-mode send. */
+  async send(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+    await this.blocking(this.startSend('send', buf, dest, tag, 'standard'));
+  }
+
+  /** Nonblocking send; the buffer must not change until the request completes. */
+  isend(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.startSend('isend', buf, dest, tag, 'standard');
+  }
+
+  /** Synchronous send: returns once a matching receive has started (MPI_Ssend). */
+  async ssend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+    await this.blocking(this.startSend('ssend', buf, dest, tag, 'sync'));
+  }
+
+  /** Nonblocking synchronous send (MPI_Issend). */
+  issend(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.startSend('issend', buf, dest, tag, 'sync');
+  }
+
+  /** Ready send: the matching receive must already be posted (MPI_Rsend; sent as a standard send). */
+  async rsend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+    await this.blocking(this.startSend('rsend', buf, dest, tag, 'standard'));
+  }
+
+  /** Nonblocking ready send (MPI_Irsend). */
+  irsend(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.startSend('irsend', buf, dest, tag, 'standard');
+  }
+
+  /**
+   * Buffered send (MPI_Bsend): copies the message into the buffer attached with `bufferAttach`
+   * and returns; the copy is sent from there. Fails with MPI_ERR_BUFFER when the buffer lacks
+   * room (each message also takes BSEND_OVERHEAD bytes).
+   */
+  async bsend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+    await this.blocking(this.ibsend(buf, dest, tag));
+  }
+
+  /** Nonblocking buffered send (MPI_Ibsend): complete once the message is copied. */
+  ibsend(buf: ArrayBufferView, dest: number, tag: number): Request {
+    const bytes = this.checkBuf('ibsend', buf);
+    this.checkRank('ibsend', 'dest', dest, false);
+    this.checkTag('ibsend', tag, false);
+    const what = `ibsend(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
+    const st = this.state;
+    const need = bytes.length + BSEND_OVERHEAD;
+    const used = st.bsendUsed();
+    if (used + need > st.bsendCapacity) {
+      throw new MpiError('MPI_ERR_BUFFER', `${what}: the attached buffer has ${st.bsendCapacity - used} of ${st.bsendCapacity} bytes free, the message needs ${need} (its bytes + BSEND_OVERHEAD); attach a larger one with bufferAttach`);
+    }
+    const copy = this.proc.isSkeleton(bytes) ? bytes : bytes.slice();
+    this.proc.charge(Math.ceil(bytes.length / this.world.params.copyBytesPerPs));
+    // the copy is sent in the background: no one waits on it until bufferDetach, and its space
+    // is freed when the next buffered send finds it complete
+    const inner = this.world.isend(this.proc.rank, copy, this.dest(dest), tag, this.shape.ctx, what);
+    st.bsendPending.set(inner, need);
+    // complete already, but polling it is still an MPI call that progresses the rank's other requests
+    const req = new Request(this.proc, this.world.params.testOverheadPs, what, this.world.progressOf(this.proc.rank));
+    req.complete({ source: dest, tag, count: 0, bytes: bytes.length });
+    return req;
+  }
+
+  /** Blocking receive; returns the status (source, tag, count in elements of `buf`). */
+  async recv(buf: ArrayBufferView, source: number, tag: number): Promise<Status> {
+    return this.blocking(this.startRecv('recv', buf, source, tag));
+  }
+
+  /** Nonblocking receive. */
+  irecv(buf: ArrayBufferView, source: number, tag: number): Request {
+    return this.startRecv('irecv', buf, source, tag);
+  }
+
+  /** Sends and receives at once (MPI_Sendrecv); returns the receive's status. */
+  async sendrecv(sendBuf: ArrayBufferView, dest: number, sendTag: number, recvBuf: ArrayBufferView, source: number, recvTag: number): Promise<Status> {
+    const r = this.startRecv('sendrecv', recvBuf, source, recvTag);
+    const s = this.startSend('sendrecv', sendBuf, dest, sendTag, 'standard');
+    const [status] = await this.waitAll([r, s]);
+    return status!;
+  }
+
+  /** Sends `buf` and receives into it (MPI_Sendrecv_replace). */
+  async sendrecvReplace(buf: ArrayBufferView, dest: number, sendTag: number, source: number, recvTag: number): Promise<Status> {
+    const copy = this.copyOf(this.checkBuf('sendrecvReplace', buf));
+    const s = this.startSend('sendrecvReplace', copy, dest, sendTag, 'standard');
+    const r = this.startRecv('sendrecvReplace', buf, source, recvTag);
+    const [, status] = await this.waitAll([s, r]);
+    return status!;
+  }
+
+  /**
+   * Status of a message that a receive (source, tag) would match now, or null (MPI_Iprobe).
+   * `count` is in elements of `elemBytes` bytes (default 1).
+   */
+  async iprobe(source: number, tag: number, elemBytes = 1): Promise<Status | null> {
+    this.checkRank('iprobe', 'source', source, true);
+    this.checkTag('iprobe', tag, true);
+    await this.proc.cpu(this.world.params.testOverheadPs, `iprobe(source=${fmtSource(source)}, tag=${fmtTag(tag)})`);
+    return this.world.iprobe(this.proc.rank, this.src(source), tag, this.shape.ctx, elemBytes, this.shape.inv);
+  }
+
+  /** Blocks until a message that a receive (source, tag) would match has arrived; returns its status (MPI_Probe). */
+  async probe(source: number, tag: number, elemBytes = 1): Promise<Status> {
+    this.checkRank('probe', 'source', source, true);
+    this.checkTag('probe', tag, true);
+    const what = `probe(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
+    for (;;) {
+      const s = this.world.iprobe(this.proc.rank, this.src(source), tag, this.shape.ctx, elemBytes, this.shape.inv);
+      if (s) {
+        await this.proc.cpu(this.world.params.testOverheadPs, what);
+        return s;
+      }
+      await this.world.awaitArrival(this.proc.rank, what);
+    }
+  }
+
+  /** Waits for one request. */
+  wait(req: Request): Promise<Status> {
+    return req.wait();
+  }
+
+  /** Waits for every request; returns their statuses in order. */
+  waitAll(reqs: readonly Request[]): Promise<Status[]> {
+    return waitAll(this.proc, reqs, () => {
+      const pending = reqs.filter((r) => !r.done);
+      return `waitAll(${pending.length} of ${reqs.length} pending: ${pending.map((r) => r.what).join(', ')})`;
+    });
+  }
+
+  /**
+   * Waits until one of `reqs` completes; returns its index and status (MPI_Waitany). With no
+   * active request (an empty list), returns index UNDEFINED at once.
+   */
+  async waitAny(reqs: readonly (Request | null)[]): Promise<{ index: number; status: Status | null }> {
+    const active = reqs.filter((r): r is Request => r !== null);
+    if (active.length === 0) return { index: UNDEFINED, status: null };
+    for (;;) {
+      const i = reqs.findIndex((r) => r !== null && r.done);
+      if (i >= 0) return { index: i, status: await reqs[i]!.wait() };
+      await waitWoken(this.proc, active, () => `waitAny(${active.map((r) => r.what).join(', ')})`);
+    }
+  }
+
+  /** Waits until at least one of `reqs` completes; returns the indices and statuses of all that have (MPI_Waitsome). */
+  async waitSome(reqs: readonly (Request | null)[]): Promise<{ index: number; status: Status }[]> {
+    const active = reqs.filter((r): r is Request => r !== null);
+    if (active.length === 0) return [];
+    while (!active.some((r) => r.done)) await waitWoken(this.proc, active, () => `waitSome(${active.map((r) => r.what).join(', ')})`);
+    const out: { index: number; status: Status }[] = [];
+    for (let i = 0; i < reqs.length; i++) if (reqs[i]?.done) out.push({ index: i, status: await reqs[i]!.wait() });
+    return out;
+  }
+
+  /** Polls one request once (costs a poll's CPU time). */
+  test(req: Request): Promise<boolean> {
+    return req.test();
+  }
+
+  /** True if every request has completed (one poll's CPU time; MPI_Testall). */
+  async testAll(reqs: readonly Request[]): Promise<boolean> {
+    if (reqs.length === 0) return true;
+    await reqs[0]!.test();
+    if (!reqs.every((r) => r.done)) return false;
+    for (const r of reqs) await r.wait();
+    return true;
+  }
+
+  /** Index of a completed request, or -1 (one poll; MPI_Testany). */
+  async testAny(reqs: readonly Request[]): Promise<number> {
+    if (reqs.length === 0) return UNDEFINED;
+    await reqs[0]!.test();
+    const i = reqs.findIndex((r) => r.done);
+    if (i >= 0) await reqs[i]!.wait();
+    return i;
+  }
+
+  /** Indices of the completed requests (one poll; MPI_Testsome). */
+  async testSome(reqs: readonly Request[]): Promise<number[]> {
+    if (reqs.length === 0) return [];
+    await reqs[0]!.test();
+    const out: number[] = [];
+    for (let i = 0; i < reqs.length; i++) {
+      if (reqs[i]!.done) {
+        await reqs[i]!.wait();
+        out.push(i);
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Tries to cancel a pending request (MPI_Cancel). A receive not yet matched is cancelled; a
+   * send is cancelled if its message waits unmatched at the receiver. Wait on the request
+   * afterwards either way; `status.cancelled` tells which happened. Returns the same answer.
+   */
+  cancel(req: Request): boolean {
+    if (!(req instanceof Request)) throw new MpiError('MPI_ERR_REQUEST', `cancel: expected a request, got ${describe(req)}`);
+    return req.cancel();
+  }
+
+  /** Attaches a buffer of `bytes` bytes for buffered sends (MPI_Buffer_attach; one per process). */
+  bufferAttach(bytes: number): void {
+    if (!Number.isInteger(bytes) || bytes < 0) throw new MpiError('MPI_ERR_BUFFER', `bufferAttach: bytes=${bytes} must be a non-negative integer`);
+    if (this.state.bsendCapacity > 0) throw new MpiError('MPI_ERR_BUFFER', 'bufferAttach: a buffer is already attached; detach it first');
+    this.state.bsendCapacity = bytes;
+  }
+
+  /** Waits until every buffered send has left the attached buffer, then detaches it; returns its size. */
+  async bufferDetach(): Promise<number> {
+    const st = this.state;
+    await this.waitAll([...st.bsendPending.keys()]);
+    st.bsendPending.clear();
+    const n = st.bsendCapacity;
+    st.bsendCapacity = 0;
+    return n;
+  }
+
+  /** Sends on the communicator's collective context (never matches user messages). */
+  protected collIsend(buf: Uint8Array, dest: number, tag: number, what: string): Request {
+    return this.world.isend(this.proc.rank, buf, this.shape.members[dest]!, tag, this.shape.ctx + 1, what);
+  }
+
+  /** Receives on the communicator's collective context. */
+  protected collIrecv(buf: Uint8Array, source: number, tag: number, what: string): Request {
+    return this.world.irecv(this.proc.rank, buf, 1, this.shape.members[source]!, tag, this.shape.ctx + 1, what, this.shape.inv);
+  }
+
+
+  /** A copy of elements [from, to) of `buf` (an IN_PLACE send buffer): for a skeleton buffer, another of that length, uncopied. */
+  protected copyOf<T extends ReduceArray | Uint8Array>(buf: T, from = 0, to = buf.length): T {
+    const skeleton = this.proc.skeleton;
+    if (skeleton?.holds(buf)) return skeleton.allocLike(buf, to - from);
+    return buf.slice(from, to) as T;
+  }
+
+  // ---------------------------------------------------------------- argument checks
+
+  protected checkBuf(call: string, buf: ArrayBufferView): Uint8Array {
+    if (!ArrayBuffer.isView(buf)) throw new MpiError('MPI_ERR_BUFFER', `${call}: buf must be a typed array or DataView, got ${describe(buf)}`);
+    return bytesOf(buf);
+  }
+
+  protected checkRank(call: string, name: string, v: number, wildcard: boolean): void {
+    const ok = Number.isInteger(v) && ((v >= 0 && v < this.size) || v === PROC_NULL || (wildcard && v === ANY_SOURCE));
+    if (!ok) {
+      throw new MpiError('MPI_ERR_RANK', `${call}: ${name}=${v} is not a rank of the communicator (0..${this.size - 1}${wildcard ? ', mpi.ANY_SOURCE' : ''} or mpi.PROC_NULL)`);
+    }
+  }
+
+  protected checkTag(call: string, v: number, wildcard: boolean): void {
+    const ok = Number.isInteger(v) && ((v >= 0 && v <= TAG_UB) || (wildcard && v === ANY_TAG));
+    if (!ok) throw new MpiError('MPI_ERR_TAG', `${call}: tag=${v} must be an integer from 0 to ${TAG_UB}${wildcard ? ' or mpi.ANY_TAG' : ''}`);
+  }
+
+  /** World rank of destination `r` (PROC_NULL stays). */
+  private dest(r: number): number {
+    return r === PROC_NULL ? PROC_NULL : this.shape.members[r]!;
+  }
+
+  /** World rank of source `r` (wildcards and PROC_NULL stay). */
+  private src(r: number): number {
+    return r === PROC_NULL || r === ANY_SOURCE ? r : this.shape.members[r]!;
+  }
+
+  /** A blocking call: waits on the request it started, naming the call. */
+  private blocking(req: Request): Promise<Status> {
+    return req.wait(() => req.what);
+  }
+
+  private startSend(call: string, buf: ArrayBufferView, dest: number, tag: number, mode: SendMode): Request {
+    const bytes = this.checkBuf(call, buf);
+    this.checkRank(call, 'dest', dest, false);
+    this.checkTag(call, tag, false);
+    return this.world.isend(this.proc.rank, bytes, this.dest(dest), tag, this.shape.ctx, `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`, mode);
+  }
+
+  private startRecv(call: string, buf: ArrayBufferView, source: number, tag: number): Request {
+    const bytes = this.checkBuf(call, buf);
+    this.checkRank(call, 'source', source, true);
+    this.checkTag(call, tag, true);
+    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+    return this.world.irecv(this.proc.rank, bytes, elem, this.src(source), tag, this.shape.ctx, `${call}(source=${fmtSource(source)}, tag=${fmtTag(tag)})`, this.shape.inv);
+  }
+}
+
+function fmtSource(s: number): string {
+  return s === ANY_SOURCE ? 'ANY_SOURCE' : String(s);
+}
+
+function fmtTag(t: number): string {
+  return t === ANY_TAG ? 'ANY_TAG' : String(t);
+}

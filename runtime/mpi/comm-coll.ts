@@ -1,0 +1,433 @@
+import type { CeResult } from '../../fabric/nic/collective-engine.ts';
+import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
+import { CollRun } from './coll-run.ts';
+import { CommBase } from './comm-base.ts';
+import { describe, IN_PLACE, isReduceArray, type CollOptions } from './constants.ts';
+import { ceContribution, ceRefusal, ceTree, nodeCombine, nodeGroup, sharesNodes, writeCeResult, type NodeHost } from './node-collectives.ts';
+import type { Op, ReduceArray } from './ops.ts';
+import type { CollCall, CollLedger } from './agreement.ts';
+import { MpiError, Request, type Status } from './request.ts';
+
+/**
+ * A communicator's collectives: phit's algorithm library run by the library's own schedule
+ * driver, the node-aware (SMP) forms and the collective engine, with the checks every rank's
+ * arguments get against the others'.
+ */
+export class CollComm extends CommBase {
+  private collTransport: CollTransport | null = null;
+  /** Collective-engine calls this rank has made on this communicator. */
+  private nodeCalls = 0;
+  private ledger: CollLedger | null = null;
+
+  // ---------------------------------------------------------------- collectives
+
+  /**
+   * The algorithms of phit's collective library run over this: the communicator's ranks, its
+   * collective context, and the rank's processor model for combining and copying.
+   */
+  protected get transport(): CollTransport {
+    if (!this.collTransport) {
+      const cpu = this.proc.machine.config.cpu;
+      this.collTransport = {
+        rank: this.rank,
+        size: this.size,
+        isend: (buf, dest, tag, what) => this.collIsend(buf, dest, tag, what),
+        irecv: (buf, source, tag, what) => this.collIrecv(buf, source, tag, what),
+        flopsPerPs: cpu.flopsPerPs,
+        copyBytesPerPs: this.world.params.copyBytesPerPs,
+        skeleton: this.proc.skeleton,
+      };
+    }
+    return this.collTransport;
+  }
+
+  /**
+   * Runs a collective algorithm for this rank and waits for it: the library drives the algorithm
+   * from the completions it waits for, and the rank's thread suspends once, for the whole call.
+   */
+  collective(alg: Coll, what: string): Promise<Status> {
+    const P = this.world.params;
+    const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs);
+    return run.start().wait(() => run.describe());
+  }
+
+  /** The algorithm to run: the call's option, else the run's choice, else the automatic one. */
+  private algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined): Algorithm<C> {
+    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll]);
+    this.world.observer?.algorithm(this.proc.rank, alg.name);
+    return alg;
+  }
+
+  /** Blocks until every rank of the communicator has called barrier. */
+  async barrier(opts?: CollOptions): Promise<void> {
+    this.agree({ call: 'barrier', algorithm: opts?.algorithm });
+    if (this.useCe('barrier', opts)) await this.ceReduce('barrier', null, null, undefined);
+    else if (this.useNodeAware(opts)) await this.smpReduce('barrier', null, null, undefined);
+    else await this.collective(this.algorithm('barrier', 0, undefined, opts).fn(this.transport), 'barrier');
+  }
+
+  /** Copies the root's `buf` into every rank's `buf` (MPI_Bcast). */
+  async bcast(buf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+    const b = this.collBuf('bcast', 'buf', buf);
+    this.checkRoot('bcast', root);
+    this.agree({ call: 'bcast', root, ...this.dataSignature(b, 'elements in buf'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root), 'bcast');
+  }
+
+  /** Combines every rank's `sendBuf` with `op` into the root's `recvBuf` (MPI_Reduce; `recvBuf` matters at the root only). */
+  async reduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('reduce', root);
+    const atRoot = this.rank === root;
+    if (atRoot && !recvBuf) throw new MpiError('MPI_ERR_BUFFER', 'reduce: the root needs a recvBuf');
+    if (sendBuf === IN_PLACE && !atRoot) throw new MpiError('MPI_ERR_BUFFER', 'reduce: only the root may pass mpi.IN_PLACE');
+    const send = sendBuf === IN_PLACE ? this.copyOf(this.collBuf('reduce', 'recvBuf', recvBuf)) : this.collBuf('reduce', 'sendBuf', sendBuf);
+    const recv = atRoot ? this.collBuf('reduce', 'recvBuf', recvBuf) : null;
+    if (recv) this.sameShape('reduce', send, recv);
+    this.checkOp('reduce', op, send);
+    this.agree({ call: 'reduce', root, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root), 'reduce');
+  }
+
+  /** Combines every rank's `sendBuf` with `op` into every rank's `recvBuf` (MPI_Allreduce). */
+  async allreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('allreduce', 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('allreduce', 'sendBuf', sendBuf);
+    this.sameShape('allreduce', send, recv);
+    this.checkOp('allreduce', op, send);
+    this.agree({ call: 'allreduce', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
+    else if (this.useNodeAware(opts, op)) await this.smpReduce('allreduce', send, recv, op);
+    else await this.collective(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'allreduce');
+  }
+
+  /** Every rank's `sendBuf`, in rank order, into every rank's `recvBuf` (MPI_Allgather; recvBuf holds size x sendBuf). */
+  async allgather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('allgather', 'recvBuf', recvBuf);
+    if (recv.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf has ${recv.length} elements, not a multiple of the ${this.size} ranks`);
+    const k = recv.length / this.size;
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv, this.rank * k, this.rank * k + k) : this.collBuf('allgather', 'sendBuf', sendBuf);
+    this.sameType('allgather', send, recv);
+    if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
+    this.agree({ call: 'allgather', ...this.dataSignature(send, 'elements per rank'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv), 'allgather');
+  }
+
+  /** Rank r's `sendBuf` into every rank's recvBuf at `displs[r]`, `counts[r]` elements (MPI_Allgatherv). */
+  async allgatherv(sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Promise<void> {
+    const send = this.collBuf('allgatherv', 'sendBuf', sendBuf);
+    const recv = this.collBuf('allgatherv', 'recvBuf', recvBuf);
+    this.sameType('allgatherv', send, recv);
+    this.checkBlocks('allgatherv', 'counts', 'displs', counts, displs, recv.length);
+    if (send.length !== counts[this.rank]) throw new MpiError('MPI_ERR_COUNT', `allgatherv: sendBuf has ${send.length} elements but counts[${this.rank}] is ${counts[this.rank]}`);
+    this.agree({ call: 'allgatherv', type: send.constructor.name, counts, countsName: 'counts', algorithm: opts?.algorithm });
+    let total = 0;
+    for (let r = 0; r < this.size; r++) total += counts[r]!;
+    await this.collective(this.algorithm('allgatherv', total * recv.BYTES_PER_ELEMENT, undefined, opts).fn(this.transport, send, recv, counts, displs), 'allgatherv');
+  }
+
+  /** Block j of every rank's `sendBuf` to rank j, into block i of rank j's `recvBuf` (MPI_Alltoall; equal blocks). */
+  async alltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('alltoall', 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('alltoall', 'sendBuf', sendBuf);
+    this.sameShape('alltoall', send, recv);
+    if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `alltoall: ${send.length} elements do not split into ${this.size} equal blocks`);
+    this.agree({ call: 'alltoall', ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv), 'alltoall');
+  }
+
+  /** MPI_Alltoallv: `sendCounts[j]` elements from `sendDispls[j]` go to rank j, landing at its `recvDispls[i]`. */
+  async alltoallv(sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Promise<void> {
+    const send = this.collBuf('alltoallv', 'sendBuf', sendBuf);
+    const recv = this.collBuf('alltoallv', 'recvBuf', recvBuf);
+    this.sameType('alltoallv', send, recv);
+    this.checkBlocks('alltoallv', 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
+    this.checkBlocks('alltoallv', 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
+    this.agree({ call: 'alltoallv', type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
+    await this.collective(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts, sendDispls, recv, recvCounts, recvDispls), 'alltoallv');
+  }
+
+  /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
+  async reduceScatter(sendBuf: ReduceArray, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void> {
+    const send = this.collBuf('reduceScatter', 'sendBuf', sendBuf);
+    const recv = this.collBuf('reduceScatter', 'recvBuf', recvBuf);
+    this.sameType('reduceScatter', send, recv);
+    this.checkCounts('reduceScatter', 'recvCounts', recvCounts);
+    let total = 0;
+    for (let r = 0; r < this.size; r++) total += recvCounts[r]!;
+    if (total !== send.length) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvCounts add up to ${total} but sendBuf has ${send.length} elements`);
+    if (recv.length < recvCounts[this.rank]!) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvBuf has ${recv.length} elements, fewer than recvCounts[${this.rank}] = ${recvCounts[this.rank]}`);
+    this.checkOp('reduceScatter', op, send);
+    this.agree({ call: 'reduceScatter', op, type: send.constructor.name, counts: recvCounts, countsName: 'recvCounts', algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('reduceScatter', send.byteLength, op, opts).fn(this.transport, send, recv, recvCounts, op), 'reduceScatter');
+  }
+
+  /** reduceScatter with recvBuf.length elements per rank (MPI_Reduce_scatter_block). */
+  async reduceScatterBlock(sendBuf: ReduceArray, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+    const send = this.collBuf('reduceScatterBlock', 'sendBuf', sendBuf);
+    const recv = this.collBuf('reduceScatterBlock', 'recvBuf', recvBuf);
+    this.sameType('reduceScatterBlock', send, recv);
+    if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `reduceScatterBlock: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
+    this.checkOp('reduceScatterBlock', op, send);
+    this.agree({ call: 'reduceScatterBlock', op, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'reduceScatterBlock');
+  }
+
+  /** Every rank's `sendBuf`, in rank order, into the root's `recvBuf` (MPI_Gather). */
+  async gather(sendBuf: ReduceArray, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('gather', root);
+    const send = this.collBuf('gather', 'sendBuf', sendBuf);
+    const recv = this.rank === root ? this.collBuf('gather', 'recvBuf', recvBuf) : null;
+    if (recv) {
+      this.sameType('gather', send, recv);
+      if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `gather: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
+    }
+    this.agree({ call: 'gather', root, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('gather', send.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root), 'gather');
+  }
+
+  /** Rank r's `sendBuf` into the root's `recvBuf` at `displs[r]` (MPI_Gatherv; counts and displs matter at the root). */
+  async gatherv(sendBuf: ReduceArray, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('gatherv', root);
+    const send = this.collBuf('gatherv', 'sendBuf', sendBuf);
+    let recv: ReduceArray | null = null;
+    if (this.rank === root) {
+      recv = this.collBuf('gatherv', 'recvBuf', recvBuf);
+      this.sameType('gatherv', send, recv);
+      this.checkBlocks('gatherv', 'counts', 'displs', counts, displs, recv.length);
+      if (send.length !== counts![root]) throw new MpiError('MPI_ERR_COUNT', `gatherv: the root's sendBuf has ${send.length} elements but counts[${root}] is ${counts![root]}`);
+    }
+    this.agree({ call: 'gatherv', root, type: send.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : send.length, cross: rootCounts(root, 'sendBuf') });
+    await this.collective(this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send, recv, counts, displs, root), 'gatherv');
+  }
+
+  /** Block r of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatter). */
+  async scatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('scatter', root);
+    const recv = this.collBuf('scatter', 'recvBuf', recvBuf);
+    const send = this.rank === root ? this.collBuf('scatter', 'sendBuf', sendBuf) : null;
+    if (send) {
+      this.sameType('scatter', send, recv);
+      if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `scatter: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
+    }
+    this.agree({ call: 'scatter', root, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('scatter', recv.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root), 'scatter');
+  }
+
+  /** `counts[r]` elements from `displs[r]` of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatterv). */
+  async scatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+    this.checkRoot('scatterv', root);
+    const recv = this.collBuf('scatterv', 'recvBuf', recvBuf);
+    let send: ReduceArray | null = null;
+    if (this.rank === root) {
+      send = this.collBuf('scatterv', 'sendBuf', sendBuf);
+      this.sameType('scatterv', send, recv);
+      this.checkBlocks('scatterv', 'counts', 'displs', counts, displs, send.length);
+      if (recv.length < counts![root]!) throw new MpiError('MPI_ERR_COUNT', `scatterv: the root's recvBuf has ${recv.length} elements, fewer than counts[${root}] = ${counts![root]}`);
+    }
+    this.agree({ call: 'scatterv', root, type: recv.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : recv.length, cross: rootCounts(root, 'recvBuf') });
+    await this.collective(this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv, root), 'scatterv');
+  }
+
+  /** Inclusive prefix reduction: rank r gets sendBuf of ranks 0..r combined (MPI_Scan). */
+  async scan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('scan', 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('scan', 'sendBuf', sendBuf);
+    this.sameShape('scan', send, recv);
+    this.checkOp('scan', op, send);
+    this.agree({ call: 'scan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'scan');
+  }
+
+  /** Exclusive prefix reduction: rank r gets ranks 0..r-1 combined; rank 0's recvBuf is left as it is (MPI_Exscan). */
+  async exscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+    const recv = this.collBuf('exscan', 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('exscan', 'sendBuf', sendBuf);
+    this.sameShape('exscan', send, recv);
+    this.checkOp('exscan', op, send);
+    this.agree({ call: 'exscan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    await this.collective(this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'exscan');
+  }
+
+  // ---------------------------------------------------------------- the Aries collective engine
+
+  /**
+   * Whether this allreduce or barrier runs on the NIC's collective engine: asked for by name
+   * (`collectiveEngine`), or, with `mpi.collectiveEngine=yes` (Cray MPT's MPICH_USE_DMAPP_COLL;
+   * off by default, as there), chosen automatically when the machine has one, no algorithm is
+   * named and the reduction is one item of a type and op the engine supports (seed 001: 32- and
+   * 64-bit integers and floats, logical, bitwise, min/max with location; product and user ops go
+   * to the CPU).
+   */
+  private useCe(coll: 'allreduce' | 'barrier', opts: CollOptions | undefined, op?: Op, buf?: ReduceArray): boolean {
+    const requested = opts?.algorithm ?? this.world.algorithms[coll];
+    const why = this.proc.nic.ce === null ? `${this.proc.machine.config.name} has no collective engine` : coll === 'allreduce' ? ceRefusal(op!, buf!) : '';
+    if (requested === CE_ALGORITHM) {
+      if (why) throw new MpiError('MPI_ERR_ARG', `${coll}: algorithm '${CE_ALGORITHM}': ${why}`);
+      return true;
+    }
+    return requested === undefined && this.world.params.collectiveEngine && why === '' && this.size > 1;
+  }
+
+  /** This communicator as node-aware collectives see it. */
+  private get nodeHost(): NodeHost {
+    if (!this.nodeHostCache) {
+      this.nodeHostCache = {
+        world: this.world,
+        proc: this.proc,
+        rank: this.rank,
+        ctx: this.shape.ctx,
+        members: this.shape.members,
+        nextNodeCall: () => this.nodeCalls++,
+      };
+    }
+    return this.nodeHostCache;
+  }
+  private nodeHostCache: NodeHost | null = null;
+
+  /**
+   * One reduction (or a barrier, `op` undefined) through the collective engine: the ranks of a
+   * node combine on its lowest rank over shared memory, that rank joins the node's contribution
+   * to the engine's tree, and it hands the result back to the node's other ranks.
+   */
+  private async ceReduce(coll: string, send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
+    this.world.observer?.algorithm(this.proc.rank, CE_ALGORITHM);
+    const what = `${coll} (collective engine)`;
+    const proc = this.proc;
+    await nodeCombine(this.nodeHost, what, send, recv, op, async (acc) => {
+      const { tree, engine } = ceTree(this.nodeHost);
+      const ce = proc.nic.ce!;
+      // the join is a store at the rank's own time; one collective at a time per virtual CE
+      await proc.cpu(0, what);
+      while (ce.busy(engine)) await proc.cpu(CE_POLL_PS, `${what}: engine ${engine} busy`);
+      let result: CeResult | null = null;
+      const done = new Request(proc, 0, what, this.world.progressOf(proc.rank));
+      proc.charge(
+        ce.join(tree, engine, ceContribution(op, acc), (r) => {
+          result = r;
+          done.complete(DONE);
+        }),
+      );
+      await done.wait(() => `${what}: waiting for the network reduction`);
+      if (recv && op && !proc.isSkeleton(recv)) writeCeResult(recv, result!, op);
+      return recv;
+    });
+  }
+
+  /**
+   * Whether this allreduce or barrier runs node-aware (`mpi.nodeAwareCollectives`, MPICH's SMP
+   * collectives): on unless an algorithm is named, when some node holds two or more of the
+   * communicator's ranks, and for allreduce only with a commutative op (as MPICH).
+   */
+  private useNodeAware(opts: CollOptions | undefined, op?: Op): boolean {
+    if (!this.world.params.nodeAwareCollectives || this.size < 2) return false;
+    if ((opts?.algorithm ?? this.world.algorithms[op ? 'allreduce' : 'barrier']) !== undefined) return false;
+    if (op && !op.commutative) return false;
+    return sharesNodes(nodeGroup(this.nodeHost));
+  }
+
+  /**
+   * The SMP-aware allreduce (a barrier when `op` is undefined): the node's ranks combine on the
+   * board, the leaders run the library's algorithm among themselves, and the result goes back up.
+   */
+  private async smpReduce(coll: 'allreduce' | 'barrier', send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
+    const g = nodeGroup(this.nodeHost);
+    const n = g.leaders.length;
+    const alg = selectAlgorithm(coll, n, send ? send.byteLength : 0, op);
+    this.world.observer?.algorithm(this.proc.rank, `smp+${alg.name}`);
+    const what = `${coll} (node-aware, ${alg.name} over ${n} node leaders)`;
+    await nodeCombine(this.nodeHost, what, send, recv, op, async (acc) => {
+      if (n === 1) {
+        if (recv && acc && !this.proc.isSkeleton(recv)) recv.set(acc as never);
+        return recv;
+      }
+      const t = this.transport;
+      const leaders: CollTransport = { ...t, rank: g.leaders.indexOf(this.rank), size: n, isend: (b, d, tag, w) => t.isend(b, g.leaders[d]!, tag, w), irecv: (b, s, tag, w) => t.irecv(b, g.leaders[s]!, tag, w) };
+      if (coll === 'barrier') await this.collective((alg as Algorithm<'barrier'>).fn(leaders), what);
+      else await this.collective((alg as Algorithm<'allreduce'>).fn(leaders, acc!, recv!, op!), what);
+      return recv;
+    });
+  }
+
+  /**
+   * Records this rank's entry into a collective and checks it against the other ranks' (same
+   * call, root, op, type and counts); throws MpiError naming both ranks when they differ.
+   */
+  protected agree(c: CollCall): void {
+    if (this.size > 1) (this.ledger ??= this.world.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
+  }
+
+  /** The element type and count of a buffer every rank must pass alike. */
+  private dataSignature(buf: ReduceArray, countName: string): { type: string; count: number; countName: string } {
+    return { type: buf.constructor.name, count: buf.length, countName };
+  }
+
+  private collBuf(call: string, name: string, v: unknown): ReduceArray {
+    if (!isReduceArray(v)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a numeric typed array, got ${describe(v)}`);
+    return v;
+  }
+
+  private sameType(call: string, a: ReduceArray, b: ReduceArray): void {
+    if (a.constructor !== b.constructor) throw new MpiError('MPI_ERR_TYPE', `${call}: sendBuf and recvBuf must have the same element type (got ${a.constructor.name} and ${b.constructor.name})`);
+  }
+
+  private sameShape(call: string, a: ReduceArray, b: ReduceArray): void {
+    this.sameType(call, a, b);
+    if (a.length !== b.length) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf and recvBuf must have the same length (got ${a.length} and ${b.length})`);
+  }
+
+  private checkRoot(call: string, root: number): void {
+    if (!Number.isInteger(root) || root < 0 || root >= this.size) throw new MpiError('MPI_ERR_ROOT', `${call}: root=${root} is not a rank of the communicator (0..${this.size - 1})`);
+  }
+
+  /** `op` is an Op defined on `buf`'s element type (checked on every rank before any message moves). */
+  private checkOp(call: string, op: Op, buf: ReduceArray): void {
+    if (!op || typeof op.apply !== 'function' || typeof op.commutative !== 'boolean') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
+    const none = buf.subarray(0, 0) as ReduceArray;
+    try {
+      op.apply(none, none);
+    } catch (e) {
+      if (e instanceof MpiError) throw new MpiError(e.errorClass, `${call}: ${e.message.slice(e.errorClass.length + 2)}`);
+      throw e;
+    }
+    if (buf.length % op.unit !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${op.name} works on items of ${op.unit} elements; ${buf.length} elements are not whole items`);
+  }
+
+  private checkCounts(call: string, name: string, counts: ArrayLike<number> | null): void {
+    if (!counts || typeof counts.length !== 'number' || counts.length !== this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name} must have one entry per rank (${this.size})`);
+    for (let r = 0; r < this.size; r++) {
+      const c = counts[r]!;
+      if (!Number.isInteger(c) || c < 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name}[${r}]=${c} must be a non-negative integer`);
+    }
+  }
+
+  /** Counts and displacements of one block per rank, every block inside a buffer of `length` elements. */
+  private checkBlocks(call: string, countsName: string, displsName: string, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, length: number): void {
+    this.checkCounts(call, countsName, counts);
+    this.checkCounts(call, displsName, displs);
+    for (let r = 0; r < this.size; r++) {
+      if (displs![r]! + counts![r]! > length) throw new MpiError('MPI_ERR_COUNT', `${call}: block ${r} (${displsName}[${r}]=${displs![r]}, ${countsName}[${r}]=${counts![r]}) runs past the buffer's ${length} elements`);
+    }
+  }
+}
+
+const DONE: Status = { source: -1, tag: -1, count: 0, bytes: 0 };
+/** How often a rank looks again at a virtual CE another communicator holds (ps). */
+const CE_POLL_PS = 50_000;
+
+/** alltoallv: what rank i sends to rank j is what rank j expects from rank i, both ways. */
+function pairedCounts(mine: unknown, me: number, other: unknown, them: number): string | null {
+  const a = mine as { send: Int32Array; recv: Int32Array };
+  const b = other as { send: Int32Array; recv: Int32Array };
+  if (a.send[them] !== b.recv[me]) return `rank ${me} sends ${a.send[them]} elements to rank ${them}, which expects ${b.recv[me]} (recvCounts[${me}])`;
+  if (b.send[me] !== a.recv[them]) return `rank ${them} sends ${b.send[me]} elements to rank ${me}, which expects ${a.recv[them]} (recvCounts[${them}])`;
+  return null;
+}
+
+/** gatherv/scatterv: a rank's buffer holds what the root's counts give it. */
+function rootCounts(root: number, buf: string): (mine: unknown, me: number, other: unknown, them: number) => string | null {
+  return (mine, me, other, them) => {
+    if (me !== root && them !== root) return null;
+    const [counts, r, n] = me === root ? [mine as Int32Array, them, other as number] : [other as Int32Array, me, mine as number];
+    return counts[r] === n ? null : `rank ${r}'s ${buf} has ${n} elements but the root's counts[${r}] is ${counts[r]}`;
+  };
+}
