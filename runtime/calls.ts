@@ -56,7 +56,7 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     bytes,
     args: (a) => ({ bytes: bytes(a), ...args(a) }),
   });
-  return {
+  const calls: Record<string, CallSpec> = {
     send: send('MPI_Send'),
     isend: send('MPI_Isend'),
     ssend: send('MPI_Ssend'),
@@ -112,7 +112,12 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     scan: coll('MPI_Scan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
     exscan: coll('MPI_Exscan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
   };
+  // each collective's nonblocking form takes the same arguments (MPI_Ibcast for MPI_Bcast)
+  for (const c of NONBLOCKING_COLLECTIVES) calls[`i${c}`] = { ...calls[c]!, name: `MPI_I${calls[c]!.name.slice(4).toLowerCase()}` };
+  return calls;
 }
+
+const NONBLOCKING_COLLECTIVES = ['barrier', 'bcast', 'reduce', 'allreduce', 'allgather', 'allgatherv', 'alltoall', 'alltoallv', 'reduceScatter', 'reduceScatterBlock', 'gather', 'gatherv', 'scatter', 'scatterv', 'scan', 'exscan'] as const;
 
 /** Methods of a request the program may call itself. */
 export const REQUEST_CALLS: Readonly<Record<string, CallSpec>> = {

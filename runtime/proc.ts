@@ -77,6 +77,26 @@ export class Proc {
     return Math.max(this.clock, this.engine.now);
   }
 
+  /**
+   * Runs `fn` as a helper thread of this process would (an MPI progress thread), at the engine's
+   * time rather than at the rank's clock, which may be ahead while it computes: the CPU time `fn`
+   * charges is the helper's, and the rank's clock is left where it was.
+   */
+  aside<T>(fn: () => T): T {
+    const clock = this.clock;
+    const mark = this.mark;
+    const now = this.engine.now;
+    if (clock <= now) return fn();
+    this.clock = now;
+    this.mark = now;
+    try {
+      return fn();
+    } finally {
+      this.clock = clock;
+      this.mark = mark;
+    }
+  }
+
   /** Charges `ps` of CPU time without yielding; returns the time the work ends. */
   charge(ps: number): number {
     return this.advance(ps, SPAN_TRANSFER);

@@ -87,7 +87,7 @@ export const sc5832: MachineSpec = {
     ...fidelityParams(),
     // --- MPI (approximate until the MPI calibration)
     'mpi.eagerMaxBytes': { value: '1KiB', help: 'largest eager message; rendezvous above', source: `${S} §6.1: eager up to 1024 bytes (K12)` },
-    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
+    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers and nonblocking collectives progress while the rank computes, in a progress thread (yes), or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.collectiveEngine': { value: 'no', help: 'allreduce and barrier of one item run on the NIC\'s collective engine without being asked (yes), or only when the program or --coll names it (no)', source: 'Cray MPT: DMAPP-optimised collectives (the Aries collective engine) only with MPICH_USE_DMAPP_COLL set; off by default' },
     'mpi.nodeAwareCollectives': { value: 'no', help: 'allreduce and barrier combine within each node over shared memory, then across the node leaders (yes), or run flat over all ranks (no)', source: 'assumed: the seed figures were checked with flat algorithms; what the MPI of this machine did is not documented here' },
     'mpi.sendOverhead': { value: '1us', help: 'CPU time of a send call', source: 'assumed' },

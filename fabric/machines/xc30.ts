@@ -99,7 +99,7 @@ export const xc30: MachineSpec = {
     ...fidelityParams(),
     // --- MPI (approximate until the MPI calibration)
     'mpi.eagerMaxBytes': { value: '8KiB', help: 'largest eager message; rendezvous above', source: 'assumed' },
-    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers progress while the receiver computes (yes) or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
+    'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers and nonblocking collectives progress while the rank computes, in a progress thread (yes), or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.collectiveEngine': { value: 'no', help: 'allreduce and barrier of one item run on the NIC\'s collective engine without being asked (yes), or only when the program or --coll names it (no)', source: 'Cray MPT: DMAPP-optimised collectives (the Aries collective engine) only with MPICH_USE_DMAPP_COLL set; off by default' },
     'mpi.nodeAwareCollectives': { value: 'yes', help: 'allreduce and barrier combine within each node over shared memory, then across the node leaders (yes), or run flat over all ranks (no)', source: 'MPICH 3.x CVARs MPIR_CVAR_ENABLE_SMP_COLLECTIVES and MPIR_CVAR_ENABLE_SMP_ALLREDUCE, on by default in the MPICH that Cray MPT is built on' },
     'mpi.sendOverhead': { value: '400ns', help: 'CPU time of a send call', source: 'assumed' },

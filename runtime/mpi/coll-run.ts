@@ -10,7 +10,9 @@ const DONE: Status = Object.freeze({ source: -1, tag: -1, count: 0, bytes: 0 });
  * each completion that ends a wait runs it on from inside the event that completed it. CPU time
  * the algorithm spends (combining, copying, taking a completion) moves the rank's clock on
  * without a suspension; the messages it posts act at that clock. The rank itself waits on
- * `request` once, for the whole collective (or not at all, for a nonblocking one).
+ * `request` once, for the whole collective. A nonblocking collective's schedule instead moves on
+ * only inside the rank's MPI calls (or in a progress thread, `mpi.asyncProgress`), as MPICH's
+ * nonblocking schedules do.
  *
  * Timing is that of running the algorithm on the rank's thread: every wait ends at the later of
  * the rank's clock and the completion, inside a wait the rank polls MPI (pending rendezvous
@@ -22,6 +24,7 @@ export class CollRun implements RequestWaiter {
   private wait1: Request | null = null;
   private waitN: readonly Request[] | null = null;
   private left = 0;
+  private readonly resumeFn = (): void => this.resume();
 
   constructor(
     private readonly proc: Proc,
@@ -32,8 +35,16 @@ export class CollRun implements RequestWaiter {
     private readonly entryPs = 0,
     /** CPU time per step of the schedule (mpi.collectiveStep). */
     private readonly stepPs = 0,
+    /**
+     * False for a nonblocking collective: the rank goes on with its own work, and the schedule
+     * moves on only inside the rank's MPI calls (a test, a wait, any blocking call), or at once
+     * in a progress thread with `mpi.asyncProgress` (see Progress.onCpu).
+     */
+    private readonly blocking = true,
+    /** A nonblocking collective's poll cost (mpi test overhead). */
+    testCostPs = 0,
   ) {
-    this.request = new Request(proc, 0, what);
+    this.request = blocking ? new Request(proc, 0, what) : new Request(proc, testCostPs, what, progress);
   }
 
   /** Runs the algorithm up to its first wait; returns its request. */
@@ -52,7 +63,13 @@ export class CollRun implements RequestWaiter {
 
   requestDone(): void {
     if (--this.left > 0) return;
+    if (!this.blocking) return this.progress.onCpu(this.resumeFn);
     this.progress.leave();
+    this.resume();
+  }
+
+  /** The wait that just ended: takes its completions and runs the algorithm on. */
+  private resume(): void {
     let err: unknown = null;
     try {
       this.takeAll();
@@ -105,7 +122,7 @@ export class CollRun implements RequestWaiter {
           this.wait1 = step;
           this.left = 1;
           step.waiter = this;
-          this.progress.enter();
+          if (this.blocking) this.progress.enter();
           return;
         }
         try {
@@ -125,7 +142,7 @@ export class CollRun implements RequestWaiter {
       if (left > 0) {
         this.waitN = step;
         this.left = left;
-        this.progress.enter();
+        if (this.blocking) this.progress.enter();
         return;
       }
       try {

@@ -18,6 +18,9 @@ export class CollComm extends CommBase {
   /** Collective-engine calls this rank has made on this communicator. */
   private nodeCalls = 0;
   private ledger: CollLedger | null = null;
+  /** Collective calls this rank has made on this communicator (all members make them in the same order). */
+  private collCalls = 0;
+  private lastRun: CollRun | null = null;
 
   // ---------------------------------------------------------------- collectives
 
@@ -38,7 +41,12 @@ export class CollComm extends CommBase {
         skeleton: this.proc.skeleton,
       };
     }
-    return this.collTransport;
+    const t = this.collTransport;
+    // the call's messages carry its number on this communicator in their tags: collectives that
+    // overlap (a nonblocking one still running when the next starts) never take each other's
+    const off = (this.collCalls % CALL_TAGS) * TAGS_PER_CALL;
+    if (off === 0) return t;
+    return { ...t, isend: (buf, dest, tag, what) => t.isend(buf, dest, tag + off, what), irecv: (buf, source, tag, what) => t.irecv(buf, source, tag + off, what) };
   }
 
   /**
@@ -46,9 +54,26 @@ export class CollComm extends CommBase {
    * from the completions it waits for, and the rank's thread suspends once, for the whole call.
    */
   collective(alg: Coll, what: string): Promise<Status> {
+    return this.finish(this.launch(alg, what, true));
+  }
+
+  /**
+   * Starts a collective algorithm for this rank and returns its request: a blocking call then
+   * waits on it (`finish`); a nonblocking one hands it to the program, and the schedule moves on
+   * inside the rank's MPI calls (see CollRun).
+   */
+  protected launch(alg: Coll, what: string, blocking: boolean): Request {
     const P = this.world.params;
-    const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs);
-    return run.start().wait(() => run.describe());
+    const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs, blocking, P.testOverheadPs);
+    this.lastRun = run;
+    return run.start();
+  }
+
+  /** Waits for the collective `launch` just started, naming what it waits for if it never ends. */
+  protected finish(req: Request): Promise<Status> {
+    const run = this.lastRun!;
+    this.lastRun = null;
+    return req.wait(() => run.describe());
   }
 
   /** The algorithm to run: the call's option, else the run's choice, else the automatic one. */
@@ -66,186 +91,333 @@ export class CollComm extends CommBase {
     else await this.collective(this.algorithm('barrier', 0, undefined, opts).fn(this.transport), 'barrier');
   }
 
+  /** Nonblocking barrier (MPI_Ibarrier): its request completes once every rank has called it. */
+  ibarrier(opts?: CollOptions): Request {
+    this.agree({ call: 'ibarrier', algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('barrier', 0, undefined, opts).fn(this.transport), 'ibarrier', false);
+  }
+
   /** Copies the root's `buf` into every rank's `buf` (MPI_Bcast). */
   async bcast(buf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
-    const b = this.collBuf('bcast', 'buf', buf);
-    this.checkRoot('bcast', root);
-    this.agree({ call: 'bcast', root, ...this.dataSignature(b, 'elements in buf'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root), 'bcast');
+    await this.finish(this.bcastIn('bcast', buf, root, opts, true));
+  }
+
+  /** Nonblocking bcast (MPI_Ibcast): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  ibcast(buf: ReduceArray, root: number, opts?: CollOptions): Request {
+    return this.bcastIn('ibcast', buf, root, opts, false);
+  }
+
+  private bcastIn(call: string, buf: ReduceArray, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+    const b = this.collBuf(call, 'buf', buf);
+    this.checkRoot(call, root);
+    this.agree({ call, root, ...this.dataSignature(b, 'elements in buf'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root), call, blocking);
   }
 
   /** Combines every rank's `sendBuf` with `op` into the root's `recvBuf` (MPI_Reduce; `recvBuf` matters at the root only). */
   async reduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts?: CollOptions): Promise<void> {
-    this.checkRoot('reduce', root);
+    await this.finish(this.reduceIn('reduce', sendBuf, recvBuf, op, root, opts, true));
+  }
+
+  /** Nonblocking reduce (MPI_Ireduce): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  ireduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts?: CollOptions): Request {
+    return this.reduceIn('ireduce', sendBuf, recvBuf, op, root, opts, false);
+  }
+
+  private reduceIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+    this.checkRoot(call, root);
     const atRoot = this.rank === root;
     if (atRoot && !recvBuf) throw new MpiError('MPI_ERR_BUFFER', 'reduce: the root needs a recvBuf');
     if (sendBuf === IN_PLACE && !atRoot) throw new MpiError('MPI_ERR_BUFFER', 'reduce: only the root may pass mpi.IN_PLACE');
-    const send = sendBuf === IN_PLACE ? this.copyOf(this.collBuf('reduce', 'recvBuf', recvBuf)) : this.collBuf('reduce', 'sendBuf', sendBuf);
-    const recv = atRoot ? this.collBuf('reduce', 'recvBuf', recvBuf) : null;
-    if (recv) this.sameShape('reduce', send, recv);
-    this.checkOp('reduce', op, send);
-    this.agree({ call: 'reduce', root, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root), 'reduce');
+    const send = sendBuf === IN_PLACE ? this.copyOf(this.collBuf(call, 'recvBuf', recvBuf)) : this.collBuf(call, 'sendBuf', sendBuf);
+    const recv = atRoot ? this.collBuf(call, 'recvBuf', recvBuf) : null;
+    if (recv) this.sameShape(call, send, recv);
+    this.checkOp(call, op, send);
+    this.agree({ call, root, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root), call, blocking);
   }
 
   /** Combines every rank's `sendBuf` with `op` into every rank's `recvBuf` (MPI_Allreduce). */
   async allreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
-    const recv = this.collBuf('allreduce', 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('allreduce', 'sendBuf', sendBuf);
-    this.sameShape('allreduce', send, recv);
-    this.checkOp('allreduce', op, send);
-    this.agree({ call: 'allreduce', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    const { send, recv } = this.allreduceArgs('allreduce', sendBuf, recvBuf, op, opts);
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
     else if (this.useNodeAware(opts, op)) await this.smpReduce('allreduce', send, recv, op);
     else await this.collective(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'allreduce');
   }
 
+  /**
+   * Nonblocking allreduce (MPI_Iallreduce): starts it and returns its request. It runs the
+   * library's software algorithm (never the node-aware form or the collective engine, as MPICH's
+   * nonblocking schedules do not), progressing inside this rank's MPI calls.
+   */
+  iallreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+    const { send, recv } = this.allreduceArgs('iallreduce', sendBuf, recvBuf, op, opts);
+    return this.launch(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'iallreduce', false);
+  }
+
+  private allreduceArgs(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined): { send: ReduceArray; recv: ReduceArray } {
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
+    this.sameShape(call, send, recv);
+    this.checkOp(call, op, send);
+    this.agree({ call, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    return { send, recv };
+  }
+
   /** Every rank's `sendBuf`, in rank order, into every rank's `recvBuf` (MPI_Allgather; recvBuf holds size x sendBuf). */
   async allgather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
-    const recv = this.collBuf('allgather', 'recvBuf', recvBuf);
-    if (recv.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf has ${recv.length} elements, not a multiple of the ${this.size} ranks`);
+    await this.finish(this.allgatherIn('allgather', sendBuf, recvBuf, opts, true));
+  }
+
+  /** Nonblocking allgather (MPI_Iallgather): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  iallgather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Request {
+    return this.allgatherIn('iallgather', sendBuf, recvBuf, opts, false);
+  }
+
+  private allgatherIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts: CollOptions | undefined, blocking: boolean): Request {
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    if (recv.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: recvBuf has ${recv.length} elements, not a multiple of the ${this.size} ranks`);
     const k = recv.length / this.size;
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv, this.rank * k, this.rank * k + k) : this.collBuf('allgather', 'sendBuf', sendBuf);
-    this.sameType('allgather', send, recv);
-    if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `allgather: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
-    this.agree({ call: 'allgather', ...this.dataSignature(send, 'elements per rank'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv), 'allgather');
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv, this.rank * k, this.rank * k + k) : this.collBuf(call, 'sendBuf', sendBuf);
+    this.sameType(call, send, recv);
+    if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `${call}: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
+    this.agree({ call, ...this.dataSignature(send, 'elements per rank'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv), call, blocking);
   }
 
   /** Rank r's `sendBuf` into every rank's recvBuf at `displs[r]`, `counts[r]` elements (MPI_Allgatherv). */
   async allgatherv(sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Promise<void> {
-    const send = this.collBuf('allgatherv', 'sendBuf', sendBuf);
-    const recv = this.collBuf('allgatherv', 'recvBuf', recvBuf);
-    this.sameType('allgatherv', send, recv);
-    this.checkBlocks('allgatherv', 'counts', 'displs', counts, displs, recv.length);
-    if (send.length !== counts[this.rank]) throw new MpiError('MPI_ERR_COUNT', `allgatherv: sendBuf has ${send.length} elements but counts[${this.rank}] is ${counts[this.rank]}`);
-    this.agree({ call: 'allgatherv', type: send.constructor.name, counts, countsName: 'counts', algorithm: opts?.algorithm });
+    await this.finish(this.allgathervIn('allgatherv', sendBuf, recvBuf, counts, displs, opts, true));
+  }
+
+  /** Nonblocking allgatherv (MPI_Iallgatherv): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  iallgatherv(sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Request {
+    return this.allgathervIn('iallgatherv', sendBuf, recvBuf, counts, displs, opts, false);
+  }
+
+  private allgathervIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
+    const send = this.collBuf(call, 'sendBuf', sendBuf);
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    this.sameType(call, send, recv);
+    this.checkBlocks(call, 'counts', 'displs', counts, displs, recv.length);
+    if (send.length !== counts[this.rank]) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf has ${send.length} elements but counts[${this.rank}] is ${counts[this.rank]}`);
+    this.agree({ call, type: send.constructor.name, counts, countsName: 'counts', algorithm: opts?.algorithm });
     let total = 0;
     for (let r = 0; r < this.size; r++) total += counts[r]!;
-    await this.collective(this.algorithm('allgatherv', total * recv.BYTES_PER_ELEMENT, undefined, opts).fn(this.transport, send, recv, counts, displs), 'allgatherv');
+    return this.launch(this.algorithm('allgatherv', total * recv.BYTES_PER_ELEMENT, undefined, opts).fn(this.transport, send, recv, counts, displs), call, blocking);
   }
 
   /** Block j of every rank's `sendBuf` to rank j, into block i of rank j's `recvBuf` (MPI_Alltoall; equal blocks). */
   async alltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
-    const recv = this.collBuf('alltoall', 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('alltoall', 'sendBuf', sendBuf);
-    this.sameShape('alltoall', send, recv);
-    if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `alltoall: ${send.length} elements do not split into ${this.size} equal blocks`);
-    this.agree({ call: 'alltoall', ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv), 'alltoall');
+    await this.finish(this.alltoallIn('alltoall', sendBuf, recvBuf, opts, true));
+  }
+
+  /** Nonblocking alltoall (MPI_Ialltoall): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  ialltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Request {
+    return this.alltoallIn('ialltoall', sendBuf, recvBuf, opts, false);
+  }
+
+  private alltoallIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts: CollOptions | undefined, blocking: boolean): Request {
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
+    this.sameShape(call, send, recv);
+    if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${send.length} elements do not split into ${this.size} equal blocks`);
+    this.agree({ call, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv), call, blocking);
   }
 
   /** MPI_Alltoallv: `sendCounts[j]` elements from `sendDispls[j]` go to rank j, landing at its `recvDispls[i]`. */
   async alltoallv(sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Promise<void> {
-    const send = this.collBuf('alltoallv', 'sendBuf', sendBuf);
-    const recv = this.collBuf('alltoallv', 'recvBuf', recvBuf);
-    this.sameType('alltoallv', send, recv);
-    this.checkBlocks('alltoallv', 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
-    this.checkBlocks('alltoallv', 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
-    this.agree({ call: 'alltoallv', type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
-    await this.collective(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts, sendDispls, recv, recvCounts, recvDispls), 'alltoallv');
+    await this.finish(this.alltoallvIn('alltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts, true));
+  }
+
+  /** Nonblocking alltoallv (MPI_Ialltoallv): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  ialltoallv(sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Request {
+    return this.alltoallvIn('ialltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts, false);
+  }
+
+  private alltoallvIn(call: string, sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
+    const send = this.collBuf(call, 'sendBuf', sendBuf);
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    this.sameType(call, send, recv);
+    this.checkBlocks(call, 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
+    this.checkBlocks(call, 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
+    this.agree({ call, type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
+    return this.launch(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts, sendDispls, recv, recvCounts, recvDispls), call, blocking);
   }
 
   /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
   async reduceScatter(sendBuf: ReduceArray, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void> {
-    const send = this.collBuf('reduceScatter', 'sendBuf', sendBuf);
-    const recv = this.collBuf('reduceScatter', 'recvBuf', recvBuf);
-    this.sameType('reduceScatter', send, recv);
-    this.checkCounts('reduceScatter', 'recvCounts', recvCounts);
+    await this.finish(this.reduceScatterIn('reduceScatter', sendBuf, recvBuf, recvCounts, op, opts, true));
+  }
+
+  /** Nonblocking reduceScatter (MPI_Ireduce_scatter): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  ireduceScatter(sendBuf: ReduceArray, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Request {
+    return this.reduceScatterIn('ireduceScatter', sendBuf, recvBuf, recvCounts, op, opts, false);
+  }
+
+  private reduceScatterIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
+    const send = this.collBuf(call, 'sendBuf', sendBuf);
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    this.sameType(call, send, recv);
+    this.checkCounts(call, 'recvCounts', recvCounts);
     let total = 0;
     for (let r = 0; r < this.size; r++) total += recvCounts[r]!;
-    if (total !== send.length) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvCounts add up to ${total} but sendBuf has ${send.length} elements`);
-    if (recv.length < recvCounts[this.rank]!) throw new MpiError('MPI_ERR_COUNT', `reduceScatter: recvBuf has ${recv.length} elements, fewer than recvCounts[${this.rank}] = ${recvCounts[this.rank]}`);
-    this.checkOp('reduceScatter', op, send);
-    this.agree({ call: 'reduceScatter', op, type: send.constructor.name, counts: recvCounts, countsName: 'recvCounts', algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('reduceScatter', send.byteLength, op, opts).fn(this.transport, send, recv, recvCounts, op), 'reduceScatter');
+    if (total !== send.length) throw new MpiError('MPI_ERR_COUNT', `${call}: recvCounts add up to ${total} but sendBuf has ${send.length} elements`);
+    if (recv.length < recvCounts[this.rank]!) throw new MpiError('MPI_ERR_COUNT', `${call}: recvBuf has ${recv.length} elements, fewer than recvCounts[${this.rank}] = ${recvCounts[this.rank]}`);
+    this.checkOp(call, op, send);
+    this.agree({ call, op, type: send.constructor.name, counts: recvCounts, countsName: 'recvCounts', algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('reduceScatter', send.byteLength, op, opts).fn(this.transport, send, recv, recvCounts, op), call, blocking);
   }
 
   /** reduceScatter with recvBuf.length elements per rank (MPI_Reduce_scatter_block). */
   async reduceScatterBlock(sendBuf: ReduceArray, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
-    const send = this.collBuf('reduceScatterBlock', 'sendBuf', sendBuf);
-    const recv = this.collBuf('reduceScatterBlock', 'recvBuf', recvBuf);
-    this.sameType('reduceScatterBlock', send, recv);
-    if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `reduceScatterBlock: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
-    this.checkOp('reduceScatterBlock', op, send);
-    this.agree({ call: 'reduceScatterBlock', op, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'reduceScatterBlock');
+    await this.finish(this.reduceScatterBlockIn('reduceScatterBlock', sendBuf, recvBuf, op, opts, true));
+  }
+
+  /** Nonblocking reduceScatterBlock (MPI_Ireduce_scatter_block): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  ireduceScatterBlock(sendBuf: ReduceArray, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+    return this.reduceScatterBlockIn('ireduceScatterBlock', sendBuf, recvBuf, op, opts, false);
+  }
+
+  private reduceScatterBlockIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
+    const send = this.collBuf(call, 'sendBuf', sendBuf);
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    this.sameType(call, send, recv);
+    if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
+    this.checkOp(call, op, send);
+    this.agree({ call, op, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op), call, blocking);
   }
 
   /** Every rank's `sendBuf`, in rank order, into the root's `recvBuf` (MPI_Gather). */
   async gather(sendBuf: ReduceArray, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Promise<void> {
-    this.checkRoot('gather', root);
-    const send = this.collBuf('gather', 'sendBuf', sendBuf);
-    const recv = this.rank === root ? this.collBuf('gather', 'recvBuf', recvBuf) : null;
+    await this.finish(this.gatherIn('gather', sendBuf, recvBuf, root, opts, true));
+  }
+
+  /** Nonblocking gather (MPI_Igather): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  igather(sendBuf: ReduceArray, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Request {
+    return this.gatherIn('igather', sendBuf, recvBuf, root, opts, false);
+  }
+
+  private gatherIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray | null, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+    this.checkRoot(call, root);
+    const send = this.collBuf(call, 'sendBuf', sendBuf);
+    const recv = this.rank === root ? this.collBuf(call, 'recvBuf', recvBuf) : null;
     if (recv) {
-      this.sameType('gather', send, recv);
-      if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `gather: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
+      this.sameType(call, send, recv);
+      if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
     }
-    this.agree({ call: 'gather', root, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('gather', send.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root), 'gather');
+    this.agree({ call, root, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('gather', send.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root), call, blocking);
   }
 
   /** Rank r's `sendBuf` into the root's `recvBuf` at `displs[r]` (MPI_Gatherv; counts and displs matter at the root). */
   async gatherv(sendBuf: ReduceArray, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Promise<void> {
-    this.checkRoot('gatherv', root);
-    const send = this.collBuf('gatherv', 'sendBuf', sendBuf);
+    await this.finish(this.gathervIn('gatherv', sendBuf, recvBuf, counts, displs, root, opts, true));
+  }
+
+  /** Nonblocking gatherv (MPI_Igatherv): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  igatherv(sendBuf: ReduceArray, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Request {
+    return this.gathervIn('igatherv', sendBuf, recvBuf, counts, displs, root, opts, false);
+  }
+
+  private gathervIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+    this.checkRoot(call, root);
+    const send = this.collBuf(call, 'sendBuf', sendBuf);
     let recv: ReduceArray | null = null;
     if (this.rank === root) {
-      recv = this.collBuf('gatherv', 'recvBuf', recvBuf);
-      this.sameType('gatherv', send, recv);
-      this.checkBlocks('gatherv', 'counts', 'displs', counts, displs, recv.length);
-      if (send.length !== counts![root]) throw new MpiError('MPI_ERR_COUNT', `gatherv: the root's sendBuf has ${send.length} elements but counts[${root}] is ${counts![root]}`);
+      recv = this.collBuf(call, 'recvBuf', recvBuf);
+      this.sameType(call, send, recv);
+      this.checkBlocks(call, 'counts', 'displs', counts, displs, recv.length);
+      if (send.length !== counts![root]) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's sendBuf has ${send.length} elements but counts[${root}] is ${counts![root]}`);
     }
-    this.agree({ call: 'gatherv', root, type: send.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : send.length, cross: rootCounts(root, 'sendBuf') });
-    await this.collective(this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send, recv, counts, displs, root), 'gatherv');
+    this.agree({ call, root, type: send.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : send.length, cross: rootCounts(root, 'sendBuf') });
+    return this.launch(this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send, recv, counts, displs, root), call, blocking);
   }
 
   /** Block r of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatter). */
   async scatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
-    this.checkRoot('scatter', root);
-    const recv = this.collBuf('scatter', 'recvBuf', recvBuf);
-    const send = this.rank === root ? this.collBuf('scatter', 'sendBuf', sendBuf) : null;
+    await this.finish(this.scatterIn('scatter', sendBuf, recvBuf, root, opts, true));
+  }
+
+  /** Nonblocking scatter (MPI_Iscatter): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  iscatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Request {
+    return this.scatterIn('iscatter', sendBuf, recvBuf, root, opts, false);
+  }
+
+  private scatterIn(call: string, sendBuf: ReduceArray | null, recvBuf: ReduceArray, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+    this.checkRoot(call, root);
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const send = this.rank === root ? this.collBuf(call, 'sendBuf', sendBuf) : null;
     if (send) {
-      this.sameType('scatter', send, recv);
-      if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `scatter: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
+      this.sameType(call, send, recv);
+      if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     }
-    this.agree({ call: 'scatter', root, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('scatter', recv.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root), 'scatter');
+    this.agree({ call, root, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('scatter', recv.byteLength * this.size, undefined, opts).fn(this.transport, send, recv, root), call, blocking);
   }
 
   /** `counts[r]` elements from `displs[r]` of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatterv). */
   async scatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
-    this.checkRoot('scatterv', root);
-    const recv = this.collBuf('scatterv', 'recvBuf', recvBuf);
+    await this.finish(this.scattervIn('scatterv', sendBuf, counts, displs, recvBuf, root, opts, true));
+  }
+
+  /** Nonblocking scatterv (MPI_Iscatterv): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  iscatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Request {
+    return this.scattervIn('iscatterv', sendBuf, counts, displs, recvBuf, root, opts, false);
+  }
+
+  private scattervIn(call: string, sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+    this.checkRoot(call, root);
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
     let send: ReduceArray | null = null;
     if (this.rank === root) {
-      send = this.collBuf('scatterv', 'sendBuf', sendBuf);
-      this.sameType('scatterv', send, recv);
-      this.checkBlocks('scatterv', 'counts', 'displs', counts, displs, send.length);
-      if (recv.length < counts![root]!) throw new MpiError('MPI_ERR_COUNT', `scatterv: the root's recvBuf has ${recv.length} elements, fewer than counts[${root}] = ${counts![root]}`);
+      send = this.collBuf(call, 'sendBuf', sendBuf);
+      this.sameType(call, send, recv);
+      this.checkBlocks(call, 'counts', 'displs', counts, displs, send.length);
+      if (recv.length < counts![root]!) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's recvBuf has ${recv.length} elements, fewer than counts[${root}] = ${counts![root]}`);
     }
-    this.agree({ call: 'scatterv', root, type: recv.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : recv.length, cross: rootCounts(root, 'recvBuf') });
-    await this.collective(this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv, root), 'scatterv');
+    this.agree({ call, root, type: recv.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : recv.length, cross: rootCounts(root, 'recvBuf') });
+    return this.launch(this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv, root), call, blocking);
   }
 
   /** Inclusive prefix reduction: rank r gets sendBuf of ranks 0..r combined (MPI_Scan). */
   async scan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
-    const recv = this.collBuf('scan', 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('scan', 'sendBuf', sendBuf);
-    this.sameShape('scan', send, recv);
-    this.checkOp('scan', op, send);
-    this.agree({ call: 'scan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'scan');
+    await this.finish(this.scanIn('scan', sendBuf, recvBuf, op, opts, true));
+  }
+
+  /** Nonblocking scan (MPI_Iscan): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  iscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+    return this.scanIn('iscan', sendBuf, recvBuf, op, opts, false);
+  }
+
+  private scanIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
+    this.sameShape(call, send, recv);
+    this.checkOp(call, op, send);
+    this.agree({ call, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op), call, blocking);
   }
 
   /** Exclusive prefix reduction: rank r gets ranks 0..r-1 combined; rank 0's recvBuf is left as it is (MPI_Exscan). */
   async exscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
-    const recv = this.collBuf('exscan', 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf('exscan', 'sendBuf', sendBuf);
-    this.sameShape('exscan', send, recv);
-    this.checkOp('exscan', op, send);
-    this.agree({ call: 'exscan', op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    await this.collective(this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'exscan');
+    await this.finish(this.exscanIn('exscan', sendBuf, recvBuf, op, opts, true));
+  }
+
+  /** Nonblocking exscan (MPI_Iexscan): starts it and returns its request; it progresses inside this rank's MPI calls. */
+  iexscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+    return this.exscanIn('iexscan', sendBuf, recvBuf, op, opts, false);
+  }
+
+  private exscanIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
+    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
+    this.sameShape(call, send, recv);
+    this.checkOp(call, op, send);
+    this.agree({ call, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
+    return this.launch(this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op), call, blocking);
   }
 
   // ---------------------------------------------------------------- the Aries collective engine
@@ -353,6 +525,7 @@ export class CollComm extends CommBase {
    * call, root, op, type and counts); throws MpiError naming both ranks when they differ.
    */
   protected agree(c: CollCall): void {
+    this.collCalls++;
     if (this.size > 1) (this.ledger ??= this.world.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
   }
 
@@ -410,6 +583,10 @@ export class CollComm extends CommBase {
   }
 }
 
+/** Tags one collective call's algorithm may use (util.ts TAG: bases up to 0x1e0, phases 0..15). */
+const TAGS_PER_CALL = 0x200;
+/** Calls whose tags differ before they repeat (tags stay below TAG_UB). */
+const CALL_TAGS = 0x3fffff;
 const DONE: Status = { source: -1, tag: -1, count: 0, bytes: 0 };
 /** How often a rank looks again at a virtual CE another communicator holds (ps). */
 const CE_POLL_PS = 50_000;

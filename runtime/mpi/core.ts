@@ -104,6 +104,13 @@ class Endpoint implements Progress {
     this.waitSince = Infinity;
   }
 
+  onCpu(step: () => void): void {
+    if (this.world.params.asyncProgress) return this.proc.aside(step);
+    const at = this.cpuAt();
+    if (at < 0) this.pending.push(step);
+    else this.world.runAt(this.proc, at, step);
+  }
+
   /**
    * When a step that needs the rank's CPU can run if it becomes due now: now inside a wait, else
    * at the rank's next MPI call already made ahead of time, else -1 (at its next call).
@@ -631,10 +638,8 @@ export class MpiWorld implements EventHandler {
       }
     };
     // the pull needs the receiver's CPU: now if it is inside MPI, else at its next MPI call
-    if (inCall || P.asyncProgress) return pull();
-    const at = me.cpuAt();
-    if (at < 0) me.pending.push(pull);
-    else this.runAt(proc, at, pull);
+    if (inCall) return pull();
+    me.onCpu(pull);
   }
 
   /** Tells a synchronous sender that its message has matched. */

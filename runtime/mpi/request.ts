@@ -22,6 +22,11 @@ export interface Progress {
   /** The rank begins a wait at its own time: it is inside MPI from then until `leave`. */
   enter(): void;
   leave(): void;
+  /**
+   * Runs `step`, a protocol step that needs the rank's CPU: now if the rank is inside MPI (or a
+   * progress thread runs, `mpi.asyncProgress`), else at its next MPI call.
+   */
+  onCpu(step: () => void): void;
 }
 
 /** Error raised by an MPI call, carrying the MPI error class name. */
