@@ -186,20 +186,21 @@ export class CollComm extends CommBase {
   }
 
   /** Rank r's `sendBuf` into every rank's recvBuf at `displs[r]`, `counts[r]` elements (MPI_Allgatherv). */
-  async allgatherv(sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Promise<void> {
+  async allgatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Promise<void> {
     await this.finish(this.allgathervIn('allgatherv', sendBuf, recvBuf, counts, displs, opts, true));
   }
 
   /** Nonblocking allgatherv (MPI_Iallgatherv): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iallgatherv(sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Request {
+  iallgatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Request {
     return this.allgathervIn('iallgatherv', sendBuf, recvBuf, counts, displs, opts, false);
   }
 
-  private allgathervIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
-    const send = this.collBuf(call, 'sendBuf', sendBuf);
+  private allgathervIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
     const recv = this.collBuf(call, 'recvBuf', recvBuf);
-    this.sameType(call, send, recv);
     this.checkBlocks(call, 'counts', 'displs', counts, displs, recv.length);
+    // in place: this rank's block is already at displs[rank] of recvBuf
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv, displs[this.rank]!, displs[this.rank]! + counts[this.rank]!) : this.collBuf(call, 'sendBuf', sendBuf);
+    this.sameType(call, send, recv);
     if (send.length !== counts[this.rank]) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf has ${send.length} elements but counts[${this.rank}] is ${counts[this.rank]}`);
     this.agree({ call, type: send.constructor.name, counts, countsName: 'counts', algorithm: opts?.algorithm });
     let total = 0;
@@ -227,42 +228,49 @@ export class CollComm extends CommBase {
   }
 
   /** MPI_Alltoallv: `sendCounts[j]` elements from `sendDispls[j]` go to rank j, landing at its `recvDispls[i]`. */
-  async alltoallv(sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Promise<void> {
+  async alltoallv(sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Promise<void> {
     await this.finish(this.alltoallvIn('alltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts, true));
   }
 
   /** Nonblocking alltoallv (MPI_Ialltoallv): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ialltoallv(sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Request {
+  ialltoallv(sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Request {
     return this.alltoallvIn('ialltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts, false);
   }
 
-  private alltoallvIn(call: string, sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
-    const send = this.collBuf(call, 'sendBuf', sendBuf);
+  private alltoallvIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
     const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    // in place: the data to send is in recvBuf, laid out as it will be received (sendCounts and sendDispls are ignored)
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
+    if (sendBuf === IN_PLACE) {
+      sendCounts = recvCounts;
+      sendDispls = recvDispls;
+    }
     this.sameType(call, send, recv);
     this.checkBlocks(call, 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
     this.checkBlocks(call, 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
-    this.agree({ call, type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
-    return this.launch(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts, sendDispls, recv, recvCounts, recvDispls), call, blocking);
+    this.agree({ call, type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts!), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
+    return this.launch(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts!, sendDispls!, recv, recvCounts, recvDispls), call, blocking);
   }
 
   /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
-  async reduceScatter(sendBuf: ReduceArray, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void> {
+  async reduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void> {
     await this.finish(this.reduceScatterIn('reduceScatter', sendBuf, recvBuf, recvCounts, op, opts, true));
   }
 
   /** Nonblocking reduceScatter (MPI_Ireduce_scatter): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ireduceScatter(sendBuf: ReduceArray, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Request {
+  ireduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Request {
     return this.reduceScatterIn('ireduceScatter', sendBuf, recvBuf, recvCounts, op, opts, false);
   }
 
-  private reduceScatterIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
-    const send = this.collBuf(call, 'sendBuf', sendBuf);
+  private reduceScatterIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
     const recv = this.collBuf(call, 'recvBuf', recvBuf);
-    this.sameType(call, send, recv);
     this.checkCounts(call, 'recvCounts', recvCounts);
     let total = 0;
     for (let r = 0; r < this.size; r++) total += recvCounts[r]!;
+    // in place: the input is the first `total` elements of recvBuf; the result goes to its start
+    if (sendBuf === IN_PLACE && recv.length < total) throw new MpiError('MPI_ERR_COUNT', `${call}: with mpi.IN_PLACE recvBuf holds the input, so it needs the ${total} elements recvCounts add up to, not ${recv.length}`);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv, 0, total) : this.collBuf(call, 'sendBuf', sendBuf);
+    this.sameType(call, send, recv);
     if (total !== send.length) throw new MpiError('MPI_ERR_COUNT', `${call}: recvCounts add up to ${total} but sendBuf has ${send.length} elements`);
     if (recv.length < recvCounts[this.rank]!) throw new MpiError('MPI_ERR_COUNT', `${call}: recvBuf has ${recv.length} elements, fewer than recvCounts[${this.rank}] = ${recvCounts[this.rank]}`);
     this.checkOp(call, op, send);
@@ -271,18 +279,21 @@ export class CollComm extends CommBase {
   }
 
   /** reduceScatter with recvBuf.length elements per rank (MPI_Reduce_scatter_block). */
-  async reduceScatterBlock(sendBuf: ReduceArray, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+  async reduceScatterBlock(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
     await this.finish(this.reduceScatterBlockIn('reduceScatterBlock', sendBuf, recvBuf, op, opts, true));
   }
 
   /** Nonblocking reduceScatterBlock (MPI_Ireduce_scatter_block): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ireduceScatterBlock(sendBuf: ReduceArray, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+  ireduceScatterBlock(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
     return this.reduceScatterBlockIn('ireduceScatterBlock', sendBuf, recvBuf, op, opts, false);
   }
 
-  private reduceScatterBlockIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
-    const send = this.collBuf(call, 'sendBuf', sendBuf);
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+  private reduceScatterBlockIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
+    const whole = this.collBuf(call, 'recvBuf', recvBuf);
+    // in place: recvBuf holds the input (size x the block) and gets the result in its first block
+    if (sendBuf === IN_PLACE && whole.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: with mpi.IN_PLACE recvBuf holds the input, ${this.size} equal blocks, not ${whole.length} elements`);
+    const send = sendBuf === IN_PLACE ? this.copyOf(whole) : this.collBuf(call, 'sendBuf', sendBuf);
+    const recv = sendBuf === IN_PLACE ? (whole.subarray(0, whole.length / this.size) as ReduceArray) : whole;
     this.sameType(call, send, recv);
     if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     this.checkOp(call, op, send);
@@ -291,19 +302,22 @@ export class CollComm extends CommBase {
   }
 
   /** Every rank's `sendBuf`, in rank order, into the root's `recvBuf` (MPI_Gather). */
-  async gather(sendBuf: ReduceArray, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Promise<void> {
+  async gather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Promise<void> {
     await this.finish(this.gatherIn('gather', sendBuf, recvBuf, root, opts, true));
   }
 
   /** Nonblocking gather (MPI_Igather): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  igather(sendBuf: ReduceArray, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Request {
+  igather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Request {
     return this.gatherIn('igather', sendBuf, recvBuf, root, opts, false);
   }
 
-  private gatherIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray | null, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+  private gatherIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
     this.checkRoot(call, root);
-    const send = this.collBuf(call, 'sendBuf', sendBuf);
     const recv = this.rank === root ? this.collBuf(call, 'recvBuf', recvBuf) : null;
+    if (sendBuf === IN_PLACE && !recv) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
+    // in place: the root's block is already in its place in recvBuf
+    const k = recv ? recv.length / this.size : 0;
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv!, root * k, root * k + k) : this.collBuf(call, 'sendBuf', sendBuf);
     if (recv) {
       this.sameType(call, send, recv);
       if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
@@ -313,43 +327,52 @@ export class CollComm extends CommBase {
   }
 
   /** Rank r's `sendBuf` into the root's `recvBuf` at `displs[r]` (MPI_Gatherv; counts and displs matter at the root). */
-  async gatherv(sendBuf: ReduceArray, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Promise<void> {
+  async gatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Promise<void> {
     await this.finish(this.gathervIn('gatherv', sendBuf, recvBuf, counts, displs, root, opts, true));
   }
 
   /** Nonblocking gatherv (MPI_Igatherv): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  igatherv(sendBuf: ReduceArray, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Request {
+  igatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Request {
     return this.gathervIn('igatherv', sendBuf, recvBuf, counts, displs, root, opts, false);
   }
 
-  private gathervIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+  private gathervIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
     this.checkRoot(call, root);
-    const send = this.collBuf(call, 'sendBuf', sendBuf);
+    if (sendBuf === IN_PLACE && this.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
+    let send = sendBuf === IN_PLACE ? null : this.collBuf(call, 'sendBuf', sendBuf);
     let recv: ReduceArray | null = null;
     if (this.rank === root) {
       recv = this.collBuf(call, 'recvBuf', recvBuf);
+      // in place: the root's block is already at displs[root] of recvBuf
+      if (!send) {
+        this.checkBlocks(call, 'counts', 'displs', counts, displs, recv.length);
+        send = this.copyOf(recv, displs![root]!, displs![root]! + counts![root]!);
+      }
       this.sameType(call, send, recv);
       this.checkBlocks(call, 'counts', 'displs', counts, displs, recv.length);
       if (send.length !== counts![root]) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's sendBuf has ${send.length} elements but counts[${root}] is ${counts![root]}`);
     }
-    this.agree({ call, root, type: send.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : send.length, cross: rootCounts(root, 'sendBuf') });
-    return this.launch(this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send, recv, counts, displs, root), call, blocking);
+    this.agree({ call, root, type: send!.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : send!.length, cross: rootCounts(root, 'sendBuf') });
+    return this.launch(this.algorithm('gatherv', 0, undefined, opts).fn(this.transport, send!, recv, counts, displs, root), call, blocking);
   }
 
   /** Block r of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatter). */
-  async scatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+  async scatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Promise<void> {
     await this.finish(this.scatterIn('scatter', sendBuf, recvBuf, root, opts, true));
   }
 
   /** Nonblocking scatter (MPI_Iscatter): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iscatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Request {
+  iscatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Request {
     return this.scatterIn('iscatter', sendBuf, recvBuf, root, opts, false);
   }
 
-  private scatterIn(call: string, sendBuf: ReduceArray | null, recvBuf: ReduceArray, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+  private scatterIn(call: string, sendBuf: ReduceArray | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
     this.checkRoot(call, root);
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    if (recvBuf === IN_PLACE && this.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
     const send = this.rank === root ? this.collBuf(call, 'sendBuf', sendBuf) : null;
+    // in place: the root's block stays where it is in sendBuf (it receives into a copy of it)
+    const k = send ? send.length / this.size : 0;
+    const recv = recvBuf === IN_PLACE ? this.copyOf(send!, root * k, root * k + k) : this.collBuf(call, 'recvBuf', recvBuf);
     if (send) {
       this.sameType(call, send, recv);
       if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
@@ -359,27 +382,33 @@ export class CollComm extends CommBase {
   }
 
   /** `counts[r]` elements from `displs[r]` of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatterv). */
-  async scatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+  async scatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Promise<void> {
     await this.finish(this.scattervIn('scatterv', sendBuf, counts, displs, recvBuf, root, opts, true));
   }
 
   /** Nonblocking scatterv (MPI_Iscatterv): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iscatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray, root: number, opts?: CollOptions): Request {
+  iscatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Request {
     return this.scattervIn('iscatterv', sendBuf, counts, displs, recvBuf, root, opts, false);
   }
 
-  private scattervIn(call: string, sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
+  private scattervIn(call: string, sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
     this.checkRoot(call, root);
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    if (recvBuf === IN_PLACE && this.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
     let send: ReduceArray | null = null;
+    let recv = recvBuf === IN_PLACE ? null : this.collBuf(call, 'recvBuf', recvBuf);
     if (this.rank === root) {
       send = this.collBuf(call, 'sendBuf', sendBuf);
+      // in place: the root's block stays where it is in sendBuf (it receives into a copy of it)
+      if (!recv) {
+        this.checkBlocks(call, 'counts', 'displs', counts, displs, send.length);
+        recv = this.copyOf(send, displs![root]!, displs![root]! + counts![root]!);
+      }
       this.sameType(call, send, recv);
       this.checkBlocks(call, 'counts', 'displs', counts, displs, send.length);
       if (recv.length < counts![root]!) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's recvBuf has ${recv.length} elements, fewer than counts[${root}] = ${counts![root]}`);
     }
-    this.agree({ call, root, type: recv.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : recv.length, cross: rootCounts(root, 'recvBuf') });
-    return this.launch(this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv, root), call, blocking);
+    this.agree({ call, root, type: recv!.constructor.name, algorithm: opts?.algorithm, data: this.rank === root ? Int32Array.from(counts!) : recv!.length, cross: rootCounts(root, 'recvBuf') });
+    return this.launch(this.algorithm('scatterv', 0, undefined, opts).fn(this.transport, send, counts, displs, recv!, root), call, blocking);
   }
 
   /** Inclusive prefix reduction: rank r gets sendBuf of ranks 0..r combined (MPI_Scan). */
