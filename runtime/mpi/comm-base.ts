@@ -316,10 +316,19 @@ export class CommBase {
   }
 
   protected checkRank(call: string, name: string, v: number, wildcard: boolean): void {
+    this.live(call);
     const ok = Number.isInteger(v) && ((v >= 0 && v < this.size) || v === PROC_NULL || (wildcard && v === ANY_SOURCE));
     if (!ok) {
       throw new MpiError('MPI_ERR_RANK', `${call}: ${name}=${v} is not a rank of the communicator (0..${this.size - 1}${wildcard ? ', mpi.ANY_SOURCE' : ''} or mpi.PROC_NULL)`);
     }
+  }
+
+  /** Set by `free` (MPI_Comm_free): every later call on the communicator is MPI_ERR_COMM. */
+  protected freed = false;
+
+  /** Fails a call on a freed communicator. */
+  protected live(call: string): void {
+    if (this.freed) throw new MpiError('MPI_ERR_COMM', `${call}: the communicator was freed`);
   }
 
   protected checkTag(call: string, v: number, wildcard: boolean): void {

@@ -554,6 +554,7 @@ export class CollComm extends CommBase {
    * call, root, op, type and counts); throws MpiError naming both ranks when they differ.
    */
   protected agree(c: CollCall): void {
+    this.live(c.call);
     this.collCalls++;
     if (this.size > 1) (this.ledger ??= this.world.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
   }

@@ -43,6 +43,34 @@ export class Group {
     return new Group(ranks.map((r) => this.ranks[r]!), this.me);
   }
 
+  /**
+   * The group of the ranks that `ranges` of (first, last, stride) triples name, in that order
+   * (MPI_Group_range_incl): first, first + stride, ... up to last inclusive.
+   */
+  rangeIncl(ranges: readonly (readonly [number, number, number])[]): Group {
+    return this.incl(this.expand('rangeIncl', ranges));
+  }
+
+  /** This group without the ranks `ranges` name (MPI_Group_range_excl). */
+  rangeExcl(ranges: readonly (readonly [number, number, number])[]): Group {
+    return this.excl(this.expand('rangeExcl', ranges));
+  }
+
+  private expand(call: string, ranges: readonly (readonly [number, number, number])[]): number[] {
+    if (!Array.isArray(ranges)) throw new MpiError('MPI_ERR_ARG', `${call}: ranges must be an array of [first, last, stride] triples`);
+    const out: number[] = [];
+    ranges.forEach((t, i) => {
+      if (!Array.isArray(t) || t.length !== 3 || !t.every((x) => Number.isInteger(x))) throw new MpiError('MPI_ERR_ARG', `${call}: ranges[${i}] must be [first, last, stride] integers`);
+      const [first, last, stride] = t;
+      if (stride === 0) throw new MpiError('MPI_ERR_ARG', `${call}: ranges[${i}] has stride 0`);
+      for (const [name, r] of [['first', first], ['last', last]] as const) {
+        if (r < 0 || r >= this.size) throw new MpiError('MPI_ERR_RANK', `${call}: ranges[${i}] ${name}=${r} is not a rank of the group (0..${this.size - 1})`);
+      }
+      for (let r = first; stride > 0 ? r <= last : r >= last; r += stride) out.push(r);
+    });
+    return out;
+  }
+
   /** This group without `ranks` (MPI_Group_excl). */
   excl(ranks: readonly number[]): Group {
     this.checkDistinct('excl', ranks);

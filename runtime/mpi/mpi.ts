@@ -1,11 +1,11 @@
 import type { Proc } from '../proc.ts';
-import { Comm, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
+import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
-export { CartComm, Comm, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
+export { CartComm, Comm, COMM_TYPE_SHARED, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
 export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
 
 /**
@@ -36,6 +36,10 @@ export class Mpi extends Comm {
   /** Stands for a collective's send buffer when the data is already in the receive buffer. */
   readonly IN_PLACE: typeof IN_PLACE = IN_PLACE;
 
+  /** Split type of `splitType`: the ranks of one node (MPI_COMM_TYPE_SHARED). */
+  readonly COMM_TYPE_SHARED = COMM_TYPE_SHARED;
+  private selfComm: Comm | null = null;
+
   constructor(world: MpiWorld, proc: Proc) {
     super(world, proc, new RankState(), { members: world.worldMembers, inv: null, ctx: 0, rank: proc.rank });
   }
@@ -43,6 +47,11 @@ export class Mpi extends Comm {
   /** MPI_COMM_WORLD itself. */
   get COMM_WORLD(): Comm {
     return this;
+  }
+
+  /** MPI_COMM_SELF: this rank alone. */
+  get COMM_SELF(): Comm {
+    return (this.selfComm ??= Comm.self(this.world, this.proc, this.state));
   }
 
   /** Simulated time of this rank in seconds (MPI_Wtime). */

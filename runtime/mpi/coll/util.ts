@@ -25,6 +25,8 @@ export const TAG = {
   scatterv: 0x1c0,
   scan: 0x1d0,
   exscan: 0x1e0,
+  // neighbourhood collectives: one tag per neighbour slot of a Cartesian grid (up to 16)
+  neighbor: 0x1f0,
 } as const;
 
 /** The bytes of elements [off, off + count) of `buf` (a view, no copy). */
