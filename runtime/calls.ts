@@ -3,7 +3,7 @@
  * `shmem_putmem`, `dmapp_put_nbi`, `GNI_PostFma`), the payload bytes a call moves and the
  * arguments a trace shows. Only the methods listed here are instrumented.
  */
-import { IN_PLACE } from './mpi/comm.ts';
+import { IN_PLACE } from './mpi/constants.ts';
 import type { Op } from './mpi/ops.ts';
 
 /** Arguments of a call as the trace shows them. */

@@ -145,6 +145,8 @@ export class Proc {
 
   /** The MPI wait the thread was last suspended in (see RankWait), so that a second wait of the same moment can join it. */
   pendingWait: unknown = null;
+  /** An MPI error the program caught under MPI_ERRORS_ARE_FATAL: the rank fails at its next MPI call or its end. */
+  fatal: Error | null = null;
 
   /** Whether the rank's code runs now (not blocked, not woken and waiting to resume). */
   get running(): boolean {

@@ -119,6 +119,9 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     procs.push(new Proc(r, layout.node[r]!, inst, thread, machine, socket === cpu.nicSocket ? 0 : cpu.socketCrossingPs, Detours.of(noise, seed, r)));
     bodies.push(async (ctx) => {
       results[r] = await opts.program(ctx);
+      // an MPI error the program caught under MPI_ERRORS_ARE_FATAL still fails the rank
+      const fatal = procs[r]!.fatal;
+      if (fatal) throw fatal;
       finished[r] = procs[r]!.settle();
     });
   }

@@ -1,6 +1,7 @@
 import type { Proc } from '../proc.ts';
 import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
 import { BSEND_OVERHEAD, describe, TAG_UB, UNDEFINED } from './constants.ts';
+import { ERRORS_ARE_FATAL, Errhandler } from './errhandler.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
 import { MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
@@ -321,6 +322,41 @@ export class CommBase {
     if (!ok) {
       throw new MpiError('MPI_ERR_RANK', `${call}: ${name}=${v} is not a rank of the communicator (0..${this.size - 1}${wildcard ? ', mpi.ANY_SOURCE' : ''} or mpi.PROC_NULL)`);
     }
+  }
+
+  // ---------------------------------------------------------------- error handling
+
+  /** What the communicator's failing calls do (MPI_Comm_set_errhandler); communicators made from it inherit it. */
+  protected errhandler: Errhandler = ERRORS_ARE_FATAL;
+
+  /** Sets the error handler (MPI_Comm_set_errhandler): mpi.ERRORS_ARE_FATAL, mpi.ERRORS_RETURN, or one of commCreateErrhandler. */
+  setErrhandler(h: Errhandler): void {
+    if (!(h instanceof Errhandler)) throw new MpiError('MPI_ERR_ARG', `setErrhandler: expected mpi.ERRORS_ARE_FATAL, mpi.ERRORS_RETURN or a handler of commCreateErrhandler, got ${describe(h)}`);
+    this.errhandler = h;
+  }
+
+  /** The error handler (MPI_Comm_get_errhandler). */
+  getErrhandler(): Errhandler {
+    return this.errhandler;
+  }
+
+  /** For the guard of the public calls (see errhandler.ts). */
+  errhandlerOf(): Errhandler {
+    return this.errhandler;
+  }
+
+  fatalOf(): Error | null {
+    return this.proc.fatal;
+  }
+
+  setFatal(err: Error): void {
+    this.proc.fatal ??= err;
+  }
+
+  /** `c`, made from this communicator, with this one's error handler. */
+  protected inherit<C extends CommBase>(c: C): C {
+    c.errhandler = this.errhandler;
+    return c;
   }
 
   /** Set by `free` (MPI_Comm_free): every later call on the communicator is MPI_ERR_COMM. */

@@ -9,6 +9,9 @@ import { bytes } from './coll/util.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
 import { MpiError, type Request } from './request.ts';
+import { mpiCalls } from '../calls.ts';
+import { CommBase } from './comm-base.ts';
+import { guardMethods } from './errhandler.ts';
 import { CartTopology, checkNeighbors, DistGraphTopology, GraphTopology, type Topology } from './topology.ts';
 
 export { CommBase, RankState, type CommShape } from './comm-base.ts';
@@ -41,7 +44,7 @@ export class Comm extends CollComm {
     const key = this.childKey('dup');
     this.agree({ call: 'dup' });
     await this.barrier();
-    return new Comm(this.world, this.proc, this.state, { ...this.shape, ctx: this.world.contextFor(key) });
+    return this.inherit(new Comm(this.world, this.proc, this.state, { ...this.shape, ctx: this.world.contextFor(key) }));
   }
 
   /**
@@ -104,7 +107,7 @@ export class Comm extends CollComm {
     await this.barrier();
     if (this.rank >= n) return null;
     const members = this.shape.members.slice(0, n);
-    return new CartComm(this.world, this.proc, this.state, this.shapeOf(members, key), dims, periods.map(Boolean));
+    return this.inherit(new CartComm(this.world, this.proc, this.state, this.shapeOf(members, key), dims, periods.map(Boolean)));
   }
 
   // ---------------------------------------------------------------- communicator calls
@@ -146,7 +149,7 @@ export class Comm extends CollComm {
   idup(): { comm: Comm; request: Request } {
     const key = this.childKey('dup');
     this.agree({ call: 'idup' });
-    const comm = new Comm(this.world, this.proc, this.state, { ...this.shape, ctx: this.world.contextFor(key) });
+    const comm = this.inherit(new Comm(this.world, this.proc, this.state, { ...this.shape, ctx: this.world.contextFor(key) }));
     return { comm, request: this.ibarrier() };
   }
 
@@ -463,7 +466,7 @@ export class Comm extends CollComm {
   }
 
   protected sub(members: readonly number[], key: string): Comm {
-    return new Comm(this.world, this.proc, this.state, this.shapeOf(members, key));
+    return this.inherit(new Comm(this.world, this.proc, this.state, this.shapeOf(members, key)));
   }
 }
 
@@ -561,7 +564,7 @@ export class CartComm extends Comm {
     const color = this.coords.map((x, d) => (keep(d) ? '*' : String(x))).join(',');
     const dims = this.dims.filter((_, d) => keep(d));
     const periods = this.periods.filter((_, d) => keep(d));
-    return new CartComm(this.world, this.proc, this.state, this.shapeOf(members, `${key}:${color}`), dims.length > 0 ? dims : [1], periods.length > 0 ? periods : [false]);
+    return this.inherit(new CartComm(this.world, this.proc, this.state, this.shapeOf(members, `${key}:${color}`), dims.length > 0 ? dims : [1], periods.length > 0 ? periods : [false]));
   }
 }
 
@@ -594,3 +597,8 @@ function blocksOf(call: string, countsName: string, displsName: string, counts: 
     if (displs[i]! + counts[i]! > length) throw new MpiError('MPI_ERR_COUNT', `${call}: block ${i} (${displsName}[${i}]=${displs[i]}, ${countsName}[${i}]=${counts[i]}) runs past the buffer's ${length} elements`);
   }
 }
+
+/** The public calls of a communicator that the error handler guards: the traced ones and these. */
+const UNTRACED_CALLS = ['compare', 'setName', 'getName', 'topoTest', 'cartMap', 'graphMap', 'graphdimsGet', 'graphGet', 'graphNeighborsCount', 'graphNeighbors', 'distGraphNeighborsCount', 'distGraphNeighbors', 'cartCoords', 'cartRank', 'cartShift', 'setErrhandler'];
+const GUARDED = [...Object.keys(mpiCalls(1)), ...UNTRACED_CALLS];
+for (const proto of [CommBase.prototype, CollComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);

@@ -1,9 +1,13 @@
 import type { Proc } from '../proc.ts';
+import { MpiError } from './request.ts';
+import { ERROR_CODES } from './error-classes.ts';
+import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString } from './errhandler.ts';
 import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
+export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
 export { CartComm, Comm, COMM_TYPE_SHARED, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
 export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
@@ -36,6 +40,13 @@ export class Mpi extends Comm {
   /** Stands for a collective's send buffer when the data is already in the receive buffer. */
   readonly IN_PLACE: typeof IN_PLACE = IN_PLACE;
 
+  /** The default error handler: a failing call fails the run, even if the program catches its error. */
+  readonly ERRORS_ARE_FATAL = ERRORS_ARE_FATAL;
+  /** A failing call raises an MpiError (with `errorClass` and `code`) that the program may catch and go on. */
+  readonly ERRORS_RETURN = ERRORS_RETURN;
+  /** MPI's error classes by name without the MPI_ prefix (mpi.ERR_RANK, mpi.ERR_TRUNCATE, ...), MPICH's numbers. */
+  readonly errorCodes: Readonly<Record<string, number>> = ERROR_CODES;
+
   /** Split type of `splitType`: the ranks of one node (MPI_COMM_TYPE_SHARED). */
   readonly COMM_TYPE_SHARED = COMM_TYPE_SHARED;
   private selfComm: Comm | null = null;
@@ -65,6 +76,25 @@ export class Mpi extends Comm {
    */
   opCreate(fn: (inout: ReduceArray, input: ReduceArray) => void, commute: boolean, options?: OpOptions): Op {
     return opCreate(fn, commute, options);
+  }
+
+  /** The text of an error code (MPI_Error_string), e.g. `MPI_ERR_RANK: invalid rank`. */
+  errorString(code: number): string {
+    return errorString(code);
+  }
+
+  /** The class of an error code (MPI_Error_class). */
+  errorClass(code: number): number {
+    return errorClass(code);
+  }
+
+  /**
+   * An error handler calling `fn(comm, code)` when a call on a communicator it is set on fails
+   * (MPI_Comm_create_errhandler); the call then raises its MpiError, as with ERRORS_RETURN.
+   */
+  commCreateErrhandler(fn: (comm: Comm, code: number) => void): Errhandler {
+    if (typeof fn !== 'function') throw new MpiError('MPI_ERR_ARG', `commCreateErrhandler: expected a function (comm, code) => void, got ${typeof fn}`);
+    return new Errhandler('user', false, fn as (comm: unknown, code: number) => void);
   }
 
   /** Balanced Cartesian dimensions (MPI_Dims_create): zero entries of `dims` are filled. */

@@ -1,5 +1,6 @@
 import type { WaitReason } from '../../fabric/engine/engine.ts';
 import type { Proc } from '../proc.ts';
+import { errorCode } from './error-classes.ts';
 
 /** Status of a completed receive (or send): who, which tag, how much. */
 export interface Status {
@@ -37,6 +38,11 @@ export class MpiError extends Error {
   ) {
     super(`${errorClass}: ${message}`);
     this.name = 'MpiError';
+  }
+
+  /** The error's code (its class's number, as MPICH numbers them; see `mpi.errorString`). */
+  get code(): number {
+    return errorCode(this.errorClass);
   }
 }
 
