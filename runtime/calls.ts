@@ -79,6 +79,8 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     },
     iprobe: { name: 'MPI_Iprobe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
     probe: { name: 'MPI_Probe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
+    requestFree: { name: 'MPI_Request_free' },
+    requestGetStatus: { name: 'MPI_Request_get_status' },
     wait: requests('MPI_Wait'),
     waitAll: requests('MPI_Waitall'),
     waitAny: requests('MPI_Waitany'),

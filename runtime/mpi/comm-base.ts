@@ -3,7 +3,13 @@ import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode }
 import { BSEND_OVERHEAD, describe, TAG_UB, UNDEFINED } from './constants.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
-import { MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
+import { EMPTY_STATUS, MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
+
+/** One completed request of waitSome or testSome: its index in the list and its status. */
+export interface Completion {
+  readonly index: number;
+  readonly status: Status;
+}
 
 /** What one rank's communicators share: its attached buffer for buffered sends. */
 export class RankState {
@@ -11,6 +17,8 @@ export class RankState {
   bsendCapacity = 0;
   /** Buffered sends not yet seen complete, with the bytes each holds (bufferDetach waits for them). */
   readonly bsendPending = new Map<Request, number>();
+  /** The rank's MPI_REQUEST_NULL, made when first needed. */
+  requestNull: Request | null = null;
 
   /**
    * Bytes of the buffer held by buffered sends still in progress; frees those that have
@@ -189,78 +197,139 @@ export class CommBase {
     }
   }
 
-  /** Waits for one request. */
+  /**
+   * Waits for one request and returns its status; an inactive request (REQUEST_NULL, a persistent
+   * request not started) returns the empty status at once (MPI_Wait).
+   */
   wait(req: Request): Promise<Status> {
+    this.checkRequest('wait', req);
     return req.wait();
   }
 
-  /** Waits for every request; returns their statuses in order. */
-  waitAll(reqs: readonly Request[]): Promise<Status[]> {
-    return waitAll(this.proc, reqs, () => {
-      const pending = reqs.filter((r) => !r.done);
-      return `waitAll(${pending.length} of ${reqs.length} pending: ${pending.map((r) => r.what).join(', ')})`;
+  /**
+   * Waits for every request and returns their statuses in order, the empty status for inactive
+   * ones and null entries (MPI_Waitall). The list is left as it is.
+   */
+  waitAll(reqs: readonly (Request | null)[]): Promise<Status[]> {
+    const list = this.requestList('waitAll', reqs);
+    return waitAll(this.proc, list, () => {
+      const pending = list.filter((r) => !r.done);
+      return `waitAll(${pending.length} of ${list.length} pending: ${pending.map((r) => r.what).join(', ')})`;
     });
   }
 
   /**
-   * Waits until one of `reqs` completes; returns its index and status (MPI_Waitany). With no
-   * active request (an empty list), returns index UNDEFINED at once.
+   * Waits until one of the active requests of `reqs` completes; returns its index and status and,
+   * unless it is persistent, replaces it in `reqs` by REQUEST_NULL (MPI_Waitany). With no active
+   * request (all null, REQUEST_NULL, inactive, or an empty list), returns index UNDEFINED and the
+   * empty status at once.
    */
-  async waitAny(reqs: readonly (Request | null)[]): Promise<{ index: number; status: Status | null }> {
-    const active = reqs.filter((r): r is Request => r !== null);
-    if (active.length === 0) return { index: UNDEFINED, status: null };
+  async waitAny(reqs: (Request | null)[]): Promise<{ index: number; status: Status }> {
+    this.requestList('waitAny', reqs);
     for (;;) {
-      const i = reqs.findIndex((r) => r !== null && r.done);
-      if (i >= 0) return { index: i, status: await reqs[i]!.wait() };
+      const active: Request[] = [];
+      for (let i = 0; i < reqs.length; i++) {
+        const r = reqs[i];
+        if (!r?.active) continue;
+        if (r.done) {
+          const status = await r.wait();
+          this.release(reqs, i);
+          return { index: i, status };
+        }
+        active.push(r);
+      }
+      if (active.length === 0) return { index: UNDEFINED, status: EMPTY_STATUS };
       await waitWoken(this.proc, active, () => `waitAny(${active.map((r) => r.what).join(', ')})`);
     }
   }
 
-  /** Waits until at least one of `reqs` completes; returns the indices and statuses of all that have (MPI_Waitsome). */
-  async waitSome(reqs: readonly (Request | null)[]): Promise<{ index: number; status: Status }[]> {
-    const active = reqs.filter((r): r is Request => r !== null);
-    if (active.length === 0) return [];
+  /**
+   * Waits until at least one active request of `reqs` completes; returns the index and status of
+   * every one that has, each replaced in `reqs` by REQUEST_NULL unless persistent (MPI_Waitsome).
+   * With no active request, returns UNDEFINED at once (MPI's outcount MPI_UNDEFINED).
+   */
+  async waitSome(reqs: (Request | null)[]): Promise<Completion[] | typeof UNDEFINED> {
+    this.requestList('waitSome', reqs);
+    const active = reqs.filter((r): r is Request => r !== null && r.active);
+    if (active.length === 0) return UNDEFINED;
     while (!active.some((r) => r.done)) await waitWoken(this.proc, active, () => `waitSome(${active.map((r) => r.what).join(', ')})`);
-    const out: { index: number; status: Status }[] = [];
-    for (let i = 0; i < reqs.length; i++) if (reqs[i]?.done) out.push({ index: i, status: await reqs[i]!.wait() });
-    return out;
+    return this.collect(reqs);
   }
 
-  /** Polls one request once (costs a poll's CPU time). */
+  /** Polls one request once (costs a poll's CPU time); true if it has completed, or is inactive (MPI_Test). */
   test(req: Request): Promise<boolean> {
+    this.checkRequest('test', req);
     return req.test();
   }
 
-  /** True if every request has completed (one poll's CPU time; MPI_Testall). */
-  async testAll(reqs: readonly Request[]): Promise<boolean> {
-    if (reqs.length === 0) return true;
-    await reqs[0]!.test();
-    if (!reqs.every((r) => r.done)) return false;
-    for (const r of reqs) await r.wait();
-    return true;
+  /**
+   * Polls once (one poll's CPU time): if every request has completed, returns their statuses in
+   * order (the empty status for inactive ones and null entries), else null (MPI_Testall). The list
+   * is left as it is.
+   */
+  async testAll(reqs: readonly (Request | null)[]): Promise<Status[] | null> {
+    const list = this.requestList('testAll', reqs);
+    await this.poll('testAll', list);
+    if (!list.every((r) => r.done)) return null;
+    return list.map((r) => r.take());
   }
 
-  /** Index of a completed request, or -1 (one poll; MPI_Testany). */
-  async testAny(reqs: readonly Request[]): Promise<number> {
-    if (reqs.length === 0) return UNDEFINED;
-    await reqs[0]!.test();
-    const i = reqs.findIndex((r) => r.done);
-    if (i >= 0) await reqs[i]!.wait();
-    return i;
-  }
-
-  /** Indices of the completed requests (one poll; MPI_Testsome). */
-  async testSome(reqs: readonly Request[]): Promise<number[]> {
-    if (reqs.length === 0) return [];
-    await reqs[0]!.test();
-    const out: number[] = [];
+  /**
+   * Polls once (MPI_Testany): the first completed active request gives `flag` true, its index and
+   * status, and is replaced in `reqs` by REQUEST_NULL unless persistent; none completed gives
+   * `flag` false and index UNDEFINED; no active request gives `flag` true, index UNDEFINED and the
+   * empty status.
+   */
+  async testAny(reqs: (Request | null)[]): Promise<{ flag: boolean; index: number; status: Status | null }> {
+    const list = this.requestList('testAny', reqs);
+    await this.poll('testAny', list);
+    let active = false;
     for (let i = 0; i < reqs.length; i++) {
-      if (reqs[i]!.done) {
-        await reqs[i]!.wait();
-        out.push(i);
-      }
+      const r = reqs[i];
+      if (!r?.active) continue;
+      active = true;
+      if (!r.done) continue;
+      const status = r.take();
+      this.release(reqs, i);
+      return { flag: true, index: i, status };
     }
-    return out;
+    return active ? { flag: false, index: UNDEFINED, status: null } : { flag: true, index: UNDEFINED, status: EMPTY_STATUS };
+  }
+
+  /**
+   * Polls once (MPI_Testsome): returns the index and status of every completed active request
+   * (possibly none), each replaced in `reqs` by REQUEST_NULL unless persistent; UNDEFINED if no
+   * request is active.
+   */
+  async testSome(reqs: (Request | null)[]): Promise<Completion[] | typeof UNDEFINED> {
+    const list = this.requestList('testSome', reqs);
+    await this.poll('testSome', list);
+    if (!reqs.some((r) => r?.active)) return UNDEFINED;
+    return this.collect(reqs);
+  }
+
+  /**
+   * Whether a request has completed, and its status if so, without completing it: it stays as it
+   * is for a later wait or test (MPI_Request_get_status). One poll's CPU time. An inactive request
+   * gives `flag` true and the empty status.
+   */
+  async requestGetStatus(req: Request): Promise<{ flag: boolean; status: Status | null }> {
+    this.checkRequest('requestGetStatus', req);
+    req.checkUsable('requestGetStatus');
+    await this.poll('requestGetStatus', [req]);
+    return req.done ? { flag: true, status: req.peek() } : { flag: false, status: null };
+  }
+
+  /**
+   * Frees a request (MPI_Request_free): an operation in progress still completes (a send still
+   * delivers, a receive still fills its buffer), but the request can no longer be waited on,
+   * tested, started or cancelled (MPI_ERR_REQUEST). REQUEST_NULL cannot be freed.
+   */
+  requestFree(req: Request): void {
+    this.checkRequest('requestFree', req);
+    if (req.isNull) throw new MpiError('MPI_ERR_REQUEST', 'requestFree: REQUEST_NULL cannot be freed');
+    req.checkUsable('requestFree');
+    req.free();
   }
 
   /**
@@ -269,7 +338,7 @@ export class CommBase {
    * afterwards either way; `status.cancelled` tells which happened. Returns the same answer.
    */
   cancel(req: Request): boolean {
-    if (!(req instanceof Request)) throw new MpiError('MPI_ERR_REQUEST', `cancel: expected a request, got ${describe(req)}`);
+    this.checkRequest('cancel', req);
     return req.cancel();
   }
 
@@ -308,7 +377,56 @@ export class CommBase {
     return buf.slice(from, to) as T;
   }
 
+  // ---------------------------------------------------------------- requests
+
+  /** This rank's MPI_REQUEST_NULL. */
+  protected get requestNull(): Request {
+    return (this.state.requestNull ??= Request.null(this.proc, this.world.params.testOverheadPs));
+  }
+
+  /** One poll of the rank's MPI library (a test call's CPU time), naming the requests for a trace of the wait. */
+  private async poll(call: string, reqs: readonly Request[]): Promise<void> {
+    this.world.progressOf(this.proc.rank).poll();
+    await this.proc.cpu(this.world.params.testOverheadPs, `${call}(${reqs.length} requests)`);
+  }
+
+  /** Replaces `reqs[i]`, whose completion was just returned, by REQUEST_NULL unless it is persistent (as MPI frees it). */
+  private release(reqs: (Request | null)[], i: number): void {
+    if (!reqs[i]!.persistent) reqs[i] = this.requestNull;
+  }
+
+  /** Takes every completed active request of `reqs` (waitSome, testSome). */
+  private collect(reqs: (Request | null)[]): Completion[] {
+    const out: Completion[] = [];
+    for (let i = 0; i < reqs.length; i++) {
+      const r = reqs[i];
+      if (!r?.active || !r.done) continue;
+      out.push({ index: i, status: r.take() });
+      this.release(reqs, i);
+    }
+    return out;
+  }
+
   // ---------------------------------------------------------------- argument checks
+
+  /** Fails with MPI_ERR_REQUEST unless `req` is a request. */
+  protected checkRequest(call: string, req: unknown): asserts req is Request {
+    if (!(req instanceof Request)) throw new MpiError('MPI_ERR_REQUEST', `${call}: expected a request, got ${describe(req)}`);
+  }
+
+  /**
+   * Checks a list of requests (null entries allowed: REQUEST_NULL) and returns it with REQUEST_NULL
+   * for the nulls; MPI_ERR_REQUEST for an entry that is not a request or was freed.
+   */
+  private requestList(call: string, reqs: readonly (Request | null)[]): Request[] {
+    if (!Array.isArray(reqs)) throw new MpiError('MPI_ERR_ARG', `${call}: expected an array of requests, got ${describe(reqs)}`);
+    return reqs.map((r: unknown, i) => {
+      if (r === null) return this.requestNull;
+      this.checkRequest(`${call}: reqs[${i}]`, r);
+      r.checkUsable(`${call}: reqs[${i}]`);
+      return r;
+    });
+  }
 
   protected checkBuf(call: string, buf: ArrayBufferView): Uint8Array {
     if (!ArrayBuffer.isView(buf)) throw new MpiError('MPI_ERR_BUFFER', `${call}: buf must be a typed array or DataView, got ${describe(buf)}`);

@@ -1,9 +1,11 @@
 import type { Proc } from '../proc.ts';
 import { Comm, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
+import { getCount, type Request, type Status } from './request.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
+export type { Completion } from './comm-base.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
 export { CartComm, Comm, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
 export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
@@ -43,6 +45,24 @@ export class Mpi extends Comm {
   /** MPI_COMM_WORLD itself. */
   get COMM_WORLD(): Comm {
     return this;
+  }
+
+  /**
+   * The inactive request that stands for no operation (MPI_REQUEST_NULL): waits and tests on it
+   * return the empty status at once; waitAny and the others put it in place of a request whose
+   * completion they return.
+   */
+  get REQUEST_NULL(): Request {
+    return this.requestNull;
+  }
+
+  /**
+   * Elements of `type` a status covers (MPI_Get_count): `type` is an element size in bytes or a
+   * typed array constructor (`Float64Array`); UNDEFINED when the bytes are not a whole number of
+   * elements.
+   */
+  getCount(status: Status, type: number | { readonly BYTES_PER_ELEMENT: number }): number {
+    return getCount(status, type);
   }
 
   /** Simulated time of this rank in seconds (MPI_Wtime). */
