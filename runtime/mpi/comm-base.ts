@@ -334,8 +334,9 @@ export class CommBase {
 
   /**
    * Tries to cancel a pending request (MPI_Cancel). A receive not yet matched is cancelled; a
-   * send is cancelled if its message waits unmatched at the receiver. Wait on the request
-   * afterwards either way; `status.cancelled` tells which happened. Returns the same answer.
+   * send is cancelled if no receive has matched its message yet (still leaving, in flight, or
+   * queued at the receiver), even once it has completed locally. Wait on the request afterwards
+   * either way; `status.cancelled` tells which happened. Returns the same answer.
    */
   cancel(req: Request): boolean {
     this.checkRequest('cancel', req);

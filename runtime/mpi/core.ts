@@ -169,26 +169,33 @@ export class MpiWorld implements EventHandler {
     req.complete({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0, cancelled: true });
     return true;
   };
-  /** Cancels a send whose message waits unmatched at its receiver. */
-  private readonly cancelUnexpected = (req: Request): boolean => {
-    for (const me of this.cancellable.get(req) ?? []) {
-      const k = me.unexpected.findIndex((a) => a.sender === req);
-      if (k < 0) continue;
-      const a = me.unexpected[k]!;
-      me.unexpected.splice(k, 1);
-      this.cancellable.delete(req);
-      const s = this.sendReqs.get(a.sreq);
-      if (s) {
-        this.sendReqs.delete(a.sreq);
-        if (s.handle >= 0) s.proc.nic.deregister(s.handle);
-      }
-      req.complete({ source: me.proc.rank, tag: a.tag, count: 0, bytes: a.bytes, cancelled: true });
-      return true;
+  /**
+   * Cancels a send whose message no receive has matched yet, wherever the message is: still in the
+   * sender's call, in flight, waiting for its turn at the receiver, or queued there unexpected. A
+   * message cancelled before it arrives still arrives (its sequence number keeps the pair's order)
+   * but matches nothing. The outcome is decided at once, without the protocol messages a library
+   * exchanges to learn it.
+   */
+  private readonly cancelSend = (req: Request): boolean => {
+    const m = this.unmatched.get(req);
+    if (!m) return false;
+    this.unmatched.delete(req);
+    m.cancelled = true;
+    m.sender = null;
+    const q = this.eps[m.dst]!.unexpected;
+    const k = q.indexOf(m);
+    if (k >= 0) removeAt(q, k);
+    // nothing will pull the rendezvous buffer or answer the synchronous send
+    const s = m.sreq >= 0 ? this.sendReqs.get(m.sreq) : undefined;
+    if (s) {
+      this.sendReqs.delete(m.sreq);
+      if (s.handle >= 0) s.proc.nic.deregister(s.handle);
     }
-    return false;
+    req.completeCancelled({ source: m.dst, tag: m.tag, count: 0, bytes: 0, cancelled: true });
+    return true;
   };
-  /** The receiver holding each cancellable send's unexpected message. */
-  private readonly cancellable = new Map<Request, Endpoint[]>();
+  /** The message of each send that no receive has matched yet (what `cancelSend` looks for). */
+  private readonly unmatched = new Map<Request, Msg>();
   private readonly contexts = new Map<string, number>();
   private identity: Int32Array | null = null;
   private readonly memos = new Map<string, unknown>();
@@ -334,6 +341,10 @@ export class MpiWorld implements EventHandler {
     m.req = req;
     m.buf = buf;
     m.dst = dst;
+    // cancellable until a receive matches it
+    m.sender = req;
+    this.unmatched.set(req, m);
+    req.canceller = this.cancelSend;
     if (peer.node !== proc.node) proc.charge(proc.nic.smsgCostPs(m.kind === 'eager' ? bytes : 0));
     // the message leaves once the call's overhead is spent
     if (leaves <= proc.engine.now) this.launch(m);
@@ -346,6 +357,8 @@ export class MpiWorld implements EventHandler {
     const P = this.params;
     const proc = this.eps[m.src]!.proc;
     const peer = this.eps[m.dst]!.proc;
+    // a message cancelled before it left goes as its bare header, to keep the pair's sequence
+    if (m.cancelled) m.buf = EMPTY;
     if (peer.node === proc.node) {
       // on-node path: copy into a shared buffer; the send completes when the copy is done (a
       // synchronous one when the receiver has matched too)
@@ -353,7 +366,6 @@ export class MpiWorld implements EventHandler {
       const copyPs = Math.ceil(m.bytes / P.shmBytesPerPs);
       m.data = proc.isSkeleton(m.buf) ? m.buf : m.buf.slice();
       m.local = true;
-      m.sender = m.req;
       m.buf = EMPTY;
       if (m.sync) m.req = null;
       const slot = this.shm.put(m);
@@ -366,6 +378,10 @@ export class MpiWorld implements EventHandler {
       return;
     }
     // rendezvous: expose the buffer and announce it; the receiver pulls it
+    if (m.cancelled) {
+      proc.nic.sendSmsg(peer.node, peer.inst, m, EMPTY, this.rtsSent);
+      return;
+    }
     m.handle = proc.nic.register(m.buf);
     m.sreq = this.track(m.req!, m.handle, proc, m.dst);
     proc.nic.sendSmsg(peer.node, peer.inst, m, EMPTY, this.rtsSent);
@@ -478,25 +494,13 @@ export class MpiWorld implements EventHandler {
     }
   }
 
-  /** Lets the sender of unexpected message `a` cancel it while it waits unmatched. */
-  private offerCancel(me: Endpoint, a: Msg): void {
-    const req = a.sender;
-    if (!req || req.done) return;
-    const holders = this.cancellable.get(req);
-    if (holders) holders.push(me);
-    else this.cancellable.set(req, [me]);
-    req.canceller = this.cancelUnexpected;
-  }
-
   /** Message `a` has matched: its sender can no longer cancel it. */
   private dropSender(a: Msg): void {
     const req = a.sender;
     if (!req) return;
-    if (req.canceller === this.cancelUnexpected) {
-      req.canceller = null;
-      this.cancellable.delete(req);
-    }
     a.sender = null;
+    this.unmatched.delete(req);
+    if (req.canceller === this.cancelSend) req.canceller = null;
   }
 
   private nicDone(req: Request, s: NicStatus, bytes: number): void {
@@ -515,7 +519,6 @@ export class MpiWorld implements EventHandler {
     }
     m.data = m.kind === 'eager' ? payload : null;
     m.local = false;
-    m.sender = m.sreq >= 0 ? (this.sendReqs.get(m.sreq)?.req ?? null) : null;
     this.arrive(this.eps[to]!, m);
   }
 
@@ -531,7 +534,8 @@ export class MpiWorld implements EventHandler {
     let next: Msg | undefined = a;
     while (next) {
       me.recvSeq.set(src, next.seq + 1);
-      this.match(me, next);
+      // a cancelled message only keeps the order
+      if (!next.cancelled) this.match(me, next);
       const m = me.early.get(src);
       if (m === undefined) break;
       next = m.get(next.seq + 1);
@@ -546,7 +550,6 @@ export class MpiWorld implements EventHandler {
     if (i === q.length) {
       a.searchPs += i * this.params.matchEntryPs;
       me.unexpected.push(a);
-      this.offerCancel(me, a);
       if (me.probers.length > 0) for (const r of me.probers.splice(0)) r.complete({ source: -1, tag: -1, count: 0, bytes: 0 });
       return;
     }

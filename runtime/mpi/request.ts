@@ -195,6 +195,20 @@ export class Request {
   }
 
   /**
+   * Completes the request as cancelled; a send that completed locally while its message was still
+   * unmatched (an eager send) and whose completion no one has taken gets the cancelled status
+   * instead of its own.
+   */
+  completeCancelled(status: Status): void {
+    if (!this.completed) {
+      this.complete(status);
+      return;
+    }
+    this.result = status;
+    this.failure = null;
+  }
+
+  /**
    * The status of a completed request without taking its completion (MPI_Request_get_status):
    * the empty status for an inactive one; throws the request's error. Call only when `done`.
    */
@@ -225,10 +239,14 @@ export class Request {
     return true;
   }
 
-  /** Tries to cancel the operation (MPI_Cancel): true if it was stopped before it took effect; false for an inactive request. */
+  /**
+   * Tries to cancel the operation (MPI_Cancel): true if it was stopped before it took effect (a
+   * receive not yet matched, a send whose message no receive has matched yet). False once its
+   * completion has been returned by a wait or test, or for an inactive request.
+   */
   cancel(): boolean {
     this.checkUsable('cancel');
-    if (this.completed || this.inactive || !this.canceller) return false;
+    if (this.taken || this.inactive || !this.canceller) return false;
     if (!this.canceller(this)) return false;
     this.canceller = null;
     return true;
