@@ -1,6 +1,7 @@
 /**
  * Requests as MPI has them: REQUEST_NULL and inactive requests, the wait and test families'
- * statuses and their REQUEST_NULL replacement, requestGetStatus, getCount and cancel of sends, with real data on xe6 over the
+ * statuses and their REQUEST_NULL replacement, requestGetStatus, getCount, isendrecv, matched
+ * probes (mprobe, improbe, mrecv, imrecv) and cancel of sends, with real data on xe6 over the
  * network and within a node, and every error case.
  */
 import { describe, expect, it } from 'vitest';
@@ -284,6 +285,239 @@ describe('getCount', () => {
   });
 });
 
+describe('isendrecv and isendrecvReplace', () => {
+  it.each(placements)('$name: a pair swaps eager and rendezvous payloads; the one request completes with the receive\'s status', async ({ nodes, ppn, a, b }) => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes,
+      ppn,
+      program: async ({ mpi }) => {
+        if (mpi.rank !== a && mpi.rank !== b) return null;
+        const peer = mpi.rank === a ? b : a;
+        const out: { status: Status; bad: number; replaced: Status; badReplace: number }[] = [];
+        for (const n of SIZES) {
+          const recv = new Uint8Array(n);
+          const req = mpi.isendrecv(pattern(n, mpi.rank), peer, mpi.rank + 1, recv, peer, peer + 1);
+          const status = await mpi.wait(req);
+          const buf = pattern(n, mpi.rank + 10);
+          const replaced = await mpi.wait(mpi.isendrecvReplace(buf, peer, 50 + mpi.rank, peer, 50 + peer));
+          out.push({ status, bad: mismatch(recv, pattern(n, peer)), replaced, badReplace: mismatch(buf, pattern(n, peer + 10)) });
+        }
+        return out;
+      },
+    });
+    for (const [me, peer] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      expect(r.rankResults[me]).toEqual(
+        SIZES.map((n) => ({
+          status: { source: peer, tag: peer + 1, count: n, bytes: n },
+          bad: -1,
+          replaced: { source: peer, tag: 50 + peer, count: n, bytes: n },
+          badReplace: -1,
+        })),
+      );
+    }
+  });
+
+  it('the request completes only once both halves have: a send to a rank that receives late keeps it pending', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi, compute, now }) => {
+        const n = 30000; // rendezvous: the send completes once rank 1 pulls it
+        if (mpi.rank === 1) {
+          await mpi.send(Int32Array.of(5), 0, 1);
+          await compute({ us: 80 });
+          await mpi.recv(new Uint8Array(n), 0, 2);
+          return null;
+        }
+        const got = new Int32Array(1);
+        const req = mpi.isendrecv(new Uint8Array(n), 1, 2, got, 1, 1);
+        const st = await mpi.wait(req);
+        return { st, got: got[0], t: now() };
+      },
+    });
+    expect(r.result).toMatchObject({ st: { source: 1, tag: 1, count: 1, bytes: 4 }, got: 5 });
+    expect(r.result!.t).toBeGreaterThan(80);
+  });
+});
+
+describe('matched probes', () => {
+  it.each(placements)('$name: improbe finds nothing, then matches a message that no other receive can take; mrecv and imrecv receive eager and rendezvous messages', async ({ nodes, ppn, a, b }) => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes,
+      ppn,
+      program: async ({ mpi, compute }) => {
+        if (mpi.rank === b) {
+          await mpi.barrier();
+          for (const [k, n] of SIZES.entries()) {
+            await mpi.send(pattern(n, k), a, 7);
+            await mpi.send(pattern(n, k + 20), a, 7);
+          }
+          return null;
+        }
+        if (mpi.rank !== a) return mpi.barrier();
+        const nothing = await mpi.improbe(mpi.ANY_SOURCE, mpi.ANY_TAG);
+        await mpi.barrier();
+        await compute({ us: 40 });
+        const out = [];
+        for (const [k, n] of SIZES.entries()) {
+          const m = await mpi.improbe(b, 7);
+          if (!m) throw new Error('no message');
+          // a receive posted now takes the next message, not the matched one
+          const other = new Uint8Array(n);
+          const otherReq = mpi.irecv(other, mpi.ANY_SOURCE, mpi.ANY_TAG);
+          const buf = new Uint8Array(n);
+          const st = k === 0 ? await mpi.mrecv(buf, m.message) : await mpi.wait(mpi.imrecv(buf, m.message));
+          const otherSt = await mpi.wait(otherReq);
+          out.push({ probed: m.status, st, bad: mismatch(buf, pattern(n, k)), otherSt, otherBad: mismatch(other, pattern(n, k + 20)) });
+        }
+        return { nothing, out, left: await mpi.iprobe(mpi.ANY_SOURCE, mpi.ANY_TAG) };
+      },
+    });
+    const g = r.rankResults[a] as { nothing: unknown; out: unknown[]; left: unknown };
+    expect(g.nothing).toBeNull();
+    expect(g.out).toEqual(
+      SIZES.map((n) => ({
+        probed: { source: b, tag: 7, count: n, bytes: n },
+        st: { source: b, tag: 7, count: n, bytes: n },
+        bad: -1,
+        otherSt: { source: b, tag: 7, count: n, bytes: n },
+        otherBad: -1,
+      })),
+    );
+    expect(g.left).toBeNull();
+  });
+
+  it('mprobe + mrecv with ANY_SOURCE from 5 senders receives each of their 4 messages exactly once, in each sender\'s order, none lost', async () => {
+    const perSender = 4;
+    const size = (src: number, k: number) => (k % 2 === 0 ? 8 * (src + k + 1) : 9000 + 1000 * src + k);
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 3,
+      ppn: 2,
+      program: async ({ mpi, compute }) => {
+        if (mpi.rank !== 0) {
+          for (let k = 0; k < perSender; k++) {
+            await compute({ us: ((mpi.rank * 7 + k * 3) % 5) + 1 });
+            await mpi.send(pattern(size(mpi.rank, k), mpi.rank * 100 + k), 0, k);
+          }
+          return mpi.barrier();
+        }
+        const got: { source: number; tag: number; bytes: number; bad: number }[] = [];
+        for (let i = 0; i < (mpi.size - 1) * perSender; i++) {
+          const { message, status } = await mpi.mprobe(mpi.ANY_SOURCE, mpi.ANY_TAG);
+          const buf = new Uint8Array(status.count);
+          const st = await mpi.mrecv(buf, message);
+          if (st.source !== status.source || st.tag !== status.tag || st.bytes !== status.bytes) throw new Error('mrecv status differs from mprobe status');
+          got.push({ source: st.source, tag: st.tag, bytes: st.bytes, bad: mismatch(buf, pattern(size(st.source, st.tag), st.source * 100 + st.tag)) });
+        }
+        await mpi.barrier();
+        return { got, left: await mpi.iprobe(mpi.ANY_SOURCE, mpi.ANY_TAG) };
+      },
+    });
+    const g = r.result as unknown as { got: { source: number; tag: number; bytes: number; bad: number }[]; left: unknown };
+    expect(g.left).toBeNull();
+    expect(g.got).toHaveLength(5 * perSender);
+    expect(g.got.every((x) => x.bad === -1)).toBe(true);
+    for (let src = 1; src <= 5; src++) {
+      const mine = g.got.filter((x) => x.source === src);
+      expect(mine.map((x) => x.tag)).toEqual([0, 1, 2, 3]);
+      expect(mine.map((x) => x.bytes)).toEqual([0, 1, 2, 3].map((k) => size(src, k)));
+    }
+  });
+
+  it('a rendezvous message matched by improbe is pulled from the imrecv on: imrecv before 100 us of compute overlaps the pull, mrecv after it does not', async () => {
+    const n = 2_000_000;
+    const run = (early: boolean) =>
+      simulate({
+        machine: 'xe6',
+        nodes: 2,
+        program: async ({ mpi, compute, now }) => {
+          if (mpi.rank === 1) {
+            await mpi.send(pattern(n, 4), 0, 0);
+            return null;
+          }
+          let m = null;
+          while (!m) m = await mpi.improbe(1, 0);
+          const buf = new Uint8Array(n);
+          const t0 = now();
+          let st: Status;
+          if (early) {
+            const req = mpi.imrecv(buf, m.message);
+            await compute({ us: 100 });
+            st = await mpi.wait(req);
+          } else {
+            await compute({ us: 100 });
+            st = await mpi.mrecv(buf, m.message);
+          }
+          return { dt: now() - t0, st, bad: mismatch(buf, pattern(n, 4)) };
+        },
+      });
+    const [early, late] = await Promise.all([run(true), run(false)]);
+    for (const x of [early.result!, late.result!]) {
+      expect(x.st).toEqual({ source: 1, tag: 0, count: n, bytes: n });
+      expect(x.bad).toBe(-1);
+    }
+    // the pull of 2 MB takes several hundred us on Gemini: overlapped, it ends ~100 us sooner
+    const pull = late.result!.dt - 100;
+    expect(pull).toBeGreaterThan(150);
+    expect(early.result!.dt).toBeLessThan(late.result!.dt - 90);
+    expect(early.result!.dt).toBeGreaterThan(pull);
+  });
+
+  it('a probe of PROC_NULL returns MESSAGE_NO_PROC, whose receive returns at once with the PROC_NULL status; statuses use communicator ranks', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 4,
+      program: async ({ mpi }) => {
+        const half = (await mpi.split(mpi.rank % 2, -mpi.rank))!;
+        // in `half`, world rank 2 is rank 0 and world rank 0 is rank 1 (keys reverse the order)
+        if (mpi.rank === 2) await half.send(Int32Array.of(99), 1, 3);
+        if (mpi.rank !== 0) return null;
+        const p = await mpi.mprobe(mpi.PROC_NULL, 0);
+        const ip = await mpi.improbe(mpi.PROC_NULL, mpi.ANY_TAG);
+        const buf = Int32Array.of(-1);
+        const st = await mpi.mrecv(buf, p.message);
+        const st2 = await mpi.wait(mpi.imrecv(buf, mpi.MESSAGE_NO_PROC));
+        const m = await half.mprobe(mpi.ANY_SOURCE, 3, 4);
+        const got = new Int32Array(1);
+        const st3 = await half.mrecv(got, m.message);
+        return { noProc: p.message === mpi.MESSAGE_NO_PROC && ip!.message === mpi.MESSAGE_NO_PROC, p: p.status, st, st2, untouched: buf[0], probed: m.status, st3, got: got[0] };
+      },
+    });
+    const nullStatus = { source: -1, tag: -1, count: 0, bytes: 0 };
+    expect(r.result).toEqual({ noProc: true, p: nullStatus, st: nullStatus, st2: nullStatus, untouched: -1, probed: { source: 0, tag: 3, count: 1, bytes: 4 }, st3: { source: 0, tag: 3, count: 1, bytes: 4 }, got: 99 });
+  });
+});
+
+describe('metrics', () => {
+  it('count matched probes, isendrecv and requestGetStatus under their MPI names', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      metrics: true,
+      program: async ({ mpi }) => {
+        const peer = 1 - mpi.rank;
+        const buf = new Int32Array(1);
+        const req = mpi.isendrecv(Int32Array.of(mpi.rank), peer, 0, buf, peer, 0);
+        await mpi.requestGetStatus(req);
+        await mpi.wait(req);
+        await mpi.send(Int32Array.of(1), peer, 1);
+        const m = await mpi.mprobe(peer, 1);
+        await mpi.mrecv(buf, m.message);
+        await mpi.wait(mpi.isendrecvReplace(buf, peer, 2, peer, 2));
+        return null;
+      },
+    });
+    const calls = Object.fromEntries(r.metrics!.calls.map((c) => [c.name, c.calls]));
+    expect(calls).toMatchObject({ MPI_Isendrecv: 2, MPI_Isendrecv_replace: 2, MPI_Request_get_status: 2, MPI_Mprobe: 2, MPI_Mrecv: 2, MPI_Wait: 4 });
+  });
+});
+
 describe('cancel of a send', () => {
   it.each(placements)('$name: an eager isend, complete at the sender but unmatched at the receiver, is cancelled; the receiver only ever sees the next message', async ({ nodes, ppn, a, b }) => {
     const r = await simulate({
@@ -342,10 +576,37 @@ describe('cancel of a send', () => {
     expect(r.rankResults[a]).toEqual(SIZES.map(() => ({ ok: true, st: { source: b, tag: 0, count: 0, bytes: 0, cancelled: true } })));
     expect(r.rankResults[b]).toEqual(SIZES.map((n) => ({ st: { source: a, tag: 0, count: n, bytes: n }, bad: -1 })));
   });
+
+  it('a send matched by a posted receive or by mprobe cannot be cancelled: cancel returns false and the data arrives', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi, compute }) => {
+        if (mpi.rank === 0) {
+          const posted = mpi.isend(Int32Array.of(1), 1, 1);
+          const probed = mpi.isend(pattern(20000, 5), 1, 2);
+          await compute({ us: 30 }); // rank 1 matched both by now
+          const okPosted = mpi.cancel(posted);
+          const okProbed = mpi.cancel(probed);
+          const st = await mpi.waitAll([posted, probed]);
+          return { okPosted, okProbed, cancelled: st.map((s) => s.cancelled ?? false) };
+        }
+        const one = new Int32Array(1);
+        const req = mpi.irecv(one, 0, 1);
+        const m = await mpi.mprobe(0, 2);
+        await compute({ us: 40 });
+        const big = new Uint8Array(20000);
+        const st = await mpi.mrecv(big, m.message);
+        await mpi.wait(req);
+        return { one: one[0], st, bad: mismatch(big, pattern(20000, 5)) };
+      },
+    });
+    expect(r.rankResults[0]).toEqual({ okPosted: false, okProbed: false, cancelled: [false, false] });
+    expect(r.rankResults[1]).toEqual({ one: 1, st: { source: 0, tag: 2, count: 20000, bytes: 20000 }, bad: -1 });
+  });
 });
 
-
-describe('bad use of requests', () => {
+describe('bad use of requests and messages', () => {
   const bad: { name: string; cls: string; mentions: string; call: (ctx: RankContext) => Promise<unknown> }[] = [
     { name: 'wait on a freed request', cls: 'MPI_ERR_REQUEST', mentions: 'wait: the request irecv(source=1, tag=0) was freed', call: async ({ mpi }) => {
       const r = mpi.irecv(new Uint8Array(1), 1, 0);
@@ -389,6 +650,26 @@ describe('bad use of requests', () => {
     { name: 'testSome over a non-request', cls: 'MPI_ERR_REQUEST', mentions: 'testSome: reqs[0]', call: ({ mpi }) => mpi.testSome([1 as never]) },
     { name: 'requestGetStatus of a non-request', cls: 'MPI_ERR_REQUEST', mentions: 'requestGetStatus: expected a request, got null', call: ({ mpi }) => mpi.requestGetStatus(null as never) },
     { name: 'requestFree of a non-request', cls: 'MPI_ERR_REQUEST', mentions: 'requestFree: expected a request', call: async ({ mpi }) => mpi.requestFree(5 as never) },
+    { name: 'mrecv of a message already received', cls: 'MPI_ERR_REQUEST', mentions: 'the message was received already', call: async ({ mpi }) => {
+      const m = await mpi.mprobe(1, 0);
+      await mpi.mrecv(new Int32Array(1), m.message);
+      await mpi.mrecv(new Int32Array(1), m.message);
+    } },
+    { name: 'imrecv of a message already received', cls: 'MPI_ERR_REQUEST', mentions: 'imrecv(message from 1, tag 0, 4 bytes): the message was received already', call: async ({ mpi }) => {
+      const m = await mpi.mprobe(1, 0);
+      const r = mpi.imrecv(new Int32Array(1), m.message);
+      mpi.imrecv(new Int32Array(1), m.message);
+      await r.wait();
+    } },
+    { name: 'mrecv of a non-message', cls: 'MPI_ERR_REQUEST', mentions: 'mrecv: expected a message from mprobe or improbe, got Object', call: ({ mpi }) => mpi.mrecv(new Int32Array(1), {} as never) },
+    { name: 'mrecv into a buffer too small', cls: 'MPI_ERR_TRUNCATE', mentions: 'does not fit the 2-byte receive buffer', call: async ({ mpi }) => {
+      const m = await mpi.mprobe(1, 0);
+      await mpi.mrecv(new Uint8Array(2), m.message);
+    } },
+    { name: 'mprobe source = 4', cls: 'MPI_ERR_RANK', mentions: 'mprobe: source=4', call: ({ mpi }) => mpi.mprobe(4, 0) },
+    { name: 'improbe tag = -5', cls: 'MPI_ERR_TAG', mentions: 'improbe: tag=-5', call: ({ mpi }) => mpi.improbe(0, -5) },
+    { name: 'isendrecv dest = 4', cls: 'MPI_ERR_RANK', mentions: 'isendrecv: dest=4', call: async ({ mpi }) => mpi.isendrecv(new Uint8Array(1), 4, 0, new Uint8Array(1), 1, 0) },
+    { name: 'isendrecvReplace source = 7', cls: 'MPI_ERR_RANK', mentions: 'isendrecvReplace: source=7', call: async ({ mpi }) => mpi.isendrecvReplace(new Uint8Array(1), 1, 0, 7, 0) },
     { name: 'getCount of a non-status', cls: 'MPI_ERR_ARG', mentions: 'getCount: expected a status', call: async ({ mpi }) => mpi.getCount(null as never, 4) },
     { name: 'getCount with a zero element size', cls: 'MPI_ERR_TYPE', mentions: 'getCount: type must be a positive element size', call: async ({ mpi }) => mpi.getCount({ source: 0, tag: 0, count: 0, bytes: 4 }, 0) },
   ];

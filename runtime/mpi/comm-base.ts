@@ -3,7 +3,9 @@ import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode }
 import { BSEND_OVERHEAD, describe, TAG_UB, UNDEFINED } from './constants.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
+import { Message, MESSAGE_NO_PROC } from './mprobe.ts';
 import { EMPTY_STATUS, MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
+import { SendrecvRequest } from './sendrecv-request.ts';
 
 /** One completed request of waitSome or testSome: its index in the list and its status. */
 export interface Completion {
@@ -360,6 +362,71 @@ export class CommBase {
     return n;
   }
 
+  // ---------------------------------------------------------------- nonblocking sendrecv, matched probes
+
+  /**
+   * Nonblocking sendrecv (MPI_Isendrecv): one request, complete once both the send and the
+   * receive are, whose status is the receive's.
+   */
+  isendrecv(sendBuf: ArrayBufferView, dest: number, sendTag: number, recvBuf: ArrayBufferView, source: number, recvTag: number): Request {
+    this.checkBuf('isendrecv', sendBuf);
+    this.checkRank('isendrecv', 'dest', dest, false);
+    this.checkTag('isendrecv', sendTag, false);
+    const r = this.startRecv('isendrecv', recvBuf, source, recvTag);
+    const s = this.startSend('isendrecv', sendBuf, dest, sendTag, 'standard');
+    return this.sendrecvRequest(`isendrecv(dest=${dest}, tag=${sendTag}; source=${fmtSource(source)}, tag=${fmtTag(recvTag)})`, r, s);
+  }
+
+  /** Nonblocking sendrecvReplace (MPI_Isendrecv_replace): sends `buf` and receives into it; the request's status is the receive's. */
+  isendrecvReplace(buf: ArrayBufferView, dest: number, sendTag: number, source: number, recvTag: number): Request {
+    const bytes = this.checkBuf('isendrecvReplace', buf);
+    this.checkRank('isendrecvReplace', 'dest', dest, false);
+    this.checkTag('isendrecvReplace', sendTag, false);
+    this.checkRank('isendrecvReplace', 'source', source, true);
+    this.checkTag('isendrecvReplace', recvTag, true);
+    const s = this.startSend('isendrecvReplace', this.copyOf(bytes), dest, sendTag, 'standard');
+    const r = this.startRecv('isendrecvReplace', buf, source, recvTag);
+    return this.sendrecvRequest(`isendrecvReplace(dest=${dest}, tag=${sendTag}; source=${fmtSource(source)}, tag=${fmtTag(recvTag)})`, r, s);
+  }
+
+  /**
+   * Matched probe (MPI_Improbe): the first message a receive (source, tag) would match now, taken
+   * off the matching queues so that only `mrecv`/`imrecv` of the returned message can receive it,
+   * with its status (`count` in elements of `elemBytes` bytes); null if none has arrived. A probe
+   * of PROC_NULL returns MESSAGE_NO_PROC.
+   */
+  async improbe(source: number, tag: number, elemBytes = 1): Promise<{ message: Message; status: Status } | null> {
+    this.checkRank('improbe', 'source', source, true);
+    this.checkTag('improbe', tag, true);
+    // it looks at the queues at the rank's own time, after the receives it posted before
+    await this.proc.cpu(this.world.params.testOverheadPs, `improbe(source=${fmtSource(source)}, tag=${fmtTag(tag)})`);
+    return this.matchProbe(source, tag, elemBytes);
+  }
+
+  /** Blocking matched probe (MPI_Mprobe): waits for a message a receive (source, tag) would match and takes it, as `improbe`. */
+  async mprobe(source: number, tag: number, elemBytes = 1): Promise<{ message: Message; status: Status }> {
+    this.checkRank('mprobe', 'source', source, true);
+    this.checkTag('mprobe', tag, true);
+    const what = `mprobe(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
+    await this.proc.cpu(this.world.params.testOverheadPs, what);
+    for (;;) {
+      const got = this.matchProbe(source, tag, elemBytes);
+      if (got) return got;
+      await this.world.awaitArrival(this.proc.rank, what);
+    }
+  }
+
+  /** Receives a message that `mprobe` or `improbe` matched (MPI_Mrecv); returns its status. */
+  async mrecv(buf: ArrayBufferView, message: Message): Promise<Status> {
+    const req = this.imrecvOf('mrecv', buf, message);
+    return req.wait(() => req.what);
+  }
+
+  /** Nonblocking receive of a matched message (MPI_Imrecv); a rendezvous message's pull starts now. */
+  imrecv(buf: ArrayBufferView, message: Message): Request {
+    return this.imrecvOf('imrecv', buf, message);
+  }
+
   /** Sends on the communicator's collective context (never matches user messages). */
   protected collIsend(buf: Uint8Array, dest: number, tag: number, what: string): Request {
     return this.world.isend(this.proc.rank, buf, this.shape.members[dest]!, tag, this.shape.ctx + 1, what);
@@ -406,6 +473,33 @@ export class CommBase {
       this.release(reqs, i);
     }
     return out;
+  }
+
+  private sendrecvRequest(what: string, recv: Request, send: Request): Request {
+    return new SendrecvRequest(this.proc, this.world.params.testOverheadPs, what, this.world.progressOf(this.proc.rank), recv, send);
+  }
+
+  /** improbe's match, as a message and its status; MESSAGE_NO_PROC for PROC_NULL. */
+  private matchProbe(source: number, tag: number, elemBytes: number): { message: Message; status: Status } | null {
+    if (source === PROC_NULL) return { message: MESSAGE_NO_PROC, status: { source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 } };
+    const got = this.world.matchProbe(this.proc.rank, this.src(source), tag, this.shape.ctx);
+    if (!got) return null;
+    const { msg, searchPs } = got;
+    const inv = this.shape.inv;
+    const message = new Message(msg, this.proc.rank, searchPs, inv);
+    return { message, status: { source: inv ? inv[msg.src]! : msg.src, tag: msg.tag, count: Math.floor(msg.bytes / elemBytes), bytes: msg.bytes } };
+  }
+
+  private imrecvOf(call: string, buf: ArrayBufferView, message: Message): Request {
+    const bytes = this.checkBuf(call, buf);
+    if (!(message instanceof Message)) throw new MpiError('MPI_ERR_REQUEST', `${call}: expected a message from mprobe or improbe, got ${describe(message)}`);
+    if (message.noProc) {
+      const req = new Request(this.proc, this.world.params.testOverheadPs, `${call}(MESSAGE_NO_PROC)`, this.world.progressOf(this.proc.rank));
+      req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
+      return req;
+    }
+    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+    return message.receive(this.world, this.proc.rank, bytes, elem, call);
   }
 
   // ---------------------------------------------------------------- argument checks

@@ -462,6 +462,39 @@ export class MpiWorld implements EventHandler {
     return { source: inv ? inv[a.src]! : a.src, tag: a.tag, count: Math.floor(a.bytes / elemBytes), bytes: a.bytes };
   }
 
+  /**
+   * Matches the first unexpected message that a receive (source, tag, ctx) on rank `dst` would
+   * match and takes it off the queue, so that no other receive can (MPI_Improbe); null if none.
+   * `searchPs` is the CPU time of the queue searches on its way, charged when it is received.
+   */
+  matchProbe(dst: number, source: number, tag: number, ctx: number): { readonly msg: Msg; readonly searchPs: number } | null {
+    const me = this.eps[dst]!;
+    me.poll();
+    const probe = { source, tag, ctx };
+    const q = me.unexpected;
+    let i = 0;
+    while (i < q.length && !matches(probe, q[i]!)) i++;
+    if (i === q.length) return null;
+    const a = q[i]!;
+    removeAt(q, i);
+    this.dropSender(a);
+    return { msg: a, searchPs: a.searchPs + i * this.params.matchEntryPs };
+  }
+
+  /**
+   * Receives message `msg`, which `matchProbe` took for rank `dst`, into `buf` (MPI_Imrecv): as a
+   * receive that has just matched it, at the rank's own time; a rendezvous pull starts then.
+   */
+  receiveMatched(dst: number, msg: Msg, searchPs: number, buf: Uint8Array, elemBytes: number, what: string, inv: Int32Array | null): Request {
+    const me = this.eps[dst]!;
+    const req = new Request(me.proc, this.params.testOverheadPs, what, me);
+    me.poll();
+    if (this.params.requestOverheadPs > 0) me.proc.charge(this.params.requestOverheadPs);
+    const posted: Posted = { source: msg.src, tag: msg.tag, ctx: msg.ctx, buf, elemBytes, req, inv, searchPs };
+    this.runAt(me.proc, me.proc.time(), () => this.deliver(me, msg, posted, true));
+    return req;
+  }
+
   /** Blocks rank `dst` until a new message joins its unexpected queue. */
   async awaitArrival(dst: number, what: string): Promise<void> {
     const me = this.eps[dst]!;

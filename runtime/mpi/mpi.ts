@@ -1,10 +1,12 @@
 import type { Proc } from '../proc.ts';
 import { Comm, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
+import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
 import { getCount, type Request, type Status } from './request.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
+export type { Message } from './mprobe.ts';
 export type { Completion } from './comm-base.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
 export { CartComm, Comm, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
@@ -37,6 +39,8 @@ export class Mpi extends Comm {
   readonly MAXLOC: Op = MAXLOC;
   /** Stands for a collective's send buffer when the data is already in the receive buffer. */
   readonly IN_PLACE: typeof IN_PLACE = IN_PLACE;
+  /** The message a matched probe of PROC_NULL returns; `mrecv` of it receives nothing (MPI_MESSAGE_NO_PROC). */
+  readonly MESSAGE_NO_PROC: Message = MESSAGE_NO_PROC;
 
   constructor(world: MpiWorld, proc: Proc) {
     super(world, proc, new RankState(), { members: world.worldMembers, inv: null, ctx: 0, rank: proc.rank });

@@ -195,6 +195,17 @@ export class Request {
   }
 
   /**
+   * The outcome of a completed request, handed to a request that stands for it (a persistent or
+   * a combined request) without charging anyone: its status or error and the CPU time its
+   * completion costs, which the other request's taker then spends.
+   */
+  handOver(): { readonly status: Status | null; readonly failure: Error | null; readonly cpuPs: number } {
+    const cpuPs = this.completionCpuPs;
+    this.completionCpuPs = 0;
+    return { status: this.result, failure: this.failure, cpuPs };
+  }
+
+  /**
    * Completes the request as cancelled; a send that completed locally while its message was still
    * unmatched (an eager send) and whose completion no one has taken gets the cancelled status
    * instead of its own.
