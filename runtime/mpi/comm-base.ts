@@ -4,6 +4,7 @@ import { BSEND_OVERHEAD, describe, TAG_UB, UNDEFINED } from './constants.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
 import { Message, MESSAGE_NO_PROC } from './mprobe.ts';
+import { PersistentRequest } from './persistent.ts';
 import { EMPTY_STATUS, MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
 import { SendrecvRequest } from './sendrecv-request.ts';
 
@@ -427,6 +428,60 @@ export class CommBase {
     return this.imrecvOf('imrecv', buf, message);
   }
 
+  // ---------------------------------------------------------------- persistent requests
+
+  /** A persistent standard send (MPI_Send_init): inactive until `start`; each start sends `buf`'s contents of then. */
+  sendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.sendInitOf('sendInit', buf, dest, tag, 'standard');
+  }
+
+  /** A persistent synchronous send (MPI_Ssend_init). */
+  ssendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.sendInitOf('ssendInit', buf, dest, tag, 'sync');
+  }
+
+  /** A persistent ready send (MPI_Rsend_init; sent as a standard send). */
+  rsendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
+    return this.sendInitOf('rsendInit', buf, dest, tag, 'standard');
+  }
+
+  /**
+   * A persistent buffered send (MPI_Bsend_init): each start copies `buf` into the attached buffer
+   * as `ibsend` does (MPI_ERR_BUFFER at the start that finds no room), so its copy and the library's
+   * request for the copy are paid at each start.
+   */
+  bsendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
+    const bytes = this.checkBuf('bsendInit', buf);
+    this.checkRank('bsendInit', 'dest', dest, false);
+    this.checkTag('bsendInit', tag, false);
+    return this.persistent(`bsendInit(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`, () => this.ibsend(buf, dest, tag));
+  }
+
+  /** A persistent receive (MPI_Recv_init): inactive until `start`; each start posts a receive into `buf`. */
+  recvInit(buf: ArrayBufferView, source: number, tag: number): Request {
+    const bytes = this.checkBuf('recvInit', buf);
+    this.checkRank('recvInit', 'source', source, true);
+    this.checkTag('recvInit', tag, true);
+    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+    const what = `recvInit(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
+    const { world, shape } = this;
+    const rank = this.proc.rank;
+    const from = this.src(source);
+    return this.persistent(what, () => world.irecv(rank, bytes, elem, from, tag, shape.ctx, what, shape.inv, 0));
+  }
+
+  /** Starts an inactive persistent request (MPI_Start); MPI_ERR_REQUEST if it is active, freed, or not persistent. */
+  start(req: Request): void {
+    this.persistentOf('start', req).start();
+  }
+
+  /** Starts every request of `reqs` (MPI_Startall); all are checked first, so an error starts none. */
+  startAll(reqs: readonly Request[]): void {
+    const list = this.requestList('startAll', reqs).map((r, i) => this.persistentOf(`startAll: reqs[${i}]`, r));
+    for (const [i, r] of list.entries()) r.checkStartable(`startAll: reqs[${i}]`);
+    for (const r of list) r.start('startAll');
+  }
+
   /** Sends on the communicator's collective context (never matches user messages). */
   protected collIsend(buf: Uint8Array, dest: number, tag: number, what: string): Request {
     return this.world.isend(this.proc.rank, buf, this.shape.members[dest]!, tag, this.shape.ctx + 1, what);
@@ -500,6 +555,31 @@ export class CommBase {
     }
     const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     return message.receive(this.world, this.proc.rank, bytes, elem, call);
+  }
+
+  private sendInitOf(call: string, buf: ArrayBufferView, dest: number, tag: number, mode: SendMode): Request {
+    const bytes = this.checkBuf(call, buf);
+    this.checkRank(call, 'dest', dest, false);
+    this.checkTag(call, tag, false);
+    const what = `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
+    const { world, shape } = this;
+    const rank = this.proc.rank;
+    const to = this.dest(dest);
+    return this.persistent(what, () => world.isend(rank, bytes, to, tag, shape.ctx, what, mode, 0));
+  }
+
+  /** A persistent request whose starts run `startOp`; its allocation (mpi.requestOverhead) is charged now, once. */
+  private persistent(what: string, startOp: () => Request): Request {
+    const P = this.world.params;
+    if (P.requestOverheadPs > 0) this.proc.charge(P.requestOverheadPs);
+    return new PersistentRequest(this.proc, P.testOverheadPs, what, this.world.progressOf(this.proc.rank), startOp);
+  }
+
+  /** `req` as a persistent request; MPI_ERR_REQUEST if it is not one. */
+  private persistentOf(call: string, req: Request): PersistentRequest {
+    this.checkRequest(call, req);
+    if (!(req instanceof PersistentRequest)) throw new MpiError('MPI_ERR_REQUEST', `${call}: ${req.what} is not a persistent request (make one with sendInit, recvInit, ...)`);
+    return req;
   }
 
   // ---------------------------------------------------------------- argument checks

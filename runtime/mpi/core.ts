@@ -310,7 +310,7 @@ export class MpiWorld implements EventHandler {
    * time (overhead, FMA stores) is charged to the sender's clock, and the message leaves when
    * that work is done.
    */
-  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string, mode: SendMode = 'standard'): Request {
+  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string, mode: SendMode = 'standard', requestOverheadPs = this.params.requestOverheadPs): Request {
     const me = this.eps[src]!;
     const proc = me.proc;
     const P = this.params;
@@ -327,7 +327,7 @@ export class MpiWorld implements EventHandler {
     this.observer?.sent(src, dst, seq, ctx);
     const bytes = buf.length;
     const sync = mode === 'sync';
-    let leaves = proc.charge(P.sendOverheadPs + P.requestOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
+    let leaves = proc.charge(P.sendOverheadPs + requestOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
     // the library sends no faster than its message rate allows (mpi.messageGap): a send that
     // comes sooner spins until then
     if (P.messageGapPs > 0 && peer.node !== proc.node) {
@@ -407,7 +407,7 @@ export class MpiWorld implements EventHandler {
    * Posts a receive into `buf`; completes at once if a matching message already arrived. `inv`
    * maps world ranks to the communicator's ranks for the status (null: MPI_COMM_WORLD).
    */
-  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null): Request {
+  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null, requestOverheadPs = this.params.requestOverheadPs): Request {
     const me = this.eps[dst]!;
     const req = new Request(me.proc, this.params.testOverheadPs, what, me);
     if (source === PROC_NULL) {
@@ -415,7 +415,7 @@ export class MpiWorld implements EventHandler {
       return req;
     }
     me.poll();
-    if (this.params.requestOverheadPs > 0) me.proc.charge(this.params.requestOverheadPs);
+    if (requestOverheadPs > 0) me.proc.charge(requestOverheadPs);
     const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0 };
     // the receive is posted at the rank's own time
     const at = me.proc.time();

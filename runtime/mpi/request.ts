@@ -205,6 +205,16 @@ export class Request {
     return { status: this.result, failure: this.failure, cpuPs };
   }
 
+  /** Attaches a new operation to an inactive request (a persistent request's start): not complete, nothing taken. */
+  protected activate(): void {
+    this.inactive = false;
+    this.taken = false;
+    this.completed = false;
+    this.result = null;
+    this.failure = null;
+    this.completionCpuPs = 0;
+  }
+
   /**
    * Completes the request as cancelled; a send that completed locally while its message was still
    * unmatched (an eager send) and whose completion no one has taken gets the cancelled status
