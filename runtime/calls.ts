@@ -48,6 +48,8 @@ function sumCounts(counts: unknown, like: unknown): number {
 const send = (name: string): CallSpec => ({ name, bytes: (a) => nb(a[0]), args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
 const recv = (name: string): CallSpec => ({ name, bytes: (a) => nb(a[0]), args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
 const requests = (name: string): CallSpec => ({ name, args: (a) => ({ requests: Array.isArray(a[0]) ? a[0].length : 1 }) });
+/** A persistent request's init: its arguments, but no bytes (each start moves them). */
+const init = (name: string): CallSpec => ({ name, args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
 
 /** MPI, on MPI_COMM_WORLD and every communicator made from it. `size` is the communicator's. */
 export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
@@ -77,8 +79,31 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
       bytes: (a) => nb(a[0]),
       args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[3]), recvTag: num(a[4]), bytes: nb(a[0]) }),
     },
+    isendrecv: {
+      name: 'MPI_Isendrecv',
+      bytes: (a) => nb(a[0]),
+      args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[4]), recvTag: num(a[5]), bytes: nb(a[0]) }),
+    },
+    isendrecvReplace: {
+      name: 'MPI_Isendrecv_replace',
+      bytes: (a) => nb(a[0]),
+      args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[3]), recvTag: num(a[4]), bytes: nb(a[0]) }),
+    },
     iprobe: { name: 'MPI_Iprobe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
     probe: { name: 'MPI_Probe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
+    improbe: { name: 'MPI_Improbe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
+    mprobe: { name: 'MPI_Mprobe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
+    mrecv: { name: 'MPI_Mrecv', bytes: (a) => nb(a[0]), args: (a) => ({ bytes: nb(a[0]) }) },
+    imrecv: { name: 'MPI_Imrecv', bytes: (a) => nb(a[0]), args: (a) => ({ bytes: nb(a[0]) }) },
+    sendInit: init('MPI_Send_init'),
+    ssendInit: init('MPI_Ssend_init'),
+    bsendInit: init('MPI_Bsend_init'),
+    rsendInit: init('MPI_Rsend_init'),
+    recvInit: init('MPI_Recv_init'),
+    start: { name: 'MPI_Start' },
+    startAll: requests('MPI_Startall'),
+    requestFree: { name: 'MPI_Request_free' },
+    requestGetStatus: { name: 'MPI_Request_get_status' },
     wait: requests('MPI_Wait'),
     waitAll: requests('MPI_Waitall'),
     waitAny: requests('MPI_Waitany'),

@@ -583,7 +583,7 @@ describe('waitAny, waitSome, testAll, testAny, testSome', () => {
     await mpi.send(Int32Array.of(mpi.rank * 11), 0, mpi.rank);
   };
 
-  it('waitAny returns the request that completes first (the sender at 10 us), then 20 us, then 30 us; null entries are skipped; all-null and empty lists give UNDEFINED at once', async () => {
+  it('waitAny returns the request that completes first (the sender at 10 us), then 20 us, then 30 us, putting REQUEST_NULL in its place; all-null and empty lists give UNDEFINED and the empty status at once', async () => {
     const r = await simulate({
       machine: 'xe6',
       nodes: 4,
@@ -595,13 +595,13 @@ describe('waitAny, waitSome, testAll, testAny, testSome', () => {
         const got: { index: number; t: number; source: number; value: number }[] = [];
         for (let k = 0; k < 3; k++) {
           const { index, status } = await mpi.waitAny(reqs);
-          got.push({ index, t: now(), source: status!.source, value: bufs[index]![0]! });
-          reqs[index] = null;
+          got.push({ index, t: now(), source: status.source, value: bufs[index]![0]! });
         }
+        const replaced = reqs.every((r) => r === mpi.REQUEST_NULL);
         const t0 = now();
         const allNull = await mpi.waitAny(reqs);
-        const empty = await mpi.waitAny([]);
-        return { got, allNull, empty, dt: now() - t0, UNDEFINED: mpi.UNDEFINED };
+        const empty = await mpi.waitAny([null]);
+        return { got, replaced, allNull, empty, dt: now() - t0, UNDEFINED: mpi.UNDEFINED };
       },
     });
     const g = r.result!;
@@ -617,8 +617,9 @@ describe('waitAny, waitSome, testAll, testAny, testSome', () => {
     expect(b!.t).toBeLessThan(25);
     expect(c!.t).toBeGreaterThan(30);
     expect(c!.t).toBeLessThan(35);
-    expect(g.allNull).toEqual({ index: g.UNDEFINED, status: null });
-    expect(g.empty).toEqual({ index: g.UNDEFINED, status: null });
+    expect(g.replaced).toBe(true);
+    expect(g.allNull).toEqual({ index: g.UNDEFINED, status: { source: -2, tag: -1, count: 0, bytes: 0 } });
+    expect(g.empty).toEqual({ index: g.UNDEFINED, status: { source: -2, tag: -1, count: 0, bytes: 0 } });
     expect(g.dt).toBe(0);
   });
 
@@ -647,7 +648,7 @@ describe('waitAny, waitSome, testAll, testAny, testSome', () => {
     expect(r.result!.t).toBeLessThan(21);
   });
 
-  it('waitSome after 25 us returns both requests done by then (10 and 20 us) with their statuses; the next call waits for the 30-us one; an empty list gives []', async () => {
+  it('waitSome after 25 us returns both requests done by then (10 and 20 us) with their statuses; the next call waits for the 30-us one; then no request is active and it gives UNDEFINED', async () => {
     const r = await simulate({
       machine: 'xe6',
       nodes: 4,
@@ -659,11 +660,12 @@ describe('waitAny, waitSome, testAll, testAny, testSome', () => {
         await compute({ us: 25 });
         const first = await mpi.waitSome(reqs);
         const t1 = now();
-        for (const { index } of first) reqs[index] = null;
         const second = await mpi.waitSome(reqs);
         const t2 = now();
+        const none = await mpi.waitSome(reqs);
         const empty = await mpi.waitSome([]);
-        return { first, t1, second, t2, empty, values: bufs.map((b) => b[0]) };
+        if (first === mpi.UNDEFINED || second === mpi.UNDEFINED) throw new Error('waitSome found no active request');
+        return { first, t1, second, t2, none, empty, UNDEFINED: mpi.UNDEFINED, values: bufs.map((b) => b[0]) };
       },
     });
     const g = r.result!;
@@ -675,37 +677,61 @@ describe('waitAny, waitSome, testAll, testAny, testSome', () => {
     expect(g.second.map((x) => [x.index, x.status.source])).toEqual([[0, 1]]);
     expect(g.t2).toBeGreaterThan(30);
     expect(g.t2).toBeLessThan(35);
-    expect(g.empty).toEqual([]);
+    expect(g.none).toBe(g.UNDEFINED);
+    expect(g.empty).toBe(g.UNDEFINED);
     expect(g.values).toEqual([11, 22, 33]);
   });
 
-  it('testAll / testAny / testSome report what has completed at 5, 15, 25 and 35 us', async () => {
+  it('testAll / testAny / testSome report what has completed at 5, 15, 25 and 35 us, each on its own list of receives', async () => {
     const r = await simulate({
       machine: 'xe6',
       nodes: 4,
-      program: async (ctx) => {
-        const { mpi, compute, now } = ctx;
-        if (mpi.rank !== 0) return sender(ctx);
-        const reqs = [1, 2, 3].map((s) => mpi.irecv(new Int32Array(1), s, s));
-        const rows: { t: number; all: boolean; any: number; some: number[] }[] = [];
+      program: async ({ mpi, compute, now }) => {
+        if (mpi.rank !== 0) {
+          // one message per list: tags 10 (testAll's), 20 (testAny's), 30 (testSome's)
+          await compute({ us: sendAt[mpi.rank]! });
+          for (const list of [10, 20, 30]) await mpi.send(Int32Array.of(mpi.rank * 11 + list), 0, list);
+          return null;
+        }
+        const post = (list: number) => [1, 2, 3].map((s) => mpi.irecv(new Int32Array(1), s, list));
+        const [allReqs, anyReqs, someReqs] = [post(10), post(20), post(30)];
+        const srcs = (st: { source: number }[] | null) => st && st.map((x) => x.source);
+        const rows: unknown[] = [];
         for (const until of [5, 15, 25, 35]) {
           await compute({ us: until - now() });
-          const t = now();
-          rows.push({ t, all: await mpi.testAll(reqs), any: await mpi.testAny(reqs), some: await mpi.testSome(reqs) });
+          const all = srcs(await mpi.testAll(allReqs));
+          const any = await mpi.testAny(anyReqs);
+          const some = await mpi.testSome(someReqs);
+          rows.push({ all, any: [any.flag, any.index, any.status?.source], some: some === mpi.UNDEFINED ? 'UNDEFINED' : some.map((x) => [x.index, x.status.source]) });
         }
-        return { rows, emptyAll: await mpi.testAll([]), emptyAny: await mpi.testAny([]), emptySome: await mpi.testSome([]), UNDEFINED: mpi.UNDEFINED };
+        const nulls = anyReqs.every((q) => q === mpi.REQUEST_NULL) && someReqs.every((q) => q === mpi.REQUEST_NULL) && allReqs.every((q) => q !== mpi.REQUEST_NULL);
+        return {
+          rows,
+          nulls,
+          anyAfter: await mpi.testAny(anyReqs),
+          someAfter: await mpi.testSome(someReqs),
+          emptyAll: await mpi.testAll([]),
+          emptyAny: await mpi.testAny([]),
+          emptySome: await mpi.testSome([]),
+          UNDEFINED: mpi.UNDEFINED,
+        };
       },
     });
     const g = r.result!;
-    expect(g.rows.map(({ all, any, some }) => ({ all, any, some }))).toEqual([
-      { all: false, any: -1, some: [] },
-      { all: false, any: 1, some: [1] },
-      { all: false, any: 1, some: [1, 2] },
-      { all: true, any: 0, some: [0, 1, 2] },
+    const U = g.UNDEFINED;
+    expect(g.rows).toEqual([
+      { all: null, any: [false, U, undefined], some: [] },
+      { all: null, any: [true, 1, 2], some: [[1, 2]] },
+      { all: null, any: [true, 2, 3], some: [[2, 3]] },
+      { all: [1, 2, 3], any: [true, 0, 1], some: [[0, 1]] },
     ]);
-    expect(g.emptyAll).toBe(true);
-    expect(g.emptyAny).toBe(g.UNDEFINED);
-    expect(g.emptySome).toEqual([]);
+    expect(g.nulls).toBe(true);
+    const empty = { source: -2, tag: -1, count: 0, bytes: 0 };
+    expect(g.anyAfter).toEqual({ flag: true, index: U, status: empty });
+    expect(g.someAfter).toBe(U);
+    expect(g.emptyAll).toEqual([]);
+    expect(g.emptyAny).toEqual({ flag: true, index: U, status: empty });
+    expect(g.emptySome).toBe(U);
   });
 
   it('each test call costs one poll (mpi.testOverhead) of simulated time', async () => {

@@ -25,7 +25,7 @@ export interface MpiCosts {
  * - `mpi.matchEntry`: per entry of the posted-receive or unexpected-message queue that a match
  *   searches past (the first entry that matches costs nothing beyond `mpi.recvOverhead`);
  * - `mpi.requestOverhead`: allocating and completing the request of a point-to-point call,
- *   charged when the call is made;
+ *   charged when the call is made (a persistent request's once, when it is made, not at each start);
  * - `mpi.collectiveOverhead`: a collective call's entry (argument checks, algorithm choice,
  *   communicator lookup), charged before its first message;
  * - `mpi.collectiveStep`: each step of a collective's schedule (every wait of the algorithm:

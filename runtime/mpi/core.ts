@@ -176,26 +176,33 @@ export class MpiWorld implements EventHandler {
     req.complete({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0, cancelled: true });
     return true;
   };
-  /** Cancels a send whose message waits unmatched at its receiver. */
-  private readonly cancelUnexpected = (req: Request): boolean => {
-    for (const me of this.cancellable.get(req) ?? []) {
-      const k = me.unexpected.findIndex((a) => a.sender === req);
-      if (k < 0) continue;
-      const a = me.unexpected[k]!;
-      me.unexpected.splice(k, 1);
-      this.cancellable.delete(req);
-      const s = this.sendReqs.get(a.sreq);
-      if (s) {
-        this.sendReqs.delete(a.sreq);
-        if (s.handle >= 0) s.proc.nic.deregister(s.handle);
-      }
-      req.complete({ source: me.proc.rank, tag: a.tag, count: 0, bytes: a.bytes, cancelled: true });
-      return true;
+  /**
+   * Cancels a send whose message no receive has matched yet, wherever the message is: still in the
+   * sender's call, in flight, waiting for its turn at the receiver, or queued there unexpected. A
+   * message cancelled before it arrives still arrives (its sequence number keeps the pair's order)
+   * but matches nothing. The outcome is decided at once, without the protocol messages a library
+   * exchanges to learn it.
+   */
+  private readonly cancelSend = (req: Request): boolean => {
+    const m = this.unmatched.get(req);
+    if (!m) return false;
+    this.unmatched.delete(req);
+    m.cancelled = true;
+    m.sender = null;
+    const q = this.eps[m.dst]!.unexpected;
+    const k = q.indexOf(m);
+    if (k >= 0) removeAt(q, k);
+    // nothing will pull the rendezvous buffer or answer the synchronous send
+    const s = m.sreq >= 0 ? this.sendReqs.get(m.sreq) : undefined;
+    if (s) {
+      this.sendReqs.delete(m.sreq);
+      if (s.handle >= 0) s.proc.nic.deregister(s.handle);
     }
-    return false;
+    req.completeCancelled({ source: m.dst, tag: m.tag, count: 0, bytes: 0, cancelled: true });
+    return true;
   };
-  /** The receiver holding each cancellable send's unexpected message. */
-  private readonly cancellable = new Map<Request, Endpoint[]>();
+  /** The message of each send that no receive has matched yet (what `cancelSend` looks for). */
+  private readonly unmatched = new Map<Request, Msg>();
   private readonly contexts = new Map<string, number>();
   private identity: Int32Array | null = null;
   private readonly memos = new Map<string, unknown>();
@@ -310,7 +317,7 @@ export class MpiWorld implements EventHandler {
    * time (overhead, FMA stores) is charged to the sender's clock, and the message leaves when
    * that work is done.
    */
-  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string, mode: SendMode = 'standard'): Request {
+  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string, mode: SendMode = 'standard', requestOverheadPs = this.params.requestOverheadPs): Request {
     const me = this.eps[src]!;
     const proc = me.proc;
     const P = this.params;
@@ -327,7 +334,7 @@ export class MpiWorld implements EventHandler {
     this.observer?.sent(src, dst, seq, ctx);
     const bytes = buf.length;
     const sync = mode === 'sync';
-    let leaves = proc.charge(P.sendOverheadPs + P.requestOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
+    let leaves = proc.charge(P.sendOverheadPs + requestOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
     // the library sends no faster than its message rate allows (mpi.messageGap): a send that
     // comes sooner spins until then
     if (P.messageGapPs > 0 && peer.node !== proc.node) {
@@ -341,6 +348,10 @@ export class MpiWorld implements EventHandler {
     m.req = req;
     m.buf = buf;
     m.dst = dst;
+    // cancellable until a receive matches it
+    m.sender = req;
+    this.unmatched.set(req, m);
+    req.canceller = this.cancelSend;
     if (peer.node !== proc.node) proc.charge(proc.nic.smsgCostPs(m.kind === 'eager' ? bytes : 0));
     // the message leaves once the call's overhead is spent
     if (leaves <= proc.engine.now) this.launch(m);
@@ -353,6 +364,8 @@ export class MpiWorld implements EventHandler {
     const P = this.params;
     const proc = this.eps[m.src]!.proc;
     const peer = this.eps[m.dst]!.proc;
+    // a message cancelled before it left goes as its bare header, to keep the pair's sequence
+    if (m.cancelled) m.buf = EMPTY;
     if (peer.node === proc.node) {
       // on-node path: copy into a shared buffer; the send completes when the copy is done (a
       // synchronous one when the receiver has matched too)
@@ -360,7 +373,6 @@ export class MpiWorld implements EventHandler {
       const copyPs = Math.ceil(m.bytes / P.shmBytesPerPs);
       m.data = proc.isSkeleton(m.buf) ? m.buf : m.buf.slice();
       m.local = true;
-      m.sender = m.req;
       m.buf = EMPTY;
       if (m.sync) m.req = null;
       const slot = this.shm.put(m);
@@ -373,6 +385,10 @@ export class MpiWorld implements EventHandler {
       return;
     }
     // rendezvous: expose the buffer and announce it; the receiver pulls it
+    if (m.cancelled) {
+      proc.nic.sendSmsg(peer.node, peer.inst, m, EMPTY, this.rtsSent);
+      return;
+    }
     m.handle = proc.nic.register(m.buf);
     m.sreq = this.track(m.req!, m.handle, proc, m.dst);
     proc.nic.sendSmsg(peer.node, peer.inst, m, EMPTY, this.rtsSent);
@@ -398,7 +414,7 @@ export class MpiWorld implements EventHandler {
    * Posts a receive into `buf`; completes at once if a matching message already arrived. `inv`
    * maps world ranks to the communicator's ranks for the status (null: MPI_COMM_WORLD).
    */
-  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null): Request {
+  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null, requestOverheadPs = this.params.requestOverheadPs): Request {
     const me = this.eps[dst]!;
     const req = new Request(me.proc, this.params.testOverheadPs, what, me);
     if (source === PROC_NULL) {
@@ -406,7 +422,7 @@ export class MpiWorld implements EventHandler {
       return req;
     }
     me.poll();
-    if (this.params.requestOverheadPs > 0) me.proc.charge(this.params.requestOverheadPs);
+    if (requestOverheadPs > 0) me.proc.charge(requestOverheadPs);
     const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0 };
     // the receive is posted at the rank's own time
     const at = me.proc.time();
@@ -453,6 +469,39 @@ export class MpiWorld implements EventHandler {
     return { source: inv ? inv[a.src]! : a.src, tag: a.tag, count: Math.floor(a.bytes / elemBytes), bytes: a.bytes };
   }
 
+  /**
+   * Matches the first unexpected message that a receive (source, tag, ctx) on rank `dst` would
+   * match and takes it off the queue, so that no other receive can (MPI_Improbe); null if none.
+   * `searchPs` is the CPU time of the queue searches on its way, charged when it is received.
+   */
+  matchProbe(dst: number, source: number, tag: number, ctx: number): { readonly msg: Msg; readonly searchPs: number } | null {
+    const me = this.eps[dst]!;
+    me.poll();
+    const probe = { source, tag, ctx };
+    const q = me.unexpected;
+    let i = 0;
+    while (i < q.length && !matches(probe, q[i]!)) i++;
+    if (i === q.length) return null;
+    const a = q[i]!;
+    removeAt(q, i);
+    this.dropSender(a);
+    return { msg: a, searchPs: a.searchPs + i * this.params.matchEntryPs };
+  }
+
+  /**
+   * Receives message `msg`, which `matchProbe` took for rank `dst`, into `buf` (MPI_Imrecv): as a
+   * receive that has just matched it, at the rank's own time; a rendezvous pull starts then.
+   */
+  receiveMatched(dst: number, msg: Msg, searchPs: number, buf: Uint8Array, elemBytes: number, what: string, inv: Int32Array | null): Request {
+    const me = this.eps[dst]!;
+    const req = new Request(me.proc, this.params.testOverheadPs, what, me);
+    me.poll();
+    if (this.params.requestOverheadPs > 0) me.proc.charge(this.params.requestOverheadPs);
+    const posted: Posted = { source: msg.src, tag: msg.tag, ctx: msg.ctx, buf, elemBytes, req, inv, searchPs };
+    this.runAt(me.proc, me.proc.time(), () => this.deliver(me, msg, posted, true));
+    return req;
+  }
+
   /** Blocks rank `dst` until a new message joins its unexpected queue. */
   async awaitArrival(dst: number, what: string): Promise<void> {
     const me = this.eps[dst]!;
@@ -485,25 +534,13 @@ export class MpiWorld implements EventHandler {
     }
   }
 
-  /** Lets the sender of unexpected message `a` cancel it while it waits unmatched. */
-  private offerCancel(me: Endpoint, a: Msg): void {
-    const req = a.sender;
-    if (!req || req.done) return;
-    const holders = this.cancellable.get(req);
-    if (holders) holders.push(me);
-    else this.cancellable.set(req, [me]);
-    req.canceller = this.cancelUnexpected;
-  }
-
   /** Message `a` has matched: its sender can no longer cancel it. */
   private dropSender(a: Msg): void {
     const req = a.sender;
     if (!req) return;
-    if (req.canceller === this.cancelUnexpected) {
-      req.canceller = null;
-      this.cancellable.delete(req);
-    }
     a.sender = null;
+    this.unmatched.delete(req);
+    if (req.canceller === this.cancelSend) req.canceller = null;
   }
 
   private nicDone(req: Request, s: NicStatus, bytes: number): void {
@@ -522,7 +559,6 @@ export class MpiWorld implements EventHandler {
     }
     m.data = m.kind === 'eager' ? payload : null;
     m.local = false;
-    m.sender = m.sreq >= 0 ? (this.sendReqs.get(m.sreq)?.req ?? null) : null;
     this.arrive(this.eps[to]!, m);
   }
 
@@ -538,7 +574,8 @@ export class MpiWorld implements EventHandler {
     let next: Msg | undefined = a;
     while (next) {
       me.recvSeq.set(src, next.seq + 1);
-      this.match(me, next);
+      // a cancelled message only keeps the order
+      if (!next.cancelled) this.match(me, next);
       const m = me.early.get(src);
       if (m === undefined) break;
       next = m.get(next.seq + 1);
@@ -553,7 +590,6 @@ export class MpiWorld implements EventHandler {
     if (i === q.length) {
       a.searchPs += i * this.params.matchEntryPs;
       me.unexpected.push(a);
-      this.offerCancel(me, a);
       if (me.probers.length > 0) for (const r of me.probers.splice(0)) r.complete({ source: -1, tag: -1, count: 0, bytes: 0 });
       return;
     }

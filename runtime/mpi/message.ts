@@ -56,8 +56,10 @@ export class Msg {
   data: Uint8Array | null = null;
   /** True when it came over the on-node path. */
   local = false;
-  /** The sender's request, while the message may still be cancelled. */
+  /** The sender's request, while the message may still be cancelled (until a receive matches it). */
   sender: Request | null = null;
+  /** Cancelled by its sender before any receive matched it: it arrives, but matches nothing. */
+  cancelled = false;
   /** Sender side: its request and buffer (until the message has left). */
   req: Request | null = null;
   buf: Uint8Array = EMPTY;

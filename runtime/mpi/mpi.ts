@@ -4,10 +4,14 @@ import { ERROR_CODES } from './error-classes.ts';
 import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString } from './errhandler.ts';
 import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
+import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
+import { getCount, type Request, type Status } from './request.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
 export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
+export type { Message } from './mprobe.ts';
+export type { Completion } from './comm-base.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
 export { CartComm, Comm, COMM_TYPE_SHARED, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
 export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
@@ -39,6 +43,8 @@ export class Mpi extends Comm {
   readonly MAXLOC: Op = MAXLOC;
   /** Stands for a collective's send buffer when the data is already in the receive buffer. */
   readonly IN_PLACE: typeof IN_PLACE = IN_PLACE;
+  /** The message a matched probe of PROC_NULL returns; `mrecv` of it receives nothing (MPI_MESSAGE_NO_PROC). */
+  readonly MESSAGE_NO_PROC: Message = MESSAGE_NO_PROC;
 
   /** The default error handler: a failing call fails the run, even if the program catches its error. */
   readonly ERRORS_ARE_FATAL = ERRORS_ARE_FATAL;
@@ -63,6 +69,24 @@ export class Mpi extends Comm {
   /** MPI_COMM_SELF: this rank alone. */
   get COMM_SELF(): Comm {
     return (this.selfComm ??= Comm.self(this.world, this.proc, this.state));
+  }
+
+  /**
+   * The inactive request that stands for no operation (MPI_REQUEST_NULL): waits and tests on it
+   * return the empty status at once; waitAny and the others put it in place of a request whose
+   * completion they return.
+   */
+  get REQUEST_NULL(): Request {
+    return this.requestNull;
+  }
+
+  /**
+   * Elements of `type` a status covers (MPI_Get_count): `type` is an element size in bytes or a
+   * typed array constructor (`Float64Array`); UNDEFINED when the bytes are not a whole number of
+   * elements.
+   */
+  getCount(status: Status, type: number | { readonly BYTES_PER_ELEMENT: number }): number {
+    return getCount(status, type);
   }
 
   /** Simulated time of this rank in seconds (MPI_Wtime). */

@@ -1,6 +1,8 @@
 import type { WaitReason } from '../../fabric/engine/engine.ts';
 import type { Proc } from '../proc.ts';
 import { errorCode } from './error-classes.ts';
+import { UNDEFINED } from './constants.ts';
+import { ANY_SOURCE, ANY_TAG } from './message.ts';
 
 /** Status of a completed receive (or send): who, which tag, how much. */
 export interface Status {
@@ -11,6 +13,24 @@ export interface Status {
   readonly bytes: number;
   /** Set (true) on the status of a request that `cancel` stopped. */
   readonly cancelled?: true;
+}
+
+/** The status a wait or test returns for an inactive request (MPI's empty status: any source, any tag, nothing received). */
+export const EMPTY_STATUS: Status = Object.freeze({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0 });
+
+/**
+ * Elements of `type` in the bytes `status` covers (MPI_Get_count): `type` is an element size in
+ * bytes or a typed array constructor; UNDEFINED when the bytes are not a whole number of elements.
+ */
+export function getCount(status: Status, type: number | { readonly BYTES_PER_ELEMENT: number }): number {
+  if (typeof status !== 'object' || status === null || !Number.isInteger(status.bytes)) {
+    throw new MpiError('MPI_ERR_ARG', `getCount: expected a status (with bytes), got ${status === null ? 'null' : typeof status}`);
+  }
+  const size = typeof type === 'number' ? type : typeof type === 'function' || typeof type === 'object' ? type?.BYTES_PER_ELEMENT : undefined;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size <= 0) {
+    throw new MpiError('MPI_ERR_TYPE', `getCount: type must be a positive element size in bytes or a typed array constructor, got ${typeof type === 'number' ? type : typeof type}`);
+  }
+  return status.bytes % size === 0 ? status.bytes / size : UNDEFINED;
 }
 
 /**
@@ -70,6 +90,15 @@ export class Request {
   private completedAt = 0;
   /** Who is told when the request completes (one at a time). */
   waiter: RequestWaiter | null = null;
+  /**
+   * No operation is attached: MPI_REQUEST_NULL, or a persistent request not started (or whose
+   * completion a wait or test has returned). Waits and tests return the empty status at once.
+   */
+  protected inactive = false;
+  /** The completion has been returned by a wait or test (MPI would have freed the request then). */
+  private taken = false;
+  /** Freed by `requestFree`: using it again is MPI_ERR_REQUEST. */
+  private freed = false;
 
   constructor(
     readonly proc: Proc,
@@ -82,9 +111,53 @@ export class Request {
   /** Set by the library: how `cancel` tries to stop this request (false: too late). */
   canceller: ((req: Request) => boolean) | null = null;
 
-  /** True once the operation has completed (no simulated cost). */
+  /** An inactive request that stands for no operation (MPI_REQUEST_NULL); one per rank. */
+  static null(proc: Proc, testCostPs: number): Request {
+    const r = new Request(proc, testCostPs, 'REQUEST_NULL');
+    r.inactive = true;
+    return r;
+  }
+
+  /** True once the operation has completed, or when no operation is attached (no simulated cost). */
   get done(): boolean {
-    return this.completed;
+    return this.completed || this.inactive;
+  }
+
+  /**
+   * Whether an operation is attached whose completion no wait or test has returned yet: the
+   * requests waitAny, testAny, waitSome and testSome consider. MPI_REQUEST_NULL, an inactive
+   * persistent request and a request already waited on are not active.
+   */
+  get active(): boolean {
+    return !this.inactive && !this.taken;
+  }
+
+  /** Whether this is MPI_REQUEST_NULL. */
+  get isNull(): boolean {
+    return this.inactive && !this.persistent;
+  }
+
+  /** Whether the request outlives its completions (MPI's persistent requests: started again and again). */
+  get persistent(): boolean {
+    return false;
+  }
+
+  /** Whether `requestFree` has freed it. */
+  get isFreed(): boolean {
+    return this.freed;
+  }
+
+  /** Fails with MPI_ERR_REQUEST, naming `call`, if the request was freed. */
+  checkUsable(call: string): void {
+    if (this.freed) throw new MpiError('MPI_ERR_REQUEST', `${call}: the request ${this.what} was freed by requestFree`);
+  }
+
+  /**
+   * Frees the request (MPI_Request_free): an operation in progress goes on to completion, but
+   * nothing may wait on, test, start or cancel the request any more.
+   */
+  free(): void {
+    this.freed = true;
   }
 
   /** Marks the request complete; tells its waiter. */
@@ -121,15 +194,66 @@ export class Request {
    * request's error.
    */
   take(): Status {
+    if (this.inactive) return EMPTY_STATUS;
     const cpu = this.completionCpuPs;
     this.completionCpuPs = 0;
     this.proc.completion(this.completedAt, cpu);
+    this.taken = true;
+    // a persistent request is inactive once its completion is returned, ready to start again
+    if (this.persistent) this.inactive = true;
+    if (this.failure) throw this.failure;
+    return this.result!;
+  }
+
+  /**
+   * The outcome of a completed request, handed to a request that stands for it (a persistent or
+   * a combined request) without charging anyone: its status or error and the CPU time its
+   * completion costs, which the other request's taker then spends.
+   */
+  handOver(): { readonly status: Status | null; readonly failure: Error | null; readonly cpuPs: number } {
+    const cpuPs = this.completionCpuPs;
+    this.completionCpuPs = 0;
+    return { status: this.result, failure: this.failure, cpuPs };
+  }
+
+  /** Attaches a new operation to an inactive request (a persistent request's start): not complete, nothing taken. */
+  protected activate(): void {
+    this.inactive = false;
+    this.taken = false;
+    this.completed = false;
+    this.result = null;
+    this.failure = null;
+    this.completionCpuPs = 0;
+  }
+
+  /**
+   * Completes the request as cancelled; a send that completed locally while its message was still
+   * unmatched (an eager send) and whose completion no one has taken gets the cancelled status
+   * instead of its own.
+   */
+  completeCancelled(status: Status): void {
+    if (!this.completed) {
+      this.complete(status);
+      return;
+    }
+    this.result = status;
+    this.failure = null;
+  }
+
+  /**
+   * The status of a completed request without taking its completion (MPI_Request_get_status):
+   * the empty status for an inactive one; throws the request's error. Call only when `done`.
+   */
+  peek(): Status {
+    if (this.inactive) return EMPTY_STATUS;
     if (this.failure) throw this.failure;
     return this.result!;
   }
 
   /** Blocks until the operation completes and returns its status. */
   wait(reason?: WaitReason): Promise<Status> {
+    if (this.freed) return Promise.reject(new MpiError('MPI_ERR_REQUEST', `wait: the request ${this.what} was freed by requestFree`));
+    if (this.inactive) return Promise.resolve(EMPTY_STATUS);
     this.proc.settle();
     if (this.completed) return settled(this);
     const pending = this.proc.pendingWait;
@@ -139,16 +263,22 @@ export class Request {
 
   /** Polls once (costing the machine's test overhead); true if the operation has completed. */
   async test(): Promise<boolean> {
+    this.checkUsable('test');
     this.progress?.poll();
     await this.proc.cpu(this.testCostPs, `test(${this.what})`);
-    if (!this.completed) return false;
+    if (!this.done) return false;
     this.take();
     return true;
   }
 
-  /** Tries to cancel the operation (MPI_Cancel): true if it was stopped before it took effect. */
+  /**
+   * Tries to cancel the operation (MPI_Cancel): true if it was stopped before it took effect (a
+   * receive not yet matched, a send whose message no receive has matched yet). False once its
+   * completion has been returned by a wait or test, or for an inactive request.
+   */
   cancel(): boolean {
-    if (this.completed || !this.canceller) return false;
+    this.checkUsable('cancel');
+    if (this.taken || this.inactive || !this.canceller) return false;
     if (!this.canceller(this)) return false;
     this.canceller = null;
     return true;
@@ -219,7 +349,7 @@ class RankWait implements RequestWaiter {
       left++;
     }
     this.left = mode === 'any' ? 1 : left;
-    this.progress = reqs[0]!.progress;
+    this.progress = reqs.find((r) => r.progress !== null)?.progress ?? null;
     this.progress?.enter();
     this.promise = proc.suspend(reason);
     proc.pendingWait = this;
