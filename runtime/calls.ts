@@ -4,6 +4,7 @@
  * arguments a trace shows. Only the methods listed here are instrumented.
  */
 import { IN_PLACE } from './mpi/comm.ts';
+import { Datatype } from './mpi/datatype.ts';
 import type { Op } from './mpi/ops.ts';
 
 /** Arguments of a call as the trace shows them. */
@@ -45,8 +46,19 @@ function sumCounts(counts: unknown, like: unknown): number {
   return s * (ArrayBuffer.isView(like) && 'BYTES_PER_ELEMENT' in like ? (like as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1);
 }
 
-const send = (name: string): CallSpec => ({ name, bytes: (a) => nb(a[0]), args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
-const recv = (name: string): CallSpec => ({ name, bytes: (a) => nb(a[0]), args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
+/** Data bytes of `count` elements of `datatype` (MPI's long form); 0 when `datatype` is not one. */
+function typed(count: unknown, datatype: unknown): number {
+  return datatype instanceof Datatype ? num(count) * datatype.size : 0;
+}
+
+/** A point-to-point call's bytes, peer and tag: (buf, peer, tag) or the long form (buf, count, datatype, peer, tag). */
+function p2p(a: readonly unknown[]): CallArgs {
+  if (a[2] instanceof Datatype) return { peer: num(a[3]), tag: num(a[4]), bytes: typed(a[1], a[2]) };
+  return { peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) };
+}
+
+const send = (name: string): CallSpec => ({ name, bytes: (a) => p2p(a).bytes as number, args: p2p });
+const recv = send;
 const requests = (name: string): CallSpec => ({ name, args: (a) => ({ requests: Array.isArray(a[0]) ? a[0].length : 1 }) });
 
 /** MPI, on MPI_COMM_WORLD and every communicator made from it. `size` is the communicator's. */
@@ -69,13 +81,19 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     irecv: recv('MPI_Irecv'),
     sendrecv: {
       name: 'MPI_Sendrecv',
-      bytes: (a) => nb(a[0]),
-      args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[4]), recvTag: num(a[5]), bytes: nb(a[0]) }),
+      bytes: (a) => (a.length > 6 ? typed(a[1], a[2]) : nb(a[0])),
+      args: (a) =>
+        a.length > 6
+          ? { dest: num(a[3]), sendTag: num(a[4]), source: num(a[8]), recvTag: num(a[9]), bytes: typed(a[1], a[2]) }
+          : { dest: num(a[1]), sendTag: num(a[2]), source: num(a[4]), recvTag: num(a[5]), bytes: nb(a[0]) },
     },
     sendrecvReplace: {
       name: 'MPI_Sendrecv_replace',
-      bytes: (a) => nb(a[0]),
-      args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[3]), recvTag: num(a[4]), bytes: nb(a[0]) }),
+      bytes: (a) => (a.length > 5 ? typed(a[1], a[2]) : nb(a[0])),
+      args: (a) =>
+        a.length > 5
+          ? { dest: num(a[3]), sendTag: num(a[4]), source: num(a[5]), recvTag: num(a[6]), bytes: typed(a[1], a[2]) }
+          : { dest: num(a[1]), sendTag: num(a[2]), source: num(a[3]), recvTag: num(a[4]), bytes: nb(a[0]) },
     },
     iprobe: { name: 'MPI_Iprobe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
     probe: { name: 'MPI_Probe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },

@@ -1,0 +1,510 @@
+/**
+ * MPI's derived datatypes (MPI-3.1 chapter 4): a datatype is a type map, a sequence of (basic type,
+ * byte displacement) entries, with a lower bound and an extent that say where element i+1 of a
+ * buffer starts. A type is held flattened: the contiguous data blocks of one element as (byte
+ * offset, byte length) pairs in type-map order, adjacent ones merged, so that packing `count`
+ * elements is a loop over blocks; and its signature (the sequence of basic types) run-length coded.
+ * Sizes and alignments are those of C on x86-64 Linux (long is 8 bytes).
+ */
+import { describe } from './constants.ts';
+import { MpiError } from './request.ts';
+
+/** A typed-array class a reduction on a basic type works with. */
+export type ValueArrayType =
+  | Int8ArrayConstructor
+  | Uint8ArrayConstructor
+  | Int16ArrayConstructor
+  | Uint16ArrayConstructor
+  | Int32ArrayConstructor
+  | Uint32ArrayConstructor
+  | Float32ArrayConstructor
+  | Float64ArrayConstructor
+  | BigInt64ArrayConstructor
+  | BigUint64ArrayConstructor;
+
+/** One of C's basic types as MPI sees it: size and alignment in bytes, and the typed array of its values. */
+export interface Basic {
+  readonly name: string;
+  readonly size: number;
+  readonly align: number;
+  /** The typed array reductions on it use; null where MPI's ops do not apply (MPI_PACKED). */
+  readonly array: ValueArrayType | null;
+}
+
+/** `n` consecutive entries of one basic type in a type signature. */
+export interface SigRun {
+  readonly basic: Basic;
+  readonly n: number;
+}
+
+/** A MINLOC/MAXLOC pair type (MPI_DOUBLE_INT, ...): its value and index, and the typed array the pair reduces in. */
+export interface Pair {
+  readonly value: Basic;
+  /** Byte offset of the int index. */
+  readonly indexOffset: number;
+  /** Interleaved (value, index) elements: wide enough for both exactly. */
+  readonly array: Float64ArrayConstructor | Int32ArrayConstructor | BigInt64ArrayConstructor;
+}
+
+/** What a datatype is, apart from its life cycle. */
+interface Shape {
+  readonly name: string;
+  /** Bytes of data in one element (MPI_Type_size). */
+  readonly size: number;
+  readonly lb: number;
+  readonly extent: number;
+  readonly trueLb: number;
+  readonly trueExtent: number;
+  /** Alignment of its strictest basic type. */
+  readonly align: number;
+  /** Its bounds were set by typeCreateResized (itself or a component): the struct constructor adds no padding. */
+  readonly sticky: boolean;
+  readonly offsets: Float64Array;
+  readonly lengths: Float64Array;
+  readonly signature: readonly SigRun[];
+}
+
+/**
+ * An MPI datatype (MPI_Datatype). Predefined ones are constants on `mpi` (`mpi.DOUBLE`); derived
+ * ones come from the `mpi.type...` constructors and must be committed (`mpi.typeCommit`) before
+ * a communication call uses them; `mpi.typeFree` frees one (types built from it stay valid).
+ */
+export class Datatype {
+  readonly name: string;
+  /** Bytes of data in one element (MPI_Type_size). */
+  readonly size: number;
+  /** Lower bound (bytes, relative to the element's start). */
+  readonly lb: number;
+  /** Distance from one element to the next (bytes). */
+  readonly extent: number;
+  /** Lower bound of the bytes the data really occupies. */
+  readonly trueLb: number;
+  /** Span of the bytes the data really occupies. */
+  readonly trueExtent: number;
+  /** Alignment (bytes) of its strictest basic type. */
+  readonly align: number;
+  /** Bounds set by typeCreateResized, here or in a component (the struct constructor then adds no padding). */
+  readonly sticky: boolean;
+  /** Byte offsets of the data blocks of one element, in type-map order (adjacent blocks merged). */
+  readonly offsets: Float64Array;
+  /** Byte lengths of those blocks. */
+  readonly lengths: Float64Array;
+  /** The type signature: basic types in order, run-length coded. */
+  readonly signature: readonly SigRun[];
+  /** Life cycle: built (may build other types), committed (may be communicated), freed. */
+  private state: 'built' | 'committed' | 'freed';
+
+  constructor(
+    shape: Shape,
+    /** One of MPI's predefined types (committed, never freed). */
+    readonly predefined = false,
+    /** MINLOC/MAXLOC's pair layout, for the predefined pair types. */
+    readonly pair: Pair | null = null,
+  ) {
+    this.name = shape.name;
+    this.size = shape.size;
+    this.lb = shape.lb;
+    this.extent = shape.extent;
+    this.trueLb = shape.trueLb;
+    this.trueExtent = shape.trueExtent;
+    this.align = shape.align;
+    this.sticky = shape.sticky;
+    this.offsets = shape.offsets;
+    this.lengths = shape.lengths;
+    this.signature = shape.signature;
+    this.state = predefined ? 'committed' : 'built';
+  }
+
+  /** Upper bound: lb + extent. */
+  get ub(): number {
+    return this.lb + this.extent;
+  }
+
+  get committed(): boolean {
+    return this.state === 'committed';
+  }
+
+  get freed(): boolean {
+    return this.state === 'freed';
+  }
+
+  /** The one basic type of every entry, or null for a mixed (or empty) signature. */
+  get basic(): Basic | null {
+    const s = this.signature;
+    if (s.length === 0) return null;
+    const b = s[0]!.basic;
+    for (let i = 1; i < s.length; i++) if (s[i]!.basic !== b) return null;
+    return b;
+  }
+
+  /** Whether `count` elements occupy one contiguous run of bytes (no packing needed). */
+  contiguous(count: number): boolean {
+    return this.size === 0 || (this.offsets.length === 1 && (count <= 1 || this.extent === this.size));
+  }
+
+  /**
+   * The bytes `count` elements touch, relative to the buffer's start: [lo, hi). Empty (0, 0)
+   * when there is no data.
+   */
+  span(count: number): { lo: number; hi: number } {
+    if (count === 0 || this.size === 0) return { lo: 0, hi: 0 };
+    const step = (count - 1) * this.extent;
+    return { lo: this.trueLb + Math.min(0, step), hi: this.trueLb + this.trueExtent + Math.max(0, step) };
+  }
+
+  /** Data blocks the first `bytes` bytes of a packed stream of this type fill (the last one maybe in part). */
+  blocksIn(bytes: number): number {
+    if (bytes <= 0 || this.size === 0) return 0;
+    const nb = this.lengths.length;
+    const whole = Math.floor(bytes / this.size);
+    let left = bytes - whole * this.size;
+    let blocks = whole * nb;
+    for (let j = 0; j < nb && left > 0; j++, blocks++) left -= this.lengths[j]!;
+    return blocks;
+  }
+
+  /** Marks the type committed (MPI_Type_commit); committing twice is allowed, as in MPI. */
+  commit(call: string): void {
+    if (this.state === 'freed') throw new MpiError('MPI_ERR_TYPE', `${call}: ${this.name} has been freed`);
+    this.state = 'committed';
+  }
+
+  /** Marks the type freed (MPI_Type_free); types built from it and pending operations are unaffected. */
+  free(call: string): void {
+    if (this.predefined) throw new MpiError('MPI_ERR_TYPE', `${call}: ${this.name} is predefined and cannot be freed`);
+    if (this.state === 'freed') throw new MpiError('MPI_ERR_TYPE', `${call}: ${this.name} has already been freed`);
+    this.state = 'freed';
+  }
+}
+
+// ---------------------------------------------------------------- predefined types
+
+function basicType(name: string, size: number, array: ValueArrayType | null, align = size): Datatype {
+  const basic: Basic = { name, size, align, array };
+  return new Datatype(
+    { name, size, lb: 0, extent: size, trueLb: 0, trueExtent: size, align, sticky: false, offsets: Float64Array.of(0), lengths: Float64Array.of(size), signature: [{ basic, n: 1 }] },
+    true,
+  );
+}
+
+export const BYTE = basicType('MPI_BYTE', 1, Uint8Array);
+/** C's char (signed on x86-64). */
+export const CHAR = basicType('MPI_CHAR', 1, Int8Array);
+export const SIGNED_CHAR = basicType('MPI_SIGNED_CHAR', 1, Int8Array);
+export const UNSIGNED_CHAR = basicType('MPI_UNSIGNED_CHAR', 1, Uint8Array);
+export const SHORT = basicType('MPI_SHORT', 2, Int16Array);
+export const UNSIGNED_SHORT = basicType('MPI_UNSIGNED_SHORT', 2, Uint16Array);
+export const INT = basicType('MPI_INT', 4, Int32Array);
+export const UNSIGNED = basicType('MPI_UNSIGNED', 4, Uint32Array);
+export const LONG = basicType('MPI_LONG', 8, BigInt64Array);
+export const UNSIGNED_LONG = basicType('MPI_UNSIGNED_LONG', 8, BigUint64Array);
+export const LONG_LONG = basicType('MPI_LONG_LONG', 8, BigInt64Array);
+export const UNSIGNED_LONG_LONG = basicType('MPI_UNSIGNED_LONG_LONG', 8, BigUint64Array);
+export const FLOAT = basicType('MPI_FLOAT', 4, Float32Array);
+export const DOUBLE = basicType('MPI_DOUBLE', 8, Float64Array);
+export const INT8_T = basicType('MPI_INT8_T', 1, Int8Array);
+export const INT16_T = basicType('MPI_INT16_T', 2, Int16Array);
+export const INT32_T = basicType('MPI_INT32_T', 4, Int32Array);
+export const INT64_T = basicType('MPI_INT64_T', 8, BigInt64Array);
+export const UINT8_T = basicType('MPI_UINT8_T', 1, Uint8Array);
+export const UINT16_T = basicType('MPI_UINT16_T', 2, Uint16Array);
+export const UINT32_T = basicType('MPI_UINT32_T', 4, Uint32Array);
+export const UINT64_T = basicType('MPI_UINT64_T', 8, BigUint64Array);
+export const C_BOOL = basicType('MPI_C_BOOL', 1, Uint8Array);
+/** Packed data (MPI_PACKED): bytes made by `mpi.pack`. */
+export const PACKED = basicType('MPI_PACKED', 1, null);
+
+/** A predefined (value, int) pair type, laid out as the C struct it stands for. */
+function pairType(name: string, value: Datatype, array: Pair['array']): Datatype {
+  // the int follows the value at the int's alignment
+  const at = Math.ceil(value.size / INT.align) * INT.align;
+  return new Datatype(build(name, [0, at], [1, 1], [value, INT], true), true, { value: value.signature[0]!.basic, indexOffset: at, array });
+}
+
+/** struct { float; int } for MINLOC/MAXLOC (8 bytes). */
+export const FLOAT_INT = pairType('MPI_FLOAT_INT', FLOAT, Float64Array);
+/** struct { double; int } (12 bytes of data, extent 16). */
+export const DOUBLE_INT = pairType('MPI_DOUBLE_INT', DOUBLE, Float64Array);
+/** struct { long; int } (12 bytes of data, extent 16). */
+export const LONG_INT = pairType('MPI_LONG_INT', LONG, BigInt64Array);
+/** struct { short; int } (6 bytes of data, extent 8). */
+export const SHORT_INT = pairType('MPI_SHORT_INT', SHORT, Int32Array);
+/** struct { int; int } (MPI_2INT). */
+export const TWO_INT = pairType('MPI_2INT', INT, Int32Array);
+
+/** Array order of typeCreateSubarray: row-major, the last dimension fastest (MPI_ORDER_C). */
+export const ORDER_C = 56;
+/** Column-major, the first dimension fastest (MPI_ORDER_FORTRAN). */
+export const ORDER_FORTRAN = 57;
+
+// ---------------------------------------------------------------- building type maps
+
+/**
+ * The shape of the type made of pieces: piece i is `counts[i]` consecutive elements of
+ * `types[i]` starting `disps[i]` bytes from the new element's start. Bounds follow MPI-3.1
+ * §4.1.6-4.1.7: the lower bound is the least of the pieces' lower bounds, the upper bound the
+ * greatest of their upper bounds; a struct with no resized component rounds its extent up to its
+ * strictest alignment (the padding C adds; MPICH does this for structs only). Empty pieces count
+ * for nothing.
+ */
+function build(name: string, disps: ArrayLike<number>, counts: ArrayLike<number>, types: Datatype | readonly Datatype[], struct = false): Shape {
+  const offs: number[] = [];
+  const lens: number[] = [];
+  const sig: SigRun[] = [];
+  let size = 0;
+  let lb = Infinity;
+  let ub = -Infinity;
+  let align = 1;
+  let sticky = false;
+  const append = (off: number, len: number): void => {
+    const k = offs.length - 1;
+    if (k >= 0 && offs[k]! + lens[k]! === off) lens[k] = lens[k]! + len;
+    else {
+      offs.push(off);
+      lens.push(len);
+    }
+  };
+  for (let i = 0; i < disps.length; i++) {
+    const t = Array.isArray(types) ? (types as readonly Datatype[])[i]! : (types as Datatype);
+    const b = counts[i]!;
+    if (b === 0) continue;
+    const d = disps[i]!;
+    const ext = t.extent;
+    size += b * t.size;
+    align = Math.max(align, t.align);
+    sticky ||= t.sticky;
+    lb = Math.min(lb, d + t.lb + Math.min(0, (b - 1) * ext));
+    ub = Math.max(ub, d + t.lb + ext + Math.max(0, (b - 1) * ext));
+    appendSignature(sig, t.signature, b);
+    const nb = t.offsets.length;
+    if (nb === 1 && t.lengths[0] === ext) {
+      // copies of one block that fill the extent: one run
+      append(d + t.offsets[0]!, b * ext);
+      continue;
+    }
+    for (let k = 0; k < b; k++) {
+      const base = d + k * ext;
+      for (let j = 0; j < nb; j++) append(base + t.offsets[j]!, t.lengths[j]!);
+    }
+  }
+  if (lb === Infinity) {
+    lb = 0;
+    ub = 0;
+  }
+  if (struct && !sticky && (ub - lb) % align !== 0) ub = lb + Math.ceil((ub - lb) / align) * align;
+  let trueLb = 0;
+  let trueUb = 0;
+  if (offs.length > 0) {
+    trueLb = Infinity;
+    trueUb = -Infinity;
+    for (let j = 0; j < offs.length; j++) {
+      trueLb = Math.min(trueLb, offs[j]!);
+      trueUb = Math.max(trueUb, offs[j]! + lens[j]!);
+    }
+  }
+  return { name, size, lb, extent: ub - lb, trueLb, trueExtent: trueUb - trueLb, align, sticky, offsets: Float64Array.from(offs), lengths: Float64Array.from(lens), signature: sig };
+}
+
+/** Appends `times` copies of signature `s` to `out`, merging runs of one basic type. */
+function appendSignature(out: SigRun[], s: readonly SigRun[], times: number): void {
+  if (s.length === 0) return;
+  const push = (r: SigRun, n: number): void => {
+    const last = out[out.length - 1];
+    if (last && last.basic === r.basic) out[out.length - 1] = { basic: r.basic, n: last.n + n };
+    else out.push({ basic: r.basic, n });
+  };
+  if (s.length === 1 || s.every((r) => r.basic === s[0]!.basic)) {
+    let n = 0;
+    for (const r of s) n += r.n;
+    push(s[0]!, n * times);
+    return;
+  }
+  for (let k = 0; k < times; k++) for (const r of s) push(r, r.n);
+}
+
+// ---------------------------------------------------------------- argument checks
+
+/** `v` as a datatype that may build others: a Datatype not freed. */
+export function checkOldType(call: string, name: string, v: unknown): Datatype {
+  if (!(v instanceof Datatype)) throw new MpiError('MPI_ERR_TYPE', `${call}: ${name} must be an MPI datatype (mpi.DOUBLE, mpi.typeVector(...), ...), got ${describe(v)}`);
+  if (v.freed) throw new MpiError('MPI_ERR_TYPE', `${call}: ${name} (${v.name}) has been freed`);
+  return v;
+}
+
+/** `v` as a datatype a communication may use: committed and not freed. */
+export function checkType(call: string, name: string, v: unknown): Datatype {
+  const t = checkOldType(call, name, v);
+  if (!t.committed) throw new MpiError('MPI_ERR_TYPE', `${call}: ${name} (${t.name}) is not committed; call mpi.typeCommit on it first`);
+  return t;
+}
+
+/** A count: a non-negative integer. */
+export function checkCount(call: string, name: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name}=${String(v)} must be a non-negative integer`);
+  return v;
+}
+
+function checkInt(call: string, name: string, v: unknown, min = -Infinity): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}=${String(v)} must be ${min === 0 ? 'a non-negative' : 'an'} integer`);
+  return v;
+}
+
+/** The first `count` entries of array argument `name`, each an integer (at least `min`). */
+function checkInts(call: string, name: string, v: unknown, count: number, min = -Infinity): number[] {
+  if (v === null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number') throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must be an array of integers, got ${describe(v)}`);
+  const a = v as ArrayLike<unknown>;
+  if (a.length < count) throw new MpiError('MPI_ERR_ARG', `${call}: ${name} has ${a.length} entries, fewer than count=${count}`);
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) out.push(checkInt(call, `${name}[${i}]`, a[i], min));
+  return out;
+}
+
+// ---------------------------------------------------------------- constructors
+
+/** `count` consecutive copies of `old` (MPI_Type_contiguous). */
+export function typeContiguous(count: number, old: Datatype): Datatype {
+  const call = 'typeContiguous';
+  checkCount(call, 'count', count);
+  const t = checkOldType(call, 'oldtype', old);
+  return new Datatype(build(`contiguous(${count}, ${t.name})`, [0], [count], t));
+}
+
+/** `count` blocks of `blocklength` copies of `old`, block starts `stride` extents of `old` apart (MPI_Type_vector). */
+export function typeVector(count: number, blocklength: number, stride: number, old: Datatype): Datatype {
+  const call = 'typeVector';
+  const t = checkOldType(call, 'oldtype', old);
+  return hvector(call, `vector(${count}, ${blocklength}, ${stride}, ${t.name})`, count, blocklength, checkInt(call, 'stride', stride) * t.extent, t);
+}
+
+/** As typeVector with the stride in bytes (MPI_Type_create_hvector). */
+export function typeCreateHvector(count: number, blocklength: number, stride: number, old: Datatype): Datatype {
+  const call = 'typeCreateHvector';
+  const t = checkOldType(call, 'oldtype', old);
+  return hvector(call, `hvector(${count}, ${blocklength}, ${stride}, ${t.name})`, count, blocklength, checkInt(call, 'stride', stride), t);
+}
+
+function hvector(call: string, name: string, count: number, blocklength: number, strideBytes: number, t: Datatype): Datatype {
+  checkCount(call, 'count', count);
+  checkInt(call, 'blocklength', blocklength, 0);
+  const disps = new Float64Array(count);
+  for (let i = 0; i < count; i++) disps[i] = i * strideBytes;
+  return new Datatype(build(name, disps, new Float64Array(count).fill(blocklength), t));
+}
+
+/** Blocks of `blocklengths[i]` copies of `old` at `displacements[i]` extents of `old` (MPI_Type_indexed). */
+export function typeIndexed(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, old: Datatype): Datatype {
+  return indexed('typeIndexed', 'indexed', count, blocklengths, null, displacements, old, false);
+}
+
+/** As typeIndexed with displacements in bytes (MPI_Type_create_hindexed). */
+export function typeCreateHindexed(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, old: Datatype): Datatype {
+  return indexed('typeCreateHindexed', 'hindexed', count, blocklengths, null, displacements, old, true);
+}
+
+/** Blocks of `blocklength` copies of `old` at `displacements[i]` extents of `old` (MPI_Type_create_indexed_block). */
+export function typeCreateIndexedBlock(count: number, blocklength: number, displacements: ArrayLike<number>, old: Datatype): Datatype {
+  return indexed('typeCreateIndexedBlock', 'indexed_block', count, null, blocklength, displacements, old, false);
+}
+
+/** As typeCreateIndexedBlock with displacements in bytes (MPI_Type_create_hindexed_block). */
+export function typeCreateHindexedBlock(count: number, blocklength: number, displacements: ArrayLike<number>, old: Datatype): Datatype {
+  return indexed('typeCreateHindexedBlock', 'hindexed_block', count, null, blocklength, displacements, old, true);
+}
+
+function indexed(call: string, kind: string, count: number, lengths: ArrayLike<number> | null, length: number | null, displacements: ArrayLike<number>, old: Datatype, bytes: boolean): Datatype {
+  checkCount(call, 'count', count);
+  const t = checkOldType(call, 'oldtype', old);
+  const bl = lengths === null ? new Array<number>(count).fill(checkInt(call, 'blocklength', length, 0)) : checkInts(call, 'blocklengths', lengths, count, 0);
+  const d = checkInts(call, 'displacements', displacements, count);
+  const unit = bytes ? 1 : t.extent;
+  return new Datatype(build(`${kind}(${count} blocks of ${t.name})`, d.map((x) => x * unit), bl, t));
+}
+
+/** Blocks of `blocklengths[i]` copies of `types[i]` at byte `displacements[i]` (MPI_Type_create_struct). */
+export function typeCreateStruct(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, types: readonly Datatype[]): Datatype {
+  const call = 'typeCreateStruct';
+  checkCount(call, 'count', count);
+  const bl = checkInts(call, 'blocklengths', blocklengths, count, 0);
+  const d = checkInts(call, 'displacements', displacements, count);
+  if (!Array.isArray(types) || types.length < count) throw new MpiError('MPI_ERR_ARG', `${call}: types must be an array of at least count=${count} datatypes, got ${Array.isArray(types) ? `${types.length} entries` : describe(types)}`);
+  const ts = types.slice(0, count).map((t, i) => checkOldType(call, `types[${i}]`, t));
+  return new Datatype(build(`struct(${count} blocks: ${[...new Set(ts.map((t) => t.name))].join(', ')})`, d, bl, ts, true));
+}
+
+/**
+ * A subarray of an n-dimensional array of `old` (MPI_Type_create_subarray): `subsizes[i]`
+ * elements from `starts[i]` in each dimension of an array of `sizes`; `order` ORDER_C (the last
+ * dimension fastest) or ORDER_FORTRAN. Its lower bound is 0 and its extent the whole array's.
+ */
+export function typeCreateSubarray(ndims: number, sizes: ArrayLike<number>, subsizes: ArrayLike<number>, starts: ArrayLike<number>, order: number, old: Datatype): Datatype {
+  const call = 'typeCreateSubarray';
+  if (typeof ndims !== 'number' || !Number.isInteger(ndims) || ndims < 1) throw new MpiError('MPI_ERR_ARG', `${call}: ndims=${String(ndims)} must be a positive integer`);
+  const t = checkOldType(call, 'oldtype', old);
+  const sz = checkInts(call, 'sizes', sizes, ndims, 1);
+  const sub = checkInts(call, 'subsizes', subsizes, ndims, 1);
+  const st = checkInts(call, 'starts', starts, ndims, 0);
+  if (order !== ORDER_C && order !== ORDER_FORTRAN) throw new MpiError('MPI_ERR_ARG', `${call}: order=${String(order)} must be mpi.ORDER_C or mpi.ORDER_FORTRAN`);
+  for (let i = 0; i < ndims; i++) {
+    if (sub[i]! > sz[i]!) throw new MpiError('MPI_ERR_ARG', `${call}: subsizes[${i}]=${sub[i]} is larger than sizes[${i}]=${sz[i]}`);
+    if (st[i]! + sub[i]! > sz[i]!) throw new MpiError('MPI_ERR_ARG', `${call}: starts[${i}]=${st[i]} + subsizes[${i}]=${sub[i]} runs past sizes[${i}]=${sz[i]}`);
+  }
+  // dimensions from the fastest to the slowest
+  const dims = Array.from({ length: ndims }, (_, k) => (order === ORDER_C ? ndims - 1 - k : k));
+  let inner = new Datatype(build('row', [0], [sub[dims[0]!]!], t));
+  let stride = t.extent;
+  let offset = st[dims[0]!]! * stride;
+  for (let k = 1; k < ndims; k++) {
+    const i = dims[k]!;
+    stride *= sz[dims[k - 1]!]!;
+    const disps = new Float64Array(sub[i]!);
+    for (let j = 0; j < disps.length; j++) disps[j] = j * stride;
+    inner = new Datatype(build('plane', disps, new Float64Array(sub[i]!).fill(1), inner));
+    offset += st[i]! * stride;
+  }
+  const whole = stride * sz[dims[ndims - 1]!]!;
+  const shape = build('', [offset], [1], inner);
+  const name = `subarray([${sub.join(', ')}] of [${sz.join(', ')}] at [${st.join(', ')}], ${order === ORDER_C ? 'C' : 'Fortran'} order, ${t.name})`;
+  return new Datatype({ ...shape, name, lb: 0, extent: whole, sticky: true });
+}
+
+/** `old` with lower bound `lb` and extent `extent` (bytes; MPI_Type_create_resized). */
+export function typeCreateResized(old: Datatype, lb: number, extent: number): Datatype {
+  const call = 'typeCreateResized';
+  const t = checkOldType(call, 'oldtype', old);
+  checkInt(call, 'lb', lb);
+  checkInt(call, 'extent', extent);
+  return new Datatype({ ...shapeOf(t), name: `resized(${t.name}, lb=${lb}, extent=${extent})`, lb, extent, sticky: true });
+}
+
+/** A copy of `old`, committed if `old` is (MPI_Type_dup). */
+export function typeDup(old: Datatype): Datatype {
+  const t = checkOldType('typeDup', 'oldtype', old);
+  const d = new Datatype({ ...shapeOf(t), name: `dup(${t.name})` });
+  if (t.committed) d.commit('typeDup');
+  return d;
+}
+
+function shapeOf(t: Datatype): Shape {
+  const { name, size, lb, extent, trueLb, trueExtent, align, sticky, offsets, lengths, signature } = t;
+  return { name, size, lb, extent, trueLb, trueExtent, align, sticky, offsets, lengths, signature };
+}
+
+// ---------------------------------------------------------------- counting received data
+
+/** Basic elements in the first `bytes` bytes of a packed stream of `t`, or -1 if they end inside one. */
+export function basicElements(t: Datatype, bytes: number): number {
+  if (t.size === 0) return bytes === 0 ? 0 : -1;
+  let perElement = 0;
+  for (const r of t.signature) perElement += r.n;
+  const whole = Math.floor(bytes / t.size);
+  let left = bytes - whole * t.size;
+  let n = whole * perElement;
+  for (const r of t.signature) {
+    if (left === 0) break;
+    const k = Math.min(r.n, Math.floor(left / r.basic.size));
+    n += k;
+    left -= k * r.basic.size;
+    if (k < r.n) break;
+  }
+  return left === 0 ? n : -1;
+}
