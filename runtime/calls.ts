@@ -68,6 +68,19 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     bytes,
     args: (a) => ({ bytes: bytes(a), ...args(a) }),
   });
+  /** A collective with a long form (buf, count, datatype, ...): `long` when it has more than `shortMax` arguments or a Datatype at `typeAt`. */
+  const forms = (short: CallSpec, long: CallSpec, shortMax: number, typeAt = -1): CallSpec => {
+    const pick = (a: readonly unknown[]): CallSpec => (a.length > shortMax || a[typeAt] instanceof Datatype ? long : short);
+    return { name: short.name, bytes: (a) => pick(a).bytes!(a), args: (a) => pick(a).args!(a) };
+  };
+  /** Bytes of `counts` elements of `datatype` summed, or of each rank's datatype (alltoallw). */
+  const typedSum = (counts: unknown, datatype: unknown): number => {
+    if (counts === null || typeof counts !== 'object' || !('length' in counts)) return 0;
+    const c = counts as ArrayLike<number>;
+    let s = 0;
+    for (let i = 0; i < c.length; i++) s += typed(c[i], Array.isArray(datatype) ? datatype[i] : datatype);
+    return s;
+  };
   return {
     send: send('MPI_Send'),
     isend: send('MPI_Isend'),
@@ -114,21 +127,22 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     cartCreate: { name: 'MPI_Cart_create', args: (a) => ({ dims: Array.isArray(a[0]) ? a[0].join('x') : '' }) },
     cartSub: { name: 'MPI_Cart_sub' },
     barrier: coll('MPI_Barrier', () => 0),
-    bcast: coll('MPI_Bcast', (a) => nb(a[0]), (a) => ({ root: num(a[1]) })),
-    reduce: coll('MPI_Reduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ root: num(a[3]), op: opName(a[2]) })),
-    allreduce: coll('MPI_Allreduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
-    allgather: coll('MPI_Allgather', (a) => sendOrInPlace(a[0], a[1], size)),
-    allgatherv: coll('MPI_Allgatherv', (a) => nb(a[0])),
-    alltoall: coll('MPI_Alltoall', (a) => sendOrInPlace(a[0], a[1])),
-    alltoallv: coll('MPI_Alltoallv', (a) => sumCounts(a[1], a[0])),
-    reduceScatter: coll('MPI_Reduce_scatter', (a) => nb(a[0]), (a) => ({ op: opName(a[3]) })),
-    reduceScatterBlock: coll('MPI_Reduce_scatter_block', (a) => nb(a[0]), (a) => ({ op: opName(a[2]) })),
-    gather: coll('MPI_Gather', (a) => nb(a[0]), (a) => ({ root: num(a[2]) })),
-    gatherv: coll('MPI_Gatherv', (a) => nb(a[0]), (a) => ({ root: num(a[4]) })),
-    scatter: coll('MPI_Scatter', (a) => nb(a[1]), (a) => ({ root: num(a[2]) })),
-    scatterv: coll('MPI_Scatterv', (a) => nb(a[3]), (a) => ({ root: num(a[4]) })),
-    scan: coll('MPI_Scan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
-    exscan: coll('MPI_Exscan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
+    bcast: forms(coll('MPI_Bcast', (a) => nb(a[0]), (a) => ({ root: num(a[1]) })), coll('MPI_Bcast', (a) => typed(a[1], a[2]), (a) => ({ root: num(a[3]) })), 3),
+    reduce: forms(coll('MPI_Reduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ root: num(a[3]), op: opName(a[2]) })), coll('MPI_Reduce', (a) => typed(a[2], a[3]), (a) => ({ root: num(a[5]), op: opName(a[4]) })), 5),
+    allreduce: forms(coll('MPI_Allreduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })), coll('MPI_Allreduce', (a) => typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
+    allgather: forms(coll('MPI_Allgather', (a) => sendOrInPlace(a[0], a[1], size)), coll('MPI_Allgather', (a) => (a[0] === IN_PLACE ? typed(a[4], a[5]) : typed(a[1], a[2]))), 3),
+    allgatherv: forms(coll('MPI_Allgatherv', (a) => nb(a[0])), coll('MPI_Allgatherv', (a) => typed(a[1], a[2])), 5),
+    alltoall: forms(coll('MPI_Alltoall', (a) => sendOrInPlace(a[0], a[1])), coll('MPI_Alltoall', (a) => size * (a[0] === IN_PLACE ? typed(a[4], a[5]) : typed(a[1], a[2]))), 3),
+    alltoallv: forms(coll('MPI_Alltoallv', (a) => sumCounts(a[1], a[0])), coll('MPI_Alltoallv', (a) => typedSum(a[1], a[3])), 7),
+    alltoallw: coll('MPI_Alltoallw', (a) => typedSum(a[1], a[3])),
+    reduceScatter: forms(coll('MPI_Reduce_scatter', (a) => nb(a[0]), (a) => ({ op: opName(a[3]) })), coll('MPI_Reduce_scatter', (a) => typedSum(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 5, 3),
+    reduceScatterBlock: forms(coll('MPI_Reduce_scatter_block', (a) => nb(a[0]), (a) => ({ op: opName(a[2]) })), coll('MPI_Reduce_scatter_block', (a) => size * typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
+    gather: forms(coll('MPI_Gather', (a) => nb(a[0]), (a) => ({ root: num(a[2]) })), coll('MPI_Gather', (a) => typed(a[1], a[2]), (a) => ({ root: num(a[6]) })), 4),
+    gatherv: forms(coll('MPI_Gatherv', (a) => nb(a[0]), (a) => ({ root: num(a[4]) })), coll('MPI_Gatherv', (a) => typed(a[1], a[2]), (a) => ({ root: num(a[7]) })), 6),
+    scatter: forms(coll('MPI_Scatter', (a) => nb(a[1]), (a) => ({ root: num(a[2]) })), coll('MPI_Scatter', (a) => typed(a[4], a[5]), (a) => ({ root: num(a[6]) })), 4),
+    scatterv: forms(coll('MPI_Scatterv', (a) => nb(a[3]), (a) => ({ root: num(a[4]) })), coll('MPI_Scatterv', (a) => typed(a[5], a[6]), (a) => ({ root: num(a[7]) })), 6),
+    scan: forms(coll('MPI_Scan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })), coll('MPI_Scan', (a) => typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
+    exscan: forms(coll('MPI_Exscan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })), coll('MPI_Exscan', (a) => typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
   };
 }
 
