@@ -199,6 +199,31 @@ describe('pack and unpack', () => {
     expect(got.back).toEqual((got.src as [number, number, number, number[]][]).map(([a, , b, c]) => [a, 0, b, c]));
   });
 
+  it('negative strides reach below a block\'s displacement, and unaligned buffers pack the same bytes', async () => {
+    const got = await one(async (mpi) => {
+      // block at byte 40 of 0..19: ints 10, 8, 6 (whole words); shorts at byte 20: 10, 8, 6 (half words)
+      const ints = Int32Array.from({ length: 20 }, (_, i) => i);
+      const shorts = Int16Array.from({ length: 20 }, (_, i) => i);
+      const gotInts = new Int32Array(3);
+      const gotShorts = new Int16Array(3);
+      await mpi.alltoallw(ints, [1], [40], [mpi.typeCommit(mpi.typeVector(3, 1, -2, mpi.INT))], gotInts, [3], [0], [mpi.INT]);
+      await mpi.alltoallw(shorts, [1], [20], [mpi.typeCommit(mpi.typeVector(3, 1, -2, mpi.SHORT))], gotShorts, [3], [0], [mpi.SHORT]);
+      // the same vector of ints from a buffer one byte into its ArrayBuffer, and into one
+      const raw = new Uint8Array(1 + 4 * 20);
+      new DataView(raw.buffer).setInt32(1 + 4 * 3, 77, true);
+      new DataView(raw.buffer).setInt32(1 + 4 * 7, 99, true);
+      const odd = raw.subarray(1);
+      const v = mpi.typeCommit(mpi.typeVector(2, 1, 4, mpi.INT));
+      const out = new Uint8Array(8);
+      mpi.pack(odd, 1, mpi.typeCommit(mpi.typeCreateHindexed(1, [1], [12], v)), out, 0);
+      const back = new Uint8Array(1 + 4 * 20);
+      mpi.unpack(out, 0, back.subarray(1), 1, mpi.typeCommit(mpi.typeCreateHindexed(1, [1], [12], v)));
+      const dv = new DataView(back.buffer);
+      return { ints: Array.from(gotInts), shorts: Array.from(gotShorts), packed: Array.from(new Int32Array(out.buffer)), back: [dv.getInt32(1 + 12, true), dv.getInt32(1 + 28, true)] };
+    });
+    expect(got).toEqual({ ints: [10, 8, 6], shorts: [10, 8, 6], packed: [77, 99], back: [77, 99] });
+  });
+
   it('pack past the end of outbuf is MPI_ERR_TRUNCATE, as is unpack past the end of inbuf', async () => {
     const got = await one((mpi) => {
       const v = mpi.typeCommit(mpi.typeVector(3, 2, 4, mpi.DOUBLE));

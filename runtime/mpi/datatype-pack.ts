@@ -26,6 +26,10 @@ const SHORT_BLOCK = 64;
  * says the direction. The caller has checked that every byte touched lies inside both.
  */
 function walk(user: Uint8Array, base: number, t: Datatype, packed: Uint8Array, pos: number, bytes: number, pack: boolean): void {
+  if (bytes % 4 === 0 && (user.byteOffset + base) % 4 === 0 && (packed.byteOffset + pos) % 4 === 0 && wordAligned(t)) {
+    walkWords(user, base, t, packed, pos, bytes, pack);
+    return;
+  }
   const { offsets, lengths, extent } = t;
   const nb = offsets.length;
   let left = bytes;
@@ -41,6 +45,43 @@ function walk(user: Uint8Array, base: number, t: Datatype, packed: Uint8Array, p
       } else if (pack) packed.set(user.subarray(u, u + len), p);
       else user.set(packed.subarray(p, p + len), u);
       p += len;
+      left -= len;
+    }
+  }
+}
+
+/** Whether every block of `t` and its extent are whole 4-byte words (memoised per type). */
+function wordAligned(t: Datatype): boolean {
+  let w = wordsOf.get(t);
+  if (w === undefined) {
+    w = t.extent % 4 === 0 && t.offsets.every((o) => o % 4 === 0) && t.lengths.every((l) => l % 4 === 0);
+    wordsOf.set(t, w);
+  }
+  return w;
+}
+const wordsOf = new WeakMap<Datatype, boolean>();
+
+/** walk, a 32-bit word at a time (every block, offset and the extent in whole words; bit-exact, unlike a float copy). */
+function walkWords(user: Uint8Array, base: number, t: Datatype, packed: Uint8Array, pos: number, bytes: number, pack: boolean): void {
+  // words of the whole user buffer in the alignment of `base` (data may lie below base: negative offsets or extent)
+  const from = ((base % 4) + 4) % 4;
+  const uu = new Uint32Array(user.buffer, user.byteOffset + from, (user.length - from) >> 2);
+  const shift = (base - from) >> 2;
+  const p = new Uint32Array(packed.buffer, packed.byteOffset + pos, (packed.length - pos) >> 2);
+  const offs = t.offsets;
+  const lens = t.lengths;
+  const nb = offs.length;
+  const ext = t.extent >> 2;
+  let left = bytes >> 2;
+  let q = 0;
+  for (let e = 0; left > 0; e++) {
+    const at = e * ext + shift;
+    for (let j = 0; j < nb && left > 0; j++) {
+      const len = Math.min(lens[j]! >> 2, left);
+      const w = at + (offs[j]! >> 2);
+      if (pack) for (let k = 0; k < len; k++) p[q + k] = uu[w + k]!;
+      else for (let k = 0; k < len; k++) uu[w + k] = p[q + k]!;
+      q += len;
       left -= len;
     }
   }

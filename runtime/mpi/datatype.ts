@@ -250,43 +250,48 @@ export const ORDER_FORTRAN = 57;
 function build(name: string, disps: ArrayLike<number>, counts: ArrayLike<number>, types: Datatype | readonly Datatype[], struct = false): Shape {
   const offs: number[] = [];
   const lens: number[] = [];
-  const sig: SigRun[] = [];
+  const sig: { basic: Basic; n: number }[] = [];
   let size = 0;
   let lb = Infinity;
   let ub = -Infinity;
   let align = 1;
   let sticky = false;
-  const append = (off: number, len: number): void => {
-    const k = offs.length - 1;
-    if (k >= 0 && offs[k]! + lens[k]! === off) lens[k] = lens[k]! + len;
-    else {
-      offs.push(off);
-      lens.push(len);
-    }
-  };
+  const one = types instanceof Datatype ? types : null;
+  // consecutive pieces of one type join the signature together
+  let prev: Datatype | null = null;
+  let times = 0;
   for (let i = 0; i < disps.length; i++) {
-    const t = Array.isArray(types) ? (types as readonly Datatype[])[i]! : (types as Datatype);
+    const t = one ?? (types as readonly Datatype[])[i]!;
     const b = counts[i]!;
     if (b === 0) continue;
     const d = disps[i]!;
     const ext = t.extent;
     size += b * t.size;
-    align = Math.max(align, t.align);
+    if (t.align > align) align = t.align;
     sticky ||= t.sticky;
-    lb = Math.min(lb, d + t.lb + Math.min(0, (b - 1) * ext));
-    ub = Math.max(ub, d + t.lb + ext + Math.max(0, (b - 1) * ext));
-    appendSignature(sig, t.signature, b);
+    const run = (b - 1) * ext;
+    const lo = d + t.lb + (run < 0 ? run : 0);
+    const hi = d + t.lb + ext + (run > 0 ? run : 0);
+    if (lo < lb) lb = lo;
+    if (hi > ub) ub = hi;
+    if (t !== prev) {
+      if (prev) appendSignature(sig, prev.signature, times);
+      prev = t;
+      times = 0;
+    }
+    times += b;
     const nb = t.offsets.length;
     if (nb === 1 && t.lengths[0] === ext) {
       // copies of one block that fill the extent: one run
-      append(d + t.offsets[0]!, b * ext);
+      appendBlock(offs, lens, d + t.offsets[0]!, b * ext);
       continue;
     }
     for (let k = 0; k < b; k++) {
       const base = d + k * ext;
-      for (let j = 0; j < nb; j++) append(base + t.offsets[j]!, t.lengths[j]!);
+      for (let j = 0; j < nb; j++) appendBlock(offs, lens, base + t.offsets[j]!, t.lengths[j]!);
     }
   }
+  if (prev) appendSignature(sig, prev.signature, times);
   if (lb === Infinity) {
     lb = 0;
     ub = 0;
@@ -305,21 +310,38 @@ function build(name: string, disps: ArrayLike<number>, counts: ArrayLike<number>
   return { name, size, lb, extent: ub - lb, trueLb, trueExtent: trueUb - trueLb, align, sticky, offsets: Float64Array.from(offs), lengths: Float64Array.from(lens), signature: sig };
 }
 
+/** Appends the data block (off, len) to the blocks so far, merging it with the last one if they touch. */
+function appendBlock(offs: number[], lens: number[], off: number, len: number): void {
+  const k = offs.length - 1;
+  if (k >= 0 && offs[k]! + lens[k]! === off) lens[k] = lens[k]! + len;
+  else {
+    offs.push(off);
+    lens.push(len);
+  }
+}
+
+/** Appends `n` entries of `basic` to a signature, merging them into its last run if of the same type. */
+function pushRun(out: { basic: Basic; n: number }[], basic: Basic, n: number): void {
+  const last = out[out.length - 1];
+  // runs in `out` are its own (made here), so the last one may grow in place
+  if (last && last.basic === basic) last.n += n;
+  else out.push({ basic, n });
+}
+
 /** Appends `times` copies of signature `s` to `out`, merging runs of one basic type. */
-function appendSignature(out: SigRun[], s: readonly SigRun[], times: number): void {
+function appendSignature(out: { basic: Basic; n: number }[], s: readonly SigRun[], times: number): void {
   if (s.length === 0) return;
-  const push = (r: SigRun, n: number): void => {
-    const last = out[out.length - 1];
-    if (last && last.basic === r.basic) out[out.length - 1] = { basic: r.basic, n: last.n + n };
-    else out.push({ basic: r.basic, n });
-  };
-  if (s.length === 1 || s.every((r) => r.basic === s[0]!.basic)) {
-    let n = 0;
-    for (const r of s) n += r.n;
-    push(s[0]!, n * times);
+  let same = true;
+  let n = 0;
+  for (const r of s) {
+    same &&= r.basic === s[0]!.basic;
+    n += r.n;
+  }
+  if (same) {
+    pushRun(out, s[0]!.basic, n * times);
     return;
   }
-  for (let k = 0; k < times; k++) for (const r of s) push(r, r.n);
+  for (let k = 0; k < times; k++) for (const r of s) pushRun(out, r.basic, r.n);
 }
 
 // ---------------------------------------------------------------- argument checks
