@@ -2,6 +2,7 @@ import type { Proc } from '../proc.ts';
 import { Comm, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
 import * as dt from './datatype.ts';
+import * as make from './datatype-make.ts';
 import { basicElements, checkType, type Datatype } from './datatype.ts';
 import { pack, packSize, unpack } from './datatype-pack.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
@@ -108,57 +109,57 @@ export class Mpi extends Comm {
 
   /** `count` consecutive copies of `oldtype` (MPI_Type_contiguous). */
   typeContiguous(count: number, oldtype: Datatype): Datatype {
-    return dt.typeContiguous(count, oldtype);
+    return make.typeContiguous(count, oldtype);
   }
 
   /** `count` blocks of `blocklength` copies of `oldtype`, `stride` extents of `oldtype` apart (MPI_Type_vector). */
   typeVector(count: number, blocklength: number, stride: number, oldtype: Datatype): Datatype {
-    return dt.typeVector(count, blocklength, stride, oldtype);
+    return make.typeVector(count, blocklength, stride, oldtype);
   }
 
   /** typeVector with the stride in bytes (MPI_Type_create_hvector). */
   typeCreateHvector(count: number, blocklength: number, stride: number, oldtype: Datatype): Datatype {
-    return dt.typeCreateHvector(count, blocklength, stride, oldtype);
+    return make.typeCreateHvector(count, blocklength, stride, oldtype);
   }
 
   /** Blocks of `blocklengths[i]` copies of `oldtype` at `displacements[i]` extents of it (MPI_Type_indexed). */
   typeIndexed(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
-    return dt.typeIndexed(count, blocklengths, displacements, oldtype);
+    return make.typeIndexed(count, blocklengths, displacements, oldtype);
   }
 
   /** typeIndexed with displacements in bytes (MPI_Type_create_hindexed). */
   typeCreateHindexed(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
-    return dt.typeCreateHindexed(count, blocklengths, displacements, oldtype);
+    return make.typeCreateHindexed(count, blocklengths, displacements, oldtype);
   }
 
   /** Blocks of `blocklength` copies of `oldtype` at `displacements[i]` extents of it (MPI_Type_create_indexed_block). */
   typeCreateIndexedBlock(count: number, blocklength: number, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
-    return dt.typeCreateIndexedBlock(count, blocklength, displacements, oldtype);
+    return make.typeCreateIndexedBlock(count, blocklength, displacements, oldtype);
   }
 
   /** typeCreateIndexedBlock with displacements in bytes (MPI_Type_create_hindexed_block). */
   typeCreateHindexedBlock(count: number, blocklength: number, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
-    return dt.typeCreateHindexedBlock(count, blocklength, displacements, oldtype);
+    return make.typeCreateHindexedBlock(count, blocklength, displacements, oldtype);
   }
 
   /** Blocks of `blocklengths[i]` copies of `types[i]` at byte `displacements[i]`, padded as a C struct (MPI_Type_create_struct). */
   typeCreateStruct(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, types: readonly Datatype[]): Datatype {
-    return dt.typeCreateStruct(count, blocklengths, displacements, types);
+    return make.typeCreateStruct(count, blocklengths, displacements, types);
   }
 
   /** A block of an n-dimensional array (MPI_Type_create_subarray; `order` mpi.ORDER_C or mpi.ORDER_FORTRAN); its extent is the whole array's. */
   typeCreateSubarray(ndims: number, sizes: ArrayLike<number>, subsizes: ArrayLike<number>, starts: ArrayLike<number>, order: number, oldtype: Datatype): Datatype {
-    return dt.typeCreateSubarray(ndims, sizes, subsizes, starts, order, oldtype);
+    return make.typeCreateSubarray(ndims, sizes, subsizes, starts, order, oldtype);
   }
 
   /** `oldtype` with a new lower bound and extent, in bytes (MPI_Type_create_resized). */
   typeCreateResized(oldtype: Datatype, lb: number, extent: number): Datatype {
-    return dt.typeCreateResized(oldtype, lb, extent);
+    return make.typeCreateResized(oldtype, lb, extent);
   }
 
   /** A copy of `oldtype`, committed if it is (MPI_Type_dup). */
   typeDup(oldtype: Datatype): Datatype {
-    return dt.typeDup(oldtype);
+    return make.typeDup(oldtype);
   }
 
   /** Commits `datatype` so communication may use it (MPI_Type_commit); returns it. */
