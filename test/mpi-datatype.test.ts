@@ -375,6 +375,41 @@ describe('point-to-point with derived datatypes: faces of a 3-D array', () => {
   it.each([
     { name: 'over the network (nodes=4, ppn=1)', nodes: 4, ppn: 1 },
     { name: 'over shared memory (nodes=1, ppn=4)', nodes: 1, ppn: 4 },
+  ])('4 ranks in a ring pass k faces right and j faces left with isend/irecv, $name', async ({ nodes, ppn }) => {
+    const [nx, ny, nz] = [30, 20, 6]; // a k face of 600 doubles (eager), a j face of 180
+    const r = await simulate({
+      machine: 'xe6',
+      nodes,
+      ppn,
+      program: async ({ mpi }) => {
+        const me = mpi.rank;
+        const right = (me + 1) % mpi.size;
+        const left = (me + mpi.size - 1) % mpi.size;
+        const a = array3d(me, nx, ny, nz);
+        const kFace = mpi.typeCommit(mpi.typeVector(nx * ny, 1, nz, mpi.DOUBLE));
+        const jFace = mpi.typeCommit(mpi.typeVector(nx, nz, ny * nz, mpi.DOUBLE));
+        // out of the k = 0 and j = 0 faces of a copy, into the k = nz-1 and j = ny-1 faces of a
+        const out = a.slice();
+        await mpi.waitAll([
+          mpi.irecv(a.subarray(nz - 1), 1, kFace, left, 1),
+          mpi.irecv(a.subarray((ny - 1) * nz), 1, jFace, right, 2),
+          mpi.isend(out, 1, kFace, right, 1),
+          mpi.isend(out, 1, jFace, left, 2),
+        ]);
+        return [
+          ...mismatches(a, ny, nz, [[0, nx], [0, ny - 1], [nz - 1, nz]], (i, j) => cell(left, i, j, 0)),
+          // (the corner j = ny-1, k = nz-1 is in both faces: whichever came last holds it)
+          ...mismatches(a, ny, nz, [[0, nx], [ny - 1, ny], [0, nz - 1]], (i, _j, k) => cell(right, i, 0, k)),
+          ...mismatches(a, ny, nz, [[0, nx], [0, ny - 1], [0, nz - 1]], (i, j, k) => cell(me, i, j, k)),
+        ];
+      },
+    });
+    expect(r.rankResults).toEqual([[], [], [], []]);
+  });
+
+  it.each([
+    { name: 'over the network (nodes=4, ppn=1)', nodes: 4, ppn: 1 },
+    { name: 'over shared memory (nodes=1, ppn=4)', nodes: 1, ppn: 4 },
   ])('4 ranks in a ring swap subarray halos with sendrecv, $name', async ({ nodes, ppn }) => {
     // a (n+2) x (m+2) array with a halo of one; columns go around the ring, rows to self
     for (const [n, m] of [[6, 5], [1100, 4]] as const) {
