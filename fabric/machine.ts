@@ -60,6 +60,8 @@ export interface MpiParams {
   readonly collectiveOverheadPs: number;
   /** CPU time per step of a collective's schedule (each wait of the algorithm). */
   readonly collectiveStepPs: number;
+  /** CPU time per contiguous block of a non-contiguous datatype the library packs or unpacks (besides the bytes at copyBytesPerPs). */
+  readonly packBlockPs: number;
   readonly shmLatencyPs: number;
   readonly shmBytesPerPs: number;
   /** Rendezvous messages of at least this many bytes are pulled over `rails` independent paths (0: never). */
@@ -259,6 +261,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       requestOverheadPs: r.timePs('mpi.requestOverhead'),
       collectiveOverheadPs: r.timePs('mpi.collectiveOverhead'),
       collectiveStepPs: r.timePs('mpi.collectiveStep'),
+      packBlockPs: r.timePs('mpi.packBlock'),
       shmLatencyPs: r.timePs('mpi.shmLatency'),
       shmBytesPerPs: r.bytesPerPs('mpi.shmBandwidth'),
       railThresholdBytes: r.bytes('mpi.railThreshold'),

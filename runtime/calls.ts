@@ -4,6 +4,7 @@
  * arguments a trace shows. Only the methods listed here are instrumented.
  */
 import { IN_PLACE } from './mpi/constants.ts';
+import { Datatype } from './mpi/datatype.ts';
 import type { Op } from './mpi/ops.ts';
 
 /** Arguments of a call as the trace shows them. */
@@ -45,8 +46,19 @@ function sumCounts(counts: unknown, like: unknown): number {
   return s * (ArrayBuffer.isView(like) && 'BYTES_PER_ELEMENT' in like ? (like as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1);
 }
 
-const send = (name: string): CallSpec => ({ name, bytes: (a) => nb(a[0]), args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
-const recv = (name: string): CallSpec => ({ name, bytes: (a) => nb(a[0]), args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
+/** Data bytes of `count` elements of `datatype` (MPI's long form); 0 when `datatype` is not one. */
+function typed(count: unknown, datatype: unknown): number {
+  return datatype instanceof Datatype ? num(count) * datatype.size : 0;
+}
+
+/** A point-to-point call's bytes, peer and tag: (buf, peer, tag) or the long form (buf, count, datatype, peer, tag). */
+function p2p(a: readonly unknown[]): CallArgs {
+  if (a[2] instanceof Datatype) return { peer: num(a[3]), tag: num(a[4]), bytes: typed(a[1], a[2]) };
+  return { peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) };
+}
+
+const send = (name: string): CallSpec => ({ name, bytes: (a) => p2p(a).bytes as number, args: p2p });
+const recv = send;
 const requests = (name: string): CallSpec => ({ name, args: (a) => ({ requests: Array.isArray(a[0]) ? a[0].length : 1 }) });
 /** A persistent request's init: its arguments, but no bytes (each start moves them). */
 const init = (name: string): CallSpec => ({ name, args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
@@ -58,6 +70,19 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     bytes,
     args: (a) => ({ bytes: bytes(a), ...args(a) }),
   });
+  /** A collective with a long form (buf, count, datatype, ...): `long` when it has more than `shortMax` arguments or a Datatype at `typeAt`. */
+  const forms = (short: CallSpec, long: CallSpec, shortMax: number, typeAt = -1): CallSpec => {
+    const pick = (a: readonly unknown[]): CallSpec => (a.length > shortMax || a[typeAt] instanceof Datatype ? long : short);
+    return { name: short.name, bytes: (a) => pick(a).bytes!(a), args: (a) => pick(a).args!(a) };
+  };
+  /** Bytes of `counts` elements of `datatype` summed, or of each rank's datatype (alltoallw). */
+  const typedSum = (counts: unknown, datatype: unknown): number => {
+    if (counts === null || typeof counts !== 'object' || !('length' in counts)) return 0;
+    const c = counts as ArrayLike<number>;
+    let s = 0;
+    for (let i = 0; i < c.length; i++) s += typed(c[i], Array.isArray(datatype) ? datatype[i] : datatype);
+    return s;
+  };
   const calls: Record<string, CallSpec> = {
     send: send('MPI_Send'),
     isend: send('MPI_Isend'),
@@ -71,13 +96,19 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     irecv: recv('MPI_Irecv'),
     sendrecv: {
       name: 'MPI_Sendrecv',
-      bytes: (a) => nb(a[0]),
-      args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[4]), recvTag: num(a[5]), bytes: nb(a[0]) }),
+      bytes: (a) => (a.length > 6 ? typed(a[1], a[2]) : nb(a[0])),
+      args: (a) =>
+        a.length > 6
+          ? { dest: num(a[3]), sendTag: num(a[4]), source: num(a[8]), recvTag: num(a[9]), bytes: typed(a[1], a[2]) }
+          : { dest: num(a[1]), sendTag: num(a[2]), source: num(a[4]), recvTag: num(a[5]), bytes: nb(a[0]) },
     },
     sendrecvReplace: {
       name: 'MPI_Sendrecv_replace',
-      bytes: (a) => nb(a[0]),
-      args: (a) => ({ dest: num(a[1]), sendTag: num(a[2]), source: num(a[3]), recvTag: num(a[4]), bytes: nb(a[0]) }),
+      bytes: (a) => (a.length > 5 ? typed(a[1], a[2]) : nb(a[0])),
+      args: (a) =>
+        a.length > 5
+          ? { dest: num(a[3]), sendTag: num(a[4]), source: num(a[5]), recvTag: num(a[6]), bytes: typed(a[1], a[2]) }
+          : { dest: num(a[1]), sendTag: num(a[2]), source: num(a[3]), recvTag: num(a[4]), bytes: nb(a[0]) },
     },
     isendrecv: {
       name: 'MPI_Isendrecv',
@@ -136,21 +167,22 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     ineighborAlltoall: coll('MPI_Ineighbor_alltoall', (a) => nb(a[0])),
     ineighborAlltoallv: coll('MPI_Ineighbor_alltoallv', (a) => sumCounts(a[1], a[0])),
     barrier: coll('MPI_Barrier', () => 0),
-    bcast: coll('MPI_Bcast', (a) => nb(a[0]), (a) => ({ root: num(a[1]) })),
-    reduce: coll('MPI_Reduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ root: num(a[3]), op: opName(a[2]) })),
-    allreduce: coll('MPI_Allreduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
-    allgather: coll('MPI_Allgather', (a) => sendOrInPlace(a[0], a[1], size)),
-    allgatherv: coll('MPI_Allgatherv', (a) => nb(a[0])),
-    alltoall: coll('MPI_Alltoall', (a) => sendOrInPlace(a[0], a[1])),
-    alltoallv: coll('MPI_Alltoallv', (a) => sumCounts(a[1], a[0])),
-    reduceScatter: coll('MPI_Reduce_scatter', (a) => nb(a[0]), (a) => ({ op: opName(a[3]) })),
-    reduceScatterBlock: coll('MPI_Reduce_scatter_block', (a) => nb(a[0]), (a) => ({ op: opName(a[2]) })),
-    gather: coll('MPI_Gather', (a) => nb(a[0]), (a) => ({ root: num(a[2]) })),
-    gatherv: coll('MPI_Gatherv', (a) => nb(a[0]), (a) => ({ root: num(a[4]) })),
-    scatter: coll('MPI_Scatter', (a) => nb(a[1]), (a) => ({ root: num(a[2]) })),
-    scatterv: coll('MPI_Scatterv', (a) => nb(a[3]), (a) => ({ root: num(a[4]) })),
-    scan: coll('MPI_Scan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
-    exscan: coll('MPI_Exscan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })),
+    bcast: forms(coll('MPI_Bcast', (a) => nb(a[0]), (a) => ({ root: num(a[1]) })), coll('MPI_Bcast', (a) => typed(a[1], a[2]), (a) => ({ root: num(a[3]) })), 3),
+    reduce: forms(coll('MPI_Reduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ root: num(a[3]), op: opName(a[2]) })), coll('MPI_Reduce', (a) => typed(a[2], a[3]), (a) => ({ root: num(a[5]), op: opName(a[4]) })), 5),
+    allreduce: forms(coll('MPI_Allreduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })), coll('MPI_Allreduce', (a) => typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
+    allgather: forms(coll('MPI_Allgather', (a) => sendOrInPlace(a[0], a[1], size)), coll('MPI_Allgather', (a) => (a[0] === IN_PLACE ? typed(a[4], a[5]) : typed(a[1], a[2]))), 3),
+    allgatherv: forms(coll('MPI_Allgatherv', (a) => nb(a[0])), coll('MPI_Allgatherv', (a) => typed(a[1], a[2])), 5),
+    alltoall: forms(coll('MPI_Alltoall', (a) => sendOrInPlace(a[0], a[1])), coll('MPI_Alltoall', (a) => size * (a[0] === IN_PLACE ? typed(a[4], a[5]) : typed(a[1], a[2]))), 3),
+    alltoallv: forms(coll('MPI_Alltoallv', (a) => sumCounts(a[1], a[0])), coll('MPI_Alltoallv', (a) => typedSum(a[1], a[3])), 7),
+    alltoallw: coll('MPI_Alltoallw', (a) => typedSum(a[1], a[3])),
+    reduceScatter: forms(coll('MPI_Reduce_scatter', (a) => nb(a[0]), (a) => ({ op: opName(a[3]) })), coll('MPI_Reduce_scatter', (a) => typedSum(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 5, 3),
+    reduceScatterBlock: forms(coll('MPI_Reduce_scatter_block', (a) => nb(a[0]), (a) => ({ op: opName(a[2]) })), coll('MPI_Reduce_scatter_block', (a) => size * typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
+    gather: forms(coll('MPI_Gather', (a) => nb(a[0]), (a) => ({ root: num(a[2]) })), coll('MPI_Gather', (a) => typed(a[1], a[2]), (a) => ({ root: num(a[6]) })), 4),
+    gatherv: forms(coll('MPI_Gatherv', (a) => nb(a[0]), (a) => ({ root: num(a[4]) })), coll('MPI_Gatherv', (a) => typed(a[1], a[2]), (a) => ({ root: num(a[7]) })), 6),
+    scatter: forms(coll('MPI_Scatter', (a) => nb(a[1]), (a) => ({ root: num(a[2]) })), coll('MPI_Scatter', (a) => typed(a[4], a[5]), (a) => ({ root: num(a[6]) })), 4),
+    scatterv: forms(coll('MPI_Scatterv', (a) => nb(a[3]), (a) => ({ root: num(a[4]) })), coll('MPI_Scatterv', (a) => typed(a[5], a[6]), (a) => ({ root: num(a[7]) })), 6),
+    scan: forms(coll('MPI_Scan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })), coll('MPI_Scan', (a) => typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
+    exscan: forms(coll('MPI_Exscan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })), coll('MPI_Exscan', (a) => typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
   };
   // each collective's nonblocking form takes the same arguments (MPI_Ibcast for MPI_Bcast)
   for (const c of NONBLOCKING_COLLECTIVES) calls[`i${c}`] = { ...calls[c]!, name: `MPI_I${calls[c]!.name.slice(4).toLowerCase()}` };

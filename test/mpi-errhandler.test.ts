@@ -128,6 +128,7 @@ describe('error handlers', () => {
       machine: 'xe6',
       nodes: 1,
       program: async ({ mpi }) => {
+        mpi.setErrhandler(mpi.ERRORS_RETURN);
         const out = [mpi.errorString(mpi.errorCodes.ERR_TRUNCATE!), mpi.errorClass(mpi.errorCodes.ERR_COMM!), mpi.errorString(0)];
         try {
           mpi.errorString(999);

@@ -1,4 +1,4 @@
-import { mpiCostParams, NO_EXTRA_MPI_COST } from './mpi-costs.ts';
+import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
@@ -95,7 +95,7 @@ export const bw: MachineSpec = {
     'mpi.recvOverhead': { value: '500ns', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '8GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },
     'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },
-    ...mpiCostParams(NO_EXTRA_MPI_COST),
+    ...mpiCostParams({ ...NO_EXTRA_MPI_COST, packBlock: packBlockCost(2, 'an assumed 2 GHz (the seed gives no processor clock)') }),
     'mpi.shmLatency': { value: '500ns', help: 'latency of the on-node path', source: 'assumed' },
     'mpi.shmBandwidth': { value: '8GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
     'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },

@@ -13,6 +13,7 @@ export interface MpiCosts {
   readonly requestOverhead: Cost;
   readonly collectiveOverhead: Cost;
   readonly collectiveStep: Cost;
+  readonly packBlock: Cost;
 }
 
 /**
@@ -29,7 +30,9 @@ export interface MpiCosts {
  * - `mpi.collectiveOverhead`: a collective call's entry (argument checks, algorithm choice,
  *   communicator lookup), charged before its first message;
  * - `mpi.collectiveStep`: each step of a collective's schedule (every wait of the algorithm:
- *   the library's bookkeeping between rounds), charged as each wait ends.
+ *   the library's bookkeeping between rounds), charged as each wait ends;
+ * - `mpi.packBlock`: per contiguous block of a non-contiguous datatype the library packs (at a
+ *   send) or unpacks (at a receive's completion), on top of its bytes at `mpi.copyBandwidth`.
  */
 export function mpiCostParams(c: MpiCosts): Record<string, ParamDef> {
   return {
@@ -38,14 +41,26 @@ export function mpiCostParams(c: MpiCosts): Record<string, ParamDef> {
     'mpi.requestOverhead': { ...c.requestOverhead, help: 'CPU time to allocate and complete the request of a point-to-point call' },
     'mpi.collectiveOverhead': { ...c.collectiveOverhead, help: 'CPU time of a collective call\'s entry (argument checks, algorithm choice, communicator lookup)' },
     'mpi.collectiveStep': { ...c.collectiveStep, help: 'CPU time per step of a collective\'s schedule (each wait of the algorithm)' },
+    'mpi.packBlock': { ...c.packBlock, help: 'CPU time per contiguous block of a non-contiguous datatype packed or unpacked (besides its bytes at mpi.copyBandwidth)' },
   };
 }
 
-/** No cost beyond the call overheads: the parts nothing published separates on a machine. */
-export const NO_EXTRA_MPI_COST: MpiCosts = {
+/** No cost beyond the call overheads: the parts nothing published separates on a machine (packing aside, see packBlockCost). */
+export const NO_EXTRA_MPI_COST: Omit<MpiCosts, 'packBlock'> = {
   messageGap: { value: '0ns', source: 'assumed: the send overhead and the NIC set the message rate' },
   matchEntry: { value: '0ns', source: 'assumed: not measured on this machine' },
   requestOverhead: { value: '0ns', source: 'assumed: part of mpi.sendOverhead and mpi.recvOverhead' },
   collectiveOverhead: { value: '0ns', source: 'assumed: not measured on this machine' },
   collectiveStep: { value: '0ns', source: 'assumed: not measured on this machine' },
 };
+
+/**
+ * `mpi.packBlock` of a core running at `ghz` GHz: an estimate of 12 cycles per block (the
+ * datatype engine's step to the next block and a memcpy call for a short block, as MPICH's
+ * dataloop code runs a vector), since no published measurement separates the per-block cost of
+ * Cray MPICH's or MPICH/Yaksa's pack loop from its copy bandwidth. `clock` says where the clock
+ * rate comes from.
+ */
+export function packBlockCost(ghz: number, clock: string): Cost {
+  return { value: `${Math.round((12 / ghz) * 10) / 10}ns`, source: `assumed: about 12 cycles per block (loop step and a short memcpy) at ${clock}; no published per-block pack cost of Cray MPICH or MPICH/Yaksa was found` };
+}

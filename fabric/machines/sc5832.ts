@@ -1,4 +1,4 @@
-import { mpiCostParams, NO_EXTRA_MPI_COST } from './mpi-costs.ts';
+import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
@@ -94,7 +94,7 @@ export const sc5832: MachineSpec = {
     'mpi.recvOverhead': { value: '1us', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '1GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },
     'mpi.testOverhead': { value: '100ns', help: 'CPU time of a test/poll call', source: 'assumed' },
-    ...mpiCostParams(NO_EXTRA_MPI_COST),
+    ...mpiCostParams({ ...NO_EXTRA_MPI_COST, packBlock: packBlockCost(0.5, 'the 500 MHz MIPS core\'s clock (cpu.gflops)') }),
     'mpi.shmLatency': { value: '1us', help: 'latency of the on-node path', source: 'assumed' },
     'mpi.shmBandwidth': { value: '1GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
     'mpi.railThreshold': { value: '128KiB', help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: `${S} §6.1: messages over 128K go multi-rail; the drop of Figure 5 is already at 128 KB (K13, K15)` },

@@ -172,6 +172,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'mpi.requestOverhead': all(time),
   'mpi.collectiveOverhead': all(time),
   'mpi.collectiveStep': all(time),
+  'mpi.packBlock': all(time),
   'mpi.shmLatency': all(time),
   'mpi.shmBandwidth': all(bandwidth),
   'mpi.railThreshold': all(size),

@@ -1,4 +1,4 @@
-import { mpiCostParams, NO_EXTRA_MPI_COST } from './mpi-costs.ts';
+import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
@@ -108,6 +108,7 @@ export const xc30: MachineSpec = {
     'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },
     ...mpiCostParams({
       ...NO_EXTRA_MPI_COST,
+      packBlock: packBlockCost(2.6, 'the 2.6 GHz Sandy Bridge\'s clock (cpu.gflops)'),
       collectiveOverhead: { value: '1.5us', source: 'fitted: 12 public measurements of small allreduce and alltoall (cli/validate/measured/xc30.json, use fit), with mpi.collectiveStep' },
       collectiveStep: { value: '1.25us', source: 'fitted: 12 public measurements of small allreduce and alltoall (cli/validate/measured/xc30.json, use fit), with mpi.collectiveOverhead; held to 1.25 us by A26 (the software allreduce of 12,000 processes within Figure 15\'s 35 us; 2 us fits the 12 best)' },
     }),

@@ -1,4 +1,4 @@
-import { mpiCostParams, NO_EXTRA_MPI_COST } from './mpi-costs.ts';
+import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
@@ -97,7 +97,7 @@ export const xe6: MachineSpec = {
     'mpi.recvOverhead': { value: '400ns', help: 'CPU time to match and complete a receive', source: 'assumed: small-message latency of §V.A' },
     'mpi.copyBandwidth': { value: '5GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },
     'mpi.testOverhead': { value: '50ns', help: 'CPU time of a test/poll call', source: 'assumed' },
-    ...mpiCostParams(NO_EXTRA_MPI_COST),
+    ...mpiCostParams({ ...NO_EXTRA_MPI_COST, packBlock: packBlockCost(2.2, 'the 2.2 GHz Opteron\'s clock (cpu.gflops)') }),
     'mpi.shmLatency': { value: '350ns', help: 'latency of the on-node (shared memory) path', source: 'assumed' },
     'mpi.shmBandwidth': { value: '4GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
     'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },

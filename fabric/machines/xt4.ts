@@ -1,4 +1,4 @@
-import { mpiCostParams, NO_EXTRA_MPI_COST } from './mpi-costs.ts';
+import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import type { MachineSpec } from './spec.ts';
@@ -103,7 +103,7 @@ export const xt4: MachineSpec = {
     'mpi.recvOverhead': { value: '1.5us', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '3GB/s', help: 'memcpy bandwidth', source: 'assumed' },
     'mpi.testOverhead': { value: '100ns', help: 'CPU time of a test/poll call', source: 'assumed' },
-    ...mpiCostParams(NO_EXTRA_MPI_COST),
+    ...mpiCostParams({ ...NO_EXTRA_MPI_COST, packBlock: packBlockCost(2.1, 'the 2.1 GHz Opteron\'s clock (cpu.gflops)') }),
     'mpi.shmLatency': { value: '500ns', help: 'on-node path latency', source: 'assumed' },
     'mpi.shmBandwidth': { value: '3GB/s', help: 'on-node path bandwidth', source: 'assumed' },
     'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },

@@ -2,6 +2,8 @@ import type { Proc } from '../proc.ts';
 import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
 import { BSEND_OVERHEAD, describe, TAG_UB, UNDEFINED } from './constants.ts';
 import { ERRORS_ARE_FATAL, Errhandler } from './errhandler.ts';
+import { checkCount, checkType, type Datatype } from './datatype.ts';
+import { landing, sendBytes, userBytes, type Packer } from './datatype-pack.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
 import { Message, MESSAGE_NO_PROC } from './mprobe.ts';
@@ -13,6 +15,16 @@ import { SendrecvRequest } from './sendrecv-request.ts';
 export interface Completion {
   readonly index: number;
   readonly status: Status;
+}
+
+/** A send's arguments: (buf, dest, tag), or MPI's long form (buf, count, datatype, dest, tag). */
+export type SendArgs = [buf: ArrayBufferView, dest: number, tag: number] | [buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number];
+/** A receive's arguments: (buf, source, tag), or MPI's long form (buf, count, datatype, source, tag). */
+export type RecvArgs = [buf: ArrayBufferView, source: number, tag: number] | [buf: ArrayBufferView, count: number, datatype: Datatype, source: number, tag: number];
+/** Where a long-form receive lands: elements of `elemBytes` bytes, unpacked at completion unless they land in place. */
+interface RecvLayout {
+  readonly elemBytes: number;
+  readonly unpack: ((bytes: number) => number) | null;
 }
 
 /** What one rank's communicators share: its attached buffer for buffered sends. */
@@ -86,32 +98,56 @@ export class CommBase {
   // ---------------------------------------------------------------- point-to-point
 
   /** Blocking standard-mode send. */
-  async send(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+  send(buf: ArrayBufferView, dest: number, tag: number): Promise<void>;
+  /** MPI_Send's long form: `count` elements of `datatype` from `buf`. */
+  send(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Promise<void>;
+  async send(...a: SendArgs): Promise<void> {
+    const [buf, dest, tag] = this.sendArgs('send', a);
     await this.blocking(this.startSend('send', buf, dest, tag, 'standard'));
   }
 
   /** Nonblocking send; the buffer must not change until the request completes. */
-  isend(buf: ArrayBufferView, dest: number, tag: number): Request {
+  isend(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /** MPI_Isend's long form: `count` elements of `datatype` from `buf`. */
+  isend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  isend(...a: SendArgs): Request {
+    const [buf, dest, tag] = this.sendArgs('isend', a);
     return this.startSend('isend', buf, dest, tag, 'standard');
   }
 
   /** Synchronous send: returns once a matching receive has started (MPI_Ssend). */
-  async ssend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+  ssend(buf: ArrayBufferView, dest: number, tag: number): Promise<void>;
+  /** MPI_Ssend's long form: `count` elements of `datatype` from `buf`. */
+  ssend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Promise<void>;
+  async ssend(...a: SendArgs): Promise<void> {
+    const [buf, dest, tag] = this.sendArgs('ssend', a);
     await this.blocking(this.startSend('ssend', buf, dest, tag, 'sync'));
   }
 
   /** Nonblocking synchronous send (MPI_Issend). */
-  issend(buf: ArrayBufferView, dest: number, tag: number): Request {
+  issend(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /** MPI_Issend's long form: `count` elements of `datatype` from `buf`. */
+  issend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  issend(...a: SendArgs): Request {
+    const [buf, dest, tag] = this.sendArgs('issend', a);
     return this.startSend('issend', buf, dest, tag, 'sync');
   }
 
   /** Ready send: the matching receive must already be posted (MPI_Rsend; sent as a standard send). */
-  async rsend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+  rsend(buf: ArrayBufferView, dest: number, tag: number): Promise<void>;
+  /** MPI_Rsend's long form: `count` elements of `datatype` from `buf`. */
+  rsend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Promise<void>;
+  async rsend(...a: SendArgs): Promise<void> {
+    const [buf, dest, tag] = this.sendArgs('rsend', a);
     await this.blocking(this.startSend('rsend', buf, dest, tag, 'standard'));
   }
 
   /** Nonblocking ready send (MPI_Irsend). */
-  irsend(buf: ArrayBufferView, dest: number, tag: number): Request {
+  irsend(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /** MPI_Irsend's long form: `count` elements of `datatype` from `buf`. */
+  irsend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  irsend(...a: SendArgs): Request {
+    const [buf, dest, tag] = this.sendArgs('irsend', a);
     return this.startSend('irsend', buf, dest, tag, 'standard');
   }
 
@@ -120,12 +156,20 @@ export class CommBase {
    * and returns; the copy is sent from there. Fails with MPI_ERR_BUFFER when the buffer lacks
    * room (each message also takes BSEND_OVERHEAD bytes).
    */
-  async bsend(buf: ArrayBufferView, dest: number, tag: number): Promise<void> {
+  bsend(buf: ArrayBufferView, dest: number, tag: number): Promise<void>;
+  /** MPI_Bsend's long form: `count` elements of `datatype` from `buf`. */
+  bsend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Promise<void>;
+  async bsend(...a: SendArgs): Promise<void> {
+    const [buf, dest, tag] = this.sendArgs('bsend', a);
     await this.blocking(this.ibsend(buf, dest, tag));
   }
 
   /** Nonblocking buffered send (MPI_Ibsend): complete once the message is copied. */
-  ibsend(buf: ArrayBufferView, dest: number, tag: number): Request {
+  ibsend(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /** MPI_Ibsend's long form: `count` elements of `datatype` from `buf`. */
+  ibsend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  ibsend(...a: SendArgs): Request {
+    const [buf, dest, tag] = this.sendArgs('ibsend', a);
     const bytes = this.checkBuf('ibsend', buf);
     this.checkRank('ibsend', 'dest', dest, false);
     this.checkTag('ibsend', tag, false);
@@ -149,25 +193,53 @@ export class CommBase {
   }
 
   /** Blocking receive; returns the status (source, tag, count in elements of `buf`). */
-  async recv(buf: ArrayBufferView, source: number, tag: number): Promise<Status> {
-    return this.blocking(this.startRecv('recv', buf, source, tag));
+  recv(buf: ArrayBufferView, source: number, tag: number): Promise<Status>;
+  /** MPI_Recv's long form: up to `count` elements of `datatype` into `buf`; the status counts elements of `datatype`. */
+  recv(buf: ArrayBufferView, count: number, datatype: Datatype, source: number, tag: number): Promise<Status>;
+  async recv(...a: RecvArgs): Promise<Status> {
+    const [buf, source, tag, layout] = this.recvArgs('recv', a);
+    return this.blocking(this.startRecv('recv', buf, source, tag, layout));
   }
 
   /** Nonblocking receive. */
-  irecv(buf: ArrayBufferView, source: number, tag: number): Request {
-    return this.startRecv('irecv', buf, source, tag);
+  irecv(buf: ArrayBufferView, source: number, tag: number): Request;
+  /** MPI_Irecv's long form: up to `count` elements of `datatype` into `buf`. */
+  irecv(buf: ArrayBufferView, count: number, datatype: Datatype, source: number, tag: number): Request;
+  irecv(...a: RecvArgs): Request {
+    const [buf, source, tag, layout] = this.recvArgs('irecv', a);
+    return this.startRecv('irecv', buf, source, tag, layout);
   }
 
   /** Sends and receives at once (MPI_Sendrecv); returns the receive's status. */
-  async sendrecv(sendBuf: ArrayBufferView, dest: number, sendTag: number, recvBuf: ArrayBufferView, source: number, recvTag: number): Promise<Status> {
-    const r = this.startRecv('sendrecv', recvBuf, source, recvTag);
+  sendrecv(sendBuf: ArrayBufferView, dest: number, sendTag: number, recvBuf: ArrayBufferView, source: number, recvTag: number): Promise<Status>;
+  /** MPI_Sendrecv's long form, each side (buf, count, datatype). */
+  sendrecv(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, dest: number, sendTag: number, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, source: number, recvTag: number): Promise<Status>;
+  async sendrecv(...a: unknown[]): Promise<Status> {
+    const long = a.length > 6;
+    const [sendBuf, dest, sendTag] = this.sendArgs('sendrecv', (long ? a.slice(0, 5) : a.slice(0, 3)) as SendArgs);
+    const [recvBuf, source, recvTag, layout] = this.recvArgs('sendrecv', (long ? a.slice(5, 10) : a.slice(3, 6)) as RecvArgs);
+    const r = this.startRecv('sendrecv', recvBuf, source, recvTag, layout);
     const s = this.startSend('sendrecv', sendBuf, dest, sendTag, 'standard');
     const [status] = await this.waitAll([r, s]);
     return status!;
   }
 
   /** Sends `buf` and receives into it (MPI_Sendrecv_replace). */
-  async sendrecvReplace(buf: ArrayBufferView, dest: number, sendTag: number, source: number, recvTag: number): Promise<Status> {
+  sendrecvReplace(buf: ArrayBufferView, dest: number, sendTag: number, source: number, recvTag: number): Promise<Status>;
+  /** MPI_Sendrecv_replace's long form: `count` elements of `datatype` at `buf`. */
+  sendrecvReplace(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, sendTag: number, source: number, recvTag: number): Promise<Status>;
+  async sendrecvReplace(...a: unknown[]): Promise<Status> {
+    if (a.length > 5) {
+      const [buf, count, datatype, dest, sendTag, source, recvTag] = a as [ArrayBufferView, number, Datatype, number, number, number, number];
+      const [packed] = this.sendArgs('sendrecvReplace', [buf, count, datatype, dest, sendTag]);
+      // a contiguous layout is sent from buf itself, which the receive overwrites: send a copy
+      const copy = packed.buffer === buf.buffer ? this.copyOf(this.checkBuf('sendrecvReplace', packed)) : packed;
+      const s = this.startSend('sendrecvReplace', copy, dest, sendTag, 'standard');
+      const [into, , , layout] = this.recvArgs('sendrecvReplace', [buf, count, datatype, source, recvTag]);
+      const [, status] = await this.waitAll([s, this.startRecv('sendrecvReplace', into, source, recvTag, layout)]);
+      return status!;
+    }
+    const [buf, dest, sendTag, source, recvTag] = a as [ArrayBufferView, number, number, number, number];
     const copy = this.copyOf(this.checkBuf('sendrecvReplace', buf));
     const s = this.startSend('sendrecvReplace', copy, dest, sendTag, 'standard');
     const r = this.startRecv('sendrecvReplace', buf, source, recvTag);
@@ -468,7 +540,7 @@ export class CommBase {
     const { world, shape } = this;
     const rank = this.proc.rank;
     const from = this.src(source);
-    return this.persistent(what, () => world.irecv(rank, bytes, elem, from, tag, shape.ctx, what, shape.inv, 0));
+    return this.persistent(what, () => world.irecv(rank, bytes, elem, from, tag, shape.ctx, what, shape.inv, null, 0));
   }
 
   /** Starts an inactive persistent request (MPI_Start); MPI_ERR_REQUEST if it is active, freed, or not persistent. */
@@ -583,6 +655,33 @@ export class CommBase {
     return req;
   }
 
+  // ---------------------------------------------------------------- datatypes
+
+  /** This rank's process and the library's parameters, for packing derived datatypes. */
+  protected get packer(): Packer {
+    return (this.packerCache ??= { proc: this.proc, params: this.world.params });
+  }
+  private packerCache: Packer | null = null;
+
+  /** A send's (buf, dest, tag): the long form's data as one run of bytes (packed, at its cost, if need be). */
+  protected sendArgs(call: string, a: SendArgs): [ArrayBufferView, number, number] {
+    if (a.length <= 3) return a as [ArrayBufferView, number, number];
+    const [buf, count, datatype, dest, tag] = a as [ArrayBufferView, number, Datatype, number, number];
+    const t = checkType(call, 'datatype', datatype);
+    checkCount(call, 'count', count);
+    return [sendBytes(this.packer, userBytes(call, 'buf', buf, count, t), 0, count, t), dest, tag];
+  }
+
+  /** A receive's (buf, source, tag) and, for the long form, where its data lands and how it is unpacked. */
+  protected recvArgs(call: string, a: RecvArgs): [ArrayBufferView, number, number, RecvLayout | undefined] {
+    if (a.length <= 3) return [...(a as [ArrayBufferView, number, number]), undefined];
+    const [buf, count, datatype, source, tag] = a as [ArrayBufferView, number, Datatype, number, number];
+    const t = checkType(call, 'datatype', datatype);
+    checkCount(call, 'count', count);
+    const l = landing(this.packer, userBytes(call, 'buf', buf, count, t), 0, count, t);
+    return [l.bytes, source, tag, { elemBytes: Math.max(1, t.size), unpack: l.unpack }];
+  }
+
   // ---------------------------------------------------------------- argument checks
 
   /** Fails with MPI_ERR_REQUEST unless `req` is a request. */
@@ -687,12 +786,12 @@ export class CommBase {
     return this.world.isend(this.proc.rank, bytes, this.dest(dest), tag, this.shape.ctx, `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`, mode);
   }
 
-  private startRecv(call: string, buf: ArrayBufferView, source: number, tag: number): Request {
+  private startRecv(call: string, buf: ArrayBufferView, source: number, tag: number, layout?: RecvLayout): Request {
     const bytes = this.checkBuf(call, buf);
     this.checkRank(call, 'source', source, true);
     this.checkTag(call, tag, true);
-    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
-    return this.world.irecv(this.proc.rank, bytes, elem, this.src(source), tag, this.shape.ctx, `${call}(source=${fmtSource(source)}, tag=${fmtTag(tag)})`, this.shape.inv);
+    const elem = layout ? layout.elemBytes : 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
+    return this.world.irecv(this.proc.rank, bytes, elem, this.src(source), tag, this.shape.ctx, `${call}(source=${fmtSource(source)}, tag=${fmtTag(tag)})`, this.shape.inv, layout?.unpack);
   }
 }
 

@@ -3,6 +3,8 @@ import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collecti
 import { CollRun } from './coll-run.ts';
 import { CommBase } from './comm-base.ts';
 import { describe, IN_PLACE, isReduceArray, type CollOptions } from './constants.ts';
+import type { Datatype } from './datatype.ts';
+import * as typed from './datatype-coll.ts';
 import { ceContribution, ceRefusal, ceTree, nodeCombine, nodeGroup, sharesNodes, writeCeResult, type NodeHost } from './node-collectives.ts';
 import type { Op, ReduceArray } from './ops.ts';
 import type { CollCall, CollLedger } from './agreement.ts';
@@ -98,7 +100,12 @@ export class CollComm extends CommBase {
   }
 
   /** Copies the root's `buf` into every rank's `buf` (MPI_Bcast). */
-  async bcast(buf: ReduceArray, root: number, opts?: CollOptions): Promise<void> {
+  bcast(buf: ReduceArray, root: number, opts?: CollOptions): Promise<void>;
+  /** MPI_Bcast's long form: `count` elements of `datatype` at `buf`. */
+  bcast(buf: ArrayBufferView, count: number, datatype: Datatype, root: number, opts?: CollOptions): Promise<void>;
+  async bcast(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 3)) return typed.bcastLong(this, this.packer, a);
+    const [buf, root, opts] = a as [ReduceArray, number, CollOptions?];
     await this.finish(this.bcastIn('bcast', buf, root, opts, true));
   }
 
@@ -115,7 +122,12 @@ export class CollComm extends CommBase {
   }
 
   /** Combines every rank's `sendBuf` with `op` into the root's `recvBuf` (MPI_Reduce; `recvBuf` matters at the root only). */
-  async reduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts?: CollOptions): Promise<void> {
+  reduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts?: CollOptions): Promise<void>;
+  /** MPI_Reduce's long form: `count` elements of `datatype` (predefined, or contiguous of one) from each rank. */
+  reduce(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView | null, count: number, datatype: Datatype, op: Op, root: number, opts?: CollOptions): Promise<void>;
+  async reduce(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 5)) return typed.reduceLong(this, this.packer, a);
+    const [sendBuf, recvBuf, op, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, Op, number, CollOptions?];
     await this.finish(this.reduceIn('reduce', sendBuf, recvBuf, op, root, opts, true));
   }
 
@@ -138,7 +150,12 @@ export class CollComm extends CommBase {
   }
 
   /** Combines every rank's `sendBuf` with `op` into every rank's `recvBuf` (MPI_Allreduce). */
-  async allreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+  allreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void>;
+  /** MPI_Allreduce's long form: `count` elements of `datatype` (predefined, or contiguous of one). */
+  allreduce(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
+  async allreduce(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('allreduce', this.packer, (s, r, op, o) => this.allreduce(s, r, op, o), a);
+    const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     const { send, recv } = this.allreduceArgs('allreduce', sendBuf, recvBuf, op, opts);
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
     else if (this.useNodeAware(opts, op)) await this.smpReduce('allreduce', send, recv, op);
@@ -165,7 +182,12 @@ export class CollComm extends CommBase {
   }
 
   /** Every rank's `sendBuf`, in rank order, into every rank's `recvBuf` (MPI_Allgather; recvBuf holds size x sendBuf). */
-  async allgather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
+  allgather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void>;
+  /** MPI_Allgather's long form: `sendCount` elements of `sendType` from each rank, `recvCount` elements of `recvType` per rank received. */
+  allgather(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, opts?: CollOptions): Promise<void>;
+  async allgather(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 3)) return typed.allgatherLong(this, this.packer, a);
+    const [sendBuf, recvBuf, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, CollOptions?];
     await this.finish(this.allgatherIn('allgather', sendBuf, recvBuf, opts, true));
   }
 
@@ -186,7 +208,12 @@ export class CollComm extends CommBase {
   }
 
   /** Rank r's `sendBuf` into every rank's recvBuf at `displs[r]`, `counts[r]` elements (MPI_Allgatherv). */
-  async allgatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Promise<void> {
+  allgatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Promise<void>;
+  /** MPI_Allgatherv's long form: rank r's block is `recvCounts[r]` elements of `recvType` at `displs[r]` extents of it. */
+  allgatherv(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, displs: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Promise<void>;
+  async allgatherv(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 5)) return typed.allgathervLong(this, this.packer, a);
+    const [sendBuf, recvBuf, counts, displs, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, ArrayLike<number>, ArrayLike<number>, CollOptions?];
     await this.finish(this.allgathervIn('allgatherv', sendBuf, recvBuf, counts, displs, opts, true));
   }
 
@@ -209,7 +236,12 @@ export class CollComm extends CommBase {
   }
 
   /** Block j of every rank's `sendBuf` to rank j, into block i of rank j's `recvBuf` (MPI_Alltoall; equal blocks). */
-  async alltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void> {
+  alltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Promise<void>;
+  /** MPI_Alltoall's long form: `sendCount` elements of `sendType` to each rank, `recvCount` of `recvType` from each. */
+  alltoall(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, opts?: CollOptions): Promise<void>;
+  async alltoall(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 3)) return typed.alltoallLong(this, this.packer, a);
+    const [sendBuf, recvBuf, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, CollOptions?];
     await this.finish(this.alltoallIn('alltoall', sendBuf, recvBuf, opts, true));
   }
 
@@ -228,7 +260,12 @@ export class CollComm extends CommBase {
   }
 
   /** MPI_Alltoallv: `sendCounts[j]` elements from `sendDispls[j]` go to rank j, landing at its `recvDispls[i]`. */
-  async alltoallv(sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Promise<void> {
+  alltoallv(sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Promise<void>;
+  /** MPI_Alltoallv's long form: counts in elements of `sendType`/`recvType`, displacements in their extents. */
+  alltoallv(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendType: Datatype, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Promise<void>;
+  async alltoallv(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 7)) return typed.alltoallvLong(this, this.packer, a);
+    const [sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts] = a as [ReduceArray | typeof IN_PLACE, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray, ArrayLike<number>, ArrayLike<number>, CollOptions?];
     await this.finish(this.alltoallvIn('alltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts, true));
   }
 
@@ -252,8 +289,22 @@ export class CollComm extends CommBase {
     return this.launch(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts!, sendDispls!, recv, recvCounts, recvDispls), call, blocking);
   }
 
+  /**
+   * MPI_Alltoallw: `sendCounts[j]` elements of `sendTypes[j]` from byte `sendDispls[j]` of
+   * `sendBuf` go to rank j and land as `recvCounts[i]` elements of `recvTypes[i]` at byte
+   * `recvDispls[i]` of its `recvBuf`; every pair's bytes must agree.
+   */
+  async alltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[], opts?: CollOptions): Promise<void> {
+    await typed.alltoallw(this, this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts]);
+  }
+
   /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
-  async reduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void> {
+  reduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void>;
+  /** MPI_Reduce_scatter's long form: counts in elements of `datatype` (predefined, or contiguous of one). */
+  reduceScatter(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
+  async reduceScatter(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 5, 3)) return typed.reduceScatterLong(this, this.packer, a);
+    const [sendBuf, recvBuf, recvCounts, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, ArrayLike<number>, Op, CollOptions?];
     await this.finish(this.reduceScatterIn('reduceScatter', sendBuf, recvBuf, recvCounts, op, opts, true));
   }
 
@@ -279,7 +330,12 @@ export class CollComm extends CommBase {
   }
 
   /** reduceScatter with recvBuf.length elements per rank (MPI_Reduce_scatter_block). */
-  async reduceScatterBlock(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+  reduceScatterBlock(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void>;
+  /** MPI_Reduce_scatter_block's long form: `recvCount` elements of `datatype` per rank. */
+  reduceScatterBlock(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCount: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
+  async reduceScatterBlock(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 4)) return typed.reduceScatterBlockLong(this, this.packer, a);
+    const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     await this.finish(this.reduceScatterBlockIn('reduceScatterBlock', sendBuf, recvBuf, op, opts, true));
   }
 
@@ -302,7 +358,12 @@ export class CollComm extends CommBase {
   }
 
   /** Every rank's `sendBuf`, in rank order, into the root's `recvBuf` (MPI_Gather). */
-  async gather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Promise<void> {
+  gather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Promise<void>;
+  /** MPI_Gather's long form: `recvCount` elements of `recvType` per rank at the root (recv arguments matter there only). */
+  gather(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCount: number, recvType: Datatype | null, root: number, opts?: CollOptions): Promise<void>;
+  async gather(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 4)) return typed.gatherLong(this, this.packer, a);
+    const [sendBuf, recvBuf, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, number, CollOptions?];
     await this.finish(this.gatherIn('gather', sendBuf, recvBuf, root, opts, true));
   }
 
@@ -327,7 +388,12 @@ export class CollComm extends CommBase {
   }
 
   /** Rank r's `sendBuf` into the root's `recvBuf` at `displs[r]` (MPI_Gatherv; counts and displs matter at the root). */
-  async gatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Promise<void> {
+  gatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Promise<void>;
+  /** MPI_Gatherv's long form: rank r's block is `recvCounts[r]` elements of `recvType` at `displs[r]` extents of it (at the root). */
+  gatherv(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvType: Datatype | null, root: number, opts?: CollOptions): Promise<void>;
+  async gatherv(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 6)) return typed.gathervLong(this, this.packer, a);
+    const [sendBuf, recvBuf, counts, displs, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, number, CollOptions?];
     await this.finish(this.gathervIn('gatherv', sendBuf, recvBuf, counts, displs, root, opts, true));
   }
 
@@ -357,7 +423,12 @@ export class CollComm extends CommBase {
   }
 
   /** Block r of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatter). */
-  async scatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Promise<void> {
+  scatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Promise<void>;
+  /** MPI_Scatter's long form: `sendCount` elements of `sendType` per rank from the root (send arguments matter there only). */
+  scatter(sendBuf: ArrayBufferView | null, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Promise<void>;
+  async scatter(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 4)) return typed.scatterLong(this, this.packer, a);
+    const [sendBuf, recvBuf, root, opts] = a as [ReduceArray | null, ReduceArray | typeof IN_PLACE, number, CollOptions?];
     await this.finish(this.scatterIn('scatter', sendBuf, recvBuf, root, opts, true));
   }
 
@@ -382,7 +453,12 @@ export class CollComm extends CommBase {
   }
 
   /** `counts[r]` elements from `displs[r]` of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatterv). */
-  async scatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Promise<void> {
+  scatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Promise<void>;
+  /** MPI_Scatterv's long form: block r is `sendCounts[r]` elements of `sendType` at `displs[r]` extents of it (at the root). */
+  scatterv(sendBuf: ArrayBufferView | null, sendCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Promise<void>;
+  async scatterv(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 6)) return typed.scattervLong(this, this.packer, a);
+    const [sendBuf, counts, displs, recvBuf, root, opts] = a as [ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray | typeof IN_PLACE, number, CollOptions?];
     await this.finish(this.scattervIn('scatterv', sendBuf, counts, displs, recvBuf, root, opts, true));
   }
 
@@ -412,7 +488,12 @@ export class CollComm extends CommBase {
   }
 
   /** Inclusive prefix reduction: rank r gets sendBuf of ranks 0..r combined (MPI_Scan). */
-  async scan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+  scan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void>;
+  /** MPI_Scan's long form: `count` elements of `datatype` (predefined, or contiguous of one). */
+  scan(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
+  async scan(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('scan', this.packer, (s, r, op, o) => this.scan(s, r, op, o), a);
+    const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     await this.finish(this.scanIn('scan', sendBuf, recvBuf, op, opts, true));
   }
 
@@ -431,7 +512,12 @@ export class CollComm extends CommBase {
   }
 
   /** Exclusive prefix reduction: rank r gets ranks 0..r-1 combined; rank 0's recvBuf is left as it is (MPI_Exscan). */
-  async exscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void> {
+  exscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void>;
+  /** MPI_Exscan's long form: `count` elements of `datatype` (predefined, or contiguous of one). */
+  exscan(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
+  async exscan(...a: unknown[]): Promise<void> {
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('exscan', this.packer, (s, r, op, o) => this.exscan(s, r, op, o), a);
+    const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     await this.finish(this.exscanIn('exscan', sendBuf, recvBuf, op, opts, true));
   }
 

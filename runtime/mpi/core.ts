@@ -16,6 +16,11 @@ const cancelBeforePost = (req: Request): boolean => {
 
 export { ANY_SOURCE, ANY_TAG, PROC_NULL } from './message.ts';
 
+/** Unpacks a derived-datatype receive's bytes into the user's layout; the CPU time (ps) it took. */
+function unpacked(p: Posted, bytes: number): number {
+  return p.unpack ? p.unpack(bytes) : 0;
+}
+
 const EV_SHM_ARRIVE = 0;
 const EV_SHM_SENT = 1;
 const EV_POST = 2;
@@ -412,9 +417,10 @@ export class MpiWorld implements EventHandler {
 
   /**
    * Posts a receive into `buf`; completes at once if a matching message already arrived. `inv`
-   * maps world ranks to the communicator's ranks for the status (null: MPI_COMM_WORLD).
+   * maps world ranks to the communicator's ranks for the status (null: MPI_COMM_WORLD); `unpack`
+   * moves a derived datatype's bytes from `buf` to the user's layout at completion.
    */
-  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null, requestOverheadPs = this.params.requestOverheadPs): Request {
+  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null, unpack: Posted['unpack'] = null, requestOverheadPs = this.params.requestOverheadPs): Request {
     const me = this.eps[dst]!;
     const req = new Request(me.proc, this.params.testOverheadPs, what, me);
     if (source === PROC_NULL) {
@@ -423,7 +429,7 @@ export class MpiWorld implements EventHandler {
     }
     me.poll();
     if (requestOverheadPs > 0) me.proc.charge(requestOverheadPs);
-    const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0 };
+    const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0, unpack };
     // the receive is posted at the rank's own time
     const at = me.proc.time();
     if (at > me.proc.engine.now) {
@@ -621,7 +627,7 @@ export class MpiWorld implements EventHandler {
       if (!me.proc.isSkeleton(data) && !me.proc.isSkeleton(p.buf)) p.buf.set(data.length === env.bytes ? data : data.subarray(0, env.bytes));
       a.data = null;
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
-      p.req.complete(status, P.recvOverheadPs + p.searchPs + copy);
+      p.req.complete(status, P.recvOverheadPs + p.searchPs + copy + unpacked(p, env.bytes));
       if (env.sync) this.ack(me, env, a.local);
       return;
     }
@@ -641,7 +647,7 @@ export class MpiWorld implements EventHandler {
           remoteOffset: 0,
           onComplete: (s) => {
             if (s !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${s}`));
-            else p.req.complete(status, P.recvOverheadPs + p.searchPs);
+            else p.req.complete(status, P.recvOverheadPs + p.searchPs + unpacked(p, env.bytes));
             this.reply(me, env, 'fin');
           },
         });
@@ -667,7 +673,7 @@ export class MpiWorld implements EventHandler {
             if (s !== NicStatus.Ok && failed === NicStatus.Ok) failed = s;
             if (--left > 0) return;
             if (failed !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${failed}`));
-            else p.req.complete(status, P.recvOverheadPs + p.searchPs);
+            else p.req.complete(status, P.recvOverheadPs + p.searchPs + unpacked(p, env.bytes));
             this.reply(me, env, 'fin');
           },
         });

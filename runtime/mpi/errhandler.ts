@@ -55,16 +55,16 @@ function handle(obj: Guarded, err: unknown): unknown {
 }
 
 /**
- * Puts `names`' methods of `proto` under the error handler of the object they are called on:
+ * Puts `names`' methods of `proto` (all its own methods if omitted) under the error handler of the object they are called on:
  * an MpiError a call raises (or its promise rejects with) goes to the handler; a rank whose
  * program caught a fatal one fails at its next call.
  */
-export function guardMethods(proto: object, names: readonly string[]): void {
+export function guardMethods(proto: object, names?: readonly string[]): void {
   const p = proto as Record<string, unknown>;
-  for (const name of names) {
-    if (!Object.prototype.hasOwnProperty.call(p, name)) continue;
-    const orig = p[name];
-    if (typeof orig !== 'function') continue;
+  for (const name of names ?? Object.getOwnPropertyNames(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, name);
+    const orig: unknown = d?.value;
+    if (typeof orig !== 'function' || name === 'constructor') continue;
     p[name] = function (this: Guarded, ...args: unknown[]): unknown {
       const fatal = this.fatalOf();
       if (fatal) throw fatal;

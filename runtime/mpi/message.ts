@@ -96,6 +96,8 @@ export interface Posted {
   readonly inv: Int32Array | null;
   /** CPU time of the queue searches on the way to its match (mpi.matchEntry), charged at completion. */
   searchPs: number;
+  /** A derived-datatype receive: unpacks the first `bytes` received bytes into the user's layout, returns the CPU time (ps) it took. */
+  readonly unpack?: ((bytes: number) => number) | null;
 }
 
 /** Whether posted receive (or probe) `p` takes message `env`: context, source and tag, wildcards allowed. */

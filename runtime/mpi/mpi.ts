@@ -1,17 +1,21 @@
 import type { Proc } from '../proc.ts';
-import { MpiError } from './request.ts';
 import { ERROR_CODES } from './error-classes.ts';
-import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString } from './errhandler.ts';
+import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
 import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
 import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
-import { getCount, type Request, type Status } from './request.ts';
+import * as dt from './datatype.ts';
+import * as make from './datatype-make.ts';
+import { basicElements, checkType, type Datatype } from './datatype.ts';
+import { pack, packSize, unpack } from './datatype-pack.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
+import { getCount, MpiError, type Request, type Status } from './request.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
 export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
 export type { Message } from './mprobe.ts';
 export type { Completion } from './comm-base.ts';
+export { Datatype } from './datatype.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
 export { CartComm, Comm, COMM_TYPE_SHARED, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
 export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
@@ -57,6 +61,42 @@ export class Mpi extends Comm {
   readonly COMM_TYPE_SHARED = COMM_TYPE_SHARED;
   private selfComm: Comm | null = null;
 
+  // predefined datatypes, sized as C's types on x86-64 Linux (long: 8 bytes)
+  readonly BYTE: Datatype = dt.BYTE;
+  readonly CHAR: Datatype = dt.CHAR;
+  readonly SIGNED_CHAR: Datatype = dt.SIGNED_CHAR;
+  readonly UNSIGNED_CHAR: Datatype = dt.UNSIGNED_CHAR;
+  readonly SHORT: Datatype = dt.SHORT;
+  readonly UNSIGNED_SHORT: Datatype = dt.UNSIGNED_SHORT;
+  readonly INT: Datatype = dt.INT;
+  readonly UNSIGNED: Datatype = dt.UNSIGNED;
+  readonly LONG: Datatype = dt.LONG;
+  readonly UNSIGNED_LONG: Datatype = dt.UNSIGNED_LONG;
+  readonly LONG_LONG: Datatype = dt.LONG_LONG;
+  readonly UNSIGNED_LONG_LONG: Datatype = dt.UNSIGNED_LONG_LONG;
+  readonly FLOAT: Datatype = dt.FLOAT;
+  readonly DOUBLE: Datatype = dt.DOUBLE;
+  readonly INT8_T: Datatype = dt.INT8_T;
+  readonly INT16_T: Datatype = dt.INT16_T;
+  readonly INT32_T: Datatype = dt.INT32_T;
+  readonly INT64_T: Datatype = dt.INT64_T;
+  readonly UINT8_T: Datatype = dt.UINT8_T;
+  readonly UINT16_T: Datatype = dt.UINT16_T;
+  readonly UINT32_T: Datatype = dt.UINT32_T;
+  readonly UINT64_T: Datatype = dt.UINT64_T;
+  readonly C_BOOL: Datatype = dt.C_BOOL;
+  readonly PACKED: Datatype = dt.PACKED;
+  /** MINLOC/MAXLOC pair types: struct { value; int } as in C. */
+  readonly FLOAT_INT: Datatype = dt.FLOAT_INT;
+  readonly DOUBLE_INT: Datatype = dt.DOUBLE_INT;
+  readonly LONG_INT: Datatype = dt.LONG_INT;
+  readonly SHORT_INT: Datatype = dt.SHORT_INT;
+  /** MPI_2INT. */
+  readonly TWO_INT: Datatype = dt.TWO_INT;
+  /** typeCreateSubarray's array orders. */
+  readonly ORDER_C = dt.ORDER_C;
+  readonly ORDER_FORTRAN = dt.ORDER_FORTRAN;
+
   constructor(world: MpiWorld, proc: Proc) {
     super(world, proc, new RankState(), { members: world.worldMembers, inv: null, ctx: 0, rank: proc.rank });
   }
@@ -78,15 +118,6 @@ export class Mpi extends Comm {
    */
   get REQUEST_NULL(): Request {
     return this.requestNull;
-  }
-
-  /**
-   * Elements of `type` a status covers (MPI_Get_count): `type` is an element size in bytes or a
-   * typed array constructor (`Float64Array`); UNDEFINED when the bytes are not a whole number of
-   * elements.
-   */
-  getCount(status: Status, type: number | { readonly BYTES_PER_ELEMENT: number }): number {
-    return getCount(status, type);
   }
 
   /** Simulated time of this rank in seconds (MPI_Wtime). */
@@ -125,4 +156,135 @@ export class Mpi extends Comm {
   dimsCreate(nnodes: number, dims: readonly number[]): number[] {
     return dimsCreate(nnodes, dims);
   }
+
+  // ---------------------------------------------------------------- datatypes
+
+  /** `count` consecutive copies of `oldtype` (MPI_Type_contiguous). */
+  typeContiguous(count: number, oldtype: Datatype): Datatype {
+    return make.typeContiguous(count, oldtype);
+  }
+
+  /** `count` blocks of `blocklength` copies of `oldtype`, `stride` extents of `oldtype` apart (MPI_Type_vector). */
+  typeVector(count: number, blocklength: number, stride: number, oldtype: Datatype): Datatype {
+    return make.typeVector(count, blocklength, stride, oldtype);
+  }
+
+  /** typeVector with the stride in bytes (MPI_Type_create_hvector). */
+  typeCreateHvector(count: number, blocklength: number, stride: number, oldtype: Datatype): Datatype {
+    return make.typeCreateHvector(count, blocklength, stride, oldtype);
+  }
+
+  /** Blocks of `blocklengths[i]` copies of `oldtype` at `displacements[i]` extents of it (MPI_Type_indexed). */
+  typeIndexed(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
+    return make.typeIndexed(count, blocklengths, displacements, oldtype);
+  }
+
+  /** typeIndexed with displacements in bytes (MPI_Type_create_hindexed). */
+  typeCreateHindexed(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
+    return make.typeCreateHindexed(count, blocklengths, displacements, oldtype);
+  }
+
+  /** Blocks of `blocklength` copies of `oldtype` at `displacements[i]` extents of it (MPI_Type_create_indexed_block). */
+  typeCreateIndexedBlock(count: number, blocklength: number, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
+    return make.typeCreateIndexedBlock(count, blocklength, displacements, oldtype);
+  }
+
+  /** typeCreateIndexedBlock with displacements in bytes (MPI_Type_create_hindexed_block). */
+  typeCreateHindexedBlock(count: number, blocklength: number, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
+    return make.typeCreateHindexedBlock(count, blocklength, displacements, oldtype);
+  }
+
+  /** Blocks of `blocklengths[i]` copies of `types[i]` at byte `displacements[i]`, padded as a C struct (MPI_Type_create_struct). */
+  typeCreateStruct(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, types: readonly Datatype[]): Datatype {
+    return make.typeCreateStruct(count, blocklengths, displacements, types);
+  }
+
+  /** A block of an n-dimensional array (MPI_Type_create_subarray; `order` mpi.ORDER_C or mpi.ORDER_FORTRAN); its extent is the whole array's. */
+  typeCreateSubarray(ndims: number, sizes: ArrayLike<number>, subsizes: ArrayLike<number>, starts: ArrayLike<number>, order: number, oldtype: Datatype): Datatype {
+    return make.typeCreateSubarray(ndims, sizes, subsizes, starts, order, oldtype);
+  }
+
+  /** `oldtype` with a new lower bound and extent, in bytes (MPI_Type_create_resized). */
+  typeCreateResized(oldtype: Datatype, lb: number, extent: number): Datatype {
+    return make.typeCreateResized(oldtype, lb, extent);
+  }
+
+  /** A copy of `oldtype`, committed if it is (MPI_Type_dup). */
+  typeDup(oldtype: Datatype): Datatype {
+    return make.typeDup(oldtype);
+  }
+
+  /** Commits `datatype` so communication may use it (MPI_Type_commit); returns it. */
+  typeCommit(datatype: Datatype): Datatype {
+    dt.checkOldType('typeCommit', 'datatype', datatype).commit('typeCommit');
+    return datatype;
+  }
+
+  /** Frees `datatype` (MPI_Type_free): later use fails; types built from it and operations under way are unaffected. */
+  typeFree(datatype: Datatype): void {
+    if (!(datatype instanceof dt.Datatype)) dt.checkOldType('typeFree', 'datatype', datatype);
+    datatype.free('typeFree');
+  }
+
+  /** Bytes of data in one element of `datatype` (MPI_Type_size). */
+  typeSize(datatype: Datatype): number {
+    return dt.checkOldType('typeSize', 'datatype', datatype).size;
+  }
+
+  /** Lower bound and extent of `datatype`, in bytes (MPI_Type_get_extent). */
+  typeGetExtent(datatype: Datatype): { lb: number; extent: number } {
+    const t = dt.checkOldType('typeGetExtent', 'datatype', datatype);
+    return { lb: t.lb, extent: t.extent };
+  }
+
+  /** Lower bound and extent of the bytes `datatype`'s data really occupies (MPI_Type_get_true_extent). */
+  typeGetTrueExtent(datatype: Datatype): { lb: number; extent: number } {
+    const t = dt.checkOldType('typeGetTrueExtent', 'datatype', datatype);
+    return { lb: t.trueLb, extent: t.trueExtent };
+  }
+
+  /**
+   * Elements a status covers (MPI_Get_count), of `type`: a Datatype, an element size in bytes, or
+   * a typed array constructor (`Float64Array`); UNDEFINED when the bytes end inside an element.
+   */
+  getCount(status: Status, type: Datatype | number | { readonly BYTES_PER_ELEMENT: number }): number {
+    if (typeof type === 'number' || (typeof type === 'function' && 'BYTES_PER_ELEMENT' in type)) return getCount(status, type as number | { readonly BYTES_PER_ELEMENT: number });
+    const datatype = type as Datatype;
+    const t = checkType('getCount', 'datatype', datatype);
+    const bytes = statusBytes('getCount', status);
+    if (t.size === 0) return bytes === 0 ? 0 : UNDEFINED;
+    return bytes % t.size === 0 ? bytes / t.size : UNDEFINED;
+  }
+
+  /** Basic elements a receive's status holds (MPI_Get_elements): UNDEFINED when the bytes end inside one. */
+  getElements(status: Status, datatype: Datatype): number {
+    const n = basicElements(checkType('getElements', 'datatype', datatype), statusBytes('getElements', status));
+    return n < 0 ? UNDEFINED : n;
+  }
+
+  /**
+   * Packs `incount` elements of `datatype` from `inbuf` into `outbuf` from byte `position`
+   * (MPI_Pack); returns the position after them. Costs the library's packing time.
+   */
+  pack(inbuf: ArrayBufferView, incount: number, datatype: Datatype, outbuf: ArrayBufferView, position: number): number {
+    return pack(this.packer, inbuf, incount, datatype, outbuf, position);
+  }
+
+  /** Unpacks `outcount` elements of `datatype` from `inbuf` at byte `position` into `outbuf` (MPI_Unpack); returns the position after them. */
+  unpack(inbuf: ArrayBufferView, position: number, outbuf: ArrayBufferView, outcount: number, datatype: Datatype): number {
+    return unpack(this.packer, inbuf, position, outbuf, outcount, datatype);
+  }
+
+  /** Bytes `incount` elements of `datatype` take packed (MPI_Pack_size). */
+  packSize(incount: number, datatype: Datatype): number {
+    return packSize(incount, datatype);
+  }
 }
+
+function statusBytes(call: string, status: Status): number {
+  if (status === null || typeof status !== 'object' || typeof status.bytes !== 'number') throw new MpiError('MPI_ERR_ARG', `${call}: status must be the status of a receive, got ${status === null ? 'null' : typeof status}`);
+  return status.bytes;
+}
+
+// the process-level calls (datatypes, ops, errors) report to MPI_COMM_WORLD's handler
+guardMethods(Mpi.prototype);

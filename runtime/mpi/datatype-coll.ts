@@ -1,0 +1,417 @@
+/**
+ * The collectives' long forms, (buffer, count, datatype) as in MPI, and MPI_Alltoallw. Data
+ * movement packs each side into bytes (a view of the user's buffer when the layout is contiguous),
+ * runs the collective's short form on bytes, and unpacks; the receiving side must hold as many
+ * bytes as the sending side sends, as MPI's type matching implies. Reductions take a predefined
+ * datatype or a contiguous type of one and run on a typed array of its values; MINLOC and MAXLOC
+ * take the pair types (mpi.DOUBLE_INT, ...), reduced as interleaved (value, index) arrays.
+ */
+import type { ArrayType } from '../../fabric/skeleton.ts';
+import type { CollComm } from './comm-coll.ts';
+import { describe, IN_PLACE, type CollOptions } from './constants.ts';
+import { checkCount, checkType, Datatype, type Pair, type ValueArrayType } from './datatype.ts';
+import { landing, packTo, scratch, sendBytes, unpackFrom, userBytes, type Landing, type Packer } from './datatype-pack.ts';
+import { MAXLOC, MINLOC, PREDEFINED_OPS, type Op, type ReduceArray } from './ops.ts';
+import { MpiError } from './request.ts';
+
+/** Whether a collective's arguments `a` are its long form: more than the short form's `shortMax`, or a Datatype at `typeAt`. */
+export function longForm(a: readonly unknown[], shortMax: number, typeAt = -1): boolean {
+  return a.length > shortMax || (typeAt >= 0 && a[typeAt] instanceof Datatype);
+}
+
+type Opts = CollOptions | undefined;
+
+/**
+ * Runs a collective's short form on bytes for long form `call`: its errors name `call` and count
+ * bytes, as the short form counted them.
+ */
+async function onBytes(call: string, run: Promise<void>): Promise<void> {
+  try {
+    await run;
+  } catch (e) {
+    if (!(e instanceof MpiError)) throw e;
+    throw new MpiError(e.errorClass, e.message.slice(e.errorClass.length + 2).replace(/^[A-Za-z]+/, call).replace(/\belements\b/g, 'bytes'));
+  }
+}
+
+/** Unpacks a landing's bytes into the user's buffer, charging the rank for it. */
+function land(pk: Packer, l: Landing): void {
+  if (l.unpack) pk.proc.charge(l.unpack(l.bytes.length));
+}
+
+/** Bytes `sent` as a buffer of their own: a copy when they view `user` (an in-place block the collective also writes). */
+function detached(pk: Packer, sent: Uint8Array, user: Uint8Array): Uint8Array {
+  if (sent.buffer !== user.buffer) return sent;
+  if (pk.proc.isSkeleton(sent)) return scratch(pk, sent, sent.length);
+  return sent.slice();
+}
+
+/** The bytes of (buf, count, type) to send, checked, named `buf`/`count`/`type` in errors. */
+function sendSide(pk: Packer, call: string, names: [string, string, string], buf: unknown, count: unknown, type: unknown): Uint8Array {
+  const t = checkType(call, names[2], type);
+  const n = checkCount(call, names[1], count);
+  return sendBytes(pk, userBytes(call, names[0], buf, n, t), 0, n, t);
+}
+
+/** Where (buf, count, type) receives, checked. */
+function recvSide(pk: Packer, call: string, names: [string, string, string], buf: unknown, count: unknown, type: unknown): Landing {
+  const t = checkType(call, names[2], type);
+  const n = checkCount(call, names[1], count);
+  return landing(pk, userBytes(call, names[0], buf, n, t), 0, n, t);
+}
+
+const SEND: [string, string, string] = ['sendBuf', 'sendCount', 'sendType'];
+const RECV: [string, string, string] = ['recvBuf', 'recvCount', 'recvType'];
+
+/** MPI_Bcast(buf, count, datatype, root). */
+export async function bcastLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [buf, count, datatype, root, opts] = a as [unknown, unknown, unknown, number, Opts];
+  const names: [string, string, string] = ['buf', 'count', 'datatype'];
+  if (c.rank === root) {
+    await onBytes('bcast', c.bcast(sendSide(pk, 'bcast', names, buf, count, datatype), root, opts));
+    return;
+  }
+  const l = recvSide(pk, 'bcast', names, buf, count, datatype);
+  await onBytes('bcast', c.bcast(l.bytes, root, opts));
+  land(pk, l);
+}
+
+/** MPI_Gather(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root): recv arguments matter at the root. */
+export async function gatherLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, number, unknown, number, Opts];
+  const send = sendSide(pk, 'gather', SEND, sendBuf, sendCount, sendType);
+  if (c.rank !== root) {
+    await onBytes('gather', c.gather(send, null, root, opts));
+    return;
+  }
+  const l = recvSide(pk, 'gather', RECV, recvBuf, checkCount('gather', 'recvCount', recvCount) * c.size, recvType);
+  await onBytes('gather', c.gather(send, l.bytes, root, opts));
+  land(pk, l);
+}
+
+/** MPI_Scatter(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root): send arguments matter at the root. */
+export async function scatterLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, number, unknown, unknown, unknown, unknown, number, Opts];
+  const l = recvSide(pk, 'scatter', RECV, recvBuf, recvCount, recvType);
+  const send = c.rank === root ? sendSide(pk, 'scatter', SEND, sendBuf, checkCount('scatter', 'sendCount', sendCount) * c.size, sendType) : null;
+  await onBytes('scatter', c.scatter(send, l.bytes, root, opts));
+  land(pk, l);
+}
+
+/** MPI_Allgather(sendBuf | IN_PLACE, sendCount, sendType, recvBuf, recvCount, recvType). */
+export async function allgatherLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, Opts];
+  const rt = checkType('allgather', 'recvType', recvType);
+  const k = checkCount('allgather', 'recvCount', recvCount);
+  const user = userBytes('allgather', 'recvBuf', recvBuf, k * c.size, rt);
+  // in place: this rank's block is already in recvBuf
+  const send = sendBuf === IN_PLACE ? detached(pk, sendBytes(pk, user, c.rank * k * rt.extent, k, rt), user) : sendSide(pk, 'allgather', SEND, sendBuf, sendCount, sendType);
+  const l = landing(pk, user, 0, k * c.size, rt);
+  await onBytes('allgather', c.allgather(send, l.bytes, opts));
+  land(pk, l);
+}
+
+/** MPI_Alltoall(sendBuf | IN_PLACE, sendCount, sendType, recvBuf, recvCount, recvType). */
+export async function alltoallLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, Opts];
+  const rt = checkType('alltoall', 'recvType', recvType);
+  const n = checkCount('alltoall', 'recvCount', recvCount) * c.size;
+  const user = userBytes('alltoall', 'recvBuf', recvBuf, n, rt);
+  const send = sendBuf === IN_PLACE ? detached(pk, sendBytes(pk, user, 0, n, rt), user) : sendSide(pk, 'alltoall', SEND, sendBuf, checkCount('alltoall', 'sendCount', sendCount) * c.size, sendType);
+  const l = landing(pk, user, 0, n, rt);
+  await onBytes('alltoall', c.alltoall(send, l.bytes, opts));
+  land(pk, l);
+}
+
+// ---------------------------------------------------------------- blocks per rank (the v and w forms)
+
+/** One block per rank of a buffer, as bytes: byte counts and displacements into `bytes`. */
+interface Blocks {
+  readonly bytes: Uint8Array;
+  readonly counts: Int32Array;
+  readonly displs: Int32Array;
+  /** Receive side: unpacks the blocks into the user's buffer (charged); nothing when they landed in place. */
+  finish(): void;
+}
+
+/** Per-rank counts of `name`: one non-negative integer per rank. */
+function countsOf(call: string, name: string, v: unknown, n: number): number[] {
+  if (v === null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number' || (v as ArrayLike<number>).length < n) {
+    throw new MpiError('MPI_ERR_COUNT', `${call}: ${name} must have one entry per rank (${n}), got ${describe(v)}`);
+  }
+  const a = v as ArrayLike<unknown>;
+  return Array.from({ length: n }, (_, r) => checkCount(call, `${name}[${r}]`, a[r]));
+}
+
+/** Displacements of `name`, integers, times `unit` bytes. */
+function displsOf(call: string, name: string, v: unknown, n: number, unit: number[]): number[] {
+  if (v === null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number' || (v as ArrayLike<number>).length < n) {
+    throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must have one entry per rank (${n}), got ${describe(v)}`);
+  }
+  const a = v as ArrayLike<unknown>;
+  return Array.from({ length: n }, (_, r) => {
+    const d = a[r];
+    if (typeof d !== 'number' || !Number.isSafeInteger(d)) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}[${r}]=${String(d)} must be an integer`);
+    return d * unit[r]!;
+  });
+}
+
+/**
+ * Block r of `buf`: `counts[r]` elements of `types[r]` from byte `displs[r]`. As bytes: the
+ * user's own when every block is contiguous, else packed (send) or unpacked at `finish` (receive).
+ */
+function blocks(pk: Packer, call: string, name: string, buf: unknown, counts: number[], displs: number[], types: Datatype[], send: boolean): Blocks {
+  const n = counts.length;
+  let user: Uint8Array = new Uint8Array(0);
+  const bc = new Int32Array(n);
+  for (let r = 0; r < n; r++) {
+    user = userBytes(call, `${name} (block ${r})`, buf, counts[r]!, types[r]!, displs[r]!);
+    bc[r] = counts[r]! * types[r]!.size;
+  }
+  const u = user;
+  const bd = new Int32Array(n);
+  if (types.every((t, r) => t.contiguous(counts[r]!))) {
+    for (let r = 0; r < n; r++) bd[r] = bc[r] === 0 ? 0 : displs[r]! + types[r]!.trueLb;
+    return { bytes: u, counts: bc, displs: bd, finish: () => {} };
+  }
+  let total = 0;
+  for (let r = 0; r < n; r++) {
+    bd[r] = total;
+    total += bc[r]!;
+  }
+  const bytes = scratch(pk, u, total);
+  if (send) for (let r = 0; r < n; r++) packTo(pk, u, displs[r]!, counts[r]!, types[r]!, bytes, bd[r]!);
+  return {
+    bytes,
+    counts: bc,
+    displs: bd,
+    finish: () => {
+      if (send) return;
+      let ps = 0;
+      for (let r = 0; r < n; r++) ps += unpackFrom(pk, bytes, bd[r]!, u, displs[r]!, counts[r]!, types[r]!);
+      pk.proc.charge(ps);
+    },
+  };
+}
+
+/** `count` copies of one type, or the types of a w-form (one per rank). */
+function typesOf(call: string, name: string, v: unknown, n: number): Datatype[] {
+  if (!Array.isArray(v)) {
+    const t = checkType(call, name, v);
+    return new Array<Datatype>(n).fill(t);
+  }
+  if (v.length < n) throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must have one datatype per rank (${n}), got ${v.length}`);
+  return Array.from({ length: n }, (_, r) => checkType(call, `${name}[${r}]`, v[r]));
+}
+
+/** A v-form side: counts in elements, displacements in extents of its one type (w-forms: in bytes, a type per rank). */
+function vSide(pk: Packer, call: string, names: [string, string, string, string], buf: unknown, counts: unknown, displs: unknown, types: unknown, n: number, send: boolean): Blocks {
+  const ts = typesOf(call, names[3], types, n);
+  const cs = countsOf(call, names[1], counts, n);
+  const ds = displsOf(call, names[2], displs, n, Array.isArray(types) ? new Array<number>(n).fill(1) : ts.map((t) => t.extent));
+  return blocks(pk, call, names[0], buf, cs, ds, ts, send);
+}
+
+/** MPI_Gatherv(sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType, root). */
+export async function gathervLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, number, Opts];
+  const send = sendSide(pk, 'gatherv', SEND, sendBuf, sendCount, sendType);
+  if (c.rank !== root) {
+    await onBytes('gatherv', c.gatherv(send, null, null, null, root, opts));
+    return;
+  }
+  const b = vSide(pk, 'gatherv', ['recvBuf', 'recvCounts', 'displs', 'recvType'], recvBuf, recvCounts, displs, recvType, c.size, false);
+  await onBytes('gatherv', c.gatherv(send, b.bytes, b.counts, b.displs, root, opts));
+  b.finish();
+}
+
+/** MPI_Scatterv(sendBuf, sendCounts, displs, sendType, recvBuf, recvCount, recvType, root). */
+export async function scattervLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCounts, displs, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, number, Opts];
+  const l = recvSide(pk, 'scatterv', RECV, recvBuf, recvCount, recvType);
+  if (c.rank !== root) {
+    await onBytes('scatterv', c.scatterv(null, null, null, l.bytes, root, opts));
+  } else {
+    const b = vSide(pk, 'scatterv', ['sendBuf', 'sendCounts', 'displs', 'sendType'], sendBuf, sendCounts, displs, sendType, c.size, true);
+    await onBytes('scatterv', c.scatterv(b.bytes, b.counts, b.displs, l.bytes, root, opts));
+  }
+  land(pk, l);
+}
+
+/** MPI_Allgatherv(sendBuf | IN_PLACE, sendCount, sendType, recvBuf, recvCounts, displs, recvType). */
+export async function allgathervLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, Opts];
+  const b = vSide(pk, 'allgatherv', ['recvBuf', 'recvCounts', 'displs', 'recvType'], recvBuf, recvCounts, displs, recvType, c.size, false);
+  let send: Uint8Array;
+  if (sendBuf === IN_PLACE) {
+    // this rank's block, from where it lies in recvBuf
+    const rt = checkType('allgatherv', 'recvType', recvType);
+    const user = userBytes('allgatherv', 'recvBuf', recvBuf, 0, rt);
+    const k = (recvCounts as ArrayLike<number>)[c.rank]!;
+    const at = (displs as ArrayLike<number>)[c.rank]! * rt.extent;
+    send = detached(pk, sendBytes(pk, user, at, k, rt), user);
+  } else send = sendSide(pk, 'allgatherv', SEND, sendBuf, sendCount, sendType);
+  await onBytes('allgatherv', c.allgatherv(send, b.bytes, b.counts, b.displs, opts));
+  b.finish();
+}
+
+/** MPI_Alltoallv(sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls, recvType). */
+export async function alltoallvLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls, recvType, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, Opts];
+  if (Array.isArray(sendType) || Array.isArray(recvType)) throw new MpiError('MPI_ERR_TYPE', 'alltoallv: sendType and recvType are one datatype each (alltoallw takes one per rank)');
+  await vw(c, pk, 'alltoallv', sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls, recvType, opts);
+}
+
+/**
+ * MPI_Alltoallw: `sendCounts[j]` elements of `sendTypes[j]` from byte `sendDispls[j]` of
+ * `sendBuf` go to rank j, landing as `recvCounts[i]` elements of `recvTypes[i]` at byte
+ * `recvDispls[i]` of rank j's `recvBuf` (i the sender); each pair's bytes must agree.
+ */
+export async function alltoallw(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, Opts];
+  for (const [name, v] of [['sendTypes', sendTypes], ['recvTypes', recvTypes]] as const) {
+    if (!Array.isArray(v)) throw new MpiError('MPI_ERR_ARG', `alltoallw: ${name} must be an array of one datatype per rank, got ${describe(v)}`);
+  }
+  await vw(c, pk, 'alltoallw', sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts);
+}
+
+async function vw(c: CollComm, pk: Packer, call: string, sendBuf: unknown, sendCounts: unknown, sendDispls: unknown, sendType: unknown, recvBuf: unknown, recvCounts: unknown, recvDispls: unknown, recvType: unknown, opts: Opts): Promise<void> {
+  const w = call === 'alltoallw';
+  const s = vSide(pk, call, ['sendBuf', 'sendCounts', 'sendDispls', w ? 'sendTypes' : 'sendType'], sendBuf, sendCounts, sendDispls, sendType, c.size, true);
+  const r = vSide(pk, call, ['recvBuf', 'recvCounts', 'recvDispls', w ? 'recvTypes' : 'recvType'], recvBuf, recvCounts, recvDispls, recvType, c.size, false);
+  await onBytes(call, c.alltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts));
+  r.finish();
+}
+
+// ---------------------------------------------------------------- reductions
+
+/** The values of a reduction's buffer, and how they get back into it. */
+interface Values {
+  readonly array: ReduceArray;
+  /** Writes the values back where they came from (nothing when `array` views the buffer). */
+  store(): void;
+}
+
+/** What a reduction on `t` reduces: the typed array of its basic type, or its (value, index) pairs. */
+function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null } {
+  const loc = op === MINLOC || op === MAXLOC;
+  if (t.pair) {
+    if (!loc && Object.values(PREDEFINED_OPS).includes(op)) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} is not defined on ${t.name}; pair types take MPI_MINLOC and MPI_MAXLOC`);
+    return { array: t.pair.array, per: 2, pair: t.pair };
+  }
+  if (loc) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} works on the pair types (mpi.DOUBLE_INT, mpi.TWO_INT, ...), not ${t.name}`);
+  const b = t.basic;
+  if (!b || !b.array || !(t.predefined || (t.offsets.length === 1 && t.extent === t.size))) {
+    throw new MpiError('MPI_ERR_TYPE', `${call}: ${t.name} is neither a predefined datatype nor a contiguous type of one; reductions take those (pack other layouts first)`);
+  }
+  return { array: b.array, per: t.size / b.size, pair: null };
+}
+
+/** The values of `count` elements of `t` in `buf`, read in. */
+function valuesOf(pk: Packer, call: string, name: string, buf: unknown, count: number, t: Datatype, kind: ReturnType<typeof reduction>): Values {
+  const user = userBytes(call, name, buf, count, t);
+  const A = kind.array;
+  const n = count * kind.per;
+  if (pk.proc.isSkeleton(user)) return { array: pk.proc.skeleton!.alloc(A as ArrayType<ReduceArray>, n), store: () => {} };
+  if (kind.pair) {
+    const p = kind.pair;
+    const view = new DataView(user.buffer, user.byteOffset, user.byteLength);
+    const array = new A(n);
+    const ext = t.extent;
+    for (let i = 0; i < count; i++) {
+      const at = t.trueLb + i * ext;
+      array[2 * i] = readValue(view, at, p) as never;
+      array[2 * i + 1] = (A === BigInt64Array ? BigInt(view.getInt32(at + p.indexOffset, true)) : view.getInt32(at + p.indexOffset, true)) as never;
+    }
+    return {
+      array,
+      store: () => {
+        for (let i = 0; i < count; i++) {
+          const at = t.trueLb + i * ext;
+          writeValue(view, at, p, array[2 * i]!);
+          view.setInt32(at + p.indexOffset, Number(array[2 * i + 1]!), true);
+        }
+      },
+    };
+  }
+  const at = user.byteOffset + t.trueLb;
+  if (at % A.BYTES_PER_ELEMENT === 0) return { array: new A(user.buffer as ArrayBuffer, at, n), store: () => {} };
+  // not aligned for a typed array over the user's bytes: work on a copy
+  const copy = user.slice(t.trueLb, t.trueLb + count * t.size);
+  const array = new A(copy.buffer, 0, n);
+  return { array, store: () => user.set(copy, t.trueLb) };
+}
+
+function readValue(v: DataView, at: number, p: Pair): number | bigint {
+  switch (p.value.size) {
+    case 2:
+      return v.getInt16(at, true);
+    case 4:
+      return p.value.array === Float32Array ? v.getFloat32(at, true) : v.getInt32(at, true);
+    default:
+      return p.value.array === Float64Array ? v.getFloat64(at, true) : v.getBigInt64(at, true);
+  }
+}
+
+function writeValue(v: DataView, at: number, p: Pair, x: number | bigint): void {
+  switch (p.value.size) {
+    case 2:
+      return v.setInt16(at, Number(x), true);
+    case 4:
+      return p.value.array === Float32Array ? v.setFloat32(at, Number(x), true) : v.setInt32(at, Number(x), true);
+    default:
+      return p.value.array === Float64Array ? v.setFloat64(at, Number(x), true) : v.setBigInt64(at, BigInt(x), true);
+  }
+}
+
+/** The checked datatype, op and count of a reduction's long form. */
+function reduceArgs(call: string, count: unknown, datatype: unknown, op: Op): { t: Datatype; n: number; kind: ReturnType<typeof reduction> } {
+  const t = checkType(call, 'datatype', datatype);
+  const n = checkCount(call, 'count', count);
+  if (!op || typeof op.apply !== 'function') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
+  return { t, n, kind: reduction(call, t, op) };
+}
+
+type Reducer = (send: ReduceArray | typeof IN_PLACE, recv: ReduceArray, op: Op, opts: Opts) => Promise<void>;
+
+/** allreduce, scan and exscan: (sendBuf | IN_PLACE, recvBuf, count, datatype, op). */
+export async function reduceAllLong(call: string, pk: Packer, run: Reducer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, recvBuf, count, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const { t, n, kind } = reduceArgs(call, count, datatype, op);
+  const recv = valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind);
+  const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, call, 'sendBuf', sendBuf, n, t, kind).array;
+  await run(send, recv.array, op, opts);
+  recv.store();
+}
+
+/** MPI_Reduce(sendBuf | IN_PLACE, recvBuf, count, datatype, op, root): recvBuf matters at the root. */
+export async function reduceLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, recvBuf, count, datatype, op, root, opts] = a as [unknown, unknown, unknown, unknown, Op, number, Opts];
+  const { t, n, kind } = reduceArgs('reduce', count, datatype, op);
+  const recv = c.rank === root ? valuesOf(pk, 'reduce', 'recvBuf', recvBuf, n, t, kind) : null;
+  const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, 'reduce', 'sendBuf', sendBuf, n, t, kind).array;
+  await c.reduce(send, recv?.array ?? null, op, root, opts);
+  recv?.store();
+}
+
+/** MPI_Reduce_scatter_block(sendBuf, recvBuf, recvCount, datatype, op). */
+export async function reduceScatterBlockLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, recvBuf, recvCount, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const { t, n, kind } = reduceArgs('reduceScatterBlock', recvCount, datatype, op);
+  const send = valuesOf(pk, 'reduceScatterBlock', 'sendBuf', sendBuf, n * c.size, t, kind);
+  const recv = valuesOf(pk, 'reduceScatterBlock', 'recvBuf', recvBuf, n, t, kind);
+  await c.reduceScatterBlock(send.array, recv.array, op, opts);
+  recv.store();
+}
+
+/** MPI_Reduce_scatter(sendBuf, recvBuf, recvCounts, datatype, op). */
+export async function reduceScatterLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+  const [sendBuf, recvBuf, recvCounts, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const counts = countsOf('reduceScatter', 'recvCounts', recvCounts, c.size);
+  const { t, kind } = reduceArgs('reduceScatter', 0, datatype, op);
+  const total = counts.reduce((x, y) => x + y, 0);
+  const send = valuesOf(pk, 'reduceScatter', 'sendBuf', sendBuf, total, t, kind);
+  const recv = valuesOf(pk, 'reduceScatter', 'recvBuf', recvBuf, counts[c.rank]!, t, kind);
+  await c.reduceScatter(send.array, recv.array, counts.map((k) => k * kind.per), op, opts);
+  recv.store();
+}
