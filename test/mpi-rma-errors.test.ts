@@ -172,5 +172,22 @@ describe('one-sided MPI: bad use fails with the MPI error class and the call nam
     // rank 0 waits for a release that never comes while rank 1 waits in the barrier: the run names both
     expect(lock.message).toMatch(/rank 0: lock\(EXCLUSIVE, 0\): waiting for rank 0's lock to be released/);
     expect(lock.message).toMatch(/rank 1: barrier/);
+    // a shared lock backs out of the word and waits too, rather than trying again for ever
+    const shared = await rejection(
+      simulate({
+        machine: 'xe6',
+        nodes: 3,
+        program: async ({ mpi }) => {
+          const { win } = await mpi.winAllocate(8);
+          if (mpi.rank === 1) await win.lock(mpi.LOCK_EXCLUSIVE, 0);
+          await mpi.barrier();
+          if (mpi.rank === 0) await win.lock(mpi.LOCK_SHARED, 0);
+          if (mpi.rank === 2) await win.lockAll();
+          await mpi.barrier();
+        },
+      }),
+    );
+    expect(shared.message).toMatch(/rank 0: lock\(SHARED, 0\): waiting for rank 0's lock to be released/);
+    expect(shared.message).toMatch(/rank 2: lockAll: waiting for rank 0's lock to be released/);
   });
 });

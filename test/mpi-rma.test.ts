@@ -240,6 +240,48 @@ describe('one-sided MPI: passive target', () => {
     expect(excl.got).toBeGreaterThan(Math.max(...shared.map((s) => s.released)));
   });
 
+  it('xc30: shared lockers and a lockAll wait while an exclusive lock is held, and all get in once it is given back', async () => {
+    const res = await run('xc30', 2, 2, async (ctx) => {
+      const { mpi } = ctx;
+      const { win, buf } = await mpi.winAllocate(8, 8);
+      if (mpi.rank === 0) await win.lock(mpi.LOCK_EXCLUSIVE, 1);
+      await mpi.barrier();
+      if (mpi.rank === 0) {
+        await ctx.compute({ us: 30 });
+        await win.put(Float64Array.of(6.5), 1, 0);
+        await win.unlock(1);
+        const released = ctx.now();
+        await mpi.barrier();
+        await win.free();
+        return { released };
+      }
+      const asked = ctx.now();
+      const v = new Float64Array(1);
+      if (mpi.rank === 3) {
+        await win.lockAll();
+        await win.get(v, 1, 0);
+        await win.unlockAll();
+      } else {
+        await win.lock(mpi.LOCK_SHARED, 1);
+        await win.get(v, 1, 0);
+        await win.unlock(1);
+      }
+      const got = ctx.now();
+      await mpi.barrier();
+      const out = { asked, got, seen: v[0], own: f64(buf)[0] };
+      await win.free();
+      return out;
+    });
+    const released = (res[0] as { released: number }).released;
+    for (const r of [1, 2, 3]) {
+      const x = res[r] as { asked: number; got: number; seen: number };
+      expect(x.asked).toBeLessThan(released - 25);
+      expect(x.got).toBeGreaterThan(released);
+      // they read what the exclusive holder put before giving the lock back
+      expect(x.seen).toBe(6.5);
+    }
+  });
+
   it.each(['xe6', 'xc30'])('%s: fetchAndOp and compareAndSwap counters: each rank takes distinct tickets, and a CAS spin lock counts every rank once', async (machine) => {
     const per = 4;
     const res = await run(machine, 2, 3, async ({ mpi }) => {
