@@ -19,13 +19,16 @@
  *   origin's accumulates to a target act in order). Everything else (other types, PROD, MIN, MAX,
  *   the logical ops, MINLOC/MAXLOC; the modelled AMO unit has no min/max, as Gemini has none) is a
  *   read-modify-write by the origin's CPU under the target's accumulate mutex (accumulate.ts): the
- *   target's CPU is never involved, and such a call completes before it returns.
+ *   target's CPU is never involved, and such a call completes before it returns. Accumulates are
+ *   atomic per element among those with the same op or NO_OP on the same type (MPI's default
+ *   accumulate_ops, same_op_no_op), and one origin's accumulates to a target act in issue order.
  * - **Synchronisation**: fence is a wait for the origin's operations to complete at their
  *   targets, then a barrier; post and complete send notifications as puts with a
  *   destination-side event into the peer's completion queue (pscw.ts), and start and wait block
  *   until those events; lock and unlock take and give back the target's lock word with NIC
- *   atomics, tried again while another origin holds it (locks.ts), so an exclusive lock really
- *   excludes; flush waits for remote completion, flushLocal for local completion.
+ *   atomics, a failed try waiting for the word to be given back before it tries again (locks.ts),
+ *   so an exclusive lock really excludes and a lock never given back is a deadlock report; flush
+ *   waits for remote completion, flushLocal for local completion.
  *
  * Per machine: xe6 (Gemini) and xc30 (Aries) run the mapping as above, with their AMO caches;
  * xt4 (SeaStar) has no FMA, so its NIC runs every put and get on its block engine and its
