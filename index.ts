@@ -7,7 +7,7 @@ export { simulate, type SimulateOptions, type SimulateProgress, type SimulateRes
 export type { RankContext, RankProgram, MachineView, Work } from './runtime/rank.ts';
 export type { ArrayType, SkeletonArray } from './fabric/skeleton.ts';
 export { traceChunks, DEFAULT_MAX_TRACE_EVENTS, type Trace, type TraceEvent, type TraceOptions } from './runtime/trace.ts';
-export type { Mpi, Request, Status, Completion, Message, Op, NumericArray, Datatype } from './runtime/mpi/mpi.ts';
+export type { Mpi, Request, Status, Completion, Message, Op, NumericArray, Datatype, Win, AllocatedWin } from './runtime/mpi/mpi.ts';
 export { MpiError } from './runtime/mpi/mpi.ts';
 export type { Dmapp, MallocOptions, SymmetricSegment } from './runtime/dmapp/dmapp.ts';
 export { DmappError } from './runtime/dmapp/dmapp.ts';

@@ -155,3 +155,31 @@ describe('error handlers', () => {
     expect(err).not.toBeInstanceOf(MpiError);
   });
 });
+
+describe('error handlers of windows', () => {
+  const program =
+    (handler: 'fatal' | 'return') =>
+    async ({ mpi }: import('../runtime/rank.ts').RankContext) => {
+      const { win } = await mpi.winAllocate(64, 8);
+      if (handler === 'return') win.setErrhandler(mpi.ERRORS_RETURN);
+      let got = 'none';
+      try {
+        // outside any epoch
+        await win.put(Float64Array.of(1), mpi.rank ^ 1, 0);
+      } catch (e) {
+        got = (e as MpiError).errorClass;
+      }
+      await win.fence();
+      await win.free();
+      return got;
+    };
+
+  it('a window is ERRORS_ARE_FATAL by default: a caught RMA error still fails the run', async () => {
+    expect(String(await rejection(simulate({ machine: 'xe6', nodes: 2, program: program('fatal') })))).toMatch(/MPI_ERR_RMA_SYNC: put/);
+  });
+
+  it('with ERRORS_RETURN the program catches it and goes on', async () => {
+    const r = await simulate({ machine: 'xe6', nodes: 2, program: program('return') });
+    expect(r.rankResults).toEqual(['MPI_ERR_RMA_SYNC', 'MPI_ERR_RMA_SYNC']);
+  });
+});

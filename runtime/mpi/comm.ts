@@ -13,6 +13,8 @@ import { mpiCalls } from '../calls.ts';
 import { CommBase } from './comm-base.ts';
 import { guardMethods } from './errhandler.ts';
 import { CartTopology, checkNeighbors, DistGraphTopology, GraphTopology, type Topology } from './topology.ts';
+import { allocateShared, checkDispUnit, checkSize, makeWindow, type AllocatedWin } from './rma/create.ts';
+import { viewBytes, type Win, type WinHost } from './rma/window.ts';
 
 export { CommBase, RankState, type CommShape } from './comm-base.ts';
 export { CollComm } from './comm-coll.ts';
@@ -452,6 +454,51 @@ export class Comm extends CollComm {
   private exchange(call: string, blocks: NeighborBlocks, send: ReduceArray, blocking: boolean): Request {
     this.agree({ call, type: send.constructor.name });
     return this.launch(neighborExchange(this.transport, blocks, call), call, blocking);
+  }
+
+  // ---------------------------------------------------------------- one-sided windows (rma/)
+
+  /** A window over `buf` (MPI_Win_create; collective); `dispUnit` defaults to the size of buf's elements. */
+  async winCreate(buf: ArrayBufferView, dispUnit?: number): Promise<Win> {
+    const mem = viewBytes('winCreate', buf);
+    const unit = dispUnit ?? ('BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1);
+    checkDispUnit('winCreate', unit);
+    return makeWindow(await this.winHost('winCreate'), 'create', mem, unit, 4096);
+  }
+
+  /** A window over `bytes` of memory the library allocates (MPI_Win_allocate; collective): `{ win, buf }`. */
+  async winAllocate(bytes: number, dispUnit = 1): Promise<AllocatedWin> {
+    checkSize('winAllocate', bytes);
+    checkDispUnit('winAllocate', dispUnit);
+    const buf = new Uint8Array(bytes);
+    const win = await makeWindow(await this.winHost('winAllocate'), 'allocate', buf, dispUnit, this.proc.machine.config.dmapp.heapPageBytes);
+    return { win, buf };
+  }
+
+  /**
+   * A window over memory that the communicator's ranks, all on one node, share (MPI_Win_allocate_shared;
+   * collective): `{ win, buf }`; `win.sharedQuery(r)` gives rank r's segment to load and store.
+   */
+  async winAllocateShared(bytes: number, dispUnit = 1): Promise<AllocatedWin> {
+    checkSize('winAllocateShared', bytes);
+    checkDispUnit('winAllocateShared', dispUnit);
+    const node = this.proc.node;
+    if (!this.shape.members.every((w) => this.world.procs[w]!.node === node)) {
+      throw new MpiError('MPI_ERR_RMA_SHARED', `winAllocateShared: the communicator's ${this.size} ranks are not all on one node (split it by node first)`);
+    }
+    return allocateShared(await this.winHost('winAllocateShared'), bytes, dispUnit);
+  }
+
+  /** A window without memory, to which each rank attaches its own (MPI_Win_create_dynamic; collective). */
+  async winCreateDynamic(): Promise<Win> {
+    return makeWindow(await this.winHost('winCreateDynamic'), 'dynamic', null, 1, 4096);
+  }
+
+  /** What a new window is made on: a duplicate of this communicator, for its own collectives. */
+  private async winHost(call: string): Promise<WinHost> {
+    this.agree({ call });
+    const comm = await this.dup();
+    return { world: this.world, proc: this.proc, comm, key: `win:${comm.shape.ctx}` };
   }
 
   /** Key naming this rank's next communicator made from this one (the same on every member). */

@@ -8,6 +8,7 @@ import * as dt from './datatype.ts';
 import * as make from './datatype-make.ts';
 import { basicElements, checkType, type Datatype } from './datatype.ts';
 import { pack, packSize, unpack } from './datatype-pack.ts';
+import * as rma from './rma/constants.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 import { getCount, MpiError, type Request, type Status } from './request.ts';
 
@@ -19,6 +20,8 @@ export { Datatype } from './datatype.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
 export { CartComm, Comm, COMM_TYPE_SHARED, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
 export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
+export { Win, type SharedSegment, type WinFlavor } from './rma/window.ts';
+export type { AllocatedWin } from './rma/create.ts';
 
 /**
  * The MPI face a rank program sees as `ctx.mpi`: MPI_COMM_WORLD (every Comm call works on it
@@ -96,6 +99,18 @@ export class Mpi extends Comm {
   /** typeCreateSubarray's array orders. */
   readonly ORDER_C = dt.ORDER_C;
   readonly ORDER_FORTRAN = dt.ORDER_FORTRAN;
+  /** One-sided accumulates: the target element becomes the origin's; NO_OP leaves it (fetching calls only). */
+  readonly REPLACE: Op = rma.REPLACE;
+  readonly NO_OP: Op = rma.NO_OP;
+  /** Lock types of `win.lock`. */
+  readonly LOCK_EXCLUSIVE = rma.LOCK_EXCLUSIVE;
+  readonly LOCK_SHARED = rma.LOCK_SHARED;
+  /** Asserts of the window synchronisation calls (OR them). */
+  readonly MODE_NOCHECK = rma.MODE_NOCHECK;
+  readonly MODE_NOSTORE = rma.MODE_NOSTORE;
+  readonly MODE_NOPUT = rma.MODE_NOPUT;
+  readonly MODE_NOPRECEDE = rma.MODE_NOPRECEDE;
+  readonly MODE_NOSUCCEED = rma.MODE_NOSUCCEED;
 
   constructor(world: MpiWorld, proc: Proc) {
     super(world, proc, new RankState(), { members: world.worldMembers, inv: null, ctx: 0, rank: proc.rank });

@@ -1,0 +1,255 @@
+import { NicStatus, statusName } from '../../../fabric/nic/nic.ts';
+import { describe, isReduceArray } from '../constants.ts';
+import { PROC_NULL } from '../message.ts';
+import type { Op, ReduceArray } from '../ops.ts';
+import { MpiError, type Request, type Status } from '../request.ts';
+import { amoFor, checkAccumulate, isQuadword, softwareRmw, type RmwContext } from './accumulate.ts';
+import { NO_OP } from './constants.ts';
+import { CTRL_TABLE, type TargetInfo } from './control.ts';
+import { findRegion, type Region } from './dynamic.ts';
+import { Epochs } from './epochs.ts';
+import type { WinHost, WinParts, WinShared } from './parts.ts';
+import { RmaNic } from './transport.ts';
+
+export const EMPTY = new Uint8Array(0);
+
+/**
+ * The communication calls of a window (MPI-3.1 §11.3) and the checks they share: the target,
+ * the epoch, the range; `Win` adds creation's other half and the synchronisation calls. How each
+ * call maps onto the NIC is told at the top of window.ts.
+ */
+export class WinOperations {
+  protected freed = false;
+  protected readonly epochs = new Epochs();
+  protected readonly nic: RmaNic;
+  /** This origin's copy of each target's region table (dynamic windows). */
+  private readonly tableCopies: (readonly Region[] | undefined)[] = [];
+
+  constructor(
+    protected readonly host: WinHost,
+    protected readonly shared: WinShared,
+    protected readonly parts: WinParts,
+  ) {
+    this.nic = new RmaNic(host.proc, host.world.progressOf(host.proc.rank), host.comm.size);
+  }
+
+  /** Puts `origin` into rank `target`'s window at `disp` (MPI_Put); complete at the next synchronisation. */
+  async put(origin: ArrayBufferView, target: number, disp: number): Promise<void> {
+    await this.transfer('put', 'put', origin, target, disp, false);
+  }
+
+  /** Gets rank `target`'s window at `disp` into `origin` (MPI_Get); the data is there after the next synchronisation. */
+  async get(origin: ArrayBufferView, target: number, disp: number): Promise<void> {
+    await this.transfer('get', 'get', origin, target, disp, false);
+  }
+
+  /** A put whose request completes when `origin` may be reused (MPI_Rput; passive-target epochs only). */
+  async rput(origin: ArrayBufferView, target: number, disp: number): Promise<Request> {
+    return (await this.transfer('rput', 'put', origin, target, disp, true))!;
+  }
+
+  /** A get whose request completes with the data in `origin` (MPI_Rget; passive-target epochs only). */
+  async rget(origin: ArrayBufferView, target: number, disp: number): Promise<Request> {
+    return (await this.transfer('rget', 'get', origin, target, disp, true))!;
+  }
+
+  /** Combines `origin` into rank `target`'s window at `disp` with `op`, element by element atomically (MPI_Accumulate). */
+  async accumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<void> {
+    await this.combine('accumulate', origin, null, target, disp, op, false);
+  }
+
+  /** Like `accumulate`, returning the target's elements as they were into `result` (MPI_Get_accumulate); `origin` may be null with NO_OP. */
+  async getAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<void> {
+    await this.combine('getAccumulate', origin, result, target, disp, op, false);
+  }
+
+  /** One element of getAccumulate (MPI_Fetch_and_op): element 0 of `origin` and `result`. */
+  async fetchAndOp(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<void> {
+    const one = (a: ReduceArray | null): ReduceArray | null => (isReduceArray(a) && a.length > 1 ? a.subarray(0, 1) : a);
+    await this.combine('fetchAndOp', one(origin), one(result), target, disp, op, false);
+  }
+
+  /** An accumulate whose request completes when `origin` may be reused (MPI_Raccumulate; passive-target epochs only). */
+  async raccumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<Request> {
+    return (await this.combine('raccumulate', origin, null, target, disp, op, true))!;
+  }
+
+  /** A getAccumulate whose request completes with the old elements in `result` (MPI_Rget_accumulate). */
+  async rgetAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<Request> {
+    return (await this.combine('rgetAccumulate', origin, result, target, disp, op, true))!;
+  }
+
+  /**
+   * Atomically replaces element `disp` of rank `target`'s window by `origin[0]` if it equals
+   * `compare[0]`; `result[0]` receives the old element (MPI_Compare_and_swap). Integer types only.
+   */
+  async compareAndSwap(origin: ReduceArray, compare: ReduceArray, result: ReduceArray, target: number, disp: number): Promise<void> {
+    const call = 'compareAndSwap';
+    this.live(call);
+    for (const [name, b] of [['origin', origin], ['compare', compare], ['result', result]] as const) {
+      if (!isReduceArray(b) || b.length < 1) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a typed array of at least one element, got ${describe(b)}`);
+      if (b.constructor !== origin.constructor) throw new MpiError('MPI_ERR_TYPE', `${call}: ${name} is ${b.constructor.name}, origin is ${origin.constructor.name}; they must have the same type`);
+    }
+    if (origin instanceof Float32Array || origin instanceof Float64Array) throw new MpiError('MPI_ERR_TYPE', `${call}: ${origin.constructor.name} is not an integer type`);
+    const o = origin.subarray(0, 1);
+    const res = result.subarray(0, 1);
+    const at = await this.access(call, target, disp, o.byteLength, false);
+    if (!at) return;
+    const what = `${call}(target=${target}, disp=${disp})`;
+    if (isQuadword(o) && at.offset % 8 === 0 && !this.skeleton(o, res, target)) {
+      await this.nic.issue(
+        { op: 'amo', target, proc: at.t.proc, handle: at.handle, offset: at.offset, local: bytesOf(res), amo: { op: 'cswap', width: 8, operand: BigInt.asUintN(64, o[0]!), compare: BigInt.asUintN(64, (compare as BigInt64Array)[0]!), fetch: true }, ordered: true },
+        what,
+      );
+      return;
+    }
+    await softwareRmw(this.rmw, at.t, at.handle, at.offset, o, res, 'cswap', compare.subarray(0, 1), what);
+  }
+
+  // ---------------------------------------------------------------- shared by the calls
+
+  protected get rmw(): RmwContext {
+    return { proc: this.host.proc, nic: this.nic, watch: this.shared.locks, me: this.host.comm.rank };
+  }
+
+  /** A put or get; with `wantReq`, a request-based one (passive-target epochs only). */
+  protected async transfer(call: string, op: 'put' | 'get', buf: ArrayBufferView, target: number, disp: number, wantReq: boolean): Promise<Request | null> {
+    this.live(call);
+    const bytes = viewBytes(call, buf);
+    const what = `${call}(target=${target}, disp=${disp}, ${bytes.length} bytes)`;
+    const req = wantReq ? this.nic.request(what) : null;
+    const status: Status = { source: target, tag: -1, count: elementsOf(buf), bytes: bytes.length };
+    const at = await this.access(call, target, disp, bytes.length, wantReq);
+    if (!at || bytes.length === 0) {
+      req?.complete(status);
+      return req;
+    }
+    const done = req ? (op === 'put' ? { onLocal: () => req.complete(status) } : { onDone: (s: NicStatus) => this.settle(req, s, status, what) }) : {};
+    await this.nic.issue({ op, target, proc: at.t.proc, handle: at.handle, offset: at.offset, local: bytes, ...done }, what);
+    return req;
+  }
+
+  /** An accumulate-type call: AMOs per element where the NIC has them, else a software read-modify-write. */
+  protected async combine(call: string, origin: ReduceArray | null, result: ReduceArray | null, target: number, disp: number, op: Op, wantReq: boolean): Promise<Request | null> {
+    this.live(call);
+    const fetching = call !== 'accumulate' && call !== 'raccumulate';
+    // NO_OP reads only: the origin may be left out
+    const o = checkAccumulate(call, origin === null && op === NO_OP ? result : origin, result, op, fetching);
+    const what = `${call}(target=${target}, disp=${disp}, ${o.length} x ${o.constructor.name.replace('Array', '')}, ${op.name})`;
+    const req = wantReq ? this.nic.request(what) : null;
+    const status: Status = { source: target, tag: -1, count: o.length, bytes: o.byteLength };
+    const at = await this.access(call, target, disp, o.byteLength, wantReq);
+    if (!at || o.length === 0) {
+      req?.complete(status);
+      return req;
+    }
+    const amo = this.skeleton(o, result, target) ? null : amoFor(op, o, at.offset);
+    if (amo === null) {
+      await softwareRmw(this.rmw, at.t, at.handle, at.offset, o, result, op, null, what);
+      req?.complete(status);
+      return req;
+    }
+    const q = o as BigInt64Array | BigUint64Array;
+    const out = result ? bytesOf(result) : null;
+    let left = q.length;
+    let failed: NicStatus = NicStatus.Ok;
+    for (let i = 0; i < q.length; i++) {
+      const last = (s: NicStatus): void => {
+        if (s !== NicStatus.Ok) failed = s;
+        if (--left === 0 && req) this.settle(req, failed, status, what);
+      };
+      await this.nic.issue(
+        {
+          op: 'amo',
+          target,
+          proc: at.t.proc,
+          handle: at.handle,
+          offset: at.offset + 8 * i,
+          local: out ? out.subarray(8 * i, 8 * i + 8) : EMPTY,
+          amo: { op: amo, width: 8, operand: op === NO_OP ? 0n : BigInt.asUintN(64, q[i]!), fetch: out !== null },
+          ordered: true,
+          // a non-fetching AMO's request completes when its operand has left (local completion)
+          ...(out ? { onDone: last } : { onLocal: () => last(NicStatus.Ok) }),
+        },
+        what,
+      );
+    }
+    return req;
+  }
+
+  /**
+   * The checks every operation makes, in MPI's order: the target (PROC_NULL: null, nothing to
+   * do), the epoch (request-based calls need a passive-target one), and the target's range;
+   * returns where the bytes are on the target's NIC.
+   */
+  protected async access(call: string, target: number, disp: number, bytes: number, passive: boolean): Promise<{ t: TargetInfo; handle: number; offset: number } | null> {
+    if (target === PROC_NULL) return null;
+    this.checkRank(call, 'target', target);
+    if (passive) this.epochs.passive(call, target);
+    this.epochs.operation(call, target);
+    if (!Number.isInteger(disp) || disp < 0) throw new MpiError('MPI_ERR_DISP', `${call}: disp=${disp} must be a non-negative integer`);
+    const t = this.parts.targets[target]!;
+    if (this.parts.flavor === 'dynamic') {
+      const r = await this.region(call, t, disp, bytes);
+      return { t, handle: r.handle, offset: disp - r.address };
+    }
+    const offset = disp * t.dispUnit;
+    if (offset + bytes > t.size) {
+      throw new MpiError('MPI_ERR_RMA_RANGE', `${call}: ${bytes} bytes at displacement ${disp} (byte ${offset}) run past the end of rank ${target}'s ${t.size}-byte window`);
+    }
+    return { t, handle: t.memHandle, offset };
+  }
+
+  /** The region of a dynamic window at `t` holding [address, address + bytes): from this origin's copy of its table, read again when it is not there. */
+  protected async region(call: string, t: TargetInfo, address: number, bytes: number): Promise<Region> {
+    const table = this.shared.tables[t.rank]!;
+    const copy = this.tableCopies[t.rank];
+    let r = copy ? findRegion(copy, address, bytes) : undefined;
+    if (!r || !table.regions.includes(r)) {
+      const n = Math.max(1, table.regions.length);
+      const what = `${call}: reading rank ${t.rank}'s table of attached regions`;
+      const s = await this.nic.run({ op: 'get', target: t.rank, proc: t.proc, handle: t.ctrlHandle, offset: CTRL_TABLE, local: new Uint8Array(16 * n), internal: true }, what);
+      if (s !== NicStatus.Ok) throw new MpiError('MPI_ERR_OTHER', `${what}: the NIC failed the read with status ${statusName(s)}`);
+      this.tableCopies[t.rank] = table.regions;
+      r = findRegion(table.regions, address, bytes);
+    }
+    if (!r) throw new MpiError('MPI_ERR_RMA_RANGE', `${call}: no region attached at rank ${t.rank} holds ${bytes} bytes at address ${address}`);
+    return r;
+  }
+
+  /** Whether skeleton memory is involved: AMOs need real memory, so such an accumulate runs in software (which moves no bytes). */
+  protected skeleton(o: ReduceArray, result: ReduceArray | null, target: number): boolean {
+    const p = this.host.proc;
+    const seg = this.shared.segments[target];
+    return p.isSkeleton(o) || (result !== null && p.isSkeleton(result)) || (seg !== null && seg !== undefined && p.isSkeleton(seg));
+  }
+
+  protected settle(req: Request, s: NicStatus, status: Status, what: string): void {
+    if (s === NicStatus.Ok) req.complete(status);
+    else req.fail(new MpiError('MPI_ERR_OTHER', `${what}: the NIC failed the transfer with status ${statusName(s)}`));
+  }
+
+  protected checkRank(call: string, name: string, v: number): void {
+    const n = this.host.comm.size;
+    if (!Number.isInteger(v) || v < 0 || v >= n) throw new MpiError('MPI_ERR_RANK', `${call}: ${name}=${v} is not a rank of the window (0..${n - 1} or mpi.PROC_NULL)`);
+  }
+
+  /** MPI_ERR_WIN for any call on a freed window. */
+  protected live(call: string): void {
+    if (this.freed) throw new MpiError('MPI_ERR_WIN', `${call}: the window was freed`);
+  }
+}
+
+/** The bytes of a typed array or DataView (MPI_ERR_BUFFER otherwise). */
+export function viewBytes(call: string, buf: unknown): Uint8Array {
+  if (!ArrayBuffer.isView(buf)) throw new MpiError('MPI_ERR_BUFFER', `${call}: the buffer must be a typed array or DataView, got ${describe(buf)}`);
+  return bytesOf(buf);
+}
+
+function bytesOf(buf: ArrayBufferView): Uint8Array {
+  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+}
+
+function elementsOf(buf: ArrayBufferView): number {
+  return 'BYTES_PER_ELEMENT' in buf ? buf.byteLength / (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : buf.byteLength;
+}
