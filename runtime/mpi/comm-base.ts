@@ -1,15 +1,12 @@
 import type { Proc } from '../proc.ts';
 import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
-import { BSEND_OVERHEAD, describe, TAG_UB, UNDEFINED } from './constants.ts';
+import { BSEND_OVERHEAD, describe, TAG_UB } from './constants.ts';
 import { ERRORS_ARE_FATAL, Errhandler } from './errhandler.ts';
 import { checkCount, checkType, type Datatype } from './datatype.ts';
 import { landing, sendBytes, userBytes, type Packer } from './datatype-pack.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
-import { Message, MESSAGE_NO_PROC } from './mprobe.ts';
-import { PersistentRequest } from './persistent.ts';
-import { EMPTY_STATUS, MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
-import { SendrecvRequest } from './sendrecv-request.ts';
+import { MpiError, Request, waitAll, type Status } from './request.ts';
 
 /** One completed request of waitSome or testSome: its index in the list and its status. */
 export interface Completion {
@@ -220,7 +217,7 @@ export class CommBase {
     const [recvBuf, source, recvTag, layout] = this.recvArgs('sendrecv', (long ? a.slice(5, 10) : a.slice(3, 6)) as RecvArgs);
     const r = this.startRecv('sendrecv', recvBuf, source, recvTag, layout);
     const s = this.startSend('sendrecv', sendBuf, dest, sendTag, 'standard');
-    const [status] = await this.waitAll([r, s]);
+    const [status] = await this.waitOwn('sendrecv', [r, s]);
     return status!;
   }
 
@@ -236,14 +233,14 @@ export class CommBase {
       const copy = packed.buffer === buf.buffer ? this.copyOf(this.checkBuf('sendrecvReplace', packed)) : packed;
       const s = this.startSend('sendrecvReplace', copy, dest, sendTag, 'standard');
       const [into, , , layout] = this.recvArgs('sendrecvReplace', [buf, count, datatype, source, recvTag]);
-      const [, status] = await this.waitAll([s, this.startRecv('sendrecvReplace', into, source, recvTag, layout)]);
+      const [, status] = await this.waitOwn('sendrecvReplace', [s, this.startRecv('sendrecvReplace', into, source, recvTag, layout)]);
       return status!;
     }
     const [buf, dest, sendTag, source, recvTag] = a as [ArrayBufferView, number, number, number, number];
     const copy = this.copyOf(this.checkBuf('sendrecvReplace', buf));
     const s = this.startSend('sendrecvReplace', copy, dest, sendTag, 'standard');
     const r = this.startRecv('sendrecvReplace', buf, source, recvTag);
-    const [, status] = await this.waitAll([s, r]);
+    const [, status] = await this.waitOwn('sendrecvReplace', [s, r]);
     return status!;
   }
 
@@ -272,153 +269,6 @@ export class CommBase {
       await this.world.awaitArrival(this.proc.rank, what);
     }
   }
-
-  /**
-   * Waits for one request and returns its status; an inactive request (REQUEST_NULL, a persistent
-   * request not started) returns the empty status at once (MPI_Wait).
-   */
-  wait(req: Request): Promise<Status> {
-    this.checkRequest('wait', req);
-    return req.wait();
-  }
-
-  /**
-   * Waits for every request and returns their statuses in order, the empty status for inactive
-   * ones and null entries (MPI_Waitall). The list is left as it is.
-   */
-  waitAll(reqs: readonly (Request | null)[]): Promise<Status[]> {
-    const list = this.requestList('waitAll', reqs);
-    return waitAll(this.proc, list, () => {
-      const pending = list.filter((r) => !r.done);
-      return `waitAll(${pending.length} of ${list.length} pending: ${pending.map((r) => r.what).join(', ')})`;
-    });
-  }
-
-  /**
-   * Waits until one of the active requests of `reqs` completes; returns its index and status and,
-   * unless it is persistent, replaces it in `reqs` by REQUEST_NULL (MPI_Waitany). With no active
-   * request (all null, REQUEST_NULL, inactive, or an empty list), returns index UNDEFINED and the
-   * empty status at once.
-   */
-  async waitAny(reqs: (Request | null)[]): Promise<{ index: number; status: Status }> {
-    this.requestList('waitAny', reqs);
-    for (;;) {
-      const active: Request[] = [];
-      for (let i = 0; i < reqs.length; i++) {
-        const r = reqs[i];
-        if (!r?.active) continue;
-        if (r.done) {
-          const status = await r.wait();
-          this.release(reqs, i);
-          return { index: i, status };
-        }
-        active.push(r);
-      }
-      if (active.length === 0) return { index: UNDEFINED, status: EMPTY_STATUS };
-      await waitWoken(this.proc, active, () => `waitAny(${active.map((r) => r.what).join(', ')})`);
-    }
-  }
-
-  /**
-   * Waits until at least one active request of `reqs` completes; returns the index and status of
-   * every one that has, each replaced in `reqs` by REQUEST_NULL unless persistent (MPI_Waitsome).
-   * With no active request, returns UNDEFINED at once (MPI's outcount MPI_UNDEFINED).
-   */
-  async waitSome(reqs: (Request | null)[]): Promise<Completion[] | typeof UNDEFINED> {
-    this.requestList('waitSome', reqs);
-    const active = reqs.filter((r): r is Request => r !== null && r.active);
-    if (active.length === 0) return UNDEFINED;
-    while (!active.some((r) => r.done)) await waitWoken(this.proc, active, () => `waitSome(${active.map((r) => r.what).join(', ')})`);
-    return this.collect(reqs);
-  }
-
-  /** Polls one request once (costs a poll's CPU time); true if it has completed, or is inactive (MPI_Test). */
-  test(req: Request): Promise<boolean> {
-    this.checkRequest('test', req);
-    return req.test();
-  }
-
-  /**
-   * Polls once (one poll's CPU time): if every request has completed, returns their statuses in
-   * order (the empty status for inactive ones and null entries), else null (MPI_Testall). The list
-   * is left as it is.
-   */
-  async testAll(reqs: readonly (Request | null)[]): Promise<Status[] | null> {
-    const list = this.requestList('testAll', reqs);
-    await this.poll('testAll', list);
-    if (!list.every((r) => r.done)) return null;
-    return list.map((r) => r.take());
-  }
-
-  /**
-   * Polls once (MPI_Testany): the first completed active request gives `flag` true, its index and
-   * status, and is replaced in `reqs` by REQUEST_NULL unless persistent; none completed gives
-   * `flag` false and index UNDEFINED; no active request gives `flag` true, index UNDEFINED and the
-   * empty status.
-   */
-  async testAny(reqs: (Request | null)[]): Promise<{ flag: boolean; index: number; status: Status | null }> {
-    const list = this.requestList('testAny', reqs);
-    await this.poll('testAny', list);
-    let active = false;
-    for (let i = 0; i < reqs.length; i++) {
-      const r = reqs[i];
-      if (!r?.active) continue;
-      active = true;
-      if (!r.done) continue;
-      const status = r.take();
-      this.release(reqs, i);
-      return { flag: true, index: i, status };
-    }
-    return active ? { flag: false, index: UNDEFINED, status: null } : { flag: true, index: UNDEFINED, status: EMPTY_STATUS };
-  }
-
-  /**
-   * Polls once (MPI_Testsome): returns the index and status of every completed active request
-   * (possibly none), each replaced in `reqs` by REQUEST_NULL unless persistent; UNDEFINED if no
-   * request is active.
-   */
-  async testSome(reqs: (Request | null)[]): Promise<Completion[] | typeof UNDEFINED> {
-    const list = this.requestList('testSome', reqs);
-    await this.poll('testSome', list);
-    if (!reqs.some((r) => r?.active)) return UNDEFINED;
-    return this.collect(reqs);
-  }
-
-  /**
-   * Whether a request has completed, and its status if so, without completing it: it stays as it
-   * is for a later wait or test (MPI_Request_get_status). One poll's CPU time. An inactive request
-   * gives `flag` true and the empty status.
-   */
-  async requestGetStatus(req: Request): Promise<{ flag: boolean; status: Status | null }> {
-    this.checkRequest('requestGetStatus', req);
-    req.checkUsable('requestGetStatus');
-    await this.poll('requestGetStatus', [req]);
-    return req.done ? { flag: true, status: req.peek() } : { flag: false, status: null };
-  }
-
-  /**
-   * Frees a request (MPI_Request_free): an operation in progress still completes (a send still
-   * delivers, a receive still fills its buffer), but the request can no longer be waited on,
-   * tested, started or cancelled (MPI_ERR_REQUEST). REQUEST_NULL cannot be freed.
-   */
-  requestFree(req: Request): void {
-    this.checkRequest('requestFree', req);
-    if (req.isNull) throw new MpiError('MPI_ERR_REQUEST', 'requestFree: REQUEST_NULL cannot be freed');
-    req.checkUsable('requestFree');
-    req.free();
-  }
-
-  /**
-   * Tries to cancel a pending request (MPI_Cancel). A receive not yet matched is cancelled; a
-   * send is cancelled if no receive has matched its message yet (still leaving, in flight, or
-   * queued at the receiver), even once it has completed locally. Wait on the request afterwards
-   * either way; `status.cancelled` tells which happened. Returns the same answer.
-   */
-  cancel(req: Request): boolean {
-    this.checkRequest('cancel', req);
-    return req.cancel();
-  }
-
   /** Attaches a buffer of `bytes` bytes for buffered sends (MPI_Buffer_attach; one per process). */
   bufferAttach(bytes: number): void {
     if (!Number.isInteger(bytes) || bytes < 0) throw new MpiError('MPI_ERR_BUFFER', `bufferAttach: bytes=${bytes} must be a non-negative integer`);
@@ -429,130 +279,11 @@ export class CommBase {
   /** Waits until every buffered send has left the attached buffer, then detaches it; returns its size. */
   async bufferDetach(): Promise<number> {
     const st = this.state;
-    await this.waitAll([...st.bsendPending.keys()]);
+    await this.waitOwn('bufferDetach', [...st.bsendPending.keys()]);
     st.bsendPending.clear();
     const n = st.bsendCapacity;
     st.bsendCapacity = 0;
     return n;
-  }
-
-  // ---------------------------------------------------------------- nonblocking sendrecv, matched probes
-
-  /**
-   * Nonblocking sendrecv (MPI_Isendrecv): one request, complete once both the send and the
-   * receive are, whose status is the receive's.
-   */
-  isendrecv(sendBuf: ArrayBufferView, dest: number, sendTag: number, recvBuf: ArrayBufferView, source: number, recvTag: number): Request {
-    this.checkBuf('isendrecv', sendBuf);
-    this.checkRank('isendrecv', 'dest', dest, false);
-    this.checkTag('isendrecv', sendTag, false);
-    const r = this.startRecv('isendrecv', recvBuf, source, recvTag);
-    const s = this.startSend('isendrecv', sendBuf, dest, sendTag, 'standard');
-    return this.sendrecvRequest(`isendrecv(dest=${dest}, tag=${sendTag}; source=${fmtSource(source)}, tag=${fmtTag(recvTag)})`, r, s);
-  }
-
-  /** Nonblocking sendrecvReplace (MPI_Isendrecv_replace): sends `buf` and receives into it; the request's status is the receive's. */
-  isendrecvReplace(buf: ArrayBufferView, dest: number, sendTag: number, source: number, recvTag: number): Request {
-    const bytes = this.checkBuf('isendrecvReplace', buf);
-    this.checkRank('isendrecvReplace', 'dest', dest, false);
-    this.checkTag('isendrecvReplace', sendTag, false);
-    this.checkRank('isendrecvReplace', 'source', source, true);
-    this.checkTag('isendrecvReplace', recvTag, true);
-    const s = this.startSend('isendrecvReplace', this.copyOf(bytes), dest, sendTag, 'standard');
-    const r = this.startRecv('isendrecvReplace', buf, source, recvTag);
-    return this.sendrecvRequest(`isendrecvReplace(dest=${dest}, tag=${sendTag}; source=${fmtSource(source)}, tag=${fmtTag(recvTag)})`, r, s);
-  }
-
-  /**
-   * Matched probe (MPI_Improbe): the first message a receive (source, tag) would match now, taken
-   * off the matching queues so that only `mrecv`/`imrecv` of the returned message can receive it,
-   * with its status (`count` in elements of `elemBytes` bytes); null if none has arrived. A probe
-   * of PROC_NULL returns MESSAGE_NO_PROC.
-   */
-  async improbe(source: number, tag: number, elemBytes = 1): Promise<{ message: Message; status: Status } | null> {
-    this.checkRank('improbe', 'source', source, true);
-    this.checkTag('improbe', tag, true);
-    // it looks at the queues at the rank's own time, after the receives it posted before
-    await this.proc.cpu(this.world.params.testOverheadPs, `improbe(source=${fmtSource(source)}, tag=${fmtTag(tag)})`);
-    return this.matchProbe(source, tag, elemBytes);
-  }
-
-  /** Blocking matched probe (MPI_Mprobe): waits for a message a receive (source, tag) would match and takes it, as `improbe`. */
-  async mprobe(source: number, tag: number, elemBytes = 1): Promise<{ message: Message; status: Status }> {
-    this.checkRank('mprobe', 'source', source, true);
-    this.checkTag('mprobe', tag, true);
-    const what = `mprobe(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
-    await this.proc.cpu(this.world.params.testOverheadPs, what);
-    for (;;) {
-      const got = this.matchProbe(source, tag, elemBytes);
-      if (got) return got;
-      await this.world.awaitArrival(this.proc.rank, what);
-    }
-  }
-
-  /** Receives a message that `mprobe` or `improbe` matched (MPI_Mrecv); returns its status. */
-  async mrecv(buf: ArrayBufferView, message: Message): Promise<Status> {
-    const req = this.imrecvOf('mrecv', buf, message);
-    return req.wait(() => req.what);
-  }
-
-  /** Nonblocking receive of a matched message (MPI_Imrecv); a rendezvous message's pull starts now. */
-  imrecv(buf: ArrayBufferView, message: Message): Request {
-    return this.imrecvOf('imrecv', buf, message);
-  }
-
-  // ---------------------------------------------------------------- persistent requests
-
-  /** A persistent standard send (MPI_Send_init): inactive until `start`; each start sends `buf`'s contents of then. */
-  sendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('sendInit', buf, dest, tag, 'standard');
-  }
-
-  /** A persistent synchronous send (MPI_Ssend_init). */
-  ssendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('ssendInit', buf, dest, tag, 'sync');
-  }
-
-  /** A persistent ready send (MPI_Rsend_init; sent as a standard send). */
-  rsendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('rsendInit', buf, dest, tag, 'standard');
-  }
-
-  /**
-   * A persistent buffered send (MPI_Bsend_init): each start copies `buf` into the attached buffer
-   * as `ibsend` does (MPI_ERR_BUFFER at the start that finds no room), so its copy and the library's
-   * request for the copy are paid at each start.
-   */
-  bsendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    const bytes = this.checkBuf('bsendInit', buf);
-    this.checkRank('bsendInit', 'dest', dest, false);
-    this.checkTag('bsendInit', tag, false);
-    return this.persistent(`bsendInit(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`, () => this.ibsend(buf, dest, tag));
-  }
-
-  /** A persistent receive (MPI_Recv_init): inactive until `start`; each start posts a receive into `buf`. */
-  recvInit(buf: ArrayBufferView, source: number, tag: number): Request {
-    const bytes = this.checkBuf('recvInit', buf);
-    this.checkRank('recvInit', 'source', source, true);
-    this.checkTag('recvInit', tag, true);
-    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
-    const what = `recvInit(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
-    const { world, shape } = this;
-    const rank = this.proc.rank;
-    const from = this.src(source);
-    return this.persistent(what, () => world.irecv(rank, bytes, elem, from, tag, shape.ctx, what, shape.inv, null, 0));
-  }
-
-  /** Starts an inactive persistent request (MPI_Start); MPI_ERR_REQUEST if it is active, freed, or not persistent. */
-  start(req: Request): void {
-    this.persistentOf('start', req).start();
-  }
-
-  /** Starts every request of `reqs` (MPI_Startall); all are checked first, so an error starts none. */
-  startAll(reqs: readonly Request[]): void {
-    const list = this.requestList('startAll', reqs).map((r, i) => this.persistentOf(`startAll: reqs[${i}]`, r));
-    for (const [i, r] of list.entries()) r.checkStartable(`startAll: reqs[${i}]`);
-    for (const r of list) r.start('startAll');
   }
 
   /** Sends on the communicator's collective context (never matches user messages). */
@@ -571,88 +302,6 @@ export class CommBase {
     const skeleton = this.proc.skeleton;
     if (skeleton?.holds(buf)) return skeleton.allocLike(buf, to - from);
     return buf.slice(from, to) as T;
-  }
-
-  // ---------------------------------------------------------------- requests
-
-  /** This rank's MPI_REQUEST_NULL. */
-  protected get requestNull(): Request {
-    return (this.state.requestNull ??= Request.null(this.proc, this.world.params.testOverheadPs));
-  }
-
-  /** One poll of the rank's MPI library (a test call's CPU time), naming the requests for a trace of the wait. */
-  private async poll(call: string, reqs: readonly Request[]): Promise<void> {
-    this.world.progressOf(this.proc.rank).poll();
-    await this.proc.cpu(this.world.params.testOverheadPs, `${call}(${reqs.length} requests)`);
-  }
-
-  /** Replaces `reqs[i]`, whose completion was just returned, by REQUEST_NULL unless it is persistent (as MPI frees it). */
-  private release(reqs: (Request | null)[], i: number): void {
-    if (!reqs[i]!.persistent) reqs[i] = this.requestNull;
-  }
-
-  /** Takes every completed active request of `reqs` (waitSome, testSome). */
-  private collect(reqs: (Request | null)[]): Completion[] {
-    const out: Completion[] = [];
-    for (let i = 0; i < reqs.length; i++) {
-      const r = reqs[i];
-      if (!r?.active || !r.done) continue;
-      out.push({ index: i, status: r.take() });
-      this.release(reqs, i);
-    }
-    return out;
-  }
-
-  private sendrecvRequest(what: string, recv: Request, send: Request): Request {
-    return new SendrecvRequest(this.proc, this.world.params.testOverheadPs, what, this.world.progressOf(this.proc.rank), recv, send);
-  }
-
-  /** improbe's match, as a message and its status; MESSAGE_NO_PROC for PROC_NULL. */
-  private matchProbe(source: number, tag: number, elemBytes: number): { message: Message; status: Status } | null {
-    if (source === PROC_NULL) return { message: MESSAGE_NO_PROC, status: { source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 } };
-    const got = this.world.matchProbe(this.proc.rank, this.src(source), tag, this.shape.ctx);
-    if (!got) return null;
-    const { msg, searchPs } = got;
-    const inv = this.shape.inv;
-    const message = new Message(msg, this.proc.rank, searchPs, inv);
-    return { message, status: { source: inv ? inv[msg.src]! : msg.src, tag: msg.tag, count: Math.floor(msg.bytes / elemBytes), bytes: msg.bytes } };
-  }
-
-  private imrecvOf(call: string, buf: ArrayBufferView, message: Message): Request {
-    const bytes = this.checkBuf(call, buf);
-    if (!(message instanceof Message)) throw new MpiError('MPI_ERR_REQUEST', `${call}: expected a message from mprobe or improbe, got ${describe(message)}`);
-    if (message.noProc) {
-      const req = new Request(this.proc, this.world.params.testOverheadPs, `${call}(MESSAGE_NO_PROC)`, this.world.progressOf(this.proc.rank));
-      req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
-      return req;
-    }
-    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
-    return message.receive(this.world, this.proc.rank, bytes, elem, call);
-  }
-
-  private sendInitOf(call: string, buf: ArrayBufferView, dest: number, tag: number, mode: SendMode): Request {
-    const bytes = this.checkBuf(call, buf);
-    this.checkRank(call, 'dest', dest, false);
-    this.checkTag(call, tag, false);
-    const what = `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
-    const { world, shape } = this;
-    const rank = this.proc.rank;
-    const to = this.dest(dest);
-    return this.persistent(what, () => world.isend(rank, bytes, to, tag, shape.ctx, what, mode, 0));
-  }
-
-  /** A persistent request whose starts run `startOp`; its allocation (mpi.requestOverhead) is charged now, once. */
-  private persistent(what: string, startOp: () => Request): Request {
-    const P = this.world.params;
-    if (P.requestOverheadPs > 0) this.proc.charge(P.requestOverheadPs);
-    return new PersistentRequest(this.proc, P.testOverheadPs, what, this.world.progressOf(this.proc.rank), startOp);
-  }
-
-  /** `req` as a persistent request; MPI_ERR_REQUEST if it is not one. */
-  private persistentOf(call: string, req: Request): PersistentRequest {
-    this.checkRequest(call, req);
-    if (!(req instanceof PersistentRequest)) throw new MpiError('MPI_ERR_REQUEST', `${call}: ${req.what} is not a persistent request (make one with sendInit, recvInit, ...)`);
-    return req;
   }
 
   // ---------------------------------------------------------------- datatypes
@@ -683,26 +332,6 @@ export class CommBase {
   }
 
   // ---------------------------------------------------------------- argument checks
-
-  /** Fails with MPI_ERR_REQUEST unless `req` is a request. */
-  protected checkRequest(call: string, req: unknown): asserts req is Request {
-    if (!(req instanceof Request)) throw new MpiError('MPI_ERR_REQUEST', `${call}: expected a request, got ${describe(req)}`);
-  }
-
-  /**
-   * Checks a list of requests (null entries allowed: REQUEST_NULL) and returns it with REQUEST_NULL
-   * for the nulls; MPI_ERR_REQUEST for an entry that is not a request or was freed.
-   */
-  private requestList(call: string, reqs: readonly (Request | null)[]): Request[] {
-    if (!Array.isArray(reqs)) throw new MpiError('MPI_ERR_ARG', `${call}: expected an array of requests, got ${describe(reqs)}`);
-    return reqs.map((r: unknown, i) => {
-      if (r === null) return this.requestNull;
-      this.checkRequest(`${call}: reqs[${i}]`, r);
-      r.checkUsable(`${call}: reqs[${i}]`);
-      return r;
-    });
-  }
-
   protected checkBuf(call: string, buf: ArrayBufferView): Uint8Array {
     if (!ArrayBuffer.isView(buf)) throw new MpiError('MPI_ERR_BUFFER', `${call}: buf must be a typed array or DataView, got ${describe(buf)}`);
     return bytesOf(buf);
@@ -765,13 +394,18 @@ export class CommBase {
   }
 
   /** World rank of destination `r` (PROC_NULL stays). */
-  private dest(r: number): number {
+  protected dest(r: number): number {
     return r === PROC_NULL ? PROC_NULL : this.shape.members[r]!;
   }
 
   /** World rank of source `r` (wildcards and PROC_NULL stay). */
-  private src(r: number): number {
+  protected src(r: number): number {
     return r === PROC_NULL || r === ANY_SOURCE ? r : this.shape.members[r]!;
+  }
+
+  /** Waits for the requests one call of the library made itself (sendrecv's halves, buffered sends' copies). */
+  protected waitOwn(call: string, reqs: Request[]): Promise<Status[]> {
+    return waitAll(this.proc, reqs, () => `${call}(${reqs.filter((r) => !r.done).map((r) => r.what).join(', ')})`);
   }
 
   /** A blocking call: waits on the request it started, naming the call. */
@@ -779,14 +413,14 @@ export class CommBase {
     return req.wait(() => req.what);
   }
 
-  private startSend(call: string, buf: ArrayBufferView, dest: number, tag: number, mode: SendMode): Request {
+  protected startSend(call: string, buf: ArrayBufferView, dest: number, tag: number, mode: SendMode): Request {
     const bytes = this.checkBuf(call, buf);
     this.checkRank(call, 'dest', dest, false);
     this.checkTag(call, tag, false);
     return this.world.isend(this.proc.rank, bytes, this.dest(dest), tag, this.shape.ctx, `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`, mode);
   }
 
-  private startRecv(call: string, buf: ArrayBufferView, source: number, tag: number, layout?: RecvLayout): Request {
+  protected startRecv(call: string, buf: ArrayBufferView, source: number, tag: number, layout?: RecvLayout): Request {
     const bytes = this.checkBuf(call, buf);
     this.checkRank(call, 'source', source, true);
     this.checkTag(call, tag, true);
@@ -795,10 +429,10 @@ export class CommBase {
   }
 }
 
-function fmtSource(s: number): string {
+export function fmtSource(s: number): string {
   return s === ANY_SOURCE ? 'ANY_SOURCE' : String(s);
 }
 
-function fmtTag(t: number): string {
+export function fmtTag(t: number): string {
   return t === ANY_TAG ? 'ANY_TAG' : String(t);
 }

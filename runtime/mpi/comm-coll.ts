@@ -1,7 +1,7 @@
 import type { CeResult } from '../../fabric/nic/collective-engine.ts';
 import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
 import { CollRun } from './coll-run.ts';
-import { CommBase } from './comm-base.ts';
+import { RequestComm } from './comm-requests.ts';
 import { describe, IN_PLACE, isReduceArray, type CollOptions } from './constants.ts';
 import type { Datatype } from './datatype.ts';
 import * as typed from './datatype-coll.ts';
@@ -15,7 +15,7 @@ import { MpiError, Request, type Status } from './request.ts';
  * driver, the node-aware (SMP) forms and the collective engine, with the checks every rank's
  * arguments get against the others'.
  */
-export class CollComm extends CommBase {
+export class CollComm extends RequestComm {
   private collTransport: CollTransport | null = null;
   /** Collective-engine calls this rank has made on this communicator. */
   private nodeCalls = 0;

@@ -11,6 +11,7 @@ import type { ReduceArray } from './ops.ts';
 import { MpiError, type Request } from './request.ts';
 import { mpiCalls } from '../calls.ts';
 import { CommBase } from './comm-base.ts';
+import { RequestComm } from './comm-requests.ts';
 import { guardMethods } from './errhandler.ts';
 import { CartTopology, checkNeighbors, DistGraphTopology, GraphTopology, type Topology } from './topology.ts';
 import { allocateShared, checkDispUnit, checkSize, makeWindow, type AllocatedWin } from './rma/create.ts';
@@ -18,6 +19,7 @@ import { viewBytes, type Win, type WinHost } from './rma/window.ts';
 
 export { CommBase, RankState, type CommShape } from './comm-base.ts';
 export { CollComm } from './comm-coll.ts';
+export { RequestComm } from './comm-requests.ts';
 export { BSEND_OVERHEAD, describe, IN_PLACE, TAG_UB, UNDEFINED, type CollOptions } from './constants.ts';
 export { Group } from './group.ts';
 
@@ -648,4 +650,4 @@ function blocksOf(call: string, countsName: string, displsName: string, counts: 
 /** The public calls of a communicator that the error handler guards: the traced ones and these. */
 const UNTRACED_CALLS = ['compare', 'setName', 'getName', 'topoTest', 'cartMap', 'graphMap', 'graphdimsGet', 'graphGet', 'graphNeighborsCount', 'graphNeighbors', 'distGraphNeighborsCount', 'distGraphNeighbors', 'cartCoords', 'cartRank', 'cartShift', 'setErrhandler'];
 const GUARDED = [...Object.keys(mpiCalls(1)), ...UNTRACED_CALLS];
-for (const proto of [CommBase.prototype, CollComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);
+for (const proto of [CommBase.prototype, RequestComm.prototype, CollComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);
