@@ -185,7 +185,11 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     exscan: forms(coll('MPI_Exscan', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ op: opName(a[2]) })), coll('MPI_Exscan', (a) => typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
   };
   // each collective's nonblocking form takes the same arguments (MPI_Ibcast for MPI_Bcast)
-  for (const c of NONBLOCKING_COLLECTIVES) calls[`i${c}`] = { ...calls[c]!, name: `MPI_I${calls[c]!.name.slice(4).toLowerCase()}` };
+  for (const c of NONBLOCKING_COLLECTIVES) {
+    calls[`i${c}`] = { ...calls[c]!, name: `MPI_I${calls[c]!.name.slice(4).toLowerCase()}` };
+    // persistent collectives (MPI_Allreduce_init): the call binds the arguments; `start` runs it
+    calls[`${c}Init`] = { ...calls[c]!, name: `${calls[c]!.name}_init` };
+  }
   return calls;
 }
 

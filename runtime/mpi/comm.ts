@@ -2,6 +2,7 @@ import { balancedDims } from '../../fabric/topology/torus.ts';
 import type { Proc } from '../proc.ts';
 import { PROC_NULL, type MpiWorld } from './core.ts';
 import { CollComm } from './comm-coll.ts';
+import { PersistentCollComm } from './comm-persistent-coll.ts';
 import type { CommShape, RankState } from './comm-base.ts';
 import { describe, isReduceArray, UNDEFINED } from './constants.ts';
 import { neighborExchange, type NeighborBlocks } from './coll/neighbor.ts';
@@ -32,7 +33,7 @@ export const COMM_TYPE_SHARED = 1;
  * messages of different communicators never match each other, and the library's collective
  * traffic never matches user messages.
  */
-export class Comm extends CollComm {
+export class Comm extends PersistentCollComm {
   /** Communicators made from this one so far: all members make them in the same order. */
   private children = 0;
   /** The virtual topology attached (MPI_Topo_test), or null. */
@@ -650,4 +651,4 @@ function blocksOf(call: string, countsName: string, displsName: string, counts: 
 /** The public calls of a communicator that the error handler guards: the traced ones and these. */
 const UNTRACED_CALLS = ['compare', 'setName', 'getName', 'topoTest', 'cartMap', 'graphMap', 'graphdimsGet', 'graphGet', 'graphNeighborsCount', 'graphNeighbors', 'distGraphNeighborsCount', 'distGraphNeighbors', 'cartCoords', 'cartRank', 'cartShift', 'setErrhandler'];
 const GUARDED = [...Object.keys(mpiCalls(1)), ...UNTRACED_CALLS];
-for (const proto of [CommBase.prototype, RequestComm.prototype, CollComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);
+for (const proto of [CommBase.prototype, RequestComm.prototype, CollComm.prototype, PersistentCollComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);
