@@ -175,6 +175,7 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     alltoall: forms(coll('MPI_Alltoall', (a) => sendOrInPlace(a[0], a[1])), coll('MPI_Alltoall', (a) => size * (a[0] === IN_PLACE ? typed(a[4], a[5]) : typed(a[1], a[2]))), 3),
     alltoallv: forms(coll('MPI_Alltoallv', (a) => sumCounts(a[1], a[0])), coll('MPI_Alltoallv', (a) => typedSum(a[1], a[3])), 7),
     alltoallw: coll('MPI_Alltoallw', (a) => typedSum(a[1], a[3])),
+    ialltoallw: coll('MPI_Ialltoallw', (a) => typedSum(a[1], a[3])),
     reduceScatter: forms(coll('MPI_Reduce_scatter', (a) => nb(a[0]), (a) => ({ op: opName(a[3]) })), coll('MPI_Reduce_scatter', (a) => typedSum(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 5, 3),
     reduceScatterBlock: forms(coll('MPI_Reduce_scatter_block', (a) => nb(a[0]), (a) => ({ op: opName(a[2]) })), coll('MPI_Reduce_scatter_block', (a) => size * typed(a[2], a[3]), (a) => ({ op: opName(a[4]) })), 4),
     gather: forms(coll('MPI_Gather', (a) => nb(a[0]), (a) => ({ root: num(a[2]) })), coll('MPI_Gather', (a) => typed(a[1], a[2]), (a) => ({ root: num(a[6]) })), 4),

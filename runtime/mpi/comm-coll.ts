@@ -104,13 +104,18 @@ export class CollComm extends RequestComm {
   /** MPI_Bcast's long form: `count` elements of `datatype` at `buf`. */
   bcast(buf: ArrayBufferView, count: number, datatype: Datatype, root: number, opts?: CollOptions): Promise<void>;
   async bcast(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 3)) return typed.bcastLong(this, this.packer, a);
+    if (typed.longForm(a, 3)) return typed.bcastLong(this, this.packer, a) as Promise<void>;
     const [buf, root, opts] = a as [ReduceArray, number, CollOptions?];
     await this.finish(this.bcastIn('bcast', buf, root, opts, true));
   }
 
   /** Nonblocking bcast (MPI_Ibcast): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ibcast(buf: ReduceArray, root: number, opts?: CollOptions): Request {
+  ibcast(buf: ReduceArray, root: number, opts?: CollOptions): Request;
+  /** MPI_Bcast's nonblocking long form: `count` elements of `datatype` at `buf`. */
+  ibcast(buf: ArrayBufferView, count: number, datatype: Datatype, root: number, opts?: CollOptions): Request;
+  ibcast(...a: unknown[]): Request {
+    if (typed.longForm(a, 3)) return typed.bcastLong(this, this.packer, a, 'nonblocking', 'ibcast') as Request;
+    const [buf, root, opts] = a as [ReduceArray, number, CollOptions?];
     return this.bcastIn('ibcast', buf, root, opts, false);
   }
 
@@ -126,13 +131,18 @@ export class CollComm extends RequestComm {
   /** MPI_Reduce's long form: `count` elements of `datatype` (predefined, or contiguous of one) from each rank. */
   reduce(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView | null, count: number, datatype: Datatype, op: Op, root: number, opts?: CollOptions): Promise<void>;
   async reduce(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 5)) return typed.reduceLong(this, this.packer, a);
+    if (typed.longForm(a, 5)) return typed.reduceLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, op, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, Op, number, CollOptions?];
     await this.finish(this.reduceIn('reduce', sendBuf, recvBuf, op, root, opts, true));
   }
 
   /** Nonblocking reduce (MPI_Ireduce): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ireduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts?: CollOptions): Request {
+  ireduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, op: Op, root: number, opts?: CollOptions): Request;
+  /** MPI_Reduce's nonblocking long form: `count` elements of `datatype` (predefined, or contiguous of one) from each rank. */
+  ireduce(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView | null, count: number, datatype: Datatype, op: Op, root: number, opts?: CollOptions): Request;
+  ireduce(...a: unknown[]): Request {
+    if (typed.longForm(a, 5)) return typed.reduceLong(this, this.packer, a, 'nonblocking', 'ireduce') as Request;
+    const [sendBuf, recvBuf, op, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, Op, number, CollOptions?];
     return this.reduceIn('ireduce', sendBuf, recvBuf, op, root, opts, false);
   }
 
@@ -154,7 +164,7 @@ export class CollComm extends RequestComm {
   /** MPI_Allreduce's long form: `count` elements of `datatype` (predefined, or contiguous of one). */
   allreduce(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
   async allreduce(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 4)) return typed.reduceAllLong('allreduce', this.packer, (s, r, op, o) => this.allreduce(s, r, op, o), a);
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('allreduce', this.packer, (s, r, op, o) => this.allreduce(s, r, op, o), (s, r, op, o) => this.iallreduce(s, r, op, o), a) as Promise<void>;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     const { send, recv } = this.allreduceArgs('allreduce', sendBuf, recvBuf, op, opts);
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
@@ -167,7 +177,12 @@ export class CollComm extends RequestComm {
    * library's software algorithm (never the node-aware form or the collective engine, as MPICH's
    * nonblocking schedules do not), progressing inside this rank's MPI calls.
    */
-  iallreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+  iallreduce(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request;
+  /** MPI_Allreduce's nonblocking long form: `count` elements of `datatype` (predefined, or contiguous of one). */
+  iallreduce(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Request;
+  iallreduce(...a: unknown[]): Request {
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('iallreduce', this.packer, (s, r, op, o) => this.allreduce(s, r, op, o), (s, r, op, o) => this.iallreduce(s, r, op, o), a, 'nonblocking') as Request;
+    const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     const { send, recv } = this.allreduceArgs('iallreduce', sendBuf, recvBuf, op, opts);
     return this.launch(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'iallreduce', false);
   }
@@ -186,13 +201,18 @@ export class CollComm extends RequestComm {
   /** MPI_Allgather's long form: `sendCount` elements of `sendType` from each rank, `recvCount` elements of `recvType` per rank received. */
   allgather(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, opts?: CollOptions): Promise<void>;
   async allgather(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 3)) return typed.allgatherLong(this, this.packer, a);
+    if (typed.longForm(a, 3)) return typed.allgatherLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, CollOptions?];
     await this.finish(this.allgatherIn('allgather', sendBuf, recvBuf, opts, true));
   }
 
   /** Nonblocking allgather (MPI_Iallgather): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iallgather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Request {
+  iallgather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Request;
+  /** MPI_Allgather's nonblocking long form: `sendCount` elements of `sendType` from each rank, `recvCount` elements of `recvType` per rank received. */
+  iallgather(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, opts?: CollOptions): Request;
+  iallgather(...a: unknown[]): Request {
+    if (typed.longForm(a, 3)) return typed.allgatherLong(this, this.packer, a, 'nonblocking', 'iallgather') as Request;
+    const [sendBuf, recvBuf, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, CollOptions?];
     return this.allgatherIn('iallgather', sendBuf, recvBuf, opts, false);
   }
 
@@ -212,13 +232,18 @@ export class CollComm extends RequestComm {
   /** MPI_Allgatherv's long form: rank r's block is `recvCounts[r]` elements of `recvType` at `displs[r]` extents of it. */
   allgatherv(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, displs: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Promise<void>;
   async allgatherv(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 5)) return typed.allgathervLong(this, this.packer, a);
+    if (typed.longForm(a, 5)) return typed.allgathervLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, counts, displs, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, ArrayLike<number>, ArrayLike<number>, CollOptions?];
     await this.finish(this.allgathervIn('allgatherv', sendBuf, recvBuf, counts, displs, opts, true));
   }
 
   /** Nonblocking allgatherv (MPI_Iallgatherv): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iallgatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Request {
+  iallgatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts?: CollOptions): Request;
+  /** MPI_Allgatherv's nonblocking long form: rank r's block is `recvCounts[r]` elements of `recvType` at `displs[r]` extents of it. */
+  iallgatherv(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, displs: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Request;
+  iallgatherv(...a: unknown[]): Request {
+    if (typed.longForm(a, 5)) return typed.allgathervLong(this, this.packer, a, 'nonblocking', 'iallgatherv') as Request;
+    const [sendBuf, recvBuf, counts, displs, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, ArrayLike<number>, ArrayLike<number>, CollOptions?];
     return this.allgathervIn('iallgatherv', sendBuf, recvBuf, counts, displs, opts, false);
   }
 
@@ -240,13 +265,18 @@ export class CollComm extends RequestComm {
   /** MPI_Alltoall's long form: `sendCount` elements of `sendType` to each rank, `recvCount` of `recvType` from each. */
   alltoall(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, opts?: CollOptions): Promise<void>;
   async alltoall(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 3)) return typed.alltoallLong(this, this.packer, a);
+    if (typed.longForm(a, 3)) return typed.alltoallLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, CollOptions?];
     await this.finish(this.alltoallIn('alltoall', sendBuf, recvBuf, opts, true));
   }
 
   /** Nonblocking alltoall (MPI_Ialltoall): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ialltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Request {
+  ialltoall(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts?: CollOptions): Request;
+  /** MPI_Alltoall's nonblocking long form: `sendCount` elements of `sendType` to each rank, `recvCount` of `recvType` from each. */
+  ialltoall(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, opts?: CollOptions): Request;
+  ialltoall(...a: unknown[]): Request {
+    if (typed.longForm(a, 3)) return typed.alltoallLong(this, this.packer, a, 'nonblocking', 'ialltoall') as Request;
+    const [sendBuf, recvBuf, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, CollOptions?];
     return this.alltoallIn('ialltoall', sendBuf, recvBuf, opts, false);
   }
 
@@ -264,13 +294,18 @@ export class CollComm extends RequestComm {
   /** MPI_Alltoallv's long form: counts in elements of `sendType`/`recvType`, displacements in their extents. */
   alltoallv(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendType: Datatype, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Promise<void>;
   async alltoallv(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 7)) return typed.alltoallvLong(this, this.packer, a);
+    if (typed.longForm(a, 7)) return typed.alltoallvLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts] = a as [ReduceArray | typeof IN_PLACE, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray, ArrayLike<number>, ArrayLike<number>, CollOptions?];
     await this.finish(this.alltoallvIn('alltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts, true));
   }
 
   /** Nonblocking alltoallv (MPI_Ialltoallv): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ialltoallv(sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Request {
+  ialltoallv(sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Request;
+  /** MPI_Alltoallv's nonblocking long form: counts in elements of `sendType`/`recvType`, displacements in their extents. */
+  ialltoallv(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendType: Datatype, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Request;
+  ialltoallv(...a: unknown[]): Request {
+    if (typed.longForm(a, 7)) return typed.alltoallvLong(this, this.packer, a, 'nonblocking', 'ialltoallv') as Request;
+    const [sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts] = a as [ReduceArray | typeof IN_PLACE, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray, ArrayLike<number>, ArrayLike<number>, CollOptions?];
     return this.alltoallvIn('ialltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts, false);
   }
 
@@ -298,18 +333,28 @@ export class CollComm extends RequestComm {
     await typed.alltoallw(this, this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts]);
   }
 
+  /** Nonblocking alltoallw (MPI_Ialltoallw): alltoallw's arguments, a request back; the data lands when the request's completion is taken. */
+  ialltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[], opts?: CollOptions): Request {
+    return typed.alltoallw(this, this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts], 'nonblocking', 'ialltoallw') as Request;
+  }
+
   /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
   reduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void>;
   /** MPI_Reduce_scatter's long form: counts in elements of `datatype` (predefined, or contiguous of one). */
   reduceScatter(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
   async reduceScatter(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 5, 3)) return typed.reduceScatterLong(this, this.packer, a);
+    if (typed.longForm(a, 5, 3)) return typed.reduceScatterLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, recvCounts, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, ArrayLike<number>, Op, CollOptions?];
     await this.finish(this.reduceScatterIn('reduceScatter', sendBuf, recvBuf, recvCounts, op, opts, true));
   }
 
   /** Nonblocking reduceScatter (MPI_Ireduce_scatter): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ireduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Request {
+  ireduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Request;
+  /** MPI_Reduce_scatter's nonblocking long form: counts in elements of `datatype` (predefined, or contiguous of one). */
+  ireduceScatter(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, datatype: Datatype, op: Op, opts?: CollOptions): Request;
+  ireduceScatter(...a: unknown[]): Request {
+    if (typed.longForm(a, 5, 3)) return typed.reduceScatterLong(this, this.packer, a, 'nonblocking', 'ireduceScatter') as Request;
+    const [sendBuf, recvBuf, recvCounts, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, ArrayLike<number>, Op, CollOptions?];
     return this.reduceScatterIn('ireduceScatter', sendBuf, recvBuf, recvCounts, op, opts, false);
   }
 
@@ -334,13 +379,18 @@ export class CollComm extends RequestComm {
   /** MPI_Reduce_scatter_block's long form: `recvCount` elements of `datatype` per rank. */
   reduceScatterBlock(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCount: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
   async reduceScatterBlock(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 4)) return typed.reduceScatterBlockLong(this, this.packer, a);
+    if (typed.longForm(a, 4)) return typed.reduceScatterBlockLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     await this.finish(this.reduceScatterBlockIn('reduceScatterBlock', sendBuf, recvBuf, op, opts, true));
   }
 
   /** Nonblocking reduceScatterBlock (MPI_Ireduce_scatter_block): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  ireduceScatterBlock(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+  ireduceScatterBlock(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request;
+  /** MPI_Reduce_scatter_block's nonblocking long form: `recvCount` elements of `datatype` per rank. */
+  ireduceScatterBlock(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCount: number, datatype: Datatype, op: Op, opts?: CollOptions): Request;
+  ireduceScatterBlock(...a: unknown[]): Request {
+    if (typed.longForm(a, 4)) return typed.reduceScatterBlockLong(this, this.packer, a, 'nonblocking', 'ireduceScatterBlock') as Request;
+    const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     return this.reduceScatterBlockIn('ireduceScatterBlock', sendBuf, recvBuf, op, opts, false);
   }
 
@@ -362,13 +412,18 @@ export class CollComm extends RequestComm {
   /** MPI_Gather's long form: `recvCount` elements of `recvType` per rank at the root (recv arguments matter there only). */
   gather(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCount: number, recvType: Datatype | null, root: number, opts?: CollOptions): Promise<void>;
   async gather(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 4)) return typed.gatherLong(this, this.packer, a);
+    if (typed.longForm(a, 4)) return typed.gatherLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, number, CollOptions?];
     await this.finish(this.gatherIn('gather', sendBuf, recvBuf, root, opts, true));
   }
 
   /** Nonblocking gather (MPI_Igather): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  igather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Request {
+  igather(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, root: number, opts?: CollOptions): Request;
+  /** MPI_Gather's nonblocking long form: `recvCount` elements of `recvType` per rank at the root (recv arguments matter there only). */
+  igather(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCount: number, recvType: Datatype | null, root: number, opts?: CollOptions): Request;
+  igather(...a: unknown[]): Request {
+    if (typed.longForm(a, 4)) return typed.gatherLong(this, this.packer, a, 'nonblocking', 'igather') as Request;
+    const [sendBuf, recvBuf, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, number, CollOptions?];
     return this.gatherIn('igather', sendBuf, recvBuf, root, opts, false);
   }
 
@@ -392,13 +447,18 @@ export class CollComm extends RequestComm {
   /** MPI_Gatherv's long form: rank r's block is `recvCounts[r]` elements of `recvType` at `displs[r]` extents of it (at the root). */
   gatherv(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvType: Datatype | null, root: number, opts?: CollOptions): Promise<void>;
   async gatherv(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 6)) return typed.gathervLong(this, this.packer, a);
+    if (typed.longForm(a, 6)) return typed.gathervLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, counts, displs, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, number, CollOptions?];
     await this.finish(this.gathervIn('gatherv', sendBuf, recvBuf, counts, displs, root, opts, true));
   }
 
   /** Nonblocking gatherv (MPI_Igatherv): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  igatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Request {
+  igatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Request;
+  /** MPI_Gatherv's nonblocking long form: rank r's block is `recvCounts[r]` elements of `recvType` at `displs[r]` extents of it (at the root). */
+  igatherv(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvType: Datatype | null, root: number, opts?: CollOptions): Request;
+  igatherv(...a: unknown[]): Request {
+    if (typed.longForm(a, 6)) return typed.gathervLong(this, this.packer, a, 'nonblocking', 'igatherv') as Request;
+    const [sendBuf, recvBuf, counts, displs, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, number, CollOptions?];
     return this.gathervIn('igatherv', sendBuf, recvBuf, counts, displs, root, opts, false);
   }
 
@@ -427,13 +487,18 @@ export class CollComm extends RequestComm {
   /** MPI_Scatter's long form: `sendCount` elements of `sendType` per rank from the root (send arguments matter there only). */
   scatter(sendBuf: ArrayBufferView | null, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Promise<void>;
   async scatter(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 4)) return typed.scatterLong(this, this.packer, a);
+    if (typed.longForm(a, 4)) return typed.scatterLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, root, opts] = a as [ReduceArray | null, ReduceArray | typeof IN_PLACE, number, CollOptions?];
     await this.finish(this.scatterIn('scatter', sendBuf, recvBuf, root, opts, true));
   }
 
   /** Nonblocking scatter (MPI_Iscatter): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iscatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Request {
+  iscatter(sendBuf: ReduceArray | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Request;
+  /** MPI_Scatter's nonblocking long form: `sendCount` elements of `sendType` per rank from the root (send arguments matter there only). */
+  iscatter(sendBuf: ArrayBufferView | null, sendCount: number, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Request;
+  iscatter(...a: unknown[]): Request {
+    if (typed.longForm(a, 4)) return typed.scatterLong(this, this.packer, a, 'nonblocking', 'iscatter') as Request;
+    const [sendBuf, recvBuf, root, opts] = a as [ReduceArray | null, ReduceArray | typeof IN_PLACE, number, CollOptions?];
     return this.scatterIn('iscatter', sendBuf, recvBuf, root, opts, false);
   }
 
@@ -457,13 +522,18 @@ export class CollComm extends RequestComm {
   /** MPI_Scatterv's long form: block r is `sendCounts[r]` elements of `sendType` at `displs[r]` extents of it (at the root). */
   scatterv(sendBuf: ArrayBufferView | null, sendCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Promise<void>;
   async scatterv(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 6)) return typed.scattervLong(this, this.packer, a);
+    if (typed.longForm(a, 6)) return typed.scattervLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, counts, displs, recvBuf, root, opts] = a as [ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray | typeof IN_PLACE, number, CollOptions?];
     await this.finish(this.scattervIn('scatterv', sendBuf, counts, displs, recvBuf, root, opts, true));
   }
 
   /** Nonblocking scatterv (MPI_Iscatterv): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iscatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Request {
+  iscatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Request;
+  /** MPI_Scatterv's nonblocking long form: block r is `sendCounts[r]` elements of `sendType` at `displs[r]` extents of it (at the root). */
+  iscatterv(sendBuf: ArrayBufferView | null, sendCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Request;
+  iscatterv(...a: unknown[]): Request {
+    if (typed.longForm(a, 6)) return typed.scattervLong(this, this.packer, a, 'nonblocking', 'iscatterv') as Request;
+    const [sendBuf, counts, displs, recvBuf, root, opts] = a as [ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray | typeof IN_PLACE, number, CollOptions?];
     return this.scattervIn('iscatterv', sendBuf, counts, displs, recvBuf, root, opts, false);
   }
 
@@ -492,13 +562,18 @@ export class CollComm extends RequestComm {
   /** MPI_Scan's long form: `count` elements of `datatype` (predefined, or contiguous of one). */
   scan(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
   async scan(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 4)) return typed.reduceAllLong('scan', this.packer, (s, r, op, o) => this.scan(s, r, op, o), a);
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('scan', this.packer, (s, r, op, o) => this.scan(s, r, op, o), (s, r, op, o) => this.iscan(s, r, op, o), a) as Promise<void>;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     await this.finish(this.scanIn('scan', sendBuf, recvBuf, op, opts, true));
   }
 
   /** Nonblocking scan (MPI_Iscan): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+  iscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request;
+  /** MPI_Scan's nonblocking long form: `count` elements of `datatype` (predefined, or contiguous of one). */
+  iscan(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Request;
+  iscan(...a: unknown[]): Request {
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('iscan', this.packer, (s, r, op, o) => this.scan(s, r, op, o), (s, r, op, o) => this.iscan(s, r, op, o), a, 'nonblocking') as Request;
+    const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     return this.scanIn('iscan', sendBuf, recvBuf, op, opts, false);
   }
 
@@ -516,13 +591,18 @@ export class CollComm extends RequestComm {
   /** MPI_Exscan's long form: `count` elements of `datatype` (predefined, or contiguous of one). */
   exscan(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
   async exscan(...a: unknown[]): Promise<void> {
-    if (typed.longForm(a, 4)) return typed.reduceAllLong('exscan', this.packer, (s, r, op, o) => this.exscan(s, r, op, o), a);
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('exscan', this.packer, (s, r, op, o) => this.exscan(s, r, op, o), (s, r, op, o) => this.iexscan(s, r, op, o), a) as Promise<void>;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     await this.finish(this.exscanIn('exscan', sendBuf, recvBuf, op, opts, true));
   }
 
   /** Nonblocking exscan (MPI_Iexscan): starts it and returns its request; it progresses inside this rank's MPI calls. */
-  iexscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request {
+  iexscan(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request;
+  /** MPI_Exscan's nonblocking long form: `count` elements of `datatype` (predefined, or contiguous of one). */
+  iexscan(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, count: number, datatype: Datatype, op: Op, opts?: CollOptions): Request;
+  iexscan(...a: unknown[]): Request {
+    if (typed.longForm(a, 4)) return typed.reduceAllLong('iexscan', this.packer, (s, r, op, o) => this.exscan(s, r, op, o), (s, r, op, o) => this.iexscan(s, r, op, o), a, 'nonblocking') as Request;
+    const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     return this.exscanIn('iexscan', sendBuf, recvBuf, op, opts, false);
   }
 

@@ -12,7 +12,7 @@ import { describe, IN_PLACE, type CollOptions } from './constants.ts';
 import { checkCount, checkType, Datatype, type Pair, type ValueArrayType } from './datatype.ts';
 import { landing, packTo, scratch, sendBytes, unpackFrom, userBytes, type Landing, type Packer } from './datatype-pack.ts';
 import { MAXLOC, MINLOC, PREDEFINED_OPS, type Op, type ReduceArray } from './ops.ts';
-import { MpiError } from './request.ts';
+import { MpiError, Request, type RequestWaiter, type Status } from './request.ts';
 
 /** Whether a collective's arguments `a` are its long form: more than the short form's `shortMax`, or a Datatype at `typeAt`. */
 export function longForm(a: readonly unknown[], shortMax: number, typeAt = -1): boolean {
@@ -29,9 +29,64 @@ async function onBytes(call: string, run: Promise<void>): Promise<void> {
   try {
     await run;
   } catch (e) {
-    if (!(e instanceof MpiError)) throw e;
-    throw new MpiError(e.errorClass, e.message.slice(e.errorClass.length + 2).replace(/^[A-Za-z]+/, call).replace(/\belements\b/g, 'bytes'));
+    throw renamed(call, e);
   }
+}
+
+/**
+ * How a long form runs its short form on bytes: blocking (awaits it, then lands the data) or
+ * nonblocking (returns the short form's request, wrapped so that the data lands when the rank
+ * takes the completion: in its wait or test, charged to it then).
+ */
+export type Mode = 'blocking' | 'nonblocking';
+
+function go(mode: Mode, call: string, blocking: () => Promise<void>, nonblocking: () => Request, after: () => void = () => {}): Promise<void> | Request {
+  if (mode === 'blocking') return onBytes(call, blocking()).then(after);
+  let inner: Request;
+  try {
+    inner = nonblocking();
+  } catch (e) {
+    throw renamed(call, e);
+  }
+  return new LandingRequest(inner, call, after);
+}
+
+/**
+ * A nonblocking long form's request: complete when the short form's is; taking its completion
+ * runs `after` (unpacking into the user's buffer, at the rank's cost) once.
+ */
+class LandingRequest extends Request implements RequestWaiter {
+  private landed = false;
+  constructor(
+    inner: Request,
+    call: string,
+    private readonly after: () => void,
+  ) {
+    super(inner.proc, 0, `${call} (${inner.what})`, inner.progress);
+    if (inner.done) this.requestDone(inner);
+    else inner.waiter = this;
+  }
+
+  requestDone(inner: Request): void {
+    const o = inner.handOver();
+    if (o.failure) this.fail(renamed(this.what.slice(0, this.what.indexOf(' ')), o.failure) as Error);
+    else this.complete(o.status!, o.cpuPs);
+  }
+
+  override take(): Status {
+    const s = super.take();
+    if (!this.landed) {
+      this.landed = true;
+      this.after();
+    }
+    return s;
+  }
+}
+
+/** An error of the short form, renamed for long form `call` (bytes, not elements). */
+function renamed(call: string, e: unknown): unknown {
+  if (!(e instanceof MpiError)) return e;
+  return new MpiError(e.errorClass, e.message.slice(e.errorClass.length + 2).replace(/^[A-Za-z]+/, call).replace(/\belements\b/g, 'bytes'));
 }
 
 /** Unpacks a landing's bytes into the user's buffer, charging the rank for it. */
@@ -64,63 +119,55 @@ const SEND: [string, string, string] = ['sendBuf', 'sendCount', 'sendType'];
 const RECV: [string, string, string] = ['recvBuf', 'recvCount', 'recvType'];
 
 /** MPI_Bcast(buf, count, datatype, root). */
-export async function bcastLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function bcastLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'bcast'): Promise<void> | Request {
   const [buf, count, datatype, root, opts] = a as [unknown, unknown, unknown, number, Opts];
   const names: [string, string, string] = ['buf', 'count', 'datatype'];
   if (c.rank === root) {
-    await onBytes('bcast', c.bcast(sendSide(pk, 'bcast', names, buf, count, datatype), root, opts));
-    return;
+    const b = sendSide(pk, call, names, buf, count, datatype);
+    return go(mode, call, () => c.bcast(b, root, opts), () => c.ibcast(b, root, opts));
   }
-  const l = recvSide(pk, 'bcast', names, buf, count, datatype);
-  await onBytes('bcast', c.bcast(l.bytes, root, opts));
-  land(pk, l);
+  const l = recvSide(pk, call, names, buf, count, datatype);
+  return go(mode, call, () => c.bcast(l.bytes, root, opts), () => c.ibcast(l.bytes, root, opts), () => land(pk, l));
 }
 
 /** MPI_Gather(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root): recv arguments matter at the root. */
-export async function gatherLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function gatherLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'gather'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, number, unknown, number, Opts];
-  const send = sendSide(pk, 'gather', SEND, sendBuf, sendCount, sendType);
-  if (c.rank !== root) {
-    await onBytes('gather', c.gather(send, null, root, opts));
-    return;
-  }
-  const l = recvSide(pk, 'gather', RECV, recvBuf, checkCount('gather', 'recvCount', recvCount) * c.size, recvType);
-  await onBytes('gather', c.gather(send, l.bytes, root, opts));
-  land(pk, l);
+  const send = sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
+  if (c.rank !== root) return go(mode, call, () => c.gather(send, null, root, opts), () => c.igather(send, null, root, opts));
+  const l = recvSide(pk, call, RECV, recvBuf, checkCount(call, 'recvCount', recvCount) * c.size, recvType);
+  return go(mode, call, () => c.gather(send, l.bytes, root, opts), () => c.igather(send, l.bytes, root, opts), () => land(pk, l));
 }
 
 /** MPI_Scatter(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root): send arguments matter at the root. */
-export async function scatterLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function scatterLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'scatter'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, number, unknown, unknown, unknown, unknown, number, Opts];
-  const l = recvSide(pk, 'scatter', RECV, recvBuf, recvCount, recvType);
-  const send = c.rank === root ? sendSide(pk, 'scatter', SEND, sendBuf, checkCount('scatter', 'sendCount', sendCount) * c.size, sendType) : null;
-  await onBytes('scatter', c.scatter(send, l.bytes, root, opts));
-  land(pk, l);
+  const l = recvSide(pk, call, RECV, recvBuf, recvCount, recvType);
+  const send = c.rank === root ? sendSide(pk, call, SEND, sendBuf, checkCount(call, 'sendCount', sendCount) * c.size, sendType) : null;
+  return go(mode, call, () => c.scatter(send, l.bytes, root, opts), () => c.iscatter(send, l.bytes, root, opts), () => land(pk, l));
 }
 
 /** MPI_Allgather(sendBuf | IN_PLACE, sendCount, sendType, recvBuf, recvCount, recvType). */
-export async function allgatherLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function allgatherLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'allgather'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, Opts];
-  const rt = checkType('allgather', 'recvType', recvType);
-  const k = checkCount('allgather', 'recvCount', recvCount);
-  const user = userBytes('allgather', 'recvBuf', recvBuf, k * c.size, rt);
+  const rt = checkType(call, 'recvType', recvType);
+  const k = checkCount(call, 'recvCount', recvCount);
+  const user = userBytes(call, 'recvBuf', recvBuf, k * c.size, rt);
   // in place: this rank's block is already in recvBuf
-  const send = sendBuf === IN_PLACE ? detached(pk, sendBytes(pk, user, c.rank * k * rt.extent, k, rt), user) : sendSide(pk, 'allgather', SEND, sendBuf, sendCount, sendType);
+  const send = sendBuf === IN_PLACE ? detached(pk, sendBytes(pk, user, c.rank * k * rt.extent, k, rt), user) : sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
   const l = landing(pk, user, 0, k * c.size, rt);
-  await onBytes('allgather', c.allgather(send, l.bytes, opts));
-  land(pk, l);
+  return go(mode, call, () => c.allgather(send, l.bytes, opts), () => c.iallgather(send, l.bytes, opts), () => land(pk, l));
 }
 
 /** MPI_Alltoall(sendBuf | IN_PLACE, sendCount, sendType, recvBuf, recvCount, recvType). */
-export async function alltoallLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function alltoallLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'alltoall'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, Opts];
-  const rt = checkType('alltoall', 'recvType', recvType);
-  const n = checkCount('alltoall', 'recvCount', recvCount) * c.size;
-  const user = userBytes('alltoall', 'recvBuf', recvBuf, n, rt);
-  const send = sendBuf === IN_PLACE ? detached(pk, sendBytes(pk, user, 0, n, rt), user) : sendSide(pk, 'alltoall', SEND, sendBuf, checkCount('alltoall', 'sendCount', sendCount) * c.size, sendType);
+  const rt = checkType(call, 'recvType', recvType);
+  const n = checkCount(call, 'recvCount', recvCount) * c.size;
+  const user = userBytes(call, 'recvBuf', recvBuf, n, rt);
+  const send = sendBuf === IN_PLACE ? detached(pk, sendBytes(pk, user, 0, n, rt), user) : sendSide(pk, call, SEND, sendBuf, checkCount(call, 'sendCount', sendCount) * c.size, sendType);
   const l = landing(pk, user, 0, n, rt);
-  await onBytes('alltoall', c.alltoall(send, l.bytes, opts));
-  land(pk, l);
+  return go(mode, call, () => c.alltoall(send, l.bytes, opts), () => c.ialltoall(send, l.bytes, opts), () => land(pk, l));
 }
 
 // ---------------------------------------------------------------- blocks per rank (the v and w forms)
@@ -213,53 +260,43 @@ function vSide(pk: Packer, call: string, names: [string, string, string, string]
 }
 
 /** MPI_Gatherv(sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType, root). */
-export async function gathervLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function gathervLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'gatherv'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, number, Opts];
-  const send = sendSide(pk, 'gatherv', SEND, sendBuf, sendCount, sendType);
-  if (c.rank !== root) {
-    await onBytes('gatherv', c.gatherv(send, null, null, null, root, opts));
-    return;
-  }
-  const b = vSide(pk, 'gatherv', ['recvBuf', 'recvCounts', 'displs', 'recvType'], recvBuf, recvCounts, displs, recvType, c.size, false);
-  await onBytes('gatherv', c.gatherv(send, b.bytes, b.counts, b.displs, root, opts));
-  b.finish();
+  const send = sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
+  if (c.rank !== root) return go(mode, call, () => c.gatherv(send, null, null, null, root, opts), () => c.igatherv(send, null, null, null, root, opts));
+  const b = vSide(pk, call, ['recvBuf', 'recvCounts', 'displs', 'recvType'], recvBuf, recvCounts, displs, recvType, c.size, false);
+  return go(mode, call, () => c.gatherv(send, b.bytes, b.counts, b.displs, root, opts), () => c.igatherv(send, b.bytes, b.counts, b.displs, root, opts), () => b.finish());
 }
 
 /** MPI_Scatterv(sendBuf, sendCounts, displs, sendType, recvBuf, recvCount, recvType, root). */
-export async function scattervLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function scattervLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'scatterv'): Promise<void> | Request {
   const [sendBuf, sendCounts, displs, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, number, Opts];
-  const l = recvSide(pk, 'scatterv', RECV, recvBuf, recvCount, recvType);
-  if (c.rank !== root) {
-    await onBytes('scatterv', c.scatterv(null, null, null, l.bytes, root, opts));
-  } else {
-    const b = vSide(pk, 'scatterv', ['sendBuf', 'sendCounts', 'displs', 'sendType'], sendBuf, sendCounts, displs, sendType, c.size, true);
-    await onBytes('scatterv', c.scatterv(b.bytes, b.counts, b.displs, l.bytes, root, opts));
-  }
-  land(pk, l);
+  const l = recvSide(pk, call, RECV, recvBuf, recvCount, recvType);
+  const b = c.rank === root ? vSide(pk, call, ['sendBuf', 'sendCounts', 'displs', 'sendType'], sendBuf, sendCounts, displs, sendType, c.size, true) : null;
+  return go(mode, call, () => c.scatterv(b?.bytes ?? null, b?.counts ?? null, b?.displs ?? null, l.bytes, root, opts), () => c.iscatterv(b?.bytes ?? null, b?.counts ?? null, b?.displs ?? null, l.bytes, root, opts), () => land(pk, l));
 }
 
 /** MPI_Allgatherv(sendBuf | IN_PLACE, sendCount, sendType, recvBuf, recvCounts, displs, recvType). */
-export async function allgathervLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function allgathervLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'allgatherv'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, Opts];
-  const b = vSide(pk, 'allgatherv', ['recvBuf', 'recvCounts', 'displs', 'recvType'], recvBuf, recvCounts, displs, recvType, c.size, false);
+  const b = vSide(pk, call, ['recvBuf', 'recvCounts', 'displs', 'recvType'], recvBuf, recvCounts, displs, recvType, c.size, false);
   let send: Uint8Array;
   if (sendBuf === IN_PLACE) {
     // this rank's block, from where it lies in recvBuf
-    const rt = checkType('allgatherv', 'recvType', recvType);
-    const user = userBytes('allgatherv', 'recvBuf', recvBuf, 0, rt);
+    const rt = checkType(call, 'recvType', recvType);
+    const user = userBytes(call, 'recvBuf', recvBuf, 0, rt);
     const k = (recvCounts as ArrayLike<number>)[c.rank]!;
     const at = (displs as ArrayLike<number>)[c.rank]! * rt.extent;
     send = detached(pk, sendBytes(pk, user, at, k, rt), user);
-  } else send = sendSide(pk, 'allgatherv', SEND, sendBuf, sendCount, sendType);
-  await onBytes('allgatherv', c.allgatherv(send, b.bytes, b.counts, b.displs, opts));
-  b.finish();
+  } else send = sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
+  return go(mode, call, () => c.allgatherv(send, b.bytes, b.counts, b.displs, opts), () => c.iallgatherv(send, b.bytes, b.counts, b.displs, opts), () => b.finish());
 }
 
 /** MPI_Alltoallv(sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls, recvType). */
-export async function alltoallvLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function alltoallvLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'alltoallv'): Promise<void> | Request {
   const [sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls, recvType, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, Opts];
-  if (Array.isArray(sendType) || Array.isArray(recvType)) throw new MpiError('MPI_ERR_TYPE', 'alltoallv: sendType and recvType are one datatype each (alltoallw takes one per rank)');
-  await vw(c, pk, 'alltoallv', sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls, recvType, opts);
+  if (Array.isArray(sendType) || Array.isArray(recvType)) throw new MpiError('MPI_ERR_TYPE', `${call}: sendType and recvType are one datatype each (alltoallw takes one per rank)`);
+  return vw(c, pk, call, sendBuf, sendCounts, sendDispls, sendType, recvBuf, recvCounts, recvDispls, recvType, opts, mode);
 }
 
 /**
@@ -267,20 +304,19 @@ export async function alltoallvLong(c: CollComm, pk: Packer, a: readonly unknown
  * `sendBuf` go to rank j, landing as `recvCounts[i]` elements of `recvTypes[i]` at byte
  * `recvDispls[i]` of rank j's `recvBuf` (i the sender); each pair's bytes must agree.
  */
-export async function alltoallw(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function alltoallw(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'alltoallw'): Promise<void> | Request {
   const [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, Opts];
   for (const [name, v] of [['sendTypes', sendTypes], ['recvTypes', recvTypes]] as const) {
-    if (!Array.isArray(v)) throw new MpiError('MPI_ERR_ARG', `alltoallw: ${name} must be an array of one datatype per rank, got ${describe(v)}`);
+    if (!Array.isArray(v)) throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must be an array of one datatype per rank, got ${describe(v)}`);
   }
-  await vw(c, pk, 'alltoallw', sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts);
+  return vw(c, pk, call, sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts, mode);
 }
 
-async function vw(c: CollComm, pk: Packer, call: string, sendBuf: unknown, sendCounts: unknown, sendDispls: unknown, sendType: unknown, recvBuf: unknown, recvCounts: unknown, recvDispls: unknown, recvType: unknown, opts: Opts): Promise<void> {
-  const w = call === 'alltoallw';
+function vw(c: CollComm, pk: Packer, call: string, sendBuf: unknown, sendCounts: unknown, sendDispls: unknown, sendType: unknown, recvBuf: unknown, recvCounts: unknown, recvDispls: unknown, recvType: unknown, opts: Opts, mode: Mode): Promise<void> | Request {
+  const w = Array.isArray(sendType);
   const s = vSide(pk, call, ['sendBuf', 'sendCounts', 'sendDispls', w ? 'sendTypes' : 'sendType'], sendBuf, sendCounts, sendDispls, sendType, c.size, true);
   const r = vSide(pk, call, ['recvBuf', 'recvCounts', 'recvDispls', w ? 'recvTypes' : 'recvType'], recvBuf, recvCounts, recvDispls, recvType, c.size, false);
-  await onBytes(call, c.alltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts));
-  r.finish();
+  return go(mode, call, () => c.alltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts), () => c.ialltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts), () => r.finish());
 }
 
 // ---------------------------------------------------------------- reductions
@@ -372,46 +408,50 @@ function reduceArgs(call: string, count: unknown, datatype: unknown, op: Op): { 
   return { t, n, kind: reduction(call, t, op) };
 }
 
-type Reducer = (send: ReduceArray | typeof IN_PLACE, recv: ReduceArray, op: Op, opts: Opts) => Promise<void>;
+type Reducer<R> = (send: ReduceArray | typeof IN_PLACE, recv: ReduceArray, op: Op, opts: Opts) => R;
 
-/** allreduce, scan and exscan: (sendBuf | IN_PLACE, recvBuf, count, datatype, op). */
-export async function reduceAllLong(call: string, pk: Packer, run: Reducer, a: readonly unknown[]): Promise<void> {
+/** allreduce, scan and exscan: (sendBuf | IN_PLACE, recvBuf, count, datatype, op); `run` is the short form, `irun` its nonblocking one. */
+export function reduceAllLong(call: string, pk: Packer, run: Reducer<Promise<void>>, irun: Reducer<Request>, a: readonly unknown[], mode: Mode = 'blocking'): Promise<void> | Request {
   const [sendBuf, recvBuf, count, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
   const { t, n, kind } = reduceArgs(call, count, datatype, op);
   const recv = valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind);
   const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, call, 'sendBuf', sendBuf, n, t, kind).array;
-  await run(send, recv.array, op, opts);
-  recv.store();
+  return direct(mode, () => run(send, recv.array, op, opts), () => irun(send, recv.array, op, opts), () => recv.store());
+}
+
+/** A reduction's short form on the values themselves (errors already name the call): blocking, or its request whose taking stores them. */
+function direct(mode: Mode, blocking: () => Promise<void>, nonblocking: () => Request, after: () => void): Promise<void> | Request {
+  if (mode === 'blocking') return blocking().then(after);
+  const inner = nonblocking();
+  return new LandingRequest(inner, inner.what, after);
 }
 
 /** MPI_Reduce(sendBuf | IN_PLACE, recvBuf, count, datatype, op, root): recvBuf matters at the root. */
-export async function reduceLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function reduceLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduce'): Promise<void> | Request {
   const [sendBuf, recvBuf, count, datatype, op, root, opts] = a as [unknown, unknown, unknown, unknown, Op, number, Opts];
-  const { t, n, kind } = reduceArgs('reduce', count, datatype, op);
-  const recv = c.rank === root ? valuesOf(pk, 'reduce', 'recvBuf', recvBuf, n, t, kind) : null;
-  const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, 'reduce', 'sendBuf', sendBuf, n, t, kind).array;
-  await c.reduce(send, recv?.array ?? null, op, root, opts);
-  recv?.store();
+  const { t, n, kind } = reduceArgs(call, count, datatype, op);
+  const recv = c.rank === root ? valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind) : null;
+  const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, call, 'sendBuf', sendBuf, n, t, kind).array;
+  return direct(mode, () => c.reduce(send, recv?.array ?? null, op, root, opts), () => c.ireduce(send, recv?.array ?? null, op, root, opts), () => recv?.store());
 }
 
 /** MPI_Reduce_scatter_block(sendBuf, recvBuf, recvCount, datatype, op). */
-export async function reduceScatterBlockLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function reduceScatterBlockLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduceScatterBlock'): Promise<void> | Request {
   const [sendBuf, recvBuf, recvCount, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
-  const { t, n, kind } = reduceArgs('reduceScatterBlock', recvCount, datatype, op);
-  const send = valuesOf(pk, 'reduceScatterBlock', 'sendBuf', sendBuf, n * c.size, t, kind);
-  const recv = valuesOf(pk, 'reduceScatterBlock', 'recvBuf', recvBuf, n, t, kind);
-  await c.reduceScatterBlock(send.array, recv.array, op, opts);
-  recv.store();
+  const { t, n, kind } = reduceArgs(call, recvCount, datatype, op);
+  const send = valuesOf(pk, call, 'sendBuf', sendBuf, n * c.size, t, kind);
+  const recv = valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind);
+  return direct(mode, () => c.reduceScatterBlock(send.array, recv.array, op, opts), () => c.ireduceScatterBlock(send.array, recv.array, op, opts), () => recv.store());
 }
 
 /** MPI_Reduce_scatter(sendBuf, recvBuf, recvCounts, datatype, op). */
-export async function reduceScatterLong(c: CollComm, pk: Packer, a: readonly unknown[]): Promise<void> {
+export function reduceScatterLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduceScatter'): Promise<void> | Request {
   const [sendBuf, recvBuf, recvCounts, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
-  const counts = countsOf('reduceScatter', 'recvCounts', recvCounts, c.size);
-  const { t, kind } = reduceArgs('reduceScatter', 0, datatype, op);
+  const counts = countsOf(call, 'recvCounts', recvCounts, c.size);
+  const { t, kind } = reduceArgs(call, 0, datatype, op);
   const total = counts.reduce((x, y) => x + y, 0);
-  const send = valuesOf(pk, 'reduceScatter', 'sendBuf', sendBuf, total, t, kind);
-  const recv = valuesOf(pk, 'reduceScatter', 'recvBuf', recvBuf, counts[c.rank]!, t, kind);
-  await c.reduceScatter(send.array, recv.array, counts.map((k) => k * kind.per), op, opts);
-  recv.store();
+  const send = valuesOf(pk, call, 'sendBuf', sendBuf, total, t, kind);
+  const recv = valuesOf(pk, call, 'recvBuf', recvBuf, counts[c.rank]!, t, kind);
+  const per = counts.map((k) => k * kind.per);
+  return direct(mode, () => c.reduceScatter(send.array, recv.array, per, op, opts), () => c.ireduceScatter(send.array, recv.array, per, op, opts), () => recv.store());
 }

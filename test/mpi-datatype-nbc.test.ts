@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import type { Request } from '../runtime/mpi/mpi.ts';
+import { simulate } from '../runtime/simulate.ts';
+import { rejection } from './helpers.ts';
+
+describe('nonblocking collectives take (buffer, count, datatype) too', () => {
+  it('ibcast of a vector, iallgather of a contiguous type, igatherv, ialltoallw and iallreduce land their data when completed', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 4,
+      program: async ({ mpi }) => {
+        const p = mpi.size;
+        const me = mpi.rank;
+        const bad: string[] = [];
+        // every other element of 8 doubles
+        const vec = mpi.typeCommit(mpi.typeVector(4, 1, 2, mpi.DOUBLE));
+        const b = new Float64Array(8).fill(-1);
+        if (me === 1) for (let i = 0; i < 8; i++) b[i] = i % 2 === 0 ? 100 + i : -1;
+        const pair = mpi.typeCommit(mpi.typeContiguous(2, mpi.INT));
+        const ag = new Int32Array(2 * p);
+        const gv = new Float64Array(8 * p).fill(-1);
+        const a2aSend = Int32Array.from({ length: p }, (_, j) => me * 10 + j);
+        const a2aRecv = new Float64Array(p).fill(-1);
+        const ar = new Float64Array(3);
+        const reqs: Request[] = [
+          mpi.ibcast(b, 1, vec, 1),
+          mpi.iallgather(Int32Array.of(me, -me), 1, pair, ag, 1, pair),
+          mpi.igatherv(b.slice(0, 2), 2, mpi.DOUBLE, me === 0 ? gv : null, Array(p).fill(2), Array.from({ length: p }, (_, r) => 8 * r), mpi.DOUBLE, 0),
+          // ints out, doubles in would mismatch bytes: send int32 pairs as 4 bytes each, receive as INT too, laid out in a Float64Array's bytes
+          mpi.ialltoallw(a2aSend, Array(p).fill(1), Array.from({ length: p }, (_, j) => 4 * j), Array(p).fill(mpi.INT), a2aRecv, Array(p).fill(1), Array.from({ length: p }, (_, j) => 8 * j), Array(p).fill(mpi.INT)),
+          mpi.iallreduce(Float64Array.of(me, 1, 2), ar, 3, mpi.DOUBLE, mpi.SUM),
+        ];
+        await mpi.waitAll(reqs);
+        for (let i = 0; i < 8; i++) if (b[i] !== (i % 2 === 0 ? 100 + i : -1)) bad.push(`ibcast[${i}]=${b[i]}`);
+        for (let r = 0; r < p; r++) if (ag[2 * r] !== r || ag[2 * r + 1] !== -r) bad.push(`iallgather[${r}]`);
+        if (me === 0) {
+          // each rank sent b's first two elements as they were when it called: only the bcast root had data then
+          for (let r = 0; r < p; r++) if (gv[8 * r] !== (r === 1 ? 100 : -1) || gv[8 * r + 1] !== -1 || gv[8 * r + 2] !== -1) bad.push(`igatherv[${r}]`);
+        }
+        const got = new Int32Array(a2aRecv.buffer);
+        for (let j = 0; j < p; j++) if (got[2 * j] !== j * 10 + me) bad.push(`ialltoallw[${j}]=${got[2 * j]}`);
+        const s = (p * (p - 1)) / 2;
+        if (ar[0] !== s || ar[1] !== p || ar[2] !== 2 * p) bad.push(`iallreduce ${[...ar]}`);
+        return bad;
+      },
+    });
+    for (const bad of r.rankResults) expect(bad).toEqual([]);
+  });
+
+  it('a non-contiguous receive lands only when the completion is taken', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi }) => {
+        const vec = mpi.typeCommit(mpi.typeVector(2, 1, 2, mpi.DOUBLE));
+        const b = mpi.rank === 0 ? Float64Array.of(7, -1, 8, -1) : new Float64Array(4).fill(-1);
+        const req = mpi.ibcast(b, 1, vec, 0);
+        const before = [...b];
+        await mpi.wait(req);
+        return { before, after: [...b] };
+      },
+    });
+    expect(r.rankResults[1]).toEqual({ before: [-1, -1, -1, -1], after: [7, -1, 8, -1] });
+  });
+
+  it('errors of a nonblocking long form name it', async () => {
+    const err = await rejection(
+      simulate({
+        machine: 'xe6',
+        nodes: 2,
+        program: async ({ mpi }) => {
+          mpi.ibcast(new Float64Array(4), -2, mpi.DOUBLE, 0);
+        },
+      }),
+    );
+    expect(String(err)).toMatch(/MPI_ERR_COUNT: ibcast: count=-2/);
+  });
+});
