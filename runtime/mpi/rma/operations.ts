@@ -10,6 +10,8 @@ import { findRegion, type Region } from './dynamic.ts';
 import { Epochs } from './epochs.ts';
 import type { WinHost, WinParts, WinShared } from './parts.ts';
 import { RmaNic } from './transport.ts';
+import { typedTransfer } from './typed.ts';
+import type { Datatype } from '../datatype.ts';
 
 export const EMPTY = new Uint8Array(0);
 
@@ -34,23 +36,66 @@ export class WinOperations {
   }
 
   /** Puts `origin` into rank `target`'s window at `disp` (MPI_Put); complete at the next synchronisation. */
-  async put(origin: ArrayBufferView, target: number, disp: number): Promise<void> {
-    await this.transfer('put', 'put', origin, target, disp, false);
+  put(origin: ArrayBufferView, target: number, disp: number): Promise<void>;
+  /** MPI_Put's long form: `originCount` x `originType` from `origin` to `targetCount` x `targetType` at `targetDisp`. */
+  put(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype): Promise<void>;
+  async put(...a: unknown[]): Promise<void> {
+    await this.transferAny('put', 'put', a, false);
   }
 
   /** Gets rank `target`'s window at `disp` into `origin` (MPI_Get); the data is there after the next synchronisation. */
-  async get(origin: ArrayBufferView, target: number, disp: number): Promise<void> {
-    await this.transfer('get', 'get', origin, target, disp, false);
+  get(origin: ArrayBufferView, target: number, disp: number): Promise<void>;
+  /** MPI_Get's long form: `targetCount` x `targetType` at `targetDisp` into `originCount` x `originType` at `origin`. */
+  get(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype): Promise<void>;
+  async get(...a: unknown[]): Promise<void> {
+    await this.transferAny('get', 'get', a, false);
   }
 
   /** A put whose request completes when `origin` may be reused (MPI_Rput; passive-target epochs only). */
-  async rput(origin: ArrayBufferView, target: number, disp: number): Promise<Request> {
-    return (await this.transfer('rput', 'put', origin, target, disp, true))!;
+  rput(origin: ArrayBufferView, target: number, disp: number): Promise<Request>;
+  rput(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype): Promise<Request>;
+  async rput(...a: unknown[]): Promise<Request> {
+    return (await this.transferAny('rput', 'put', a, true))!;
   }
 
   /** A get whose request completes with the data in `origin` (MPI_Rget; passive-target epochs only). */
-  async rget(origin: ArrayBufferView, target: number, disp: number): Promise<Request> {
-    return (await this.transfer('rget', 'get', origin, target, disp, true))!;
+  rget(origin: ArrayBufferView, target: number, disp: number): Promise<Request>;
+  rget(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype): Promise<Request>;
+  async rget(...a: unknown[]): Promise<Request> {
+    return (await this.transferAny('rget', 'get', a, true))!;
+  }
+
+  /** The short form (buf, target, disp) or the long one (buf, count, type, target, disp, count, type). */
+  private transferAny(call: string, op: 'put' | 'get', a: readonly unknown[], wantReq: boolean): Promise<Request | null> {
+    if (a.length <= 3) return this.transfer(call, op, a[0] as ArrayBufferView, a[1] as number, a[2] as number, wantReq);
+    const [buf, oc, ot, target, disp, tc, tt] = a as [ArrayBufferView, number, Datatype, number, number, number, Datatype];
+    return this.transferTyped(call, op, buf, oc, ot, target, disp, tc, tt, wantReq);
+  }
+
+  /** A typed put or get: one NIC transfer per contiguous segment of the two layouts (see typed.ts). */
+  protected async transferTyped(call: string, op: 'put' | 'get', buf: ArrayBufferView, oc: number, ot: Datatype, target: number, disp: number, tc: number, tt: Datatype, wantReq: boolean): Promise<Request | null> {
+    this.live(call);
+    const x = typedTransfer(call, buf, oc, ot, tc, tt);
+    const what = `${call}(target=${target}, disp=${disp}, ${x.bytes} bytes in ${x.segments.length} pieces)`;
+    const req = wantReq ? this.nic.request(what) : null;
+    const status: Status = { source: target, tag: -1, count: oc, bytes: x.bytes };
+    const at = await this.access(call, target, disp, x.span, wantReq);
+    if (!at || x.segments.length === 0) {
+      req?.complete(status);
+      return req;
+    }
+    let left = x.segments.length;
+    let failed: NicStatus = NicStatus.Ok;
+    const one = (s: NicStatus): void => {
+      if (s !== NicStatus.Ok) failed = s;
+      if (--left === 0 && req) this.settle(req, failed, status, what);
+    };
+    for (const g of x.segments) {
+      const local = x.user.subarray(g.origin, g.origin + g.bytes);
+      const done = req ? (op === 'put' ? { onLocal: () => one(NicStatus.Ok) } : { onDone: one }) : {};
+      await this.nic.issue({ op, target, proc: at.t.proc, handle: at.handle, offset: at.offset + g.target, local, ...done }, what);
+    }
+    return req;
   }
 
   /** Combines `origin` into rank `target`'s window at `disp` with `op`, element by element atomically (MPI_Accumulate). */
