@@ -1,5 +1,5 @@
 import type { RankContext } from '../../runtime/rank.ts';
-import type { Comm, Mpi } from '../../runtime/mpi/mpi.ts';
+import type { Comm, Mpi, Op, ReduceArray } from '../../runtime/mpi/mpi.ts';
 
 /** What a ported MPICH test returns from every rank: after `finalize`, rank 0 holds the total of errors over MPI_COMM_WORLD. */
 export interface MTestResult {
@@ -224,4 +224,28 @@ function parseArgs(argv: readonly string[]): Map<string, string> {
 /** C's assert(): a false condition aborts the test, naming the expression. */
 export function assert(cond: boolean, expression: string): void {
   if (!cond) throw new Error(`Assertion \`${expression}' failed`);
+}
+
+/**
+ * A user function as C's MPI_User_function sees it: `fn(invec, inoutvec, count)` sets
+ * inoutvec = invec op inoutvec for `count` items, invec holding the lower ranks' operand.
+ */
+export type UserFunction<T extends ReduceArray> = (invec: T, inoutvec: T, count: number) => void;
+
+/**
+ * MPI_Op_create(fn, commute) for a C user function: phit's ops combine into their left operand
+ * (`inout = inout op input`), C's into their right one, so the C function gets the left operand
+ * as invec and a copy of the right one as inoutvec, and the result goes back to the left. `unit`
+ * is the elements of one item (a contiguous datatype of `unit` elements is one item).
+ */
+export function userOp<T extends ReduceArray>(mpi: Mpi, fn: UserFunction<T>, commute: boolean, unit = 1): Op {
+  return mpi.opCreate(
+    (inout, input) => {
+      const right = input.slice() as T;
+      fn(inout as T, right, inout.length / unit);
+      (inout as T).set(right as never);
+    },
+    commute,
+    { unit },
+  );
 }
