@@ -249,3 +249,12 @@ export function userOp<T extends ReduceArray>(mpi: Mpi, fn: UserFunction<T>, com
     { unit },
   );
 }
+
+/**
+ * MPI_IN_PLACE for a call whose phit signature does not take it yet (MPI allows it in gather(v),
+ * allgatherv, alltoall(v|w) and reduceScatter(Block)): until it does, the call fails with
+ * MPI_ERR_BUFFER naming the buffer.
+ */
+export function inPlace(mpi: Mpi): ReduceArray {
+  return mpi.IN_PLACE as unknown as ReduceArray;
+}
