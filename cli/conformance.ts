@@ -10,6 +10,7 @@ export interface ConformanceCliOptions {
   only?: string;
   long?: boolean;
   fidelity?: string;
+  tryNeeds?: boolean;
   verbose?: boolean;
   json?: boolean;
 }
@@ -43,7 +44,7 @@ export async function conformanceCommand(opts: ConformanceCliOptions, io: { out:
   };
   const fidelity = opts.fidelity ?? DEFAULT_FIDELITY;
   withFidelity([], fidelity); // an unknown level fails here, naming the valid ones
-  const outcomes = await runConformance({ machine: spec, fidelity, ...(opts.dir !== undefined ? { dir: opts.dir as Dir } : {}), ...(opts.only !== undefined ? { only: opts.only } : {}), long: opts.long === true }, show);
+  const outcomes = await runConformance({ machine: spec, fidelity, ...(opts.dir !== undefined ? { dir: opts.dir as Dir } : {}), ...(opts.only !== undefined ? { only: opts.only } : {}), long: opts.long === true, tryNeeds: opts.tryNeeds === true }, show);
   const rows = summarize(outcomes);
   if (opts.json) {
     io.out(
@@ -74,7 +75,7 @@ export async function conformanceCommand(opts: ConformanceCliOptions, io: { out:
 export function formatOutcome(o: Outcome): string {
   const t = o.test;
   const name = `${t.dir}/${t.name}${t.args?.length ? ' ' + t.args.join(' ') : ''}`;
-  const known = t.status.startsWith('known-failure:') ? ` (${t.status})` : '';
+  const known = t.status === 'run' ? '' : ` (${t.status})`;
   switch (o.verdict) {
     case 'pass':
       return `pass  ${name} (${t.np} ranks, ${(o.wallMs / 1000).toFixed(2)} s)${known}`;

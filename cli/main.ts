@@ -213,6 +213,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--only <name>', 'only this test (every testlist variant of it), e.g. sendrecv3 or coll/allred')
     .option('--long', 'also run the long tier (the tests CI cannot afford)')
     .option('--fidelity <level>', 'fabric fidelity of the runs: packet, coarse or flow (default flow)')
+    .option('--try-needs', 'also run the ported tests listed as needing a feature (to see whether it has landed)')
     .option('-v, --verbose', 'also list the tests not run (needs, omit, long tier)')
     .option('--json', 'print one JSON object: every test with its verdict, and the counts')
     .addHelpText('after', CONFORMANCE_HELP)

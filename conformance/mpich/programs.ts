@@ -68,5 +68,11 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/op_commutative': () => import('./coll/op_commutative.ts'),
   'coll/red3': () => import('./coll/red3.ts'),
   'coll/red4': () => import('./coll/red4.ts'),
+  'coll/red_scat_block': () => import('./coll/red_scat_block.ts'),
+  'coll/red_scat_block2': () => import('./coll/red_scat_block2.ts'),
+  'coll/redscat': () => import('./coll/redscat.ts'),
+  'coll/redscat2': () => import('./coll/redscat2.ts'),
+  'coll/redscat3': () => import('./coll/redscat3.ts'),
+  'coll/redscatblk3': () => import('./coll/redscatblk3.ts'),
   'coll/reduce': () => import('./coll/reduce.ts'),
 };

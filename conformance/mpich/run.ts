@@ -33,6 +33,8 @@ export interface ConformanceOptions {
    * never knows which level carries its data), and flow carries large messages fastest.
    */
   readonly fidelity?: string;
+  /** Also run the ported tests whose status is `needs: ...` (to see whether a feature has landed). */
+  readonly tryNeeds?: boolean;
   readonly budget?: Partial<Budget>;
 }
 
@@ -72,13 +74,14 @@ export function selectTests(opts: Pick<ConformanceOptions, 'dir' | 'only'>): Mpi
  * Runs one manifest entry: a test with status run or known-failure is simulated on the machine
  * (at the flow fidelity level unless told otherwise) with the testlist's rank count, one rank per
  * node unless the entry asks for more; it passes when every rank ends without an error and rank 0
- * reports no errors. Entries that need a
- * feature or are left out are reported as such without running.
+ * reports no errors. Entries that need a feature or are left out are reported as such without
+ * running (with `tryNeeds`, a ported test that needs a feature runs too).
  */
-export async function runTest(test: MpichTest, opts: Pick<ConformanceOptions, 'machine' | 'budget' | 'long' | 'fidelity'> = {}): Promise<Outcome> {
+export async function runTest(test: MpichTest, opts: Pick<ConformanceOptions, 'machine' | 'budget' | 'long' | 'fidelity' | 'tryNeeds'> = {}): Promise<Outcome> {
   const kind = statusKind(test.status);
   const none = { wallMs: 0, events: 0, output: [] };
-  if (kind === 'needs' || kind === 'omit') return { test, verdict: kind, detail: test.status.slice(test.status.indexOf(':') + 1).trim(), ...none };
+  const tried = kind === 'needs' && opts.tryNeeds === true && PROGRAMS[testId(test)] !== undefined;
+  if ((kind === 'needs' && !tried) || kind === 'omit') return { test, verdict: kind, detail: test.status.slice(test.status.indexOf(':') + 1).trim(), ...none };
   if (test.long && !opts.long) return { test, verdict: 'skipped', detail: 'long tier (--long)', ...none };
   const budget = { ...DEFAULT_BUDGET, ...(opts.long && test.long ? { maxEvents: LONG_MAX_EVENTS } : {}), ...opts.budget };
   const load = PROGRAMS[testId(test)];
