@@ -91,4 +91,5 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/redscatblk3': () => import('./coll/redscatblk3.ts'),
   'coll/reduce': () => import('./coll/reduce.ts'),
   'coll/scantst': () => import('./coll/scantst.ts'),
+  'coll/uoplong': () => import('./coll/uoplong.ts'),
 };
