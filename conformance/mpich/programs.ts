@@ -92,4 +92,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/reduce': () => import('./coll/reduce.ts'),
   'coll/scantst': () => import('./coll/scantst.ts'),
   'coll/uoplong': () => import('./coll/uoplong.ts'),
+  'comm/cmsplit': () => import('./comm/cmsplit.ts'),
+  'comm/cmsplit2': () => import('./comm/cmsplit2.ts'),
+  'comm/dup': () => import('./comm/dup.ts'),
 };
