@@ -95,4 +95,13 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/cmsplit': () => import('./comm/cmsplit.ts'),
   'comm/cmsplit2': () => import('./comm/cmsplit2.ts'),
   'comm/dup': () => import('./comm/dup.ts'),
+  'group/groupcreate': () => import('./group/groupcreate.ts'),
+  'topo/cartcreates': () => import('./topo/cartcreates.ts'),
+  'topo/cartshift1': () => import('./topo/cartshift1.ts'),
+  'topo/cartzero': () => import('./topo/cartzero.ts'),
+  'topo/dims0': () => import('./topo/dims0.ts'),
+  'topo/dims1': () => import('./topo/dims1.ts'),
+  'topo/dims2': () => import('./topo/dims2.ts'),
+  'topo/dims3': () => import('./topo/dims3.ts'),
+  'topo/dims4': () => import('./topo/dims4.ts'),
 };
