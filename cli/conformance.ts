@@ -1,5 +1,5 @@
 import { DEFAULT_FIDELITY, runConformance, summarize, type Outcome } from '../conformance/mpich/run.ts';
-import { DIRS, type Dir } from '../conformance/mpich/testlist.ts';
+import { DIRS, neededFeatures, type Dir, type MpichTest } from '../conformance/mpich/testlist.ts';
 import { loadMachine, withFidelity } from './machine-arg.ts';
 import { formatTable } from './table.ts';
 
@@ -57,12 +57,9 @@ export async function conformanceCommand(opts: ConformanceCliOptions, io: { out:
       }),
     );
   } else {
-    const needs = new Map<string, number>();
-    for (const o of outcomes) if (o.verdict === 'needs') needs.set(o.detail, (needs.get(o.detail) ?? 0) + 1);
-    if (needs.size > 0 && !opts.verbose) {
-      io.out('');
-      io.out('not run (needs):');
-      for (const [what, n] of [...needs].sort((a, b) => b[1] - a[1])) io.out(`  ${String(n).padStart(3)}  ${what}`);
+    if (!opts.verbose) {
+      const lines = needsTable(outcomes.filter((o) => o.verdict === 'needs').map((o) => o.test));
+      if (lines.length > 0) io.out(['', 'not run, by the feature they need (tests; of them, tests that need nothing else):', ...lines].join('\n'));
     }
     io.out('');
     io.out(`MPICH conformance on ${spec.name} (fidelity ${fidelity}${opts.long ? ', long tier included' : ''}):`);
@@ -76,11 +73,12 @@ export function formatOutcome(o: Outcome): string {
   const t = o.test;
   const name = `${t.dir}/${t.name}${t.args?.length ? ' ' + t.args.join(' ') : ''}`;
   const known = t.status === 'run' ? '' : ` (${t.status})`;
+  const ranks = `${t.np} rank${t.np === 1 ? '' : 's'}`;
   switch (o.verdict) {
     case 'pass':
-      return `pass  ${name} (${t.np} ranks, ${(o.wallMs / 1000).toFixed(2)} s)${known}`;
+      return `pass  ${name} (${ranks}, ${(o.wallMs / 1000).toFixed(2)} s)${known}`;
     case 'fail': {
-      const lines = [`FAIL  ${name} (${t.np} ranks, ${(o.wallMs / 1000).toFixed(2)} s)${known}`, ...o.detail.split('\n').map((l) => `      ${l}`)];
+      const lines = [`FAIL  ${name} (${ranks}, ${(o.wallMs / 1000).toFixed(2)} s)${known}`, ...o.detail.split('\n').map((l) => `      ${l}`)];
       for (const l of o.output.slice(0, 10)) lines.push(`      | ${l}`);
       if (o.output.length > 10) lines.push(`      | ... ${o.output.length - 10} more lines`);
       return lines.join('\n');
@@ -92,4 +90,16 @@ export function formatOutcome(o: Outcome): string {
     case 'skipped':
       return `skip  ${name}: ${o.detail}`;
   }
+}
+
+/** One line per feature the tests need: how many need it, and how many need only it. */
+export function needsTable(tests: readonly MpichTest[]): string[] {
+  const all = new Map<string, number>();
+  const only = new Map<string, number>();
+  for (const t of tests) {
+    const fs = neededFeatures(t.status);
+    for (const f of fs) all.set(f, (all.get(f) ?? 0) + 1);
+    if (fs.length === 1) only.set(fs[0]!, (only.get(fs[0]!) ?? 0) + 1);
+  }
+  return [...all].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([f, n]) => `  ${String(n).padStart(3)} ${String(only.get(f) ?? 0).padStart(3)}  ${f}`);
 }

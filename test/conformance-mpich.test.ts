@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PROGRAMS } from '../conformance/mpich/programs.ts';
 import { runTest, type Outcome } from '../conformance/mpich/run.ts';
-import { DIRS, MPICH_TESTS, statusKind, testId, TESTLIST_LINES, type Dir, type MpichTest } from '../conformance/mpich/testlist.ts';
+import { DIRS, MPICH_TESTS, neededFeatures, statusKind, testId, TESTLIST_LINES, type Dir, type MpichTest } from '../conformance/mpich/testlist.ts';
 
 // Counted from MPICH's testlist files (test/mpi/<dir>/testlist.in; testlist for group and topo) at
 // pmodels/mpich commit 6a79bf6575c3b5b41cabbd3d59340634d6f9412d: the lines that are not blank or
@@ -39,6 +39,12 @@ describe('MPICH test suite manifest', () => {
     }
     const listed = new Set(MPICH_TESTS.map(testId));
     for (const id of Object.keys(PROGRAMS)) expect(listed.has(id), id).toBe(true);
+  });
+
+  it('splits a needs status into its features, details dropped', () => {
+    expect(neededFeatures('needs: RMA shared-memory windows (MPI_Win_allocate_shared, MPI_Comm_split_type), derived datatypes')).toEqual(['RMA shared-memory windows', 'derived datatypes']);
+    expect(neededFeatures('run')).toEqual([]);
+    expect(neededFeatures('omit: Fortran types')).toEqual([]);
   });
 
   it('names each entry once', () => {

@@ -40,6 +40,29 @@ export function statusKind(s: TestStatus): 'run' | 'known-failure' | 'needs' | '
   return s === 'run' ? 'run' : (s.slice(0, s.indexOf(':')) as 'known-failure' | 'needs' | 'omit');
 }
 
+/**
+ * The features a `needs:` status names, each without its parenthesised detail: `needs: RMA,
+ * derived datatypes (MPI_Type_vector)` needs 'RMA' and 'derived datatypes'.
+ */
+export function neededFeatures(s: TestStatus): string[] {
+  if (statusKind(s) !== 'needs') return [];
+  const out: string[] = [];
+  let depth = 0;
+  let cur = '';
+  for (const ch of s.slice(s.indexOf(':') + 1)) {
+    if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === ',' && depth === 0) {
+      out.push(cur.trim());
+      cur = '';
+      continue;
+    }
+    if (depth === 0 && ch !== ')') cur += ch;
+  }
+  out.push(cur.trim());
+  return out.map((f) => f.replace(/\s+/g, ' ').trim()).filter((f) => f.length > 0);
+}
+
 /** `dir/name`, the key of a test's program. */
 export function testId(t: Pick<MpichTest, 'dir' | 'name'>): string {
   return `${t.dir}/${t.name}`;
