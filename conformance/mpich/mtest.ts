@@ -1,5 +1,5 @@
 import type { RankContext } from '../../runtime/rank.ts';
-import type { Comm, Mpi, Op, ReduceArray } from '../../runtime/mpi/mpi.ts';
+import { MpiError, type Comm, type Mpi, type Op, type ReduceArray } from '../../runtime/mpi/mpi.ts';
 
 /** What a ported MPICH test returns from every rank: after `finalize`, rank 0 holds the total of errors over MPI_COMM_WORLD. */
 export interface MTestResult {
@@ -83,9 +83,8 @@ export class MTest {
    * The list is MTest's, communicator for communicator: world, its dup, world with ranks reversed,
    * half of world reversed, MPI_COMM_SELF, world merged from an intercommunicator, the even ranks
    * (MPI_Comm_create_group), the high half (MPI_Group_range_incl + MPI_Comm_create), and world less
-   * its last 1 to 4 ranks. phit has no MPI_COMM_SELF, intercommunicators, MPI_Comm_create_group or
-   * MPI_Group_range_incl yet: those entries are built with split and create, with the same members
-   * in the same order.
+   * its last 1 to 4 ranks. phit has no intercommunicators yet: the merged one is built with split,
+   * with the same members in the same order.
    */
   async getIntracommGeneral(minSize: number, allowSmaller: boolean): Promise<{ idx: number; comm: Comm | null }> {
     const world = this.mpi;
@@ -94,10 +93,12 @@ export class MTest {
     let comm: Comm | null = null;
     let done = false;
     while (!done) {
+      let isBasic = false;
       this.intraCommName = '';
       switch (this.intraCommIdx) {
         case 0:
           comm = world;
+          isBasic = true;
           this.intraCommName = 'MPI_COMM_WORLD';
           break;
         case 1:
@@ -113,13 +114,13 @@ export class MTest {
           this.intraCommName = 'Rank reverse of half of MPI_COMM_WORLD';
           break;
         case 4:
-          // MPI_COMM_SELF
-          comm = await world.split(rank, 0);
+          comm = world.COMM_SELF;
+          isBasic = true;
           this.intraCommName = 'MPI_COMM_SELF';
           break;
         case 5:
           // MPI_Intercomm_merge of (low half, high half) with the low half as the high group:
-          // the high half's ranks come first
+          // the high half's ranks come first (built with split until phit has intercommunicators)
           if (size > 1) {
             const half = Math.floor(size / 2);
             comm = await world.split(0, (rank + size - half) % size);
@@ -129,23 +130,26 @@ export class MTest {
           }
           break;
         case 6:
-          // the even ranks (MPI_Comm_create_group of world's group less its odd ranks)
+          // the even ranks: MPI_Comm_create_group of world's group less its odd ranks
           if (allowSmaller && Math.floor((size + 1) / 2) >= minSize) {
             const excl: number[] = [];
             for (let i = 0; i < Math.floor(size / 2); i++) excl.push(2 * i + 1);
-            const even = world.group.excl(excl);
-            comm = await world.create(even);
-            if (comm) this.intraCommName = 'Even of WORLD created by MPI_Comm_create_group';
+            const evenGroup = world.group.excl(excl);
+            if (rank % 2 === 0) {
+              comm = await world.createGroup(evenGroup, 0);
+              this.intraCommName = 'Even of WORLD created by MPI_Comm_create_group';
+            } else {
+              comm = null;
+            }
           } else {
             comm = null;
           }
           break;
         case 7:
-          // the high half (MPI_Group_range_incl of [size/2, size-1, 1], then MPI_Comm_create)
+          // the high half: MPI_Group_range_incl of [size/2, size-1, 1], then MPI_Comm_create
           if (allowSmaller && Math.floor((size + 1) / 2) >= minSize) {
-            const high: number[] = [];
-            for (let r = Math.floor(size / 2); r <= size - 1; r++) high.push(r);
-            comm = await world.create(world.group.incl(high));
+            const highGroup = world.group.rangeIncl([[Math.floor(size / 2), size - 1, 1]]);
+            comm = await world.create(highGroup);
             this.intraCommName = 'High half of WORLD created by MPI_Comm_create';
           } else {
             comm = null;
@@ -158,8 +162,12 @@ export class MTest {
           const newsize = size - (this.intraCommIdx - 7);
           if (allowSmaller && newsize >= minSize) {
             comm = await world.split(rank < newsize ? 1 : 0, rank);
-            if (rank >= newsize) comm = null;
-            else this.intraCommName = 'Split of WORLD';
+            if (rank >= newsize) {
+              await comm!.free();
+              comm = null;
+            } else {
+              this.intraCommName = 'Split of WORLD';
+            }
           } else {
             comm = null;
             this.intraCommIdx = -1;
@@ -175,15 +183,23 @@ export class MTest {
         done = comm.size >= minSize;
       } else {
         this.intraCommName = 'MPI_COMM_NULL';
+        isBasic = true;
         done = true;
       }
       // done only when every rank is done
       const all = new Int32Array(1);
       await world.allreduce(Int32Array.of(done ? 1 : 0), all, world.LAND);
       done = all[0] !== 0;
+      // advance whether done or not, else a too-small communicator would come back for ever
       this.intraCommIdx++;
+      if (!done && !isBasic && comm !== null) await comm.free();
     }
     return { idx: this.intraCommIdx, comm };
+  }
+
+  /** MTestFreeComm: frees a communicator from the generator (not world, self or null). */
+  async freeComm(comm: Comm | null): Promise<void> {
+    if (comm !== null && comm !== this.mpi.COMM_WORLD && comm !== this.mpi.COMM_SELF) await comm.free();
   }
 
   /** MTestGetIntracomm(&comm, minSize). */
@@ -197,14 +213,17 @@ export class MTest {
   }
 
   /**
-   * The loop `while (MTestGetIntracommGeneral(&comm, minSize, allowSmaller)) { ... }` of the tests:
-   * every communicator of the list in turn, null on ranks outside it.
+   * The loop `while (MTestGetIntracommGeneral(&comm, minSize, allowSmaller)) { ...;
+   * MTestFreeComm(&comm); }` of the tests: every communicator of the list in turn, null on ranks
+   * outside it, each freed when the body is done with it.
    */
   async *intracomms(minSize: number, allowSmaller: boolean): AsyncGenerator<Comm | null> {
     for (;;) {
       const { idx, comm } = await this.getIntracommGeneral(minSize, allowSmaller);
       if (idx === 0) return;
       yield comm;
+      // MTestFreeComm at the end of the loop's body
+      await this.freeComm(comm);
     }
   }
 }
@@ -257,4 +276,63 @@ export function userOp<T extends ReduceArray>(mpi: Mpi, fn: UserFunction<T>, com
  */
 export function inPlace(mpi: Mpi): ReduceArray {
   return mpi.IN_PLACE as unknown as ReduceArray;
+}
+
+/**
+ * The return code of an MPI call made under MPI_ERRORS_RETURN: 0 (MPI_SUCCESS), or the code of the
+ * MpiError it raised. Other errors propagate.
+ */
+export async function rc(call: () => unknown): Promise<number> {
+  try {
+    await call();
+    return 0;
+  } catch (e) {
+    if (e instanceof MpiError) return e.code || 1;
+    throw e;
+  }
+}
+
+/** C's RAND_MAX (glibc). */
+export const RAND_MAX = 2147483647;
+
+/**
+ * C's srand()/rand() as glibc computes them (the additive feedback generator of random(3)), so
+ * that tests drawing from rand() see the same numbers as in C.
+ */
+export class CRand {
+  private r: number[] = [];
+  private i = 0;
+
+  constructor(seed = 1) {
+    this.srand(seed);
+  }
+
+  /** srand(seed). */
+  srand(seed: number): void {
+    const r = new Array<number>(344);
+    r[0] = seed >>> 0 || 1;
+    for (let i = 1; i < 31; i++) {
+      // 16807 * r[i-1] % 2147483647 without overflow, on the signed value as glibc does
+      const prev = r[i - 1]! | 0;
+      const hi = Math.trunc(prev / 127773);
+      const lo = prev % 127773;
+      let word = 16807 * lo - 2836 * hi;
+      if (word < 0) word += 2147483647;
+      r[i] = word;
+    }
+    for (let i = 31; i < 34; i++) r[i] = r[i - 31]!;
+    for (let i = 34; i < 344; i++) r[i] = (r[i - 31]! + r[i - 3]!) >>> 0;
+    this.r = r.slice(344 - 34);
+    this.i = 0;
+  }
+
+  /** rand(): 0 .. RAND_MAX. */
+  rand(): number {
+    // the last 34 values, oldest first: the next is r[n-31] + r[n-3]
+    const r = this.r;
+    const next = (r[(this.i + 3) % 34]! + r[(this.i + 31) % 34]!) >>> 0;
+    r[this.i] = next;
+    this.i = (this.i + 1) % 34;
+    return next >>> 1;
+  }
 }

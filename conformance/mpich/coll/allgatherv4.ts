@@ -76,10 +76,12 @@ export default async function allgatherv4(mt: MTest): Promise<MTestResult> {
   // MPI_COMM_WORLD
   await commTests(mpi);
   // world less its last rank
-  let comm = await mpi.split(commRank === commSize - 1 ? 0 : 1, 0);
-  if (commRank < commSize - 1) await commTests(comm!);
+  let comm = (await mpi.split(commRank === commSize - 1 ? 0 : 1, 0))!;
+  if (commRank < commSize - 1) await commTests(comm);
+  await comm.free();
   // a randomized communicator: every rank draws the same key
-  comm = await mpi.split(0, 1103515245);
-  await commTests(comm!);
+  comm = (await mpi.split(0, 1103515245))!;
+  await commTests(comm);
+  await comm.free();
   return mt.finalize(errs);
 }

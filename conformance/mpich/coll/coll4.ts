@@ -24,5 +24,6 @@ export default async function coll4(mt: MTest): Promise<MTestResult> {
     await comm.scatter(rank === 0 ? table.subarray(0, MAX_PROCESSES * comm.size) : null, row, 0);
     for (let i = 0; i < MAX_PROCESSES; i++) if (row[i] !== i + rank) errors++;
   }
+  await comm.free();
   return mt.finalize(errors);
 }

@@ -31,5 +31,6 @@ export default async function coll6(mt: MTest): Promise<MTestResult> {
     for (let i = 0; i < MAX_PROCESSES; i++) for (let j = 0; j < MAX_PROCESSES; j++) if (table[i * MAX_PROCESSES + j] !== Math.trunc(i / blockSize) + 10) errors++;
     if (errors) for (let i = 0; i < MAX_PROCESSES; i++) mt.printf(Array.from(table.subarray(i * MAX_PROCESSES, (i + 1) * MAX_PROCESSES)).join('  '));
   }
+  await testComm.free();
   return mt.finalize(errors);
 }

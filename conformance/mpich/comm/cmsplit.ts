@@ -14,8 +14,10 @@ export default async function cmsplit(mt: MTest): Promise<MTestResult> {
   if (rank < 2) {
     // the ranks are ordered correctly
     if (scomm!.rank !== 1 - rank) errs++;
+    await scomm!.free();
   } else if (scomm !== null) {
     errs++;
   }
+  await comm.free();
   return mt.finalize(errs);
 }

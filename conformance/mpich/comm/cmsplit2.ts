@@ -30,6 +30,7 @@ export default async function cmsplit2(mt: MTest): Promise<MTestResult> {
       const wgroup = mpi.group;
       const newgroup = splitcomm.group;
       const oldranks = newgroup.translateRanks(identity.slice(0, size), wgroup);
+      await splitcomm.free();
       if (rank === 0) {
         let pos = 0;
         for (let i = 0; i < modulus; ++i) {
@@ -43,6 +44,7 @@ export default async function cmsplit2(mt: MTest): Promise<MTestResult> {
         }
       }
     }
+    await comm.free();
   }
   return mt.finalize(errs);
 }

@@ -28,5 +28,6 @@ export default async function dup(mt: MTest): Promise<MTestResult> {
       mt.printf(`Source not set correctly in status on ${rank}`);
     }
   }
+  await newcomm.free();
   return mt.finalize(errs);
 }

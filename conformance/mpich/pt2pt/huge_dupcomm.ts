@@ -17,5 +17,6 @@ export default async function hugeDupcomm(mt: MTest): Promise<MTestResult> {
     reqs[i] = mpi.rank === 0 ? comms[i]!.isend(part, 1, 0) : comms[i]!.irecv(part, 0, 0);
   }
   await mpi.waitAll(reqs);
+  for (let i = 0; i < NCOMMS; i++) await comms[i]!.free();
   return mt.finalize(0);
 }

@@ -16,6 +16,7 @@ export default async function cartcreates(mt: MTest): Promise<MTestResult> {
       mt.printf(`Sizes is wrong in cart communicator.  Is ${comm.size}, should be ${dims[0]}`);
     }
     await comm.barrier();
+    await comm.free();
   } else if (rank < dims[0]!) {
     errs++;
     mt.printf('Communicator returned is null!');

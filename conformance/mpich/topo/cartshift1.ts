@@ -36,6 +36,7 @@ export default async function cartshift1(mt: MTest): Promise<MTestResult> {
     mt.printf(`dest for shift -1 is ${s.dest}`);
   }
   // now non-periodic
+  await comm.free();
   comm = (await mpi.cartCreate([size], [false], false))!;
   s = comm.cartShift(0, 1);
   if ((rank > 0 && s.source !== rank - 1) || (rank === 0 && s.source !== mpi.PROC_NULL)) {
@@ -64,5 +65,6 @@ export default async function cartshift1(mt: MTest): Promise<MTestResult> {
     errs++;
     mt.printf(`dest for non-periodic shift -1 is ${s.dest}`);
   }
+  await comm.free();
   return mt.finalize(errs);
 }

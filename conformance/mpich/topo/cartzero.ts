@@ -38,6 +38,8 @@ export default async function cartzero(mt: MTest): Promise<MTestResult> {
       mt.printf('MPI_Cart_sub did not return zero-dimensional communicator');
     }
     await comm.barrier();
+    await comm.free();
+    await newcomm.free();
   } else if (rank === 0) {
     errs++;
     mt.printf('Communicator returned is null!');
