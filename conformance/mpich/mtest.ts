@@ -1,5 +1,5 @@
 import type { RankContext } from '../../runtime/rank.ts';
-import { MpiError, type Comm, type Mpi, type Op, type ReduceArray } from '../../runtime/mpi/mpi.ts';
+import { MpiError, type Comm, type Mpi, type Op, type ReduceArray, type Request } from '../../runtime/mpi/mpi.ts';
 
 /** What a ported MPICH test returns from every rank: after `finalize`, rank 0 holds the total of errors over MPI_COMM_WORLD. */
 export interface MTestResult {
@@ -270,15 +270,6 @@ export function userOp<T extends ReduceArray>(mpi: Mpi, fn: UserFunction<T>, com
 }
 
 /**
- * MPI_IN_PLACE for a call whose phit signature does not take it yet (MPI allows it in gather(v),
- * allgatherv, alltoall(v|w) and reduceScatter(Block)): until it does, the call fails with
- * MPI_ERR_BUFFER naming the buffer.
- */
-export function inPlace(mpi: Mpi): ReduceArray {
-  return mpi.IN_PLACE as unknown as ReduceArray;
-}
-
-/**
  * The return code of an MPI call made under MPI_ERRORS_RETURN: 0 (MPI_SUCCESS), or the code of the
  * MpiError it raised. Other errors propagate.
  */
@@ -335,4 +326,13 @@ export class CRand {
     this.i = (this.i + 1) % 34;
     return next >>> 1;
   }
+}
+
+/**
+ * The MTest_<Collective> wrappers of mpicolltest.h: the blocking call, or (`isBlocking` false, the
+ * tests' -nonblocking argument) its nonblocking form and MPI_Wait.
+ */
+export async function mtestColl(mpi: Mpi, isBlocking: boolean, blocking: () => Promise<void>, nonblocking: () => Request): Promise<void> {
+  if (isBlocking) await blocking();
+  else await mpi.wait(nonblocking());
 }

@@ -1,5 +1,5 @@
 // MPICH test/mpi/coll/allgatherv2.c: MPI_Allgatherv of doubles with MPI_IN_PLACE and equal counts.
-import { inPlace, type MTest, type MTestResult } from '../mtest.ts';
+import type { MTest, MTestResult } from '../mtest.ts';
 
 export default async function allgatherv2(mt: MTest): Promise<MTestResult> {
   const { mpi } = mt;
@@ -17,7 +17,7 @@ export default async function allgatherv2(mt: MTest): Promise<MTestResult> {
         recvcounts[i] = count;
         displs[i] = i * count;
       }
-      await comm.allgatherv(inPlace(mpi), vecout, recvcounts, displs);
+      await comm.allgatherv(mpi.IN_PLACE, vecout, recvcounts, displs);
       for (let i = 0; i < count * size; i++) {
         if (vecout[i] !== i) {
           errs++;

@@ -1,13 +1,13 @@
 // MPICH test/mpi/coll/alltoall1.c: MPI_Alltoall of 1 to 32,768 ints per rank over MTest's
 // intracommunicators, then the same in place (MPI-2.2). With -nonblocking the first call is an
-// MPI_Ialltoall, which phit lacks yet.
-import type { MTest, MTestResult } from '../mtest.ts';
+// MPI_Ialltoall (MTest_Alltoall).
+import { mtestColl, type MTest, type MTestResult } from '../mtest.ts';
 
 export default async function alltoall1(mt: MTest): Promise<MTestResult> {
   const { mpi } = mt;
   let errs = 0;
   const minsize = 2;
-  if (mt.argInt('nonblocking', 0)) throw new Error('needs MPI_Ialltoall (nonblocking collectives)');
+  const isBlocking = !mt.argInt('nonblocking', 0);
   for await (const comm of mt.intracomms(minsize, true)) {
     if (!comm) continue;
     const rank = comm.rank;
@@ -17,7 +17,12 @@ export default async function alltoall1(mt: MTest): Promise<MTestResult> {
       const recvbuf = new Int32Array(count * size).fill(-1);
       let p = 0;
       for (let j = 0; j < size; j++) for (let i = 0; i < count; i++) sendbuf[p++] = j * size + rank + i;
-      await comm.alltoall(sendbuf, recvbuf);
+      await mtestColl(
+        mpi,
+        isBlocking,
+        () => comm.alltoall(sendbuf, recvbuf),
+        () => comm.ialltoall(sendbuf, recvbuf),
+      );
       const check = (what: string): void => {
         let q = 0;
         for (let j = 0; j < size; j++) {

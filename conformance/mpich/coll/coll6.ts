@@ -1,6 +1,6 @@
 // MPICH test/mpi/coll/coll6.c: MPI_Allgatherv of a 10x10 table's rows; each rank's block already
 // sits at its displacement, so the call is made with MPI_IN_PLACE.
-import { inPlace, type MTest, type MTestResult } from '../mtest.ts';
+import type { MTest, MTestResult } from '../mtest.ts';
 
 const MAX_PROCESSES = 10;
 
@@ -26,7 +26,7 @@ export default async function coll6(mt: MTest): Promise<MTestResult> {
     }
     for (let i = beginRow; i < endRow; i++) for (let j = 0; j < MAX_PROCESSES; j++) table[i * MAX_PROCESSES + j] = rank + 10;
     // &table[begin_row][0] is table + displs[rank]: in place
-    await testComm.allgatherv(inPlace(mpi), table, recvCounts.subarray(0, participants), displs.subarray(0, participants));
+    await testComm.allgatherv(mpi.IN_PLACE, table, recvCounts.subarray(0, participants), displs.subarray(0, participants));
     for (let i = 0; i < MAX_PROCESSES; i++) if (table[i * MAX_PROCESSES]! - table[i * MAX_PROCESSES + MAX_PROCESSES - 1]! !== 0) errors++;
     for (let i = 0; i < MAX_PROCESSES; i++) for (let j = 0; j < MAX_PROCESSES; j++) if (table[i * MAX_PROCESSES + j] !== Math.trunc(i / blockSize) + 10) errors++;
     if (errors) for (let i = 0; i < MAX_PROCESSES; i++) mt.printf(Array.from(table.subarray(i * MAX_PROCESSES, (i + 1) * MAX_PROCESSES)).join('  '));

@@ -1,6 +1,6 @@
 // MPICH test/mpi/coll/gatherv.c: a 10x10 table gathered (MPI_Gatherv) to every rank in turn, the
 // root's own rows in place.
-import { inPlace, type MTest, type MTestResult } from '../mtest.ts';
+import type { MTest, MTestResult } from '../mtest.ts';
 
 const MAX_PROCESSES = 10;
 
@@ -25,7 +25,7 @@ export default async function gatherv(mt: MTest): Promise<MTestResult> {
     }
     for (let i = beginRow; i < endRow; i++) for (let j = 0; j < MAX_PROCESSES; j++) table[i * MAX_PROCESSES + j] = rank + 10;
     for (let i = 0; i < participants; i++) {
-      const sendbuf = i === rank ? inPlace(mpi) : table.subarray(beginRow * MAX_PROCESSES, beginRow * MAX_PROCESSES + sendCount);
+      const sendbuf = i === rank ? mpi.IN_PLACE : table.subarray(beginRow * MAX_PROCESSES, beginRow * MAX_PROCESSES + sendCount);
       await mpi.gatherv(sendbuf, table, recvCounts.subarray(0, size), displs.subarray(0, size), i);
     }
     for (let i = 0; i < MAX_PROCESSES; i++) if (table[i * MAX_PROCESSES]! - table[i * MAX_PROCESSES + MAX_PROCESSES - 1]! !== 0) errors++;

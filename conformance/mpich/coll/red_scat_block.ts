@@ -1,6 +1,6 @@
 // MPICH test/mpi/coll/red_scat_block.c: MPI_Reduce_scatter_block of one int per rank, then the
 // same in place.
-import { inPlace, type MTest, type MTestResult } from '../mtest.ts';
+import type { MTest, MTestResult } from '../mtest.ts';
 
 export default async function redScatBlock(mt: MTest): Promise<MTestResult> {
   const { mpi } = mt;
@@ -20,7 +20,7 @@ export default async function redScatBlock(mt: MTest): Promise<MTestResult> {
   }
   // again with MPI_IN_PLACE
   for (let i = 0; i < size; i++) recvbuf[i] = rank + i;
-  await comm.reduceScatterBlock(inPlace(mpi), recvbuf, mpi.SUM);
+  await comm.reduceScatterBlock(mpi.IN_PLACE, recvbuf, mpi.SUM);
   if (recvbuf[0] !== sumval) {
     err++;
     mt.printf('Did not get expected value for reduce scatter block');

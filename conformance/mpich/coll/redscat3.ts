@@ -1,12 +1,12 @@
 // MPICH test/mpi/coll/redscat3.c: MPI_Reduce_scatter of 1 Mi ints in all (MPICH's long-data
-// algorithm), then the same in place (MPI-2.2); with -nonblocking, as MPI_Ireduce_scatter.
-import { inPlace, type MTest, type MTestResult } from '../mtest.ts';
+// algorithm), then the same in place (MPI-2.2); with -nonblocking, MPI_Ireduce_scatter and MPI_Wait.
+import { mtestColl, type MTest, type MTestResult } from '../mtest.ts';
 
 const MAX_ERRORS = 10;
 
 export default async function redscat3(mt: MTest): Promise<MTestResult> {
   const { mpi } = mt;
-  if (mt.argInt('nonblocking', 0)) throw new Error('needs MPI_Ireduce_scatter (nonblocking collectives)');
+  const isBlocking = !mt.argInt('nonblocking', 0);
   let errs = 0;
   const comm = mpi.COMM_WORLD;
   const size = comm.size;
@@ -17,7 +17,12 @@ export default async function redscat3(mt: MTest): Promise<MTestResult> {
   let idx = 0;
   for (let i = 0; i < size; i++) for (let j = 0; j < mycount; j++) sendbuf[idx++] = rank + i;
   const recvbuf = new Int32Array(mycount).fill(-1);
-  await comm.reduceScatter(sendbuf, recvbuf, recvcounts, mpi.SUM);
+  await mtestColl(
+    mpi,
+    isBlocking,
+    () => comm.reduceScatter(sendbuf, recvbuf, recvcounts, mpi.SUM),
+    () => comm.ireduceScatter(sendbuf, recvbuf, recvcounts, mpi.SUM),
+  );
   const sumval = size * rank + ((size - 1) * size) / 2;
   for (let i = 0; i < mycount; i++) {
     if (recvbuf[i] !== sumval) {
@@ -28,7 +33,12 @@ export default async function redscat3(mt: MTest): Promise<MTestResult> {
       }
     }
   }
-  await comm.reduceScatter(inPlace(mpi), sendbuf, recvcounts, mpi.SUM);
+  await mtestColl(
+    mpi,
+    isBlocking,
+    () => comm.reduceScatter(mpi.IN_PLACE, sendbuf, recvcounts, mpi.SUM),
+    () => comm.ireduceScatter(mpi.IN_PLACE, sendbuf, recvcounts, mpi.SUM),
+  );
   for (let i = 0; i < mycount; i++) {
     if (sendbuf[i] !== sumval) {
       errs++;

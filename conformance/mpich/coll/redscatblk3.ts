@@ -1,6 +1,6 @@
 // MPICH test/mpi/coll/redscatblk3.c: MPI_Reduce_scatter_block of 1 Mi ints in all (MPICH's
 // long-data algorithm), then the same in place.
-import { inPlace, type MTest, type MTestResult } from '../mtest.ts';
+import type { MTest, MTestResult } from '../mtest.ts';
 
 export default async function redscatblk3(mt: MTest): Promise<MTestResult> {
   const { mpi } = mt;
@@ -24,7 +24,7 @@ export default async function redscatblk3(mt: MTest): Promise<MTestResult> {
       }
     }
   }
-  await comm.reduceScatterBlock(inPlace(mpi), sendbuf, mpi.SUM);
+  await comm.reduceScatterBlock(mpi.IN_PLACE, sendbuf, mpi.SUM);
   for (let i = 0; i < mycount; i++) {
     if (sendbuf[i] !== sumval) {
       errs++;

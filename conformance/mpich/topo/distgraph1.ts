@@ -155,7 +155,7 @@ export default async function distgraph1(mt: MTest): Promise<MTestResult> {
     let sweights: number[] = [];
     let destinations: number[] = [];
     let dweights: number[] = [];
-    let degrees: number[] = [];
+    let degrees: number[];
     for (let j = 0; j < size; j++) {
       if (layout[j]![rank]) {
         sources.push(j);
@@ -168,15 +168,15 @@ export default async function distgraph1(mt: MTest): Promise<MTestResult> {
         dweights.push(layout[rank]![j]!);
       }
     }
-    let reorder = 0;
+    let reorder: number;
     for (reorder = 0; reorder <= 1; reorder++) {
-      const comm = await mpi.distGraphCreateAdjacent(sources, sweights, destinations, dweights, reorder === 1);
+      const comm = await mpi.distGraphCreateAdjacent(sources, sweights, destinations, dweights, reorder !== 0);
       await comm.barrier();
       errs += await verifyComm(comm);
       await comm.free();
     }
     // a weak check that MPI_UNWEIGHTED doesn't make create_adjacent explode (no verify: weights won't match)
-    let comm = await mpi.distGraphCreateAdjacent(sources, null, destinations, null, reorder === 1);
+    let comm = await mpi.distGraphCreateAdjacent(sources, null, destinations, null, reorder !== 0);
     await comm.barrier();
     await comm.free();
 
@@ -192,7 +192,7 @@ export default async function distgraph1(mt: MTest): Promise<MTestResult> {
     }
     degrees = [destinations.length];
     for (reorder = 0; reorder <= 1; reorder++) {
-      comm = await mpi.distGraphCreate(sources, degrees, destinations, dweights, reorder === 1);
+      comm = await mpi.distGraphCreate(sources, degrees, destinations, dweights, reorder !== 0);
       await comm.barrier();
       errs += await verifyComm(comm);
       await comm.free();
@@ -212,7 +212,7 @@ export default async function distgraph1(mt: MTest): Promise<MTestResult> {
       }
     }
     for (reorder = 0; reorder <= 1; reorder++) {
-      comm = await mpi.distGraphCreate(sources, degrees, destinations, sweights, reorder === 1);
+      comm = await mpi.distGraphCreate(sources, degrees, destinations, sweights, reorder !== 0);
       await comm.barrier();
       errs += await verifyComm(comm);
       await comm.free();
@@ -236,7 +236,7 @@ export default async function distgraph1(mt: MTest): Promise<MTestResult> {
     }
     for (let pass = 0; pass < 2; pass++) {
       for (reorder = 0; reorder <= 1; reorder++) {
-        comm = rank === 0 ? await mpi.distGraphCreate(sources, degrees, destinations, sweights, reorder === 1) : await mpi.distGraphCreate([], [], [], [], reorder === 1);
+        comm = rank === 0 ? await mpi.distGraphCreate(sources, degrees, destinations, sweights, reorder !== 0) : await mpi.distGraphCreate([], [], [], [], reorder !== 0);
         await comm.barrier();
         errs += await verifyComm(comm);
         await comm.free();
