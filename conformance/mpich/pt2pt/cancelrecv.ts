@@ -53,9 +53,9 @@ export default async function cancelrecv(mt: MTest): Promise<MTestResult> {
     comm.cancel(r[0]);
     let s: MarkedStatus[] = [{ error: -3 }, { error: -3 }];
     const sends = [r[0], r[1]];
-    let tflag = await comm.testAll(sends);
-    if (tflag) {
-      s = sends.map((q) => q.status!);
+    let done = await comm.testAll(sends);
+    if (done) {
+      s = done;
       if (!s[0]!.cancelled) {
         errs++;
         mt.printf('send request 0 was not cancelled!');
@@ -76,8 +76,8 @@ export default async function cancelrecv(mt: MTest): Promise<MTestResult> {
       }
     }
     await comm.barrier();
-    while (!tflag) tflag = await comm.testAll(sends);
-    s = sends.map((q) => q.status!);
+    while (!done) done = await comm.testAll(sends);
+    s = done;
     if (!s[0]!.cancelled) {
       errs++;
       mt.printf('send request 0 was not cancelled!');
