@@ -27,9 +27,10 @@ export const CONFORMANCE_HELP = [
   'long one; 128 ranks) is a failure, never a hang.',
   "Each line: pass or FAIL, the test (dir/name and the testlist's arguments), ranks, wall time; a",
   "failure's reason and the first lines the ranks printed follow. Tests phit cannot run yet are counted",
-  'with what they need (needs: ...), or why they are left out (omit: ...); -v lists each. The long',
-  'tier (--long) adds the tests CI cannot afford. The summary counts, per directory, the testlist',
-  'entries, those run, passed and failed, those needing a feature, left out, and skipped (long tier).',
+  'with what they need (needs: ...), as not ported yet although phit has what they use (todo: ...),',
+  'or with why they are left out (omit: ...); -v lists each. The long tier (--long) adds the tests CI',
+  'cannot afford. The summary counts, per directory, the testlist entries, those run, passed and',
+  'failed, those needing a feature, not ported yet, left out, and skipped (long tier).',
   'Exit code 1 when a test fails, 2 on bad input.',
 ].join('\n');
 
@@ -39,7 +40,7 @@ export async function conformanceCommand(opts: ConformanceCliOptions, io: { out:
   if (opts.dir !== undefined && !(DIRS as readonly string[]).includes(opts.dir)) throw new RangeError(`--dir ${opts.dir}: valid: ${DIRS.join(', ')}`);
   const show = (o: Outcome): void => {
     if (opts.json) return;
-    if ((o.verdict === 'needs' || o.verdict === 'omit' || o.verdict === 'skipped') && !opts.verbose) return;
+    if ((o.verdict === 'needs' || o.verdict === 'todo' || o.verdict === 'omit' || o.verdict === 'skipped') && !opts.verbose) return;
     io.out(formatOutcome(o));
   };
   const fidelity = opts.fidelity ?? DEFAULT_FIDELITY;
@@ -63,7 +64,7 @@ export async function conformanceCommand(opts: ConformanceCliOptions, io: { out:
     }
     io.out('');
     io.out(`MPICH conformance on ${spec.name} (fidelity ${fidelity}${opts.long ? ', long tier included' : ''}):`);
-    io.out(formatTable(rows.map((r) => ({ dir: r.dir, tests: r.tests, run: r.run, pass: r.pass, fail: r.fail, needs: r.needs, omit: r.omit, skipped: r.skipped }))));
+    io.out(formatTable(rows.map((r) => ({ dir: r.dir, tests: r.tests, run: r.run, pass: r.pass, fail: r.fail, needs: r.needs, todo: r.todo, omit: r.omit, skipped: r.skipped }))));
   }
   return outcomes.some((o) => o.verdict === 'fail') ? 1 : 0;
 }
@@ -85,6 +86,8 @@ export function formatOutcome(o: Outcome): string {
     }
     case 'needs':
       return `needs ${name}: ${o.detail}`;
+    case 'todo':
+      return `todo  ${name}: ${o.detail}`;
     case 'omit':
       return `omit  ${name}: ${o.detail}`;
     case 'skipped':

@@ -154,4 +154,11 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'topo/graphmap1': () => import('./topo/graphmap1.ts'),
   'topo/topodup': () => import('./topo/topodup.ts'),
   'topo/topotest': () => import('./topo/topotest.ts'),
+  'datatype/concurrent_irecv': () => import('./datatype/concurrent_irecv.ts'),
+  'datatype/subarray': () => import('./datatype/subarray.ts'),
+  'datatype/tresized': () => import('./datatype/tresized.ts'),
+  'datatype/typefree': () => import('./datatype/typefree.ts'),
+  'datatype/zeroblks': () => import('./datatype/zeroblks.ts'),
+  'rma/compare_and_swap': () => import('./rma/compare_and_swap.ts'),
+  'rma/test1': () => import('./rma/test1.ts'),
 };

@@ -42,7 +42,7 @@ export interface ConformanceOptions {
 export const DEFAULT_FIDELITY = 'flow';
 
 /** Verdict of one manifest entry. */
-export type Verdict = 'pass' | 'fail' | 'needs' | 'omit' | 'skipped';
+export type Verdict = 'pass' | 'fail' | 'needs' | 'todo' | 'omit' | 'skipped';
 
 /** What became of one manifest entry. */
 export interface Outcome {
@@ -81,7 +81,7 @@ export async function runTest(test: MpichTest, opts: Pick<ConformanceOptions, 'm
   const kind = statusKind(test.status);
   const none = { wallMs: 0, events: 0, output: [] };
   const tried = kind === 'needs' && opts.tryNeeds === true && PROGRAMS[testId(test)] !== undefined;
-  if ((kind === 'needs' && !tried) || kind === 'omit') return { test, verdict: kind, detail: test.status.slice(test.status.indexOf(':') + 1).trim(), ...none };
+  if ((kind === 'needs' && !tried) || kind === 'todo' || kind === 'omit') return { test, verdict: kind, detail: test.status.slice(test.status.indexOf(':') + 1).trim(), ...none };
   if (test.long && !opts.long) return { test, verdict: 'skipped', detail: 'long tier (--long)', ...none };
   const budget = { ...DEFAULT_BUDGET, ...(opts.long && test.long ? { maxEvents: LONG_MAX_EVENTS } : {}), ...opts.budget };
   const load = PROGRAMS[testId(test)];
@@ -129,7 +129,7 @@ export async function runConformance(opts: ConformanceOptions = {}, onOutcome?: 
   return out;
 }
 
-/** Counts per directory: manifest entries, and of them run (passed + failed), needs, omit, skipped. */
+/** Counts per directory: manifest entries, and of them run (passed + failed), needs, todo, omit, skipped. */
 export interface DirSummary {
   readonly dir: Dir;
   readonly tests: number;
@@ -137,6 +137,7 @@ export interface DirSummary {
   readonly pass: number;
   readonly fail: number;
   readonly needs: number;
+  readonly todo: number;
   readonly omit: number;
   readonly skipped: number;
 }
@@ -146,7 +147,7 @@ export function summarize(outcomes: readonly Outcome[]): (Omit<DirSummary, 'dir'
   const rows: (Omit<DirSummary, 'dir'> & { dir: Dir | 'total' })[] = [];
   const count = (os: readonly Outcome[], dir: Dir | 'total') => {
     const n = (v: Verdict) => os.filter((o) => o.verdict === v).length;
-    return { dir, tests: os.length, run: n('pass') + n('fail'), pass: n('pass'), fail: n('fail'), needs: n('needs'), omit: n('omit'), skipped: n('skipped') };
+    return { dir, tests: os.length, run: n('pass') + n('fail'), pass: n('pass'), fail: n('fail'), needs: n('needs'), todo: n('todo'), omit: n('omit'), skipped: n('skipped') };
   };
   for (const d of DIRS) {
     const os = outcomes.filter((o) => o.test.dir === d);
