@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { phit } from './helpers.ts';
 import { PROGRAMS } from '../conformance/mpich/programs.ts';
 import { runTest, type Outcome } from '../conformance/mpich/run.ts';
 import { DIRS, MPICH_TESTS, neededFeatures, statusKind, testId, TESTLIST_LINES, type Dir, type MpichTest } from '../conformance/mpich/testlist.ts';
@@ -50,6 +51,29 @@ describe('MPICH test suite manifest', () => {
   it('names each entry once', () => {
     const keys = MPICH_TESTS.map((t) => `${label(t)}`);
     expect(new Set(keys).size).toBe(keys.length);
+  });
+});
+
+describe('phit conformance', () => {
+  it('runs one test by name and prints its line and the counts', async () => {
+    const r = await phit('conformance', '--only', 'pt2pt/anyall');
+    expect(r.code).toBe(0);
+    expect(r.out.join('\n')).toMatch(/^pass {2}pt2pt\/anyall \(2 ranks, /m);
+    expect(r.out.join('\n')).toMatch(/^total +1 +1 +1 +0 /m);
+  });
+
+  it('counts a known failure as a failure, exit code 1', async () => {
+    const r = await phit('conformance', '--only', 'topo/dims0');
+    expect(r.code).toBe(1);
+    expect(r.out.join('\n')).toMatch(/^FAIL {2}topo\/dims0 .*known-failure/m);
+  });
+
+  it('refuses an unknown directory, test or fidelity level with exit code 2', async () => {
+    for (const argv of [['--dir', 'io'], ['--only', 'nosuchtest'], ['--only', 'anyall', '--fidelity', 'exact']]) {
+      const r = await phit('conformance', ...argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err.join('\n')).toMatch(/valid|no test/);
+    }
   });
 });
 
