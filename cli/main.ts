@@ -16,6 +16,7 @@ import { formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
 import { parseKeyValues, positiveInt, writeOutput } from './args.ts';
 import { CALIBRATE_HELP, calibrateCommand, type CalibrateCliOptions } from './calibrate.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
+import { CONFORMANCE_HELP, conformanceCommand, type ConformanceCliOptions } from './conformance.ts';
 import { progressLine } from './progress.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
 import { sweepPointCommand } from './sweep-slurm.ts';
@@ -202,6 +203,22 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .addHelpText('after', CALIBRATE_HELP)
     .action(async (opts: CalibrateCliOptions) => {
       code = await calibrateCommand(opts, io);
+    });
+
+  program
+    .command('conformance')
+    .description("run the MPICH test suite's tests (pt2pt, coll, comm, group, topo, datatype, rma), ported to phit programs: pass or fail per test, counts per directory")
+    .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file`, 'xe6')
+    .option('--dir <dir>', 'only the tests of this directory (pt2pt, coll, comm, group, topo, datatype, rma)')
+    .option('--only <name>', 'only this test (every testlist variant of it), e.g. sendrecv3 or coll/allred')
+    .option('--long', 'also run the long tier (the tests CI cannot afford)')
+    .option('--fidelity <level>', 'fabric fidelity of the runs: packet, coarse or flow (default flow)')
+    .option('--try-needs', 'also run the ported tests listed as needing a feature (to see whether it has landed)')
+    .option('-v, --verbose', 'also list the tests not run (needs, omit, long tier)')
+    .option('--json', 'print one JSON object: every test with its verdict, and the counts')
+    .addHelpText('after', CONFORMANCE_HELP)
+    .action(async (opts: ConformanceCliOptions) => {
+      code = await conformanceCommand(opts, io);
     });
 
   program
