@@ -122,6 +122,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
       // an MPI error the program caught under MPI_ERRORS_ARE_FATAL still fails the rank
       const fatal = procs[r]!.fatal;
       if (fatal) throw fatal;
+      world.finalize(r);
       finished[r] = procs[r]!.settle();
     });
   }

@@ -186,6 +186,13 @@ export class CommBase {
     // complete already, but polling it is still an MPI call that progresses the rank's other requests
     const req = new Request(this.proc, this.world.params.testOverheadPs, what, this.world.progressOf(this.proc.rank));
     req.complete({ source: dest, tag, count: 0, bytes: bytes.length });
+    // cancelling it cancels the copy's send while no receive has matched it, and frees its space
+    req.canceller = () => {
+      if (!inner.cancel()) return false;
+      st.bsendPending.delete(inner);
+      req.completeCancelled({ source: dest, tag, count: 0, bytes: 0, cancelled: true });
+      return true;
+    };
     return req;
   }
 

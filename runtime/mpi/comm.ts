@@ -49,7 +49,7 @@ export class Comm extends PersistentCollComm {
     const key = this.childKey('dup');
     this.agree({ call: 'dup' });
     await this.barrier();
-    return this.inherit(new Comm(this.world, this.proc, this.state, { ...this.shape, ctx: this.world.contextFor(key) }));
+    return this.copyWith(this.world.contextFor(key));
   }
 
   /**
@@ -154,7 +154,7 @@ export class Comm extends PersistentCollComm {
   idup(): { comm: Comm; request: Request } {
     const key = this.childKey('dup');
     this.agree({ call: 'idup' });
-    const comm = this.inherit(new Comm(this.world, this.proc, this.state, { ...this.shape, ctx: this.world.contextFor(key) }));
+    const comm = this.copyWith(this.world.contextFor(key));
     return { comm, request: this.ibarrier() };
   }
 
@@ -504,6 +504,13 @@ export class Comm extends PersistentCollComm {
     return { world: this.world, proc: this.proc, comm, key: `win:${comm.shape.ctx}` };
   }
 
+  /** A copy of this communicator on context `ctx`, with its topology and error handler (dup, idup). */
+  protected copyWith(ctx: number): Comm {
+    const c = this.inherit(new Comm(this.world, this.proc, this.state, { ...this.shape, ctx }));
+    c.topology = this.topology;
+    return c;
+  }
+
   /** Key naming this rank's next communicator made from this one (the same on every member). */
   protected childKey(what: string): string {
     return `${this.shape.ctx}/${this.children++}/${what}`;
@@ -539,6 +546,10 @@ export class CartComm extends Comm {
     super(world, proc, state, shape);
     this.topology = new CartTopology(dims, periods);
     this.coords = this.cartCoords(shape.rank);
+  }
+
+  protected override copyWith(ctx: number): CartComm {
+    return this.inherit(new CartComm(this.world, this.proc, this.state, { ...this.shape, ctx }, this.dims, this.periods));
   }
 
   /** Coordinates of rank `rank` (MPI_Cart_coords). */
@@ -614,7 +625,7 @@ export class CartComm extends Comm {
     const color = this.coords.map((x, d) => (keep(d) ? '*' : String(x))).join(',');
     const dims = this.dims.filter((_, d) => keep(d));
     const periods = this.periods.filter((_, d) => keep(d));
-    return this.inherit(new CartComm(this.world, this.proc, this.state, this.shapeOf(members, `${key}:${color}`), dims.length > 0 ? dims : [1], periods.length > 0 ? periods : [false]));
+    return this.inherit(new CartComm(this.world, this.proc, this.state, this.shapeOf(members, `${key}:${color}`), dims, periods));
   }
 }
 
@@ -624,12 +635,12 @@ export class CartComm extends Comm {
  */
 export function dimsCreate(nnodes: number, dims: readonly number[]): number[] {
   if (!Number.isInteger(nnodes) || nnodes < 1) throw new MpiError('MPI_ERR_ARG', `dimsCreate: nnodes=${nnodes} must be a positive integer`);
-  if (!Array.isArray(dims) || dims.length === 0 || dims.some((d) => !Number.isInteger(d) || d < 0)) throw new MpiError('MPI_ERR_DIMS', `dimsCreate: dims=${JSON.stringify(dims)} must be non-negative integers`);
+  if (!Array.isArray(dims) || dims.some((d) => !Number.isInteger(d) || d < 0)) throw new MpiError('MPI_ERR_DIMS', `dimsCreate: dims=${JSON.stringify(dims)} must be non-negative integers`);
   const fixed = dims.filter((d) => d > 0).reduce((a, b) => a * b, 1);
   if (nnodes % fixed !== 0) throw new MpiError('MPI_ERR_DIMS', `dimsCreate: the fixed dimensions (product ${fixed}) do not divide nnodes=${nnodes}`);
   const free = dims.filter((d) => d === 0).length;
   if (free === 0) {
-    if (fixed !== nnodes) throw new MpiError('MPI_ERR_DIMS', `dimsCreate: dims ${dims.join('x')} give ${fixed} ranks, not ${nnodes}`);
+    if (fixed !== nnodes) throw new MpiError('MPI_ERR_DIMS', `dimsCreate: dims=${JSON.stringify(dims)} give ${fixed} ranks, not ${nnodes}`);
     return [...dims];
   }
   const fill = balancedDims(nnodes / fixed, free);

@@ -238,6 +238,14 @@ export class MpiWorld implements EventHandler {
     return this.procs.length;
   }
 
+  /**
+   * Rank `rank`'s program has returned (MPI_Finalize): the library goes on progressing what it
+   * still has under way (a freed receive's rendezvous pull), as if the rank waited in MPI from now.
+   */
+  finalize(rank: number): void {
+    this.eps[rank]!.enter();
+  }
+
   /** What rank `rank`'s requests tell the library when it enters an MPI call (for requests made outside the core). */
   progressOf(rank: number): Progress {
     return this.eps[rank]!;

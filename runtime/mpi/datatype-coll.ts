@@ -133,17 +133,32 @@ export function bcastLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: 
 /** MPI_Gather(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root): recv arguments matter at the root. */
 export function gatherLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'gather'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, number, unknown, number, Opts];
-  const send = sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
-  if (c.rank !== root) return go(mode, call, () => c.gather(send, null, root, opts), () => c.igather(send, null, root, opts));
-  const l = recvSide(pk, call, RECV, recvBuf, checkCount(call, 'recvCount', recvCount) * c.size, recvType);
+  if (sendBuf === IN_PLACE && c.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
+  if (c.rank !== root) {
+    const send = sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
+    return go(mode, call, () => c.gather(send, null, root, opts), () => c.igather(send, null, root, opts));
+  }
+  const k = checkCount(call, 'recvCount', recvCount);
+  const rt = checkType(call, 'recvType', recvType);
+  const l = recvSide(pk, call, RECV, recvBuf, k * c.size, recvType);
+  // in place: the root's block is already where it goes in recvBuf (sendCount and sendType are ignored)
+  const user = userBytes(call, 'recvBuf', recvBuf, k * c.size, rt);
+  const send = sendBuf === IN_PLACE ? detached(pk, sendBytes(pk, user, root * k * rt.extent, k, rt), user) : sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
   return go(mode, call, () => c.gather(send, l.bytes, root, opts), () => c.igather(send, l.bytes, root, opts), () => land(pk, l));
 }
 
 /** MPI_Scatter(sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root): send arguments matter at the root. */
 export function scatterLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'scatter'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, number, unknown, unknown, unknown, unknown, number, Opts];
-  const l = recvSide(pk, call, RECV, recvBuf, recvCount, recvType);
+  if (recvBuf === IN_PLACE && c.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
   const send = c.rank === root ? sendSide(pk, call, SEND, sendBuf, checkCount(call, 'sendCount', sendCount) * c.size, sendType) : null;
+  if (recvBuf === IN_PLACE) {
+    // the root's block stays where it is in sendBuf (recvCount and recvType are ignored): it receives into scratch
+    const k = send!.length / c.size;
+    const tmp = scratch(pk, send!, k);
+    return go(mode, call, () => c.scatter(send, tmp, root, opts), () => c.iscatter(send, tmp, root, opts));
+  }
+  const l = recvSide(pk, call, RECV, recvBuf, recvCount, recvType);
   return go(mode, call, () => c.scatter(send, l.bytes, root, opts), () => c.iscatter(send, l.bytes, root, opts), () => land(pk, l));
 }
 
