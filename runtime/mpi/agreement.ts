@@ -27,8 +27,11 @@ export interface CollCall {
    * `cross(mine, me, other, them)` returns what is wrong, or null.
    */
   readonly data?: unknown;
-  readonly cross?: (mine: unknown, me: number, other: unknown, them: number) => string | null;
+  readonly cross?: (mine: unknown, me: number, other: unknown, them: number) => CrossError | null;
 }
+
+/** What a `cross` check finds wrong: the text (class MPI_ERR_COUNT), or an error class and the text. */
+export type CrossError = string | readonly [errorClass: string, why: string];
 
 /** One collective call of a communicator that not every rank has entered yet. */
 interface Pending {
@@ -57,6 +60,8 @@ export class CollLedger {
     private readonly members: Int32Array,
     /** `MPI_COMM_WORLD` or `communicator (context 6, 4 ranks)`. */
     readonly label: string,
+    /** How errors name a rank of the ledger (default: its rank, and its world rank if different). */
+    private readonly whoOf?: (rank: number) => string,
   ) {
     this.calls = new Int32Array(members.length);
   }
@@ -75,7 +80,7 @@ export class CollLedger {
       for (const [them, other] of p.data.entries()) {
         if (other === undefined) continue;
         const why = c.cross(c.data, rank, other, them);
-        if (why) throw this.error('MPI_ERR_COUNT', c.call, seq, why);
+        if (why) throw typeof why === 'string' ? this.error('MPI_ERR_COUNT', c.call, seq, why) : this.error(why[0], c.call, seq, why[1]);
       }
       p.data[rank] = c.data;
     }
@@ -107,6 +112,7 @@ export class CollLedger {
 
   /** `rank 3` or `rank 3 (world rank 7)`. */
   private who(rank: number): string {
+    if (this.whoOf) return this.whoOf(rank);
     const w = this.members[rank]!;
     return w === rank ? `rank ${rank}` : `rank ${rank} (world rank ${w})`;
   }

@@ -288,11 +288,14 @@ export class MpiWorld implements EventHandler {
     return c;
   }
 
-  /** The record of collective calls of the communicator with context `ctx` (shared by its ranks). */
-  ledgerFor(ctx: number, members: Int32Array): CollLedger {
+  /**
+   * The record of collective calls of the communicator with context `ctx` (shared by its ranks);
+   * an intercommunicator gives its own label and names its ranks (`who`).
+   */
+  ledgerFor(ctx: number, members: Int32Array, label?: string, who?: (rank: number) => string): CollLedger {
     let l = this.ledgers.get(ctx);
     if (!l) {
-      l = new CollLedger(members, ctx === 0 ? 'MPI_COMM_WORLD' : `the communicator of context ${ctx} (${members.length} ranks)`);
+      l = new CollLedger(members, label ?? (ctx === 0 ? 'MPI_COMM_WORLD' : `the communicator of context ${ctx} (${members.length} ranks)`), who);
       this.ledgers.set(ctx, l);
     }
     return l;
