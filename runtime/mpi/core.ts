@@ -14,7 +14,7 @@ const cancelBeforePost = (req: Request): boolean => {
   return true;
 };
 
-export { ANY_SOURCE, ANY_TAG, PROC_NULL } from './message.ts';
+export { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT } from './message.ts';
 
 /** Unpacks a derived-datatype receive's bytes into the user's layout; the CPU time (ps) it took. */
 function unpacked(p: Posted, bytes: number): number {
