@@ -816,6 +816,15 @@ describe('errors on intercommunicators', () => {
     ).toMatch(/MPI_ERR_ARG: intercommMerge .*: rank \d of group \[\d-\d\] passes high=(true|false) but rank \d of group \[\d-\d\] passes high=(true|false): the ranks of one group pass the same value/);
   });
 
+  it('a collective only one group calls ends the run naming the ranks in it by group', async () => {
+    expect(
+      await failure(async ({ mpi }) => {
+        const { left, ic } = await halves(mpi);
+        if (left) await ic.barrier();
+      }),
+    ).toMatch(/MPI_ERR_OTHER: barrier \(collective call 1 on the intercommunicator of context \d+ \(groups \[0-2\] and \[3-7\]\)\) was called by ranks 0-2 of group \[0-2\] but not by ranks 0-4 of group \[3-7\]: rank 0 of group \[3-7\] finished its program/);
+  });
+
   it('the intercommunicator inherits the local communicator\'s error handler: under ERRORS_RETURN the program goes on', async () => {
     const res = await run(async ({ mpi }) => {
       const left = mpi.rank < 3;

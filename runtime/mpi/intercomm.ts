@@ -548,7 +548,8 @@ export class InterComm extends CommBase {
       all.set(lo.members);
       all.set(hi.members, lo.members.length);
       const [a, b] = this.groupLabels();
-      this.ledger = this.world.ledgerFor(this.shape.ctx, all, `the intercommunicator of context ${this.shape.ctx} (groups ${a} and ${b})`, (i) => this.who(i));
+      const names = { who: (i: number) => this.who(i), ranks: (list: readonly number[]) => this.someRanks(list) };
+      this.ledger = this.world.ledgerFor(this.shape.ctx, all, `the intercommunicator of context ${this.shape.ctx} (groups ${a} and ${b})`, names);
     }
     this.ledger.enter(this.low ? this.rank : this.remoteSize + this.rank, c);
   }
@@ -645,6 +646,16 @@ export class InterComm extends CommBase {
   private who(i: number): string {
     const [a, b] = this.groupLabels();
     return i < this.lowSize ? `rank ${i} of group ${a}` : `rank ${i - this.lowSize} of group ${b}`;
+  }
+
+  /** `ranks 0-2 of group [0-2] and rank 4 of group [3-7]`: ranks of the ledger (increasing), named in their groups. */
+  private someRanks(list: readonly number[]): string {
+    const labels = this.groupLabels();
+    const parts: string[] = [];
+    for (const [g, ranks] of [list.filter((i) => i < this.lowSize), list.filter((i) => i >= this.lowSize).map((i) => i - this.lowSize)].entries()) {
+      if (ranks.length > 0) parts.push(`${ranks.length === 1 ? 'rank' : 'ranks'} ${ranges(ranks)} of group ${labels[g]}`);
+    }
+    return parts.join(' and ');
   }
 
   /** The low and high groups as `[0-2]` and `[3-7]` (their world ranks). */
