@@ -171,24 +171,43 @@ export class Comm extends CollComm {
     const { world, proc } = this;
     const me = proc.rank;
     const peer = peerComm.shape.members[remoteLeader]!;
-    // both leaders must use one tag: MPI would hang on a mismatch, phit names it
-    const pair = `intercomm-leaders:${Math.min(me, peer)}-${Math.max(me, peer)}`;
-    const first = world.memo(pair, () => ({ rank: me, tag }));
-    if (first.rank !== me) {
-      world.forget(pair);
-      if (first.tag !== tag) throw new MpiError('MPI_ERR_TAG', `${call}: this leader (world rank ${me}) passes tag=${tag} but the remote leader (world rank ${peer}) passed tag=${first.tag}`);
-    }
     const what = `${call}(remote leader ${remoteLeader}, tag=${tag})`;
-    const swap = async (mine: Int32Array, theirs: Int32Array): Promise<void> => {
-      const r = world.irecv(me, bytesOf(theirs), 4, peer, tag, peerComm.shape.ctx, what, peerComm.shape.inv);
-      const s = world.isend(me, bytesOf(mine), peer, tag, peerComm.shape.ctx, what);
-      await waitAll(proc, [r, s], () => what);
-    };
-    const size = new Int32Array(1);
-    await swap(Int32Array.of(this.size), size);
-    const remote = new Int32Array(size[0]!);
-    await swap(this.shape.members, remote);
-    return remote;
+    const active = world.memo('intercomm-active', () => new Map<number, number>());
+    active.set(me, (active.get(me) ?? 0) + 1);
+    try {
+      this.checkLeaderTags(active, me, peer, tag);
+      const swap = async (mine: Int32Array, theirs: Int32Array): Promise<void> => {
+        const r = world.irecv(me, bytesOf(theirs), 4, peer, tag, peerComm.shape.ctx, what, peerComm.shape.inv);
+        const s = world.isend(me, bytesOf(mine), peer, tag, peerComm.shape.ctx, what);
+        await waitAll(proc, [r, s], () => what);
+      };
+      const size = new Int32Array(1);
+      await swap(Int32Array.of(this.size), size);
+      const remote = new Int32Array(size[0]!);
+      await swap(this.shape.members, remote);
+      return remote;
+    } finally {
+      active.set(me, active.get(me)! - 1);
+    }
+  }
+
+  /**
+   * Both leaders must pass one tag: MPI would hang on a mismatch, phit names it when it is sure,
+   * that is when each leader is in this one intercommCreate only (`active`: each world rank's
+   * leader parts in progress). The first leader to arrive leaves its tag for the other.
+   */
+  private checkLeaderTags(active: Map<number, number>, me: number, peer: number, tag: number): void {
+    const pending = this.world.memo('intercomm-leaders', () => new Map<string, { rank: number; tag: number }>());
+    const pair = `${Math.min(me, peer)}-${Math.max(me, peer)}`;
+    const first = pending.get(pair);
+    if (first && first.rank !== me) {
+      if (first.tag === tag) pending.delete(pair);
+      else if (active.get(me) === 1 && active.get(peer) === 1) {
+        throw new MpiError('MPI_ERR_TAG', `intercommCreate: this leader (world rank ${me}) passes tag=${tag} but the remote leader (world rank ${peer}) passed tag=${first.tag}`);
+      }
+    } else if (!first && active.get(me) === 1) {
+      pending.set(pair, { rank: me, tag });
+    }
   }
 
   // ---------------------------------------------------------------- communicator calls
