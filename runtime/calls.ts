@@ -155,6 +155,8 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     splitType: { name: 'MPI_Comm_split_type', args: (a) => ({ type: num(a[0]), key: num(a[1]) }) },
     idup: { name: 'MPI_Comm_idup' },
     createGroup: { name: 'MPI_Comm_create_group', args: (a) => ({ tag: num(a[1]) }) },
+    intercommCreate: { name: 'MPI_Intercomm_create', args: (a) => ({ localLeader: num(a[0]), remoteLeader: num(a[2]), tag: num(a[3]) }) },
+    intercommMerge: { name: 'MPI_Intercomm_merge', args: (a) => ({ high: a[0] === true }) },
     graphCreate: { name: 'MPI_Graph_create' },
     distGraphCreate: { name: 'MPI_Dist_graph_create' },
     distGraphCreateAdjacent: { name: 'MPI_Dist_graph_create_adjacent' },

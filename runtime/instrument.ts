@@ -14,7 +14,7 @@
  * in which ranks' continuations run stays the same.
  */
 import type { CallStats } from './metrics.ts';
-import { Comm } from './mpi/comm.ts';
+import { Comm, InterComm } from './mpi/comm.ts';
 import type { MpiObserver } from './mpi/core.ts';
 import { Request } from './mpi/request.ts';
 import type { Proc } from './proc.ts';
@@ -90,7 +90,7 @@ export class Instrument implements MpiObserver {
     if (o && o.algorithm === null) o.algorithm = name;
   }
 
-  private wrapComm(r: number, comm: Comm, label: string): void {
+  private wrapComm(r: number, comm: Comm | InterComm, label: string): void {
     this.wrap(r, comm, mpiCalls(comm.size), 'mpi', label);
   }
 
@@ -154,5 +154,6 @@ export class Instrument implements MpiObserver {
     // what the call handed out is instrumented too: requests, communicators
     if (result instanceof Request) this.wrap(r, result, REQUEST_CALLS, 'mpi', null);
     else if (result instanceof Comm) this.wrapComm(r, result, `comm ${++this.comms[r]!} (${result.size} ranks)`);
+    else if (result instanceof InterComm) this.wrapComm(r, result, `comm ${++this.comms[r]!} (intercommunicator, ${result.size} + ${result.remoteSize} ranks)`);
   }
 }

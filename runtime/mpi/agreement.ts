@@ -27,7 +27,18 @@ export interface CollCall {
    * `cross(mine, me, other, them)` returns what is wrong, or null.
    */
   readonly data?: unknown;
-  readonly cross?: (mine: unknown, me: number, other: unknown, them: number) => string | null;
+  readonly cross?: (mine: unknown, me: number, other: unknown, them: number) => CrossError | null;
+}
+
+/** What a `cross` check finds wrong: the text (class MPI_ERR_COUNT), or an error class and the text. */
+export type CrossError = string | readonly [errorClass: string, why: string];
+
+/** How a ledger's errors name its ranks when their ranks in the ledger would mislead (an intercommunicator names them by group). */
+export interface RankNames {
+  /** One rank: `rank 2 of group [3-7]`. */
+  who(rank: number): string;
+  /** Some ranks, in increasing order: `ranks 0-2 of group [0-2]`. */
+  ranks(ranks: readonly number[]): string;
 }
 
 /** One collective call of a communicator that not every rank has entered yet. */
@@ -57,6 +68,8 @@ export class CollLedger {
     private readonly members: Int32Array,
     /** `MPI_COMM_WORLD` or `communicator (context 6, 4 ranks)`. */
     readonly label: string,
+    /** How errors name ranks of the ledger (default: by rank, and by world rank if different). */
+    private readonly names?: RankNames,
   ) {
     this.calls = new Int32Array(members.length);
   }
@@ -75,7 +88,7 @@ export class CollLedger {
       for (const [them, other] of p.data.entries()) {
         if (other === undefined) continue;
         const why = c.cross(c.data, rank, other, them);
-        if (why) throw this.error('MPI_ERR_COUNT', c.call, seq, why);
+        if (why) throw typeof why === 'string' ? this.error('MPI_ERR_COUNT', c.call, seq, why) : this.error(why[0], c.call, seq, why[1]);
       }
       p.data[rank] = c.data;
     }
@@ -105,8 +118,14 @@ export class CollLedger {
     if (f.algorithm !== c.algorithm) fail('MPI_ERR_ARG', `algorithm ${c.algorithm ?? '(automatic)'}`, `${f.algorithm ?? '(automatic)'}`);
   }
 
+  /** `ranks 0-2, 5`. */
+  private some(ranks: readonly number[]): string {
+    return this.names ? this.names.ranks(ranks) : `${plural(ranks)} ${ranges(ranks)}`;
+  }
+
   /** `rank 3` or `rank 3 (world rank 7)`. */
   private who(rank: number): string {
+    if (this.names) return this.names.who(rank);
     const w = this.members[rank]!;
     return w === rank ? `rank ${rank}` : `rank ${rank} (world rank ${w})`;
   }
@@ -133,8 +152,8 @@ export class CollLedger {
     });
     const more = missing.length > 8 ? `; and ${missing.length - 8} more` : '';
     return (
-      `MPI_ERR_OTHER: ${oldest.first.call} (collective call ${oldest.seq + 1} on ${this.label}) was called by ${plural(inside)} ${ranges(inside)} ` +
-      `but not by ${plural(missing)} ${ranges(missing)}: ${doing.join('; ')}${more}`
+      `MPI_ERR_OTHER: ${oldest.first.call} (collective call ${oldest.seq + 1} on ${this.label}) was called by ${this.some(inside)} ` +
+      `but not by ${this.some(missing)}: ${doing.join('; ')}${more}`
     );
   }
 }

@@ -32,6 +32,8 @@ export class RankState {
   readonly bsendPending = new Map<Request, number>();
   /** The rank's MPI_REQUEST_NULL, made when first needed. */
   requestNull: Request | null = null;
+  /** intercommCreate calls so far, by the pair of groups and tag (all their ranks make them in the same order). */
+  readonly intercomms = new Map<string, number>();
 
   /**
    * Bytes of the buffer held by buffered sends still in progress; frees those that have
@@ -85,6 +87,12 @@ export class CommBase {
   /** The communicator's group (MPI_Comm_group). */
   get group(): Group {
     return new Group(Array.from(this.shape.members), this.proc.rank);
+  }
+
+  /** Whether this is an intercommunicator (MPI_Comm_test_inter): false here. */
+  testInter(): boolean {
+    this.live('testInter');
+    return false;
   }
 
   /** World rank of communicator rank `r`. */

@@ -43,12 +43,7 @@ export class CollComm extends RequestComm {
         skeleton: this.proc.skeleton,
       };
     }
-    const t = this.collTransport;
-    // the call's messages carry its number on this communicator in their tags: collectives that
-    // overlap (a nonblocking one still running when the next starts) never take each other's
-    const off = (this.collCalls % CALL_TAGS) * TAGS_PER_CALL;
-    if (off === 0) return t;
-    return { ...t, isend: (buf, dest, tag, what) => t.isend(buf, dest, tag + off, what), irecv: (buf, source, tag, what) => t.irecv(buf, source, tag + off, what) };
+    return tagged(this.collTransport, this.collCalls);
   }
 
   /**
@@ -120,7 +115,7 @@ export class CollComm extends RequestComm {
   }
 
   private bcastIn(call: string, buf: ReduceArray, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
-    const b = this.collBuf(call, 'buf', buf);
+    const b = collBuf(call, 'buf', buf);
     this.checkRoot(call, root);
     this.agree({ call, root, ...this.dataSignature(b, 'elements in buf'), algorithm: opts?.algorithm });
     return this.launch(this.algorithm('bcast', b.byteLength, undefined, opts).fn(this.transport, b, root), call, blocking);
@@ -151,10 +146,10 @@ export class CollComm extends RequestComm {
     const atRoot = this.rank === root;
     if (atRoot && !recvBuf) throw new MpiError('MPI_ERR_BUFFER', 'reduce: the root needs a recvBuf');
     if (sendBuf === IN_PLACE && !atRoot) throw new MpiError('MPI_ERR_BUFFER', 'reduce: only the root may pass mpi.IN_PLACE');
-    const send = sendBuf === IN_PLACE ? this.copyOf(this.collBuf(call, 'recvBuf', recvBuf)) : this.collBuf(call, 'sendBuf', sendBuf);
-    const recv = atRoot ? this.collBuf(call, 'recvBuf', recvBuf) : null;
-    if (recv) this.sameShape(call, send, recv);
-    this.checkOp(call, op, send);
+    const send = sendBuf === IN_PLACE ? this.copyOf(collBuf(call, 'recvBuf', recvBuf)) : collBuf(call, 'sendBuf', sendBuf);
+    const recv = atRoot ? collBuf(call, 'recvBuf', recvBuf) : null;
+    if (recv) sameShape(call, send, recv);
+    checkOp(call, op, send);
     this.agree({ call, root, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     return this.launch(this.algorithm('reduce', send.byteLength, op, opts).fn(this.transport, send, recv, op, root), call, blocking);
   }
@@ -188,10 +183,10 @@ export class CollComm extends RequestComm {
   }
 
   private allreduceArgs(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined): { send: ReduceArray; recv: ReduceArray } {
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
-    this.sameShape(call, send, recv);
-    this.checkOp(call, op, send);
+    const recv = collBuf(call, 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : collBuf(call, 'sendBuf', sendBuf);
+    sameShape(call, send, recv);
+    checkOp(call, op, send);
     this.agree({ call, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     return { send, recv };
   }
@@ -217,11 +212,11 @@ export class CollComm extends RequestComm {
   }
 
   private allgatherIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts: CollOptions | undefined, blocking: boolean): Request {
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const recv = collBuf(call, 'recvBuf', recvBuf);
     if (recv.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: recvBuf has ${recv.length} elements, not a multiple of the ${this.size} ranks`);
     const k = recv.length / this.size;
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv, this.rank * k, this.rank * k + k) : this.collBuf(call, 'sendBuf', sendBuf);
-    this.sameType(call, send, recv);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv, this.rank * k, this.rank * k + k) : collBuf(call, 'sendBuf', sendBuf);
+    sameType(call, send, recv);
     if (send.length !== k) throw new MpiError('MPI_ERR_COUNT', `${call}: recvBuf (${recv.length} elements) must hold ${this.size} x sendBuf (${send.length})`);
     this.agree({ call, ...this.dataSignature(send, 'elements per rank'), algorithm: opts?.algorithm });
     return this.launch(this.algorithm('allgather', recv.byteLength, undefined, opts).fn(this.transport, send, recv), call, blocking);
@@ -248,11 +243,11 @@ export class CollComm extends RequestComm {
   }
 
   private allgathervIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const recv = collBuf(call, 'recvBuf', recvBuf);
     this.checkBlocks(call, 'counts', 'displs', counts, displs, recv.length);
     // in place: this rank's block is already at displs[rank] of recvBuf
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv, displs[this.rank]!, displs[this.rank]! + counts[this.rank]!) : this.collBuf(call, 'sendBuf', sendBuf);
-    this.sameType(call, send, recv);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv, displs[this.rank]!, displs[this.rank]! + counts[this.rank]!) : collBuf(call, 'sendBuf', sendBuf);
+    sameType(call, send, recv);
     if (send.length !== counts[this.rank]) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf has ${send.length} elements but counts[${this.rank}] is ${counts[this.rank]}`);
     this.agree({ call, type: send.constructor.name, counts, countsName: 'counts', algorithm: opts?.algorithm });
     let total = 0;
@@ -281,9 +276,9 @@ export class CollComm extends RequestComm {
   }
 
   private alltoallIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, opts: CollOptions | undefined, blocking: boolean): Request {
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
-    this.sameShape(call, send, recv);
+    const recv = collBuf(call, 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : collBuf(call, 'sendBuf', sendBuf);
+    sameShape(call, send, recv);
     if (send.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${send.length} elements do not split into ${this.size} equal blocks`);
     this.agree({ call, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     return this.launch(this.algorithm('alltoall', (send.byteLength / this.size) | 0, undefined, opts).fn(this.transport, send, recv), call, blocking);
@@ -310,14 +305,14 @@ export class CollComm extends RequestComm {
   }
 
   private alltoallvIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const recv = collBuf(call, 'recvBuf', recvBuf);
     // in place: the data to send is in recvBuf, laid out as it will be received (sendCounts and sendDispls are ignored)
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : collBuf(call, 'sendBuf', sendBuf);
     if (sendBuf === IN_PLACE) {
       sendCounts = recvCounts;
       sendDispls = recvDispls;
     }
-    this.sameType(call, send, recv);
+    sameType(call, send, recv);
     this.checkBlocks(call, 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
     this.checkBlocks(call, 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
     this.agree({ call, type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts!), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
@@ -359,17 +354,17 @@ export class CollComm extends RequestComm {
   }
 
   private reduceScatterIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
+    const recv = collBuf(call, 'recvBuf', recvBuf);
     this.checkCounts(call, 'recvCounts', recvCounts);
     let total = 0;
     for (let r = 0; r < this.size; r++) total += recvCounts[r]!;
     // in place: the input is the first `total` elements of recvBuf; the result goes to its start
     if (sendBuf === IN_PLACE && recv.length < total) throw new MpiError('MPI_ERR_COUNT', `${call}: with mpi.IN_PLACE recvBuf holds the input, so it needs the ${total} elements recvCounts add up to, not ${recv.length}`);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv, 0, total) : this.collBuf(call, 'sendBuf', sendBuf);
-    this.sameType(call, send, recv);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv, 0, total) : collBuf(call, 'sendBuf', sendBuf);
+    sameType(call, send, recv);
     if (total !== send.length) throw new MpiError('MPI_ERR_COUNT', `${call}: recvCounts add up to ${total} but sendBuf has ${send.length} elements`);
     if (recv.length < recvCounts[this.rank]!) throw new MpiError('MPI_ERR_COUNT', `${call}: recvBuf has ${recv.length} elements, fewer than recvCounts[${this.rank}] = ${recvCounts[this.rank]}`);
-    this.checkOp(call, op, send);
+    checkOp(call, op, send);
     this.agree({ call, op, type: send.constructor.name, counts: recvCounts, countsName: 'recvCounts', algorithm: opts?.algorithm });
     return this.launch(this.algorithm('reduceScatter', send.byteLength, op, opts).fn(this.transport, send, recv, recvCounts, op), call, blocking);
   }
@@ -395,14 +390,14 @@ export class CollComm extends RequestComm {
   }
 
   private reduceScatterBlockIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
-    const whole = this.collBuf(call, 'recvBuf', recvBuf);
+    const whole = collBuf(call, 'recvBuf', recvBuf);
     // in place: recvBuf holds the input (size x the block) and gets the result in its first block
     if (sendBuf === IN_PLACE && whole.length % this.size !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: with mpi.IN_PLACE recvBuf holds the input, ${this.size} equal blocks, not ${whole.length} elements`);
-    const send = sendBuf === IN_PLACE ? this.copyOf(whole) : this.collBuf(call, 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(whole) : collBuf(call, 'sendBuf', sendBuf);
     const recv = sendBuf === IN_PLACE ? (whole.subarray(0, whole.length / this.size) as ReduceArray) : whole;
-    this.sameType(call, send, recv);
+    sameType(call, send, recv);
     if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
-    this.checkOp(call, op, send);
+    checkOp(call, op, send);
     this.agree({ call, op, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
     return this.launch(this.algorithm('reduceScatterBlock', send.byteLength, op, opts).fn(this.transport, send, recv, op), call, blocking);
   }
@@ -429,13 +424,13 @@ export class CollComm extends RequestComm {
 
   private gatherIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
     this.checkRoot(call, root);
-    const recv = this.rank === root ? this.collBuf(call, 'recvBuf', recvBuf) : null;
+    const recv = this.rank === root ? collBuf(call, 'recvBuf', recvBuf) : null;
     if (sendBuf === IN_PLACE && !recv) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
     // in place: the root's block is already in its place in recvBuf
     const k = recv ? recv.length / this.size : 0;
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv!, root * k, root * k + k) : this.collBuf(call, 'sendBuf', sendBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv!, root * k, root * k + k) : collBuf(call, 'sendBuf', sendBuf);
     if (recv) {
-      this.sameType(call, send, recv);
+      sameType(call, send, recv);
       if (recv.length !== send.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's recvBuf must hold ${this.size} x sendBuf (${send.length}) elements, got ${recv.length}`);
     }
     this.agree({ call, root, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
@@ -465,16 +460,16 @@ export class CollComm extends RequestComm {
   private gathervIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
     this.checkRoot(call, root);
     if (sendBuf === IN_PLACE && this.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
-    let send = sendBuf === IN_PLACE ? null : this.collBuf(call, 'sendBuf', sendBuf);
+    let send = sendBuf === IN_PLACE ? null : collBuf(call, 'sendBuf', sendBuf);
     let recv: ReduceArray | null = null;
     if (this.rank === root) {
-      recv = this.collBuf(call, 'recvBuf', recvBuf);
+      recv = collBuf(call, 'recvBuf', recvBuf);
       // in place: the root's block is already at displs[root] of recvBuf
       if (!send) {
         this.checkBlocks(call, 'counts', 'displs', counts, displs, recv.length);
         send = this.copyOf(recv, displs![root]!, displs![root]! + counts![root]!);
       }
-      this.sameType(call, send, recv);
+      sameType(call, send, recv);
       this.checkBlocks(call, 'counts', 'displs', counts, displs, recv.length);
       if (send.length !== counts![root]) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's sendBuf has ${send.length} elements but counts[${root}] is ${counts![root]}`);
     }
@@ -505,12 +500,12 @@ export class CollComm extends RequestComm {
   private scatterIn(call: string, sendBuf: ReduceArray | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts: CollOptions | undefined, blocking: boolean): Request {
     this.checkRoot(call, root);
     if (recvBuf === IN_PLACE && this.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
-    const send = this.rank === root ? this.collBuf(call, 'sendBuf', sendBuf) : null;
+    const send = this.rank === root ? collBuf(call, 'sendBuf', sendBuf) : null;
     // in place: the root's block stays where it is in sendBuf (it receives into a copy of it)
     const k = send ? send.length / this.size : 0;
-    const recv = recvBuf === IN_PLACE ? this.copyOf(send!, root * k, root * k + k) : this.collBuf(call, 'recvBuf', recvBuf);
+    const recv = recvBuf === IN_PLACE ? this.copyOf(send!, root * k, root * k + k) : collBuf(call, 'recvBuf', recvBuf);
     if (send) {
-      this.sameType(call, send, recv);
+      sameType(call, send, recv);
       if (send.length !== recv.length * this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's sendBuf must hold ${this.size} x recvBuf (${recv.length}) elements, got ${send.length}`);
     }
     this.agree({ call, root, ...this.dataSignature(recv, 'elements in recvBuf'), algorithm: opts?.algorithm });
@@ -541,15 +536,15 @@ export class CollComm extends RequestComm {
     this.checkRoot(call, root);
     if (recvBuf === IN_PLACE && this.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
     let send: ReduceArray | null = null;
-    let recv = recvBuf === IN_PLACE ? null : this.collBuf(call, 'recvBuf', recvBuf);
+    let recv = recvBuf === IN_PLACE ? null : collBuf(call, 'recvBuf', recvBuf);
     if (this.rank === root) {
-      send = this.collBuf(call, 'sendBuf', sendBuf);
+      send = collBuf(call, 'sendBuf', sendBuf);
       // in place: the root's block stays where it is in sendBuf (it receives into a copy of it)
       if (!recv) {
         this.checkBlocks(call, 'counts', 'displs', counts, displs, send.length);
         recv = this.copyOf(send, displs![root]!, displs![root]! + counts![root]!);
       }
-      this.sameType(call, send, recv);
+      sameType(call, send, recv);
       this.checkBlocks(call, 'counts', 'displs', counts, displs, send.length);
       if (recv.length < counts![root]!) throw new MpiError('MPI_ERR_COUNT', `${call}: the root's recvBuf has ${recv.length} elements, fewer than counts[${root}] = ${counts![root]}`);
     }
@@ -578,10 +573,10 @@ export class CollComm extends RequestComm {
   }
 
   private scanIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
-    this.sameShape(call, send, recv);
-    this.checkOp(call, op, send);
+    const recv = collBuf(call, 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : collBuf(call, 'sendBuf', sendBuf);
+    sameShape(call, send, recv);
+    checkOp(call, op, send);
     this.agree({ call, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     return this.launch(this.algorithm('scan', send.byteLength, op, opts).fn(this.transport, send, recv, op), call, blocking);
   }
@@ -607,10 +602,10 @@ export class CollComm extends RequestComm {
   }
 
   private exscanIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined, blocking: boolean): Request {
-    const recv = this.collBuf(call, 'recvBuf', recvBuf);
-    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
-    this.sameShape(call, send, recv);
-    this.checkOp(call, op, send);
+    const recv = collBuf(call, 'recvBuf', recvBuf);
+    const send = sendBuf === IN_PLACE ? this.copyOf(recv) : collBuf(call, 'sendBuf', sendBuf);
+    sameShape(call, send, recv);
+    checkOp(call, op, send);
     this.agree({ call, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
     return this.launch(this.algorithm('exscan', send.byteLength, op, opts).fn(this.transport, send, recv, op), call, blocking);
   }
@@ -730,35 +725,8 @@ export class CollComm extends RequestComm {
     return { type: buf.constructor.name, count: buf.length, countName };
   }
 
-  private collBuf(call: string, name: string, v: unknown): ReduceArray {
-    if (!isReduceArray(v)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a numeric typed array, got ${describe(v)}`);
-    return v;
-  }
-
-  private sameType(call: string, a: ReduceArray, b: ReduceArray): void {
-    if (a.constructor !== b.constructor) throw new MpiError('MPI_ERR_TYPE', `${call}: sendBuf and recvBuf must have the same element type (got ${a.constructor.name} and ${b.constructor.name})`);
-  }
-
-  private sameShape(call: string, a: ReduceArray, b: ReduceArray): void {
-    this.sameType(call, a, b);
-    if (a.length !== b.length) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf and recvBuf must have the same length (got ${a.length} and ${b.length})`);
-  }
-
   private checkRoot(call: string, root: number): void {
     if (!Number.isInteger(root) || root < 0 || root >= this.size) throw new MpiError('MPI_ERR_ROOT', `${call}: root=${root} is not a rank of the communicator (0..${this.size - 1})`);
-  }
-
-  /** `op` is an Op defined on `buf`'s element type (checked on every rank before any message moves). */
-  private checkOp(call: string, op: Op, buf: ReduceArray): void {
-    if (!op || typeof op.apply !== 'function' || typeof op.commutative !== 'boolean') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
-    const none = buf.subarray(0, 0) as ReduceArray;
-    try {
-      op.apply(none, none);
-    } catch (e) {
-      if (e instanceof MpiError) throw new MpiError(e.errorClass, `${call}: ${e.message.slice(e.errorClass.length + 2)}`);
-      throw e;
-    }
-    if (buf.length % op.unit !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${op.name} works on items of ${op.unit} elements; ${buf.length} elements are not whole items`);
   }
 
   private checkCounts(call: string, name: string, counts: ArrayLike<number> | null): void {
@@ -803,4 +771,45 @@ function rootCounts(root: number, buf: string): (mine: unknown, me: number, othe
     const [counts, r, n] = me === root ? [mine as Int32Array, them, other as number] : [other as Int32Array, me, mine as number];
     return counts[r] === n ? null : `rank ${r}'s ${buf} has ${n} elements but the root's counts[${r}] is ${counts[r]}`;
   };
+}
+
+/**
+ * `t` for a communicator's collective call number `calls`: the call's messages carry that number
+ * in their tags, so collectives that overlap (a nonblocking one still running when the next
+ * starts) never take each other's.
+ */
+export function tagged(t: CollTransport, calls: number): CollTransport {
+  const off = (calls % CALL_TAGS) * TAGS_PER_CALL;
+  if (off === 0) return t;
+  return { ...t, isend: (buf, dest, tag, what) => t.isend(buf, dest, tag + off, what), irecv: (buf, source, tag, what) => t.irecv(buf, source, tag + off, what) };
+}
+
+/** `v` as a numeric typed array (MPI_ERR_BUFFER naming `name` otherwise). */
+export function collBuf(call: string, name: string, v: unknown): ReduceArray {
+  if (!isReduceArray(v)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a numeric typed array, got ${describe(v)}`);
+  return v;
+}
+
+/** sendBuf and recvBuf have one element type (MPI_ERR_TYPE otherwise). */
+export function sameType(call: string, a: ReduceArray, b: ReduceArray): void {
+  if (a.constructor !== b.constructor) throw new MpiError('MPI_ERR_TYPE', `${call}: sendBuf and recvBuf must have the same element type (got ${a.constructor.name} and ${b.constructor.name})`);
+}
+
+/** sendBuf and recvBuf have one element type and length. */
+export function sameShape(call: string, a: ReduceArray, b: ReduceArray): void {
+  sameType(call, a, b);
+  if (a.length !== b.length) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf and recvBuf must have the same length (got ${a.length} and ${b.length})`);
+}
+
+/** `op` is an Op defined on `buf`'s element type (checked on every rank before any message moves). */
+export function checkOp(call: string, op: Op, buf: ReduceArray): void {
+  if (!op || typeof op.apply !== 'function' || typeof op.commutative !== 'boolean') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
+  const none = buf.subarray(0, 0) as ReduceArray;
+  try {
+    op.apply(none, none);
+  } catch (e) {
+    if (e instanceof MpiError) throw new MpiError(e.errorClass, `${call}: ${e.message.slice(e.errorClass.length + 2)}`);
+    throw e;
+  }
+  if (buf.length % op.unit !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${op.name} works on items of ${op.unit} elements; ${buf.length} elements are not whole items`);
 }

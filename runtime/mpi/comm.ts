@@ -1,19 +1,20 @@
 import { balancedDims } from '../../fabric/topology/torus.ts';
 import type { Proc } from '../proc.ts';
-import { PROC_NULL, type MpiWorld } from './core.ts';
+import { bytesOf, PROC_NULL, type MpiWorld } from './core.ts';
 import { CollComm } from './comm-coll.ts';
 import { PersistentCollComm } from './comm-persistent-coll.ts';
 import type { CommShape, RankState } from './comm-base.ts';
-import { describe, isReduceArray, UNDEFINED } from './constants.ts';
+import { describe, isReduceArray, TAG_UB, UNDEFINED } from './constants.ts';
 import { neighborExchange, type NeighborBlocks } from './coll/neighbor.ts';
 import { bytes } from './coll/util.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
-import { MpiError, type Request } from './request.ts';
 import { mpiCalls } from '../calls.ts';
 import { CommBase } from './comm-base.ts';
 import { RequestComm } from './comm-requests.ts';
 import { guardMethods } from './errhandler.ts';
+import { InterComm } from './intercomm.ts';
+import { MpiError, waitAll, type Request } from './request.ts';
 import { CartTopology, checkNeighbors, DistGraphTopology, GraphTopology, type Topology } from './topology.ts';
 import { allocateShared, checkDispUnit, checkSize, makeWindow, type AllocatedWin } from './rma/create.ts';
 import { viewBytes, type Win, type WinHost } from './rma/window.ts';
@@ -23,6 +24,7 @@ export { CollComm } from './comm-coll.ts';
 export { RequestComm } from './comm-requests.ts';
 export { BSEND_OVERHEAD, describe, IN_PLACE, TAG_UB, UNDEFINED, type CollOptions } from './constants.ts';
 export { Group } from './group.ts';
+export { InterComm } from './intercomm.ts';
 
 /** Split type of `splitType` grouping the ranks of one node (MPI_COMM_TYPE_SHARED). */
 export const COMM_TYPE_SHARED = 1;
@@ -113,6 +115,102 @@ export class Comm extends PersistentCollComm {
     if (this.rank >= n) return null;
     const members = this.shape.members.slice(0, n);
     return this.inherit(new CartComm(this.world, this.proc, this.state, this.shapeOf(members, key), dims, periods.map(Boolean)));
+  }
+
+  /**
+   * An intercommunicator between this communicator's group and another, disjoint one
+   * (MPI_Intercomm_create; collective over both groups). Every rank of a group passes the same
+   * `localLeader` (its leader's rank here) and `tag`; at the leader, `peerComm` is an
+   * intracommunicator holding both leaders and `remoteLeader` the other leader's rank in it
+   * (elsewhere they are not used). The leaders swap their groups over `peerComm` with messages of
+   * tag `tag` (so no other message of that tag should be pending there), then each broadcasts the
+   * other group in its own, as MPICH does.
+   */
+  async intercommCreate(localLeader: number, peerComm: Comm | null, remoteLeader: number, tag: number): Promise<InterComm> {
+    const call = 'intercommCreate';
+    this.live(call);
+    if (!Number.isInteger(localLeader) || localLeader < 0 || localLeader >= this.size) throw new MpiError('MPI_ERR_RANK', `${call}: localLeader=${localLeader} is not a rank of the local communicator (0..${this.size - 1})`);
+    if (!Number.isInteger(tag) || tag < 0 || tag > TAG_UB) throw new MpiError('MPI_ERR_TAG', `${call}: tag=${tag} must be an integer from 0 to ${TAG_UB}`);
+    const leader = this.rank === localLeader;
+    if (leader) {
+      if (!(peerComm instanceof Comm)) throw new MpiError('MPI_ERR_COMM', `${call}: peerComm must be an intracommunicator holding both leaders, got ${describe(peerComm)}`);
+      peerComm.live(call);
+      if (!Number.isInteger(remoteLeader) || remoteLeader < 0 || remoteLeader >= peerComm.size) throw new MpiError('MPI_ERR_RANK', `${call}: remoteLeader=${remoteLeader} is not a rank of peerComm (0..${peerComm.size - 1})`);
+      if (peerComm.shape.members[remoteLeader] === this.proc.rank) throw new MpiError('MPI_ERR_RANK', `${call}: remoteLeader=${remoteLeader} is this rank, the local leader: the two leaders must be different processes`);
+    }
+    this.agree({
+      call,
+      data: [localLeader, tag],
+      cross: (mine, me, other, them) => {
+        const [a, b] = [mine as number[], other as number[]];
+        if (a[0] !== b[0]) return ['MPI_ERR_RANK', `rank ${me} passes localLeader=${a[0]} but rank ${them} passes ${b[0]}`];
+        return a[1] === b[1] ? null : ['MPI_ERR_TAG', `rank ${me} passes tag=${a[1]} but rank ${them} passes ${b[1]}`];
+      },
+    });
+    // the local group agrees on a context (MPICH: an allreduce over it), then learns the remote group from its leader
+    await this.barrier();
+    const info = new Int32Array(1);
+    let remote: Int32Array | null = leader ? await this.swapGroups(peerComm!, remoteLeader, tag) : null;
+    if (remote) info[0] = remote.length;
+    await this.bcast(info, localLeader);
+    remote ??= new Int32Array(info[0]!);
+    await this.bcast(remote, localLeader);
+    const local = this.shape.members;
+    const lowHere = local[0]! < remote[0]!;
+    const [low, high] = lowHere ? [local, remote] : [remote, local];
+    const id = `${tag}:${low.join(',')}|${high.join(',')}`;
+    const n = this.state.intercomms.get(id) ?? 0;
+    this.state.intercomms.set(id, n + 1);
+    const { world, proc, state } = this;
+    return this.inherit(InterComm.make(world, proc, state, `intercomm/${id}/${n}`, low, high, (shape) => new Comm(world, proc, state, shape)));
+  }
+
+  /**
+   * The leader's part of intercommCreate: sends this group's size and members to the remote leader
+   * (rank `remoteLeader` of `peerComm`) and receives its group's, in two exchanges of tag `tag`.
+   */
+  private async swapGroups(peerComm: Comm, remoteLeader: number, tag: number): Promise<Int32Array> {
+    const call = 'intercommCreate';
+    const { world, proc } = this;
+    const me = proc.rank;
+    const peer = peerComm.shape.members[remoteLeader]!;
+    const what = `${call}(remote leader ${remoteLeader}, tag=${tag})`;
+    const active = world.memo('intercomm-active', () => new Map<number, number>());
+    active.set(me, (active.get(me) ?? 0) + 1);
+    try {
+      this.checkLeaderTags(active, me, peer, tag);
+      const swap = async (mine: Int32Array, theirs: Int32Array): Promise<void> => {
+        const r = world.irecv(me, bytesOf(theirs), 4, peer, tag, peerComm.shape.ctx, what, peerComm.shape.inv);
+        const s = world.isend(me, bytesOf(mine), peer, tag, peerComm.shape.ctx, what);
+        await waitAll(proc, [r, s], () => what);
+      };
+      const size = new Int32Array(1);
+      await swap(Int32Array.of(this.size), size);
+      const remote = new Int32Array(size[0]!);
+      await swap(this.shape.members, remote);
+      return remote;
+    } finally {
+      active.set(me, active.get(me)! - 1);
+    }
+  }
+
+  /**
+   * Both leaders must pass one tag: MPI would hang on a mismatch, phit names it when it is sure,
+   * that is when each leader is in this one intercommCreate only (`active`: each world rank's
+   * leader parts in progress). The first leader to arrive leaves its tag for the other.
+   */
+  private checkLeaderTags(active: Map<number, number>, me: number, peer: number, tag: number): void {
+    const pending = this.world.memo('intercomm-leaders', () => new Map<string, { rank: number; tag: number }>());
+    const pair = `${Math.min(me, peer)}-${Math.max(me, peer)}`;
+    const first = pending.get(pair);
+    if (first && first.rank !== me) {
+      if (first.tag === tag) pending.delete(pair);
+      else if (active.get(me) === 1 && active.get(peer) === 1) {
+        throw new MpiError('MPI_ERR_TAG', `intercommCreate: this leader (world rank ${me}) passes tag=${tag} but the remote leader (world rank ${peer}) passed tag=${first.tag}`);
+      }
+    } else if (!first && active.get(me) === 1) {
+      pending.set(pair, { rank: me, tag });
+    }
   }
 
   // ---------------------------------------------------------------- communicator calls
@@ -660,6 +758,6 @@ function blocksOf(call: string, countsName: string, displsName: string, counts: 
 }
 
 /** The public calls of a communicator that the error handler guards: the traced ones and these. */
-const UNTRACED_CALLS = ['compare', 'setName', 'getName', 'topoTest', 'cartMap', 'graphMap', 'graphdimsGet', 'graphGet', 'graphNeighborsCount', 'graphNeighbors', 'distGraphNeighborsCount', 'distGraphNeighbors', 'cartCoords', 'cartRank', 'cartShift', 'setErrhandler'];
+const UNTRACED_CALLS = ['testInter', 'compare', 'setName', 'getName', 'topoTest', 'cartMap', 'graphMap', 'graphdimsGet', 'graphGet', 'graphNeighborsCount', 'graphNeighbors', 'distGraphNeighborsCount', 'distGraphNeighbors', 'cartCoords', 'cartRank', 'cartShift', 'setErrhandler'];
 const GUARDED = [...Object.keys(mpiCalls(1)), ...UNTRACED_CALLS];
 for (const proto of [CommBase.prototype, RequestComm.prototype, CollComm.prototype, PersistentCollComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);

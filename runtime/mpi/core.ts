@@ -2,7 +2,7 @@ import type { EventHandler } from '../../fabric/engine/engine.ts';
 import type { MpiParams } from '../../fabric/machine.ts';
 import { NicStatus } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
-import { CollLedger } from './agreement.ts';
+import { CollLedger, type RankNames } from './agreement.ts';
 import { ANY_SOURCE, ANY_TAG, matches, Msg, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
 
@@ -14,7 +14,7 @@ const cancelBeforePost = (req: Request): boolean => {
   return true;
 };
 
-export { ANY_SOURCE, ANY_TAG, PROC_NULL } from './message.ts';
+export { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT } from './message.ts';
 
 /** Unpacks a derived-datatype receive's bytes into the user's layout; the CPU time (ps) it took. */
 function unpacked(p: Posted, bytes: number): number {
@@ -296,11 +296,14 @@ export class MpiWorld implements EventHandler {
     return c;
   }
 
-  /** The record of collective calls of the communicator with context `ctx` (shared by its ranks). */
-  ledgerFor(ctx: number, members: Int32Array): CollLedger {
+  /**
+   * The record of collective calls of the communicator with context `ctx` (shared by its ranks);
+   * an intercommunicator gives its own label and names its ranks by group.
+   */
+  ledgerFor(ctx: number, members: Int32Array, label?: string, names?: RankNames): CollLedger {
     let l = this.ledgers.get(ctx);
     if (!l) {
-      l = new CollLedger(members, ctx === 0 ? 'MPI_COMM_WORLD' : `the communicator of context ${ctx} (${members.length} ranks)`);
+      l = new CollLedger(members, label ?? (ctx === 0 ? 'MPI_COMM_WORLD' : `the communicator of context ${ctx} (${members.length} ranks)`), names);
       this.ledgers.set(ctx, l);
     }
     return l;

@@ -10,6 +10,8 @@ const EMPTY = new Uint8Array(0);
 export const ANY_SOURCE = -2;
 export const ANY_TAG = -1;
 export const PROC_NULL = -1;
+/** The root's own root argument in a collective on an intercommunicator (MPI_ROOT). */
+export const ROOT = -3;
 
 /** A table of values by slot, slots reused once taken (events carry slots instead of closures). */
 export class Slots<T> {

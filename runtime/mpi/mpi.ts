@@ -2,7 +2,7 @@ import type { Proc } from '../proc.ts';
 import { ERROR_CODES } from './error-classes.ts';
 import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
 import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
-import { ANY_SOURCE, ANY_TAG, PROC_NULL, type MpiWorld } from './core.ts';
+import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, type MpiWorld } from './core.ts';
 import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
 import * as dt from './datatype.ts';
 import * as make from './datatype-make.ts';
@@ -18,7 +18,7 @@ export type { Message } from './mprobe.ts';
 export type { Completion } from './comm-base.ts';
 export { Datatype } from './datatype.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
-export { CartComm, Comm, COMM_TYPE_SHARED, Group, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
+export { CartComm, Comm, COMM_TYPE_SHARED, Group, InterComm, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
 export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
 export { Win, type SharedSegment, type WinFlavor } from './rma/window.ts';
 export type { AllocatedWin } from './rma/create.ts';
@@ -33,6 +33,8 @@ export class Mpi extends Comm {
   readonly ANY_SOURCE = ANY_SOURCE;
   readonly ANY_TAG = ANY_TAG;
   readonly PROC_NULL = PROC_NULL;
+  /** The root's own root argument in a collective on an intercommunicator (MPI_ROOT); the other ranks of its group pass PROC_NULL. */
+  readonly ROOT = ROOT;
   readonly UNDEFINED = UNDEFINED;
   readonly TAG_UB = TAG_UB;
   readonly SUM: Op = SUM;
