@@ -274,7 +274,11 @@ export class CollComm extends CommBase {
     return this.alltoallvIn('ialltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts, false);
   }
 
-  private alltoallvIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean): Request {
+  /**
+   * `then` runs when the schedule has moved the data (a long form's unpacking, which charges the
+   * rank for its CPU time).
+   */
+  private alltoallvIn(call: string, sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts: CollOptions | undefined, blocking: boolean, then?: () => void): Request {
     const recv = this.collBuf(call, 'recvBuf', recvBuf);
     // in place: the data to send is in recvBuf, laid out as it will be received (sendCounts and sendDispls are ignored)
     const send = sendBuf === IN_PLACE ? this.copyOf(recv) : this.collBuf(call, 'sendBuf', sendBuf);
@@ -286,7 +290,8 @@ export class CollComm extends CommBase {
     this.checkBlocks(call, 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
     this.checkBlocks(call, 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
     this.agree({ call, type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts!), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
-    return this.launch(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts!, sendDispls!, recv, recvCounts, recvDispls), call, blocking);
+    const alg = this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts!, sendDispls!, recv, recvCounts, recvDispls);
+    return this.launch(then ? andThen(alg, then) : alg, call, blocking);
   }
 
   /**
@@ -296,6 +301,16 @@ export class CollComm extends CommBase {
    */
   async alltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[], opts?: CollOptions): Promise<void> {
     await typed.alltoallw(this, this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts]);
+  }
+
+  /**
+   * Nonblocking alltoallw (MPI_Ialltoallw): non-contiguous blocks are packed at the call and
+   * unpacked when the schedule ends; it progresses inside this rank's MPI calls.
+   */
+  ialltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[], opts?: CollOptions): Request {
+    const call = 'ialltoallw';
+    const { send, recv } = typed.alltoallwSides(this.packer, call, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts], this.size);
+    return typed.startOnBytes(() => this.alltoallvIn(call, send.bytes, send.counts, send.displs, recv.bytes, recv.counts, recv.displs, opts, false, () => recv.finish()));
   }
 
   /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
@@ -697,6 +712,12 @@ export class CollComm extends CommBase {
       if (displs![r]! + counts![r]! > length) throw new MpiError('MPI_ERR_COUNT', `${call}: block ${r} (${displsName}[${r}]=${displs![r]}, ${countsName}[${r}]=${counts![r]}) runs past the buffer's ${length} elements`);
     }
   }
+}
+
+/** `alg`, then `then` once it has returned. */
+function* andThen(alg: Coll, then: () => void): Coll {
+  yield* alg;
+  then();
 }
 
 /** Tags one collective call's algorithm may use (util.ts TAG: bases up to 0x1e0, phases 0..15). */
