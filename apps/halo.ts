@@ -1,6 +1,7 @@
 import type { CartComm, Datatype, Mpi, Request } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { round, SKELETON_CHECK, type App, type AppResult, type ParamSpec, type ParamValues } from './app.ts';
+import { faceOffset, forLayer, layoutOf, type Layout } from './grid-util.ts';
 
 const AXES = ['x', 'y', 'z'] as const;
 
@@ -15,28 +16,6 @@ function blockCells(n: number, p: number, c: number): number {
 /** First cell of block `c` of `n` cells split over `p` blocks. */
 function blockStart(n: number, p: number, c: number): number {
   return c * Math.floor(n / p) + Math.min(c, n % p);
-}
-
-/**
- * The local block with a halo of one cell: `padded[d]` = cells along d + 2, the last dimension
- * varying fastest; `stride[d]` elements between neighbours along d.
- */
-interface Layout {
-  readonly local: readonly number[];
-  readonly padded: readonly number[];
-  readonly stride: readonly number[];
-}
-
-function layoutOf(local: readonly number[]): Layout {
-  const padded = local.map((n) => n + 2);
-  const stride = padded.map(() => 1);
-  for (let d = padded.length - 2; d >= 0; d--) stride[d] = stride[d + 1]! * padded[d + 1]!;
-  return { local, padded, stride };
-}
-
-/** Element offset of the face normal to dimension `d` at coordinate `c` along d (the other coordinates at 1). */
-function faceOffset(l: Layout, d: number, c: number): number {
-  return l.stride.reduce((s, st, k) => s + st * (k === d ? c : 1), 0);
 }
 
 /**
@@ -235,24 +214,4 @@ function checkLayer(l: Layout, d: number, c: number, u: Float64Array, it: number
     if (u[o] !== value(it, idx)) bad++;
   });
   return bad;
-}
-
-/**
- * Calls `f(offset, i, index)` for the face cells of the layer at coordinate `c` along `d`
- * (padded indices), `i` counting them in the order the face's datatype packs them.
- */
-function forLayer(l: Layout, d: number, c: number, f: (offset: number, i: number, idx: readonly number[]) => void): void {
-  const dims = l.local.length;
-  const idx = new Array<number>(dims).fill(1);
-  let i = 0;
-  const walk = (k: number, off: number): void => {
-    if (k === dims) return f(off, i++, idx);
-    const lo = k === d ? c : 1;
-    const hi = k === d ? c : l.local[k]!;
-    for (let x = lo; x <= hi; x++) {
-      idx[k] = x;
-      walk(k + 1, off + x * l.stride[k]!);
-    }
-  };
-  walk(0, 0);
 }
