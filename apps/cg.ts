@@ -13,7 +13,8 @@ const UPDATE = { flops: 16, bytes: 104 };
  * zero Dirichlet boundary) of a grid of n^3 cells per rank on a non-periodic 3-D Cartesian
  * communicator. The right-hand side is A x* for a known x*, worked out by each rank from global
  * coordinates, so the solution can be checked. The iteration is Ghysels and Vanroose's pipelined
- * CG without preconditioner (Parallel Computing 40, 2014, Alg. 4 with M = I): its one reduction
+ * CG ("Hiding global synchronization latency in the preconditioned Conjugate Gradient
+ * algorithm", Parallel Computing 40, 2014) with the identity as preconditioner: its one reduction
  * per iteration, (r, r) and (w, r) in one iallreduce, does not depend on the stencil product
  * q = A w that follows it. With `overlap=yes` the iallreduce is started, the halo of w is
  * exchanged and the product is computed in `chunks` slabs, testing the reduction between slabs
