@@ -2,6 +2,7 @@ import type { App } from './app.ts';
 import { allreduce } from './allreduce.ts';
 import { alltoall } from './alltoall.ts';
 import { amorate } from './amorate.ts';
+import { cg } from './cg.ts';
 import { fft2d } from './fft2d.ts';
 import { fft3d } from './fft3d.ts';
 import { gups } from './gups.ts';
@@ -19,7 +20,7 @@ import { pattern } from './pattern.ts';
 import { randpairs } from './randpairs.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall };
+export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg };
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

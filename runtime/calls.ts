@@ -168,6 +168,8 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     ineighborAllgatherv: coll('MPI_Ineighbor_allgatherv', (a) => nb(a[0])),
     ineighborAlltoall: coll('MPI_Ineighbor_alltoall', (a) => nb(a[0])),
     ineighborAlltoallv: coll('MPI_Ineighbor_alltoallv', (a) => sumCounts(a[1], a[0])),
+    neighborAlltoallw: coll('MPI_Neighbor_alltoallw', (a) => typedSum(a[1], a[3])),
+    ineighborAlltoallw: coll('MPI_Ineighbor_alltoallw', (a) => typedSum(a[1], a[3])),
     barrier: coll('MPI_Barrier', () => 0),
     bcast: forms(coll('MPI_Bcast', (a) => nb(a[0]), (a) => ({ root: num(a[1]) })), coll('MPI_Bcast', (a) => typed(a[1], a[2]), (a) => ({ root: num(a[3]) })), 3),
     reduce: forms(coll('MPI_Reduce', (a) => sendOrInPlace(a[0], a[1]), (a) => ({ root: num(a[3]), op: opName(a[2]) })), coll('MPI_Reduce', (a) => typed(a[2], a[3]), (a) => ({ root: num(a[5]), op: opName(a[4]) })), 5),
@@ -196,7 +198,7 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
   return calls;
 }
 
-const NONBLOCKING_COLLECTIVES = ['barrier', 'bcast', 'reduce', 'allreduce', 'allgather', 'allgatherv', 'alltoall', 'alltoallv', 'reduceScatter', 'reduceScatterBlock', 'gather', 'gatherv', 'scatter', 'scatterv', 'scan', 'exscan'] as const;
+const NONBLOCKING_COLLECTIVES = ['barrier', 'bcast', 'reduce', 'allreduce', 'allgather', 'allgatherv', 'alltoall', 'alltoallv', 'alltoallw', 'reduceScatter', 'reduceScatterBlock', 'gather', 'gatherv', 'scatter', 'scatterv', 'scan', 'exscan'] as const;
 
 /** Methods of a request the program may call itself. */
 export const REQUEST_CALLS: Readonly<Record<string, CallSpec>> = {

@@ -202,6 +202,33 @@ describe('overlap of a nonblocking collective with computation', () => {
   });
 });
 
+describe('a wait that begins once the schedule\'s messages have arrived', () => {
+  // the last message lands while the rank computes, outside MPI: the step that takes it runs at the
+  // wait's first poll, completes the request there, and the wait must end instead of blocking for good
+  it.each(['wait', 'waitAll', 'waitAny', 'test then wait'])('an 8-byte iallreduce on 2 ranks, 10 us of work, then %s: ends, with the sum', async (how) => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi, compute, now }) => {
+        const out = new Float64Array(1);
+        const req = mpi.iallreduce(Float64Array.of(mpi.rank + 1), out, mpi.SUM);
+        if (how === 'test then wait') await req.test();
+        await compute({ us: 10 });
+        const t = now();
+        if (how === 'waitAll') await mpi.waitAll([req]);
+        else if (how === 'waitAny') await mpi.waitAny([req]);
+        else await req.wait();
+        return { sum: out[0], waitedUs: now() - t };
+      },
+    });
+    for (const x of r.rankResults as { sum: number; waitedUs: number }[]) {
+      expect(x.sum).toBe(3);
+      // the rest of the schedule (combining, the call's bookkeeping), not a wait for the network
+      expect(x.waitedUs).toBeLessThan(1);
+    }
+  });
+});
+
 describe('nonblocking collectives: errors', () => {
   it('a bad root fails at the call with MPI_ERR_ROOT naming ibcast', async () => {
     const err = await rejection(

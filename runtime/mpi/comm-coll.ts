@@ -316,7 +316,8 @@ export class CollComm extends RequestComm {
     this.checkBlocks(call, 'sendCounts', 'sendDispls', sendCounts, sendDispls, send.length);
     this.checkBlocks(call, 'recvCounts', 'recvDispls', recvCounts, recvDispls, recv.length);
     this.agree({ call, type: send.constructor.name, algorithm: opts?.algorithm, data: { send: Int32Array.from(sendCounts!), recv: Int32Array.from(recvCounts) }, cross: pairedCounts });
-    return this.launch(this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts!, sendDispls!, recv, recvCounts, recvDispls), call, blocking);
+    const alg = this.algorithm('alltoallv', 0, undefined, opts).fn(this.transport, send, sendCounts!, sendDispls!, recv, recvCounts, recvDispls);
+    return this.launch(alg, call, blocking);
   }
 
   /**

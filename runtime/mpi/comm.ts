@@ -5,7 +5,11 @@ import { CollComm } from './comm-coll.ts';
 import { PersistentCollComm } from './comm-persistent-coll.ts';
 import type { CommShape, RankState } from './comm-base.ts';
 import { describe, isReduceArray, TAG_UB, UNDEFINED } from './constants.ts';
-import { neighborExchange, type NeighborBlocks } from './coll/neighbor.ts';
+import { neighborExchange, neighborReceives, type NeighborBlocks } from './coll/neighbor.ts';
+import type { Coll, Step } from './coll/transport.ts';
+import type { Datatype } from './datatype.ts';
+import * as typed from './datatype-coll.ts';
+import type { Landing } from './datatype-pack.ts';
 import { bytes } from './coll/util.ts';
 import { Group } from './group.ts';
 import type { ReduceArray } from './ops.ts';
@@ -510,6 +514,21 @@ export class Comm extends PersistentCollComm {
     return this.neighborAlltoallvIn('ineighborAlltoallv', sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, false);
   }
 
+  /**
+   * `sendCounts[j]` elements of `sendTypes[j]` from byte `sendDispls[j]` of `sendBuf` to
+   * destination j; source i's block into `recvCounts[i]` elements of `recvTypes[i]` at byte
+   * `recvDispls[i]` of `recvBuf` (MPI_Neighbor_alltoallw). Non-contiguous blocks are packed at
+   * the call and unpacked as they land, at the library's packing cost.
+   */
+  async neighborAlltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[]): Promise<void> {
+    await this.finish(this.neighborAlltoallwIn('neighborAlltoallw', [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes], true));
+  }
+
+  /** Nonblocking neighborAlltoallw (MPI_Ineighbor_alltoallw): blocks are packed at the call and unpacked when the schedule ends. */
+  ineighborAlltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[]): Request {
+    return this.neighborAlltoallwIn('ineighborAlltoallw', [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes], false);
+  }
+
   private neighborAllgatherIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray, blocking: boolean): Request {
     const { send, recv, sources, dests, slotAtDest } = this.neighborhood(call, sendBuf, recvBuf);
     const k = send.length;
@@ -539,17 +558,31 @@ export class Comm extends PersistentCollComm {
     return this.exchange(call, { sources, dests, slotAtDest, send: (j) => bytes(send, sendDispls[j]!, sendCounts[j]!), recv: (i) => bytes(recv, recvDispls[i]!, recvCounts[i]!) }, send, blocking);
   }
 
-  /** The topology's neighbours of this rank, and the call's buffers checked. */
-  private neighborhood(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray): Omit<NeighborBlocks, 'send' | 'recv'> & { send: ReduceArray; recv: ReduceArray } {
+  private neighborAlltoallwIn(call: string, a: readonly unknown[], blocking: boolean): Request {
+    const { sources, dests, slotAtDest } = this.neighbors(call);
+    const { send, recv } = typed.neighborSides(this.packer, call, a, dests.length, sources.length);
+    this.agree({ call });
+    const exchange = neighborReceives(this.transport, { sources, dests, slotAtDest, send: (j) => send[j]!, recv: (i) => recv[i]!.bytes }, call);
+    return this.launch(landAll(call, exchange, sources, recv), call, blocking);
+  }
+
+  /** This rank's neighbours in the communicator's topology (MPI_ERR_TOPOLOGY without one). */
+  private neighbors(call: string): Omit<NeighborBlocks, 'send' | 'recv'> {
     this.live(call);
     const t = this.topology;
     if (!t) throw new MpiError('MPI_ERR_TOPOLOGY', `${call}: the communicator has no topology (make one with cartCreate, graphCreate or distGraphCreateAdjacent)`);
+    // on a grid the block sent down a dimension arrives from above at the neighbour (slot 2d+1), and up, from below
+    return { sources: t.sources(this.rank), dests: t.dests(this.rank), slotAtDest: t.kind === 'cart' ? (j) => j ^ 1 : null };
+  }
+
+  /** The topology's neighbours of this rank, and the call's buffers checked. */
+  private neighborhood(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray): Omit<NeighborBlocks, 'send' | 'recv'> & { send: ReduceArray; recv: ReduceArray } {
+    const n = this.neighbors(call);
     for (const [name, v] of [['sendBuf', sendBuf], ['recvBuf', recvBuf]] as const) {
       if (!isReduceArray(v)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a numeric typed array, got ${describe(v)}`);
     }
     if (sendBuf.constructor !== recvBuf.constructor) throw new MpiError('MPI_ERR_TYPE', `${call}: sendBuf and recvBuf must have the same element type (got ${sendBuf.constructor.name} and ${recvBuf.constructor.name})`);
-    // on a grid the block sent down a dimension arrives from above at the neighbour (slot 2d+1), and up, from below
-    return { send: sendBuf, recv: recvBuf, sources: t.sources(this.rank), dests: t.dests(this.rank), slotAtDest: t.kind === 'cart' ? (j) => j ^ 1 : null };
+    return { ...n, send: sendBuf, recv: recvBuf };
   }
 
   private exchange(call: string, blocks: NeighborBlocks, send: ReduceArray, blocking: boolean): Request {
@@ -744,6 +777,24 @@ export function dimsCreate(nnodes: number, dims: readonly number[]): number[] {
   const fill = balancedDims(nnodes / fixed, free);
   let k = 0;
   return dims.map((d) => (d > 0 ? d : fill[k++]!));
+}
+
+/**
+ * A w-form neighbourhood exchange, then each received block unpacked into the user's layout
+ * (its CPU time charged): a source must send as many bytes as its block here takes.
+ */
+function* landAll(call: string, exchange: Generator<Step, (Request | null)[], void>, sources: readonly number[], recv: readonly Landing[]): Coll {
+  const received = yield* exchange;
+  let ps = 0;
+  for (let i = 0; i < received.length; i++) {
+    const r = received[i];
+    if (!r) continue;
+    const l = recv[i]!;
+    const got = r.peek().bytes;
+    if (got !== l.bytes.length) throw new MpiError('MPI_ERR_COUNT', `${call}: source ${i} (rank ${sources[i]}) sent ${got} bytes, but recvCounts[${i}] x recvTypes[${i}] take ${l.bytes.length}`);
+    if (l.unpack) ps += l.unpack(got);
+  }
+  if (ps > 0) yield ps;
 }
 
 /** Checks the counts and displacements of `n` blocks, each inside a buffer of `length` elements. */

@@ -188,7 +188,7 @@ export function alltoallLong(c: CollComm, pk: Packer, a: readonly unknown[], mod
 // ---------------------------------------------------------------- blocks per rank (the v and w forms)
 
 /** One block per rank of a buffer, as bytes: byte counts and displacements into `bytes`. */
-interface Blocks {
+export interface Blocks {
   readonly bytes: Uint8Array;
   readonly counts: Int32Array;
   readonly displs: Int32Array;
@@ -196,19 +196,19 @@ interface Blocks {
   finish(): void;
 }
 
-/** Per-rank counts of `name`: one non-negative integer per rank. */
-function countsOf(call: string, name: string, v: unknown, n: number): number[] {
+/** Per-rank counts of `name`: one non-negative integer per rank (or per `per`: a neighbour). */
+function countsOf(call: string, name: string, v: unknown, n: number, per = 'rank'): number[] {
   if (v === null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number' || (v as ArrayLike<number>).length < n) {
-    throw new MpiError('MPI_ERR_COUNT', `${call}: ${name} must have one entry per rank (${n}), got ${describe(v)}`);
+    throw new MpiError('MPI_ERR_COUNT', `${call}: ${name} must have one entry per ${per} (${n}), got ${describe(v)}`);
   }
   const a = v as ArrayLike<unknown>;
   return Array.from({ length: n }, (_, r) => checkCount(call, `${name}[${r}]`, a[r]));
 }
 
 /** Displacements of `name`, integers, times `unit` bytes. */
-function displsOf(call: string, name: string, v: unknown, n: number, unit: number[]): number[] {
+function displsOf(call: string, name: string, v: unknown, n: number, unit: number[], per = 'rank'): number[] {
   if (v === null || typeof v !== 'object' || typeof (v as ArrayLike<number>).length !== 'number' || (v as ArrayLike<number>).length < n) {
-    throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must have one entry per rank (${n}), got ${describe(v)}`);
+    throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must have one entry per ${per} (${n}), got ${describe(v)}`);
   }
   const a = v as ArrayLike<unknown>;
   return Array.from({ length: n }, (_, r) => {
@@ -256,13 +256,13 @@ function blocks(pk: Packer, call: string, name: string, buf: unknown, counts: nu
   };
 }
 
-/** `count` copies of one type, or the types of a w-form (one per rank). */
-function typesOf(call: string, name: string, v: unknown, n: number): Datatype[] {
+/** `count` copies of one type, or the types of a w-form (one per rank, or per `per`). */
+function typesOf(call: string, name: string, v: unknown, n: number, per = 'rank'): Datatype[] {
   if (!Array.isArray(v)) {
     const t = checkType(call, name, v);
     return new Array<Datatype>(n).fill(t);
   }
-  if (v.length < n) throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must have one datatype per rank (${n}), got ${v.length}`);
+  if (v.length < n) throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must have one datatype per ${per} (${n}), got ${v.length}`);
   return Array.from({ length: n }, (_, r) => checkType(call, `${name}[${r}]`, v[r]));
 }
 
@@ -332,6 +332,35 @@ function vw(c: CollComm, pk: Packer, call: string, sendBuf: unknown, sendCounts:
   const s = vSide(pk, call, ['sendBuf', 'sendCounts', 'sendDispls', w ? 'sendTypes' : 'sendType'], sendBuf, sendCounts, sendDispls, sendType, c.size, true);
   const r = vSide(pk, call, ['recvBuf', 'recvCounts', 'recvDispls', w ? 'recvTypes' : 'recvType'], recvBuf, recvCounts, recvDispls, recvType, c.size, false);
   return go(mode, call, () => c.alltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts), () => c.ialltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts), () => r.finish());
+}
+
+/** The blocks of a neighbourhood collective's w-form, one per neighbour: what goes to each destination, and where each source's block lands. */
+export interface NeighborSides {
+  /** Bytes for destination j: a view of the user's buffer when contiguous, else packed (charged). */
+  readonly send: readonly Uint8Array[];
+  /** Where the block from source i lands, and how it is unpacked. */
+  readonly recv: readonly Landing[];
+}
+
+/**
+ * MPI_Neighbor_alltoallw's arguments for `dests` destinations and `sources` sources, checked:
+ * block j is `sendCounts[j]` elements of `sendTypes[j]` from byte `sendDispls[j]` of `sendBuf`,
+ * packed now (charged) unless contiguous; source i's block lands as `recvCounts[i]` elements of
+ * `recvTypes[i]` at byte `recvDispls[i]` of `recvBuf`.
+ */
+export function neighborSides(pk: Packer, call: string, a: readonly unknown[], dests: number, sources: number): NeighborSides {
+  const [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes] = a;
+  const side = (names: [string, string, string, string], buf: unknown, counts: unknown, displs: unknown, types: unknown, n: number, per: string): { user: Uint8Array; count: number; displ: number; type: Datatype }[] => {
+    if (!Array.isArray(types)) throw new MpiError('MPI_ERR_ARG', `${call}: ${names[3]} must be an array of one datatype per ${per}, got ${describe(types)}`);
+    if (!ArrayBuffer.isView(buf)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${names[0]} must be a typed array or DataView, got ${describe(buf)}`);
+    const ts = typesOf(call, names[3], types, n, per);
+    const cs = countsOf(call, names[1], counts, n, per);
+    const ds = displsOf(call, names[2], displs, n, new Array<number>(n).fill(1), per);
+    return cs.map((count, j) => ({ user: userBytes(call, `${names[0]} (block ${j})`, buf, count, ts[j]!, ds[j]!), count, displ: ds[j]!, type: ts[j]! }));
+  };
+  const s = side(['sendBuf', 'sendCounts', 'sendDispls', 'sendTypes'], sendBuf, sendCounts, sendDispls, sendTypes, dests, 'destination');
+  const r = side(['recvBuf', 'recvCounts', 'recvDispls', 'recvTypes'], recvBuf, recvCounts, recvDispls, recvTypes, sources, 'source');
+  return { send: s.map((b) => sendBytes(pk, b.user, b.displ, b.count, b.type)), recv: r.map((b) => landing(pk, b.user, b.displ, b.count, b.type)) };
 }
 
 // ---------------------------------------------------------------- reductions

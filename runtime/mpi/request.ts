@@ -334,6 +334,10 @@ class RankWait implements RequestWaiter {
   private readonly joined: { readonly req: Request; readonly resolve: (s: Status) => void; readonly reject: (e: unknown) => void }[] = [];
   /** The wait is satisfied and its thread woken (it may not have resumed yet). */
   private fired = false;
+  /** The wait is starting: its poll (`progress.enter`) runs schedule steps due, which may complete what it waits for. */
+  private entering = false;
+  /** The outcome of a wait satisfied while it was starting: it ends without a suspension. */
+  private early: { readonly value: unknown; readonly failure: unknown } | null = null;
 
   constructor(
     private readonly proc: Proc,
@@ -350,7 +354,14 @@ class RankWait implements RequestWaiter {
     }
     this.left = mode === 'any' ? 1 : left;
     this.progress = reqs.find((r) => r.progress !== null)?.progress ?? null;
+    this.entering = true;
     this.progress?.enter();
+    this.entering = false;
+    if (this.early) {
+      const { value, failure } = this.early;
+      this.promise = failure !== null ? Promise.reject(failure as Error) : Promise.resolve(value);
+      return;
+    }
     this.promise = proc.suspend(reason);
     proc.pendingWait = this;
   }
@@ -385,11 +396,10 @@ class RankWait implements RequestWaiter {
   requestDone(): void {
     if (--this.left > 0) return;
     if (this.mode === 'any') for (const r of this.reqs) if (r.waiter === this) r.waiter = null;
-    const proc = this.proc;
     this.fired = true;
     // a wait on a collective (no progress of its own) ends where the collective's last wait did
     this.progress?.leave();
-    if (this.mode === 'any') return proc.resume(undefined);
+    if (this.mode === 'any') return this.wake(undefined, null);
     let value: unknown;
     let failure: unknown = null;
     try {
@@ -398,8 +408,14 @@ class RankWait implements RequestWaiter {
       failure = e;
     }
     this.settleJoined();
-    if (failure !== null) proc.resumeWithError(failure);
-    else proc.resume(value);
+    this.wake(value, failure);
+  }
+
+  /** Resumes the thread with the wait's outcome, or, while the wait is starting, keeps the outcome for it. */
+  private wake(value: unknown, failure: unknown): void {
+    if (this.entering) this.early = { value, failure };
+    else if (failure !== null) this.proc.resumeWithError(failure);
+    else this.proc.resume(value);
   }
 
   /** Hands the joined waits their statuses (or errors). */
