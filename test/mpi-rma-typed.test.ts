@@ -76,3 +76,66 @@ describe('one-sided calls take (buffer, count, datatype) at both ends', () => {
     expect(b).toMatch(/^MPI_ERR_TYPE: get: originType .* is not committed/);
   });
 });
+
+describe('accumulates take (buffer, count, datatype) for predefined types', () => {
+  it('accumulate, getAccumulate, fetchAndOp and compareAndSwap in their long forms', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 3,
+      program: async ({ mpi }) => {
+        const mem = new Float64Array(4);
+        const counter = new BigInt64Array(2);
+        const win = await mpi.winCreate(mem);
+        const cwin = await mpi.winCreate(counter);
+        await win.fence();
+        // every rank adds (rank + 1) x [1, 2, 3, 4] to rank 0's window
+        await win.accumulate(Float64Array.from([1, 2, 3, 4], (x) => x * (mpi.rank + 1)), 4, mpi.DOUBLE, 0, 0, 4, mpi.DOUBLE, mpi.SUM);
+        await win.fence();
+        const old = new Float64Array(2);
+        await win.lockAll();
+        if (mpi.rank === 1) await win.getAccumulate(Float64Array.of(100, 100), 2, mpi.DOUBLE, old, 2, mpi.DOUBLE, 0, 2, 2, mpi.DOUBLE, mpi.MAX);
+        await win.unlockAll();
+        await cwin.lockAll();
+        const fetched = new BigInt64Array(1);
+        await cwin.fetchAndOp(BigInt64Array.of(1n), fetched, mpi.INT64_T, 0, 0, mpi.SUM);
+        await cwin.flushAll();
+        const swapped = new BigInt64Array(1);
+        if (mpi.rank === 2) await cwin.compareAndSwap(BigInt64Array.of(77n), BigInt64Array.of(0n), swapped, mpi.INT64_T, 0, 1);
+        await cwin.unlockAll();
+        await mpi.barrier();
+        await win.free();
+        await cwin.free();
+        return { mem: [...mem], old: [...old], fetched: fetched[0], counter: [...counter], swapped: swapped[0] };
+      },
+    });
+    const res = r.rankResults as { mem: number[]; old: number[]; fetched: bigint; counter: bigint[] }[];
+    // 1 + 2 + 3 = 6 times [1, 2, 3, 4], then MAX with 100 on elements 2 and 3
+    expect(res[0]!.mem).toEqual([6, 12, 100, 100]);
+    expect(res[1]!.old).toEqual([18, 24]);
+    // three fetch-and-adds of 1: each rank saw a distinct old value
+    expect(res.map((x) => Number(x.fetched)).sort()).toEqual([0, 1, 2]);
+    expect(res[0]!.counter).toEqual([3n, 77n]);
+  });
+
+  it('a non-contiguous type in an accumulate is MPI_ERR_TYPE', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi }) => {
+        const win = await mpi.winCreate(new Float64Array(8));
+        win.setErrhandler(mpi.ERRORS_RETURN);
+        await win.fence();
+        let msg = 'none';
+        try {
+          await win.accumulate(new Float64Array(8), 1, mpi.typeCommit(mpi.typeVector(4, 1, 2, mpi.DOUBLE)), mpi.rank ^ 1, 0, 4, mpi.DOUBLE, mpi.SUM);
+        } catch (e) {
+          msg = (e as MpiError).message;
+        }
+        await win.fence();
+        await win.free();
+        return msg;
+      },
+    });
+    expect(r.rankResults[0]).toMatch(/^MPI_ERR_TYPE: accumulate: vector.* is neither a predefined datatype nor a contiguous type of one/);
+  });
+});

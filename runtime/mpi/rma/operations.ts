@@ -10,7 +10,7 @@ import { findRegion, type Region } from './dynamic.ts';
 import { Epochs } from './epochs.ts';
 import type { WinHost, WinParts, WinShared } from './parts.ts';
 import { RmaNic } from './transport.ts';
-import { typedTransfer } from './typed.ts';
+import { accumulateValues, checkAccumulateTarget, typedTransfer } from './typed.ts';
 import type { Datatype } from '../datatype.ts';
 
 export const EMPTY = new Uint8Array(0);
@@ -99,18 +99,49 @@ export class WinOperations {
   }
 
   /** Combines `origin` into rank `target`'s window at `disp` with `op`, element by element atomically (MPI_Accumulate). */
-  async accumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<void> {
+  accumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<void>;
+  /** MPI_Accumulate's long form, for predefined datatypes and contiguous types of one. */
+  accumulate(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<void>;
+  async accumulate(...a: unknown[]): Promise<void> {
+    if (a.length <= 4) {
+      await this.combine('accumulate', a[0] as ReduceArray, null, a[1] as number, a[2] as number, a[3] as Op, false);
+      return;
+    }
+    const [buf, oc, ot, target, disp, tc, tt, op] = a as [ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
+    const origin = accumulateValues('accumulate', 'origin', buf, oc, ot);
+    checkAccumulateTarget('accumulate', origin, tc, tt);
     await this.combine('accumulate', origin, null, target, disp, op, false);
   }
 
   /** Like `accumulate`, returning the target's elements as they were into `result` (MPI_Get_accumulate); `origin` may be null with NO_OP. */
-  async getAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<void> {
+  getAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<void>;
+  /** MPI_Get_accumulate's long form, for predefined datatypes and contiguous types of one. */
+  getAccumulate(origin: ArrayBufferView | null, originCount: number, originType: Datatype, result: ArrayBufferView, resultCount: number, resultType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<void>;
+  async getAccumulate(...a: unknown[]): Promise<void> {
+    if (a.length <= 5) {
+      await this.combine('getAccumulate', a[0] as ReduceArray | null, a[1] as ReduceArray, a[2] as number, a[3] as number, a[4] as Op, false);
+      return;
+    }
+    const [buf, oc, ot, res, rc, rt, target, disp, tc, tt, op] = a as [ArrayBufferView | null, number, Datatype, ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
+    const result = accumulateValues('getAccumulate', 'result', res, rc, rt);
+    const origin = buf === null ? null : accumulateValues('getAccumulate', 'origin', buf, oc, ot);
+    checkAccumulateTarget('getAccumulate', result, tc, tt);
     await this.combine('getAccumulate', origin, result, target, disp, op, false);
   }
 
   /** One element of getAccumulate (MPI_Fetch_and_op): element 0 of `origin` and `result`. */
-  async fetchAndOp(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<void> {
-    const one = (a: ReduceArray | null): ReduceArray | null => (isReduceArray(a) && a.length > 1 ? a.subarray(0, 1) : a);
+  fetchAndOp(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<void>;
+  /** MPI_Fetch_and_op's long form: one element of predefined `datatype` at `origin` and `result`. */
+  fetchAndOp(origin: ArrayBufferView | null, result: ArrayBufferView, datatype: Datatype, target: number, disp: number, op: Op): Promise<void>;
+  async fetchAndOp(...a: unknown[]): Promise<void> {
+    if (a.length > 5) {
+      const [o, r, dt, target, disp, op] = a as [ArrayBufferView | null, ArrayBufferView, Datatype, number, number, Op];
+      const result = accumulateValues('fetchAndOp', 'result', r, 1, dt);
+      await this.combine('fetchAndOp', o === null ? null : accumulateValues('fetchAndOp', 'origin', o, 1, dt), result, target, disp, op, false);
+      return;
+    }
+    const [origin, result, target, disp, op] = a as [ReduceArray | null, ReduceArray, number, number, Op];
+    const one = (x: ReduceArray | null): ReduceArray | null => (isReduceArray(x) && x.length > 1 ? x.subarray(0, 1) : x);
     await this.combine('fetchAndOp', one(origin), one(result), target, disp, op, false);
   }
 
@@ -128,8 +159,17 @@ export class WinOperations {
    * Atomically replaces element `disp` of rank `target`'s window by `origin[0]` if it equals
    * `compare[0]`; `result[0]` receives the old element (MPI_Compare_and_swap). Integer types only.
    */
-  async compareAndSwap(origin: ReduceArray, compare: ReduceArray, result: ReduceArray, target: number, disp: number): Promise<void> {
+  compareAndSwap(origin: ReduceArray, compare: ReduceArray, result: ReduceArray, target: number, disp: number): Promise<void>;
+  /** MPI_Compare_and_swap's long form: one element of predefined `datatype` at each buffer. */
+  compareAndSwap(origin: ArrayBufferView, compare: ArrayBufferView, result: ArrayBufferView, datatype: Datatype, target: number, disp: number): Promise<void>;
+  async compareAndSwap(...a: unknown[]): Promise<void> {
     const call = 'compareAndSwap';
+    let [origin, compare, result, target, disp] = a as [ReduceArray, ReduceArray, ReduceArray, number, number];
+    if (a.length > 5) {
+      const dt = a[3] as Datatype;
+      [origin, compare, result] = (['origin', 'compare', 'result'] as const).map((name, i) => accumulateValues(call, name, a[i], 1, dt)) as [ReduceArray, ReduceArray, ReduceArray];
+      [target, disp] = [a[4] as number, a[5] as number];
+    }
     this.live(call);
     for (const [name, b] of [['origin', origin], ['compare', compare], ['result', result]] as const) {
       if (!isReduceArray(b) || b.length < 1) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a typed array of at least one element, got ${describe(b)}`);

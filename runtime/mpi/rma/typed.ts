@@ -1,5 +1,6 @@
 import { checkCount, checkType, type Datatype } from '../datatype.ts';
 import { userBytes } from '../datatype-pack.ts';
+import type { ReduceArray } from '../ops.ts';
 import { MpiError } from '../request.ts';
 
 /** One piece of a typed one-sided transfer: bytes at `origin` of the origin buffer to or from `target` bytes past the target displacement. */
@@ -73,4 +74,30 @@ export function typedTransfer(call: string, buf: unknown, originCount: unknown, 
     }
   }
   return { user, segments, span: hi, bytes };
+}
+
+/**
+ * The values of an accumulate's long form: `count` elements of `type` at `buf` as a typed array
+ * of its basic type. One-sided accumulates here take predefined datatypes and contiguous types of
+ * one (what MPI_Accumulate is mostly called with); other layouts are MPI_ERR_TYPE.
+ */
+export function accumulateValues(call: string, name: string, buf: unknown, count: unknown, type: unknown): ReduceArray {
+  const t = checkType(call, `${name}Type`, type);
+  const n = checkCount(call, `${name}Count`, count);
+  const A = t.basic?.array;
+  if (!A || t.pair || !t.contiguous(n) || t.trueLb !== 0) throw new MpiError('MPI_ERR_TYPE', `${call}: ${t.name} is neither a predefined datatype nor a contiguous type of one at offset 0; one-sided accumulates here take those`);
+  const user = userBytes(call, name, buf, n, t);
+  const k = (n * t.size) / A.BYTES_PER_ELEMENT;
+  if (user.byteOffset % A.BYTES_PER_ELEMENT === 0) return new A(user.buffer as ArrayBuffer, user.byteOffset, k) as ReduceArray;
+  throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} is not aligned for ${t.name} (byte offset ${user.byteOffset})`);
+}
+
+/** The target side of an accumulate's long form: `count` x `type` must be the origin's basic type and count. */
+export function checkAccumulateTarget(call: string, origin: ReduceArray, count: unknown, type: unknown): void {
+  const t = checkType(call, 'targetType', type);
+  const n = checkCount(call, 'targetCount', count);
+  if (!t.basic?.array || t.pair || !t.contiguous(n) || t.trueLb !== 0) throw new MpiError('MPI_ERR_TYPE', `${call}: targetType ${t.name} is neither a predefined datatype nor a contiguous type of one at offset 0`);
+  if (t.basic.array !== origin.constructor || n * t.size !== origin.byteLength) {
+    throw new MpiError('MPI_ERR_TYPE', `${call}: the target's ${n} x ${t.name} do not match the origin's ${origin.length} x ${origin.constructor.name.replace('Array', '')}`);
+  }
 }
