@@ -118,7 +118,7 @@ export class ShmemAtomics extends ShmemRma {
     into?: { fetch: FetchArray; index: number },
   ): Promise<bigint | undefined> {
     this.checkSym(call, arg, dest);
-    this.checkPe(call, 'pe', pe);
+    const to = this.target(call, 'pe', pe);
     const width = this.atomicType(call, type);
     if (dest.offset % width !== 0) throw new ShmemError(`${call}: ${arg} is at byte offset ${dest.offset}, not aligned to the ${width}-byte ${type}`);
     this.checkRange(call, arg, dest, width);
@@ -127,7 +127,7 @@ export class ShmemAtomics extends ShmemRma {
     const result = into === undefined ? undefined : fetchElement(call, into.fetch, into.index, type);
     const fetch = completion === 'blocking' || result !== undefined;
     const bits = width * 8;
-    const r = await this.nic(call, this.dmapp.amo(call, op, fetch, completion, pe, dest.segment, dest.offset, BigInt.asUintN(bits, operand), compareWith === undefined ? undefined : BigInt.asUintN(bits, compareWith), width, result));
+    const r = await this.nic(call, this.dmapp.amo(call, op, fetch, completion, to, dest.segment, dest.offset, BigInt.asUintN(bits, operand), compareWith === undefined ? undefined : BigInt.asUintN(bits, compareWith), width, result));
     if (completion !== 'blocking') return undefined;
     const old = r as bigint;
     return type.startsWith('u') ? BigInt.asUintN(bits, old) : BigInt.asIntN(bits, old);

@@ -1,6 +1,7 @@
 import { DmappError, type Dmapp } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
 import { ShmemError, Symmetric, TYPES, type PeHeap, type ReduceType } from './symmetric.ts';
+import type { ShmemJob } from './job.ts';
 import type { ShmemWatch } from './watch.ts';
 
 /**
@@ -8,23 +9,18 @@ import type { ShmemWatch } from './watch.ts';
  * name the call and argument, the contiguous transfers, and the exact wait on local memory.
  */
 export class ShmemBase {
+  /** What the job's PEs wait on (shared by all of them). */
+  protected readonly watch: ShmemWatch;
+
   constructor(
     protected readonly dmapp: Dmapp,
     protected readonly proc: Proc,
-    /** What the job's PEs wait on (shared by all of them). */
-    protected readonly watch: ShmemWatch,
+    /** What the job's PEs share. */
+    protected readonly job: ShmemJob,
     /** This PE's symmetric heap (shared by its faces). */
     protected readonly heap: PeHeap,
-  ) {}
-
-  /** This PE's number. */
-  myPe(): number {
-    return this.dmapp.pe;
-  }
-
-  /** Number of PEs. */
-  nPes(): number {
-    return this.dmapp.npes;
+  ) {
+    this.watch = job.watch;
   }
 
   /** The process this PE runs as (for CPU-time charges). */
@@ -32,24 +28,27 @@ export class ShmemBase {
     return this.proc;
   }
 
-  /** Copies `src` (already a private copy) to `dest` on `pe`; `copied` charges the bounce-buffer copy. */
+  /**
+   * Copies `src` (already a private copy) to `dest` on `pe`; `copied` charges the bounce-buffer
+   * copy. A zero-length put checks only `pe` (OpenSHMEM Annex C: its addresses may be anything).
+   */
   protected async putBytes(call: string, dest: Symmetric, src: Uint8Array, pe: number, copied: boolean): Promise<void> {
-    this.checkSym(call, 'dest', dest);
-    this.checkPe(call, 'pe', pe);
-    this.checkRange(call, 'dest', dest, src.length);
+    const to = this.target(call, 'pe', pe);
     if (src.length === 0) return;
+    this.checkSym(call, 'dest', dest);
+    this.checkRange(call, 'dest', dest, src.length);
     if (copied) await this.proc.cpu(Math.ceil(src.length / this.proc.machine.config.cpu.memBytesPerPs), `shmem.${call}(copy)`);
-    await this.nic(call, this.dmapp.putNbi(pe, dest.segment, dest.offset, src));
+    await this.nic(call, this.dmapp.putNbi(to, dest.segment, dest.offset, src));
   }
 
-  /** Gets into `dst` from `source` on `pe`; `blocking` waits for the data. */
+  /** Gets into `dst` from `source` on `pe`; `blocking` waits for the data. A zero-length get checks only `pe`. */
   protected async getBytes(call: string, dst: Uint8Array, source: Symmetric, pe: number, blocking: boolean): Promise<void> {
-    this.checkSym(call, 'source', source);
-    this.checkPe(call, 'pe', pe);
-    this.checkRange(call, 'source', source, dst.length);
+    const from = this.target(call, 'pe', pe);
     if (dst.length === 0) return;
-    if (blocking) await this.nic(call, this.dmapp.get(pe, source.segment, source.offset, dst));
-    else await this.nic(call, this.dmapp.getNbi(pe, source.segment, source.offset, dst));
+    this.checkSym(call, 'source', source);
+    this.checkRange(call, 'source', source, dst.length);
+    if (blocking) await this.nic(call, this.dmapp.get(from, source.segment, source.offset, dst));
+    else await this.nic(call, this.dmapp.getNbi(from, source.segment, source.offset, dst));
   }
 
   /**
@@ -77,13 +76,21 @@ export class ShmemBase {
     }
   }
 
+  /** Checks a PE number of the job (0..npes-1). */
   protected checkPe(call: string, arg: string, pe: number): void {
-    if (!Number.isInteger(pe) || pe < 0 || pe >= this.nPes()) throw new ShmemError(`${call}: ${arg}=${pe} is not a PE (0..${this.nPes() - 1})`);
+    const n = this.dmapp.npes;
+    if (!Number.isInteger(pe) || pe < 0 || pe >= n) throw new ShmemError(`${call}: ${arg}=${pe} is not a PE (0..${n - 1})`);
+  }
+
+  /** The job PE that PE number `pe` of an RMA or atomic call names (a context on a team overrides this), checked. */
+  protected target(call: string, arg: string, pe: number): number {
+    this.checkPe(call, arg, pe);
+    return pe;
   }
 
   protected checkSym(call: string, arg: string, s: Symmetric): void {
     if (!(s instanceof Symmetric) || s.owner !== this.heap) {
-      throw new ShmemError(`${call}: ${arg} is not a symmetric address of PE ${this.myPe()} (allocate it with shmem.malloc; private memory cannot be named remotely)`);
+      throw new ShmemError(`${call}: ${arg} is not a symmetric address of PE ${this.dmapp.pe} (allocate it with shmem.malloc; private memory cannot be named remotely)`);
     }
     if (!this.heap.live.has(s.segment.id)) throw new ShmemError(`${call}: ${arg} (symmetric segment ${s.segment.id}) has been freed`);
   }
@@ -122,10 +129,11 @@ export class ShmemBase {
     return typedCopy(call, type, source, count);
   }
 
-  /** The first `nbytes` bytes of a private buffer, or a ShmemError naming it. */
+  /** The first `nbytes` bytes of a private buffer, or a ShmemError naming it; with `nbytes` 0 the buffer may be anything (Annex C). */
   protected bytesArg(call: string, arg: string, buf: ArrayBufferView, nbytes: number): Uint8Array {
-    if (!ArrayBuffer.isView(buf)) throw new ShmemError(`${call}: ${arg} must be a typed array`);
     this.checkCount(call, 'nbytes', nbytes);
+    if (nbytes === 0) return new Uint8Array(0);
+    if (!ArrayBuffer.isView(buf)) throw new ShmemError(`${call}: ${arg} must be a typed array`);
     if (nbytes > buf.byteLength) throw new ShmemError(`${call}: nbytes=${nbytes} exceeds the ${buf.byteLength} bytes of ${arg}`);
     return new Uint8Array(buf.buffer, buf.byteOffset, nbytes);
   }
@@ -134,6 +142,7 @@ export class ShmemBase {
 /** A fresh byte copy of the first `count` elements of `source` as `type`. */
 export function typedCopy(call: string, type: ReduceType, source: ArrayLike<number> | ArrayLike<bigint>, count: number): Uint8Array {
   if (!Number.isInteger(count) || count < 0) throw new ShmemError(`${call}: nelems=${count} must be a non-negative integer`);
+  if (count === 0) return new Uint8Array(0);
   if (source === null || typeof source !== 'object' || typeof source.length !== 'number') throw new ShmemError(`${call}: source must be an array or typed array of ${type}`);
   if (source.length < count) throw new ShmemError(`${call}: source has ${source.length} elements, fewer than the ${count} needed`);
   if (type === 'int64') {
@@ -156,8 +165,9 @@ export function typedCopy(call: string, type: ReduceType, source: ArrayLike<numb
 
 /** The bytes of the first `count` elements of a typed array of the expected kind. */
 export function typedDest(call: string, kind: Float64ArrayConstructor | Int32ArrayConstructor | BigInt64ArrayConstructor, buf: Float64Array | Int32Array | BigInt64Array, count: number, e: number): Uint8Array {
-  if (!(buf instanceof kind)) throw new ShmemError(`${call}: the private buffer must be a ${kind.name}`);
   if (!Number.isInteger(count) || count < 0) throw new ShmemError(`${call}: nelems=${count} must be a non-negative integer`);
+  if (count === 0) return new Uint8Array(0);
+  if (!(buf instanceof kind)) throw new ShmemError(`${call}: the private buffer must be a ${kind.name}`);
   if (count > buf.length) throw new ShmemError(`${call}: nelems=${count} exceeds the ${buf.length} elements of the private buffer`);
   return new Uint8Array(buf.buffer, buf.byteOffset, count * e);
 }

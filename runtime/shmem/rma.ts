@@ -143,22 +143,22 @@ export class ShmemRma extends ShmemBase {
   }
 
   protected async iput(call: string, type: ReduceType, dest: Symmetric, source: ArrayLike<number> | ArrayLike<bigint>, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
-    this.checkSym(call, 'dest', dest);
-    this.checkPe(call, 'pe', pe);
+    const to = this.target(call, 'pe', pe);
     this.checkStride(call, dst, sst, nelems);
     if (nelems === 0) return;
+    this.checkSym(call, 'dest', dest);
     const e = TYPES[type].bytes;
     this.checkRange(call, 'dest', dest, ((nelems - 1) * dst + 1) * e);
     const src = this.bounce(call, type, source, (nelems - 1) * sst + 1);
     await this.proc.cpu(Math.ceil(src.length / this.proc.machine.config.cpu.memBytesPerPs), `shmem.${call}(copy)`);
-    await this.nic(call, this.dmapp.iputNbi(pe, dest.segment, dest.offset, src, TYPES[type].dmapp, dst, sst, nelems));
+    await this.nic(call, this.dmapp.iputNbi(to, dest.segment, dest.offset, src, TYPES[type].dmapp, dst, sst, nelems));
   }
 
   protected async iget(call: string, type: ReduceType, dest: Float64Array | Int32Array | BigInt64Array, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
-    this.checkSym(call, 'source', source);
-    this.checkPe(call, 'pe', pe);
+    const from = this.target(call, 'pe', pe);
     this.checkStride(call, dst, sst, nelems);
     if (nelems === 0) return;
+    this.checkSym(call, 'source', source);
     const e = TYPES[type].bytes;
     this.checkRange(call, 'source', source, ((nelems - 1) * sst + 1) * e);
     const need = (nelems - 1) * dst + 1;
@@ -166,7 +166,7 @@ export class ShmemRma extends ShmemBase {
       throw new ShmemError(`${call}: dest must be a ${type} typed array of at least ${need} elements (nelems=${nelems}, dst=${dst})`);
     }
     const bytes = new Uint8Array(dest.buffer, dest.byteOffset, dest.byteLength);
-    await this.nic(call, this.dmapp.igetNbi(pe, source.segment, source.offset, bytes, TYPES[type].dmapp, dst, sst, nelems));
+    await this.nic(call, this.dmapp.igetNbi(from, source.segment, source.offset, bytes, TYPES[type].dmapp, dst, sst, nelems));
     await this.nic(call, this.dmapp.gsyncWait());
   }
 }

@@ -2,7 +2,7 @@ import type { Dmapp, MallocOptions } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
 import { ShmemCollectives } from './collectives.ts';
 import { PeHeap, ShmemError, Symmetric } from './symmetric.ts';
-import type { ShmemWatch } from './watch.ts';
+import type { ShmemJob } from './job.ts';
 
 export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
 
@@ -35,8 +35,8 @@ export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type R
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
  */
 export class Shmem extends ShmemCollectives {
-  constructor(dmapp: Dmapp, proc: Proc, watch: ShmemWatch) {
-    super(dmapp, proc, watch, new PeHeap());
+  constructor(dmapp: Dmapp, proc: Proc, job: ShmemJob) {
+    super(dmapp, proc, job, new PeHeap());
   }
 
   // --- setup

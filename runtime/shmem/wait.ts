@@ -5,6 +5,16 @@ const CMPS: readonly ShmemCmp[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
 
 /** Point-to-point synchronisation (OpenSHMEM 1.5 §9.11): waits and tests on a local symmetric variable. */
 export class ShmemWait extends ShmemAtomics {
+  /** This PE's number. */
+  myPe(): number {
+    return this.dmapp.pe;
+  }
+
+  /** Number of PEs. */
+  nPes(): number {
+    return this.dmapp.npes;
+  }
+
   // --- point-to-point synchronisation
 
   /**
