@@ -6,6 +6,7 @@
 import { IN_PLACE } from './mpi/constants.ts';
 import { Datatype } from './mpi/datatype.ts';
 import type { Op } from './mpi/ops.ts';
+import { ShmemTeam } from './shmem/team.ts';
 
 /** Arguments of a call as the trace shows them. */
 export type CallArgs = Record<string, string | number | boolean>;
@@ -208,6 +209,22 @@ const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
 };
 const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float64: 8 };
 
+/** A SHMEM collective's arguments after its team (none in the world forms), and the team's name for the trace. */
+function afterTeam(a: readonly unknown[]): { r: readonly unknown[]; team: CallArgs } {
+  if (a[0] instanceof ShmemTeam) return { r: a.slice(1), team: { team: a[0].label } };
+  if (a[0] === null) return { r: a.slice(1), team: { team: 'TEAM_INVALID' } };
+  return { r: a, team: {} };
+}
+
+/** A team collective whose count is argument `at` (after the team), in elements of the type named by argument `typeAt` (bytes if none). */
+function teamColl(name: string, at: number, typeAt = -1, extra: (r: readonly unknown[]) => CallArgs = () => ({})): CallSpec {
+  const bytes = (a: readonly unknown[]): number => {
+    const { r } = afterTeam(a);
+    return num(r[at]) * (typeAt < 0 ? 1 : (ATOMIC_BYTES[String(r[typeAt])] ?? 8));
+  };
+  return { name, bytes, args: (a) => ({ ...afterTeam(a).team, ...extra(afterTeam(a).r), bytes: bytes(a) }) };
+}
+
 /** OpenSHMEM (`ctx.shmem`). */
 export function shmemCalls(): Readonly<Record<string, CallSpec>> {
   const rma = (name: string, bytes: (a: readonly unknown[]) => number, pe: number): CallSpec => ({ name, bytes, args: (a) => ({ pe: num(a[pe]), bytes: bytes(a) }) });
@@ -226,10 +243,30 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     waitUntil: { name: 'shmem_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
     test: { name: 'shmem_test' },
     barrierAll: { name: 'shmem_barrier_all' },
-    broadcastmem: { name: 'shmem_broadcastmem', bytes: (a) => num(a[2]), args: (a) => ({ root: num(a[3]), bytes: num(a[2]) }) },
-    fcollectmem: { name: 'shmem_fcollectmem', bytes: (a) => num(a[2]), args: (a) => ({ bytes: num(a[2]) }) },
-    collectmem: { name: 'shmem_collectmem', bytes: (a) => num(a[2]), args: (a) => ({ bytes: num(a[2]) }) },
+    broadcastmem: teamColl('shmem_broadcastmem', 2, -1, (r) => ({ root: num(r[3]) })),
+    fcollectmem: teamColl('shmem_fcollectmem', 2),
+    collectmem: teamColl('shmem_collectmem', 2),
+    // teams (OpenSHMEM 1.5 §9.4) and their collectives: (team, dest, source, count, ..., type)
+    teamMyPe: { name: 'shmem_team_my_pe' },
+    teamNPes: { name: 'shmem_team_n_pes' },
+    teamGetConfig: { name: 'shmem_team_get_config' },
+    teamTranslatePe: { name: 'shmem_team_translate_pe' },
+    teamSplitStrided: { name: 'shmem_team_split_strided', args: (a) => ({ ...afterTeam(a).team, start: num(a[1]), stride: num(a[2]), size: num(a[3]) }) },
+    teamSplit2d: { name: 'shmem_team_split_2d', args: (a) => ({ ...afterTeam(a).team, xrange: num(a[1]) }) },
+    teamDestroy: { name: 'shmem_team_destroy', args: (a) => afterTeam(a).team },
+    teamSync: { name: 'shmem_team_sync', args: (a) => afterTeam(a).team },
+    syncAll: { name: 'shmem_sync_all' },
+    broadcast: teamColl('shmem_broadcast', 2, 4, (r) => ({ root: num(r[3]), type: String(r[4]) })),
+    collect: teamColl('shmem_collect', 2, 3, (r) => ({ type: String(r[3]) })),
+    fcollect: teamColl('shmem_fcollect', 2, 3, (r) => ({ type: String(r[3]) })),
+    alltoallmem: teamColl('shmem_alltoallmem', 2),
+    alltoall: teamColl('shmem_alltoall', 2, 3, (r) => ({ type: String(r[3]) })),
+    alltoallsmem: teamColl('shmem_alltoallsmem', 4, -1, (r) => ({ dst: num(r[2]), sst: num(r[3]) })),
+    alltoalls: teamColl('shmem_alltoalls', 4, 5, (r) => ({ dst: num(r[2]), sst: num(r[3]), type: String(r[5]) })),
   };
+  for (const op of ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']) {
+    out[`${op}Reduce`] = teamColl(`shmem_${op}_reduce`, 2, 3, (r) => ({ type: String(r[3]) }));
+  }
   for (const [suffix, [c, size]] of Object.entries(SHMEM_TYPES)) {
     out[`put${suffix}`] = rma(`shmem_${c}_put`, (a) => num(a[2]) * size, 3);
     out[`get${suffix}`] = rma(`shmem_${c}_get`, (a) => num(a[2]) * size, 3);

@@ -1,11 +1,50 @@
 import type { SymmetricSegment } from '../dmapp/dmapp.ts';
+import { PeSet } from './pe-set.ts';
 import { ShmemError, TYPES, type ReduceType, type Symmetric } from './symmetric.ts';
 import { ShmemWait } from './wait.ts';
 
 const REDUCE_TYPES: readonly ReduceType[] = ['float64', 'int32', 'int64'];
 
-/** Bytes of the internal synchronisation segment: one 8-byte barrier counter per dissemination round. */
+/** Dissemination rounds of the world barrier's counters, 8 bytes each at the start of the internal synchronisation segment. */
 const SYNC_ROUNDS = 64;
+
+/**
+ * Team slots after the world counters (as SOS's pSync pool of SHMEM_TEAMS_MAX, src/shmem_team.c):
+ * slot 0 holds TEAM_WORLD's scratch words, slot 1 is TEAM_SHARED's, the others go to the teams
+ * that splits make, at most TEAM_SLOTS - 2 of them at once.
+ */
+export const TEAM_SLOTS = 16;
+/** Scratch words of a slot, after its counters: [0] a collect's size, [1] a team split's word. */
+const SLOT_WORDS = 2;
+
+/** `SYNC_VALUE`: what every element of an active-set call's pSync holds between calls (-1 as in SGI's SHMEM and Open MPI's). */
+export const SYNC_VALUE = -1n;
+/** What one signal adds to a pSync counter: a count in the upper half, so a pSync never reset (0) is told from one signalled. */
+export const PSYNC_SIGNAL = 1n << 32n;
+
+/**
+ * The PEs a collective runs over and where they synchronise: TEAM_WORLD, a team, or the active
+ * set of an OpenSHMEM 1.4 call. Its dissemination counters (one 8-byte word per round) and
+ * scratch words are at the same place on every member.
+ */
+export interface Group {
+  /** What messages call it: `TEAM_WORLD`, `team TEAM_WORLD/0 (4 PEs)`, `the active set PE_start=0, ...`. */
+  readonly label: string;
+  readonly pes: PeSet;
+  /** This PE's number in the group. */
+  readonly me: number;
+  readonly seg: SymmetricSegment;
+  /** Byte offset in `seg` of the round counters. */
+  readonly counters: number;
+  /** Byte offset in `seg` of the scratch words. */
+  readonly scratch: number;
+  /**
+   * Counters that count up: advances this PE's count of the group's syncs and returns it (a
+   * round is done when its counter reaches it). null: pSync counters, each signal consumed as it
+   * is seen, so that the pSync is back to SYNC_VALUE at the end.
+   */
+  readonly nextEpoch: (() => number) | null;
+}
 
 /** Collectives over all PEs (OpenSHMEM 1.5 §9.9): the barrier, broadcast, collects and reductions. */
 export class ShmemCollectives extends ShmemWait {
@@ -14,6 +53,8 @@ export class ShmemCollectives extends ShmemWait {
   /** Every PE's contribution to the current `collectmem`, 8 bytes per PE. */
   protected sizes: SymmetricSegment | null = null;
   protected barriers = 0;
+  /** Dissemination rounds a team slot has counters for: enough for a team of every PE. */
+  protected readonly slotRounds = Math.max(1, Math.ceil(Math.log2(this.dmapp.npes)));
 
 
   /**
@@ -25,22 +66,53 @@ export class ShmemCollectives extends ShmemWait {
   async barrierAll(): Promise<void> {
     this.ready();
     await this.quiet();
-    const n = this.nPes();
-    const me = this.myPe();
-    const epoch = BigInt(++this.barriers);
-    const sync = this.sync!;
-    const view = new DataView(sync.local.buffer, sync.local.byteOffset, sync.local.byteLength);
+    await this.disseminate('barrierAll', this.worldGroup());
+  }
+
+  /** TEAM_WORLD as a group: the world counters, counting the syncs `barrierAll` counts too. */
+  protected worldGroup(): Group {
+    const sync = this.ready();
+    return {
+      label: 'TEAM_WORLD',
+      pes: PeSet.strided(0, 1, this.dmapp.npes),
+      me: this.dmapp.pe,
+      seg: sync,
+      counters: 0,
+      scratch: this.slotAt(0) + 8 * this.slotRounds,
+      nextEpoch: () => ++this.barriers,
+    };
+  }
+
+  /** Byte offset of team slot `slot` in the synchronisation segment: its counters, then its scratch words. */
+  protected slotAt(slot: number): number {
+    return SYNC_ROUNDS * 8 + slot * 8 * (this.slotRounds + SLOT_WORDS);
+  }
+
+  /**
+   * Synchronises the PEs of `g` without completing anything (a dissemination barrier): in round
+   * k each PE signals (an AMO add) round k's counter on PE (me + 2^k) mod n of the group and
+   * waits, as `waitUntil` does, until its own counter shows the signal of PE (me - 2^k) mod n.
+   */
+  protected async disseminate(call: string, g: Group): Promise<void> {
+    const n = g.pes.size;
+    const me = g.me;
+    const epoch = g.nextEpoch ? BigInt(g.nextEpoch()) : null;
+    const seg = g.seg;
+    const view = new DataView(seg.local.buffer, seg.local.byteOffset, seg.local.byteLength);
+    const world = g.label === 'TEAM_WORLD';
     for (let k = 0, d = 1; d < n; k++, d *= 2) {
-      const to = (me + d) % n;
-      await this.signal(to, sync, k * 8);
-      const from = (me - d + n) % n;
+      const at = g.counters + k * 8;
+      await this.signal(call, g.pes.pe((me + d) % n), seg, at, epoch === null ? PSYNC_SIGNAL : 1n);
+      const from = g.pes.pe((me - d + n) % n);
       await this.poll(
-        () => view.getBigUint64(k * 8, true) >= epoch,
-        () => `barrierAll #${epoch} on PE ${me}: round ${k} never heard from PE ${from} (has every PE called barrierAll?)`,
-        sync.local,
-        k * 8,
+        () => (epoch === null ? view.getBigInt64(at, true) - SYNC_VALUE >= PSYNC_SIGNAL : view.getBigUint64(at, true) >= epoch),
+        () => `${call}${epoch === null ? '' : ` #${epoch}`} on PE ${this.dmapp.pe}${world ? '' : ` in ${g.label}`}: round ${k} never heard from PE ${from} (has every PE${world ? '' : ` of ${g.label}`} called ${call}?)`,
+        seg.local,
+        at,
         8,
       );
+      // a pSync counter is consumed: the pSync is back to SYNC_VALUE once every round is done
+      if (epoch === null) view.setBigInt64(at, view.getBigInt64(at, true) - PSYNC_SIGNAL, true);
     }
   }
 
@@ -140,24 +212,28 @@ export class ShmemCollectives extends ShmemWait {
     return this.reduce('maxToAll', 'max', dest, source, nreduce, type);
   }
 
-  /** Sets up the internal synchronisation segment on first use (the same point on every PE). */
-  protected ready(): void {
-    if (this.sync) return;
-    this.sync = this.dmapp.malloc(SYNC_ROUNDS * 8);
+  /**
+   * Sets up the internal synchronisation segment on first use (the same point on every PE): the
+   * world barrier's counters and the team slots, zeroed.
+   */
+  protected ready(): SymmetricSegment {
+    if (this.sync) return this.sync;
+    this.sync = this.dmapp.malloc(this.slotAt(TEAM_SLOTS));
     this.watch.start(this.myPe(), this.proc.time());
+    return this.sync;
   }
 
   /**
-   * Adds one to a barrier counter on PE `to`. A peer that has not made its first SHMEM call has
-   * no synchronisation segment yet: like the launcher's bootstrap barrier, wait until it has
-   * (then notice it with one poll), however long that takes.
+   * Adds `amount` to a counter on PE `to` for `call`. A peer that has not made its first SHMEM
+   * call has no synchronisation segment yet: like the launcher's bootstrap barrier, wait until it
+   * has (then notice it with one poll), however long that takes.
    */
-  protected async signal(to: number, sync: SymmetricSegment, offset: number): Promise<void> {
+  protected async signal(call: string, to: number, seg: SymmetricSegment, offset: number, amount: bigint): Promise<void> {
     if (!this.watch.hasStarted(to)) {
-      await this.watch.untilStarted(this.proc, to, () => `barrierAll on PE ${this.myPe()}: PE ${to} has not made its first SHMEM call (has every PE called barrierAll?)`);
+      await this.watch.untilStarted(this.proc, to, () => `${call} on PE ${this.myPe()}: PE ${to} has not made its first SHMEM call (has every PE called ${call}?)`);
       await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, 'shmem bootstrap');
     }
-    await this.nic('barrierAll', this.dmapp.amo('barrierAll', 'add', false, 'nbi', to, sync, offset, 1n));
+    await this.nic(call, this.dmapp.amo(call, 'add', false, 'nbi', to, seg, offset, amount));
   }
 
   /**
@@ -166,13 +242,16 @@ export class ShmemCollectives extends ShmemWait {
 
   /** Puts `block` to byte `at` of `seg` on every PE, this one by a local copy (nbi; completes at the next quiet). */
   protected async putToAll(call: string, seg: SymmetricSegment, at: number, block: Uint8Array): Promise<void> {
-    const n = this.nPes();
-    const me = this.myPe();
+    await this.putToGroup(call, PeSet.strided(0, 1, this.dmapp.npes), this.dmapp.pe, seg, at, block);
+  }
+
+  /** Puts `block` to byte `at` of `seg` on every PE of `pes` (this one, number `me` there, by a local copy); nbi. */
+  protected async putToGroup(call: string, pes: PeSet, me: number, seg: SymmetricSegment, at: number, block: Uint8Array): Promise<void> {
+    const n = pes.size;
     if (block.length === 0) return;
     if (this.moves(seg.local, block)) seg.local.set(block, at);
     for (let i = 1; i < n; i++) {
-      const pe = (me + i) % n;
-      await this.nic(call, this.dmapp.putNbi(pe, seg, at, block));
+      await this.nic(call, this.dmapp.putNbi(pes.pe((me + i) % n), seg, at, block));
     }
   }
 

@@ -1,9 +1,10 @@
 import type { Dmapp, MallocOptions } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
-import { ShmemCollectives } from './collectives.ts';
+import { ShmemTeamCollectives } from './team-collectives.ts';
 import { PeHeap, ShmemError, Symmetric } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
 
+export { ShmemTeam, type TeamConfig } from './team.ts';
 export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
 
 /**
@@ -34,7 +35,7 @@ export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type R
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
  */
-export class Shmem extends ShmemCollectives {
+export class Shmem extends ShmemTeamCollectives {
   constructor(dmapp: Dmapp, proc: Proc, job: ShmemJob) {
     super(dmapp, proc, job, new PeHeap());
   }
