@@ -256,6 +256,11 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     teamDestroy: { name: 'shmem_team_destroy', args: (a) => afterTeam(a).team },
     teamSync: { name: 'shmem_team_sync', args: (a) => afterTeam(a).team },
     syncAll: { name: 'shmem_sync_all' },
+    // contexts (§9.5): their own calls are named by shmemCtxCalls
+    ctxCreate: { name: 'shmem_ctx_create' },
+    teamCreateCtx: { name: 'shmem_team_create_ctx', args: (a) => afterTeam(a).team },
+    ctxGetTeam: { name: 'shmem_ctx_get_team' },
+    ctxDestroy: { name: 'shmem_ctx_destroy' },
     broadcast: teamColl('shmem_broadcast', 2, 4, (r) => ({ root: num(r[3]), type: String(r[4]) })),
     collect: teamColl('shmem_collect', 2, 3, (r) => ({ type: String(r[3]) })),
     fcollect: teamColl('shmem_fcollect', 2, 3, (r) => ({ type: String(r[3]) })),
@@ -309,6 +314,16 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
   for (const [method, op] of [['sumToAll', 'sum'], ['minToAll', 'min'], ['maxToAll', 'max']] as const) {
     const bytes = (a: readonly unknown[]): number => num(a[2]) * (ATOMIC_BYTES[String(a[3])] ?? 8);
     out[method] = { name: `shmem_${op}_to_all`, bytes, args: (a) => ({ type: String(a[3]), bytes: bytes(a) }) };
+  }
+  return out;
+}
+
+/** The calls of a SHMEM context (`shmem.ctxCreate()`): RMA, atomics, quiet and fence, named `shmem_ctx_...`. */
+export function shmemCtxCalls(): Readonly<Record<string, CallSpec>> {
+  const out: Record<string, CallSpec> = {};
+  for (const [method, spec] of Object.entries(shmemCalls())) {
+    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z]|^(putmem|getmem|putmemNbi|getmemNbi|quiet|fence)$/.test(method)) continue;
+    out[method] = { ...spec, name: spec.name.replace(/^shmem_/, 'shmem_ctx_') };
   }
   return out;
 }

@@ -1,9 +1,10 @@
 import type { Dmapp, MallocOptions } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
-import { ShmemTeamCollectives } from './team-collectives.ts';
+import { ShmemContexts } from './contexts.ts';
 import { PeHeap, ShmemError, Symmetric } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
 
+export { ShmemCtx, type CtxOptions } from './contexts.ts';
 export { ShmemTeam, type TeamConfig } from './team.ts';
 export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
 
@@ -11,10 +12,13 @@ export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type R
  * OpenSHMEM 1.5 (subset) over DMAPP, as Cray SHMEM is layered on the XE and XC (DESIGN.md).
  * Every remote access goes through this PE's `Dmapp`; nothing here touches the NIC.
  *
- * Signatures follow the C calls with the team/pSync arguments dropped: a destination or source
- * in the symmetric heap is a `Symmetric` (offset into it with `at`/`element`, as with C pointer
- * arithmetic), a private buffer is a typed array, counts are elements (bytes for `...mem` calls):
- * `putFloat64(dest, source, nelems, pe)` is `shmem_double_put(dest, source, nelems, pe)`.
+ * Signatures follow the C calls: a destination or source in the symmetric heap is a `Symmetric`
+ * (offset into it with `at`/`element`, as with C pointer arithmetic), a private buffer is a
+ * typed array, counts are elements (bytes for `...mem` calls): `putFloat64(dest, source, nelems,
+ * pe)` is `shmem_double_put(dest, source, nelems, pe)`. The calls of `ctx.shmem` are those of
+ * the default context (CTX_DEFAULT); `ctxCreate` makes others (see ShmemCtx). Team collectives
+ * take the team first (`sumReduce(team, dest, source, nreduce, type)`); `broadcastmem`,
+ * `fcollectmem`, `collectmem` and the `...ToAll` reductions without one are over all PEs.
  *
  * Completion and ordering, as OpenSHMEM defines them and no stronger unless said:
  * - puts (`putmem`, typed puts, `p`, `iput`) return once the source may be reused (it is copied
@@ -27,15 +31,16 @@ export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type R
  *   issued and complete at the next `quiet`/`fence`/`barrierAll`, as do the fetching `...Nbi`
  *   forms, whose old value is in their `fetch` element only then; like puts, two atomics
  *   issued without a `fence` between them may reach the target in either order;
- * - `barrierAll` (dissemination barrier of AMO signals, `quiet` first) and the collectives are
- *   over all PEs; `malloc`/`free` include a barrier as OpenSHMEM requires.
+ * - `barrierAll` (dissemination barrier of AMO signals, the default context's `quiet` first)
+ *   and the world collectives are over all PEs; `malloc`/`free` include a barrier as OpenSHMEM
+ *   requires; a team's calls involve its PEs only.
  * Waiting (`waitUntil`, the barrier) is exact: a PE whose condition is false sleeps until data
  * lands in the memory it watches, and resumes at the time that data is visible plus one poll; a
  * wait nothing can satisfy is a deadlock, reported by the run with the call, PE and address.
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
  */
-export class Shmem extends ShmemTeamCollectives {
+export class Shmem extends ShmemContexts {
   constructor(dmapp: Dmapp, proc: Proc, job: ShmemJob) {
     super(dmapp, proc, job, new PeHeap());
   }
