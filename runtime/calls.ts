@@ -261,6 +261,10 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     teamCreateCtx: { name: 'shmem_team_create_ctx', args: (a) => afterTeam(a).team },
     ctxGetTeam: { name: 'shmem_ctx_get_team' },
     ctxDestroy: { name: 'shmem_ctx_destroy' },
+    // locks (§9.9.12)
+    setLock: { name: 'shmem_set_lock' },
+    testLock: { name: 'shmem_test_lock' },
+    clearLock: { name: 'shmem_clear_lock' },
     broadcast: teamColl('shmem_broadcast', 2, 4, (r) => ({ root: num(r[3]), type: String(r[4]) })),
     collect: teamColl('shmem_collect', 2, 3, (r) => ({ type: String(r[3]) })),
     fcollect: teamColl('shmem_fcollect', 2, 3, (r) => ({ type: String(r[3]) })),

@@ -1,6 +1,6 @@
 import type { Dmapp, MallocOptions } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
-import { ShmemContexts } from './contexts.ts';
+import { ShmemLocks } from './locks.ts';
 import { PeHeap, ShmemError, Symmetric } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
 
@@ -40,7 +40,7 @@ export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type R
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
  */
-export class Shmem extends ShmemContexts {
+export class Shmem extends ShmemLocks {
   constructor(dmapp: Dmapp, proc: Proc, job: ShmemJob) {
     super(dmapp, proc, job, new PeHeap());
   }
