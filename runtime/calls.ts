@@ -276,6 +276,26 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
   for (const op of ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']) {
     out[`${op}Reduce`] = teamColl(`shmem_${op}_reduce`, 2, 3, (r) => ({ type: String(r[3]) }));
   }
+  // the active-set collectives of OpenSHMEM 1.4: (..., PE_start, logPE_stride, PE_size, [pWrk,] pSync) last
+  const set = (a: readonly unknown[], at: number): CallArgs => ({ PE_start: num(a[at]), logPE_stride: num(a[at + 1]), PE_size: num(a[at + 2]) });
+  out.barrier = { name: 'shmem_barrier', args: (a) => set(a, 0) };
+  out.sync = { name: 'shmem_sync', args: (a) => (typeof a[0] === 'number' ? set(a, 0) : afterTeam(a).team) };
+  for (const bits of [32, 64]) {
+    const bytes = (a: readonly unknown[]): number => num(a[2]) * (bits / 8);
+    out[`broadcast${bits}`] = { name: `shmem_broadcast${bits}`, bytes, args: (a) => ({ ...set(a, 4), root: num(a[3]), bytes: bytes(a) }) };
+    for (const c of ['collect', 'fcollect']) out[`${c}${bits}`] = { name: `shmem_${c}${bits}`, bytes, args: (a) => ({ ...set(a, 3), bytes: bytes(a) }) };
+  }
+  for (const [ctype, size, ops] of [
+    ['int', 4, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
+    ['long', 8, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
+    ['longlong', 8, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
+    ['double', 8, ['sum', 'prod', 'min', 'max']],
+  ] as const) {
+    for (const op of ops) {
+      const bytes = (a: readonly unknown[]): number => num(a[2]) * size;
+      out[`${ctype}${op[0]!.toUpperCase()}${op.slice(1)}ToAll`] = { name: `shmem_${ctype}_${op}_to_all`, bytes, args: (a) => ({ ...set(a, 3), bytes: bytes(a) }) };
+    }
+  }
   for (const [suffix, [c, size]] of Object.entries(SHMEM_TYPES)) {
     out[`put${suffix}`] = rma(`shmem_${c}_put`, (a) => num(a[2]) * size, 3);
     out[`get${suffix}`] = rma(`shmem_${c}_get`, (a) => num(a[2]) * size, 3);

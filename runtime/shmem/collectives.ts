@@ -48,7 +48,8 @@ export interface Group {
 
 /** Collectives over all PEs (OpenSHMEM 1.5 §9.9): the barrier, broadcast, collects and reductions. */
 export class ShmemCollectives extends ShmemWait {
-  protected sync: SymmetricSegment | null = null;
+  /** The internal synchronisation segment: the world counters, then the team slots. */
+  protected syncSegment: SymmetricSegment | null = null;
   protected scratch: SymmetricSegment | null = null;
   /** Every PE's contribution to the current `collectmem`, 8 bytes per PE. */
   protected sizes: SymmetricSegment | null = null;
@@ -217,10 +218,10 @@ export class ShmemCollectives extends ShmemWait {
    * world barrier's counters and the team slots, zeroed.
    */
   protected ready(): SymmetricSegment {
-    if (this.sync) return this.sync;
-    this.sync = this.dmapp.malloc(this.slotAt(TEAM_SLOTS));
+    if (this.syncSegment) return this.syncSegment;
+    this.syncSegment = this.dmapp.malloc(this.slotAt(TEAM_SLOTS));
     this.watch.start(this.myPe(), this.proc.time());
-    return this.sync;
+    return this.syncSegment;
   }
 
   /**

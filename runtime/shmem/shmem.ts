@@ -1,6 +1,6 @@
 import type { Dmapp, MallocOptions } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
-import { ShmemLocks } from './locks.ts';
+import { ShmemActiveSet } from './active-set.ts';
 import { PeHeap, ShmemError, Symmetric } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
 
@@ -18,7 +18,8 @@ export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type R
  * pe)` is `shmem_double_put(dest, source, nelems, pe)`. The calls of `ctx.shmem` are those of
  * the default context (CTX_DEFAULT); `ctxCreate` makes others (see ShmemCtx). Team collectives
  * take the team first (`sumReduce(team, dest, source, nreduce, type)`); `broadcastmem`,
- * `fcollectmem`, `collectmem` and the `...ToAll` reductions without one are over all PEs.
+ * `fcollectmem`, `collectmem` and the `...ToAll` reductions without one are over all PEs; the
+ * 1.4 active-set calls take `PE_start, logPE_stride, PE_size` and a `pSync` last, as in C.
  *
  * Completion and ordering, as OpenSHMEM defines them and no stronger unless said:
  * - puts (`putmem`, typed puts, `p`, `iput`) return once the source may be reused (it is copied
@@ -40,7 +41,7 @@ export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type R
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
  */
-export class Shmem extends ShmemLocks {
+export class Shmem extends ShmemActiveSet {
   constructor(dmapp: Dmapp, proc: Proc, job: ShmemJob) {
     super(dmapp, proc, job, new PeHeap());
   }

@@ -165,7 +165,7 @@ export class ShmemTeams extends ShmemGroupCollectives {
 
   /** Synchronises all PEs, without completing any RMA (shmem_sync_all: `teamSync(TEAM_WORLD)`). */
   async syncAll(): Promise<void> {
-    await this.disseminate('syncAll', this.teamGroup('syncAll', this.TEAM_WORLD, {}));
+    await this.disseminate('syncAll', this.teamGroup('syncAll', this.TEAM_WORLD, {}, 'teamSync'));
   }
 
   /** `team`, checked: a live team of this PE; a ShmemError naming `call` and `arg` otherwise. */
@@ -178,11 +178,11 @@ export class ShmemTeams extends ShmemGroupCollectives {
 
   /**
    * The group of collective `call` on `team` with `args`, which every PE of the team must pass
-   * alike: records the call, and throws a ShmemError naming both PEs if an earlier PE passed
-   * other arguments.
+   * alike: records the call (as `as`, for calls that are one operation under two names), and
+   * throws a ShmemError naming both PEs if an earlier PE passed other arguments.
    */
-  protected teamGroup(call: string, team: ShmemTeam, args: Readonly<Record<string, number | string>>): Group {
-    this.job.agreement.enter(team.key, team.label, team.pes, this.dmapp.pe, { call, args });
+  protected teamGroup(call: string, team: ShmemTeam, args: Readonly<Record<string, number | string>>, as = call): Group {
+    this.job.agreement.enter(team.key, team.label, team.pes, this.dmapp.pe, { call: as, args });
     if (team.slot < 0) return this.worldGroup();
     const seg = this.ready();
     const at = this.slotAt(team.slot);
