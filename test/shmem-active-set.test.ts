@@ -297,9 +297,12 @@ describe('OpenSHMEM 1.4 active-set collectives', () => {
       await note(s.fcollect64(a, a, 1, 0, 0, 2, a.at(8)));
       await note(s.intSumToAll(a, a, 2, 0, 0, 2, w, ps));
       await note(s.doubleMaxToAll(a, a, 9, 0, 0, 2, w, ps));
+      // every ..._to_all: a pWrk too small
+      const all = ['int', 'long', 'longlong'].flatMap((c) => ['Sum', 'Prod', 'Min', 'Max', 'And', 'Or', 'Xor'].map((o) => `${c}${o}ToAll`)).concat(['Sum', 'Prod', 'Min', 'Max'].map((o) => `double${o}ToAll`));
+      for (const name of all) await note((s as unknown as Record<string, (...x: unknown[]) => Promise<void>>)[name]!.call(s, a, a.at(32), 1, 0, 0, 2, w, ps));
       return out;
     });
-    expect(res[0]).toEqual([
+    expect(res[0]!.slice(0, 10)).toEqual([
       'ShmemError: barrier: PE_start=0, logPE_stride=0, PE_size=3 names PE 2, but the PEs are 0..1',
       'ShmemError: sync: PE 0 is not in the active set PE_start=1, logPE_stride=0, PE_size=1 (PE 1)',
       'ShmemError: broadcast32: PE_root=2 is not a PE of the active set (0..1, numbers within the set)',
@@ -311,5 +314,11 @@ describe('OpenSHMEM 1.4 active-set collectives', () => {
       'ShmemError: intSumToAll: pWrk has 2 elements, fewer than the 16 needed (max(nreduce / 2 + 1, REDUCE_MIN_WRKDATA_SIZE))',
       'ShmemError: doubleMaxToAll: 72 bytes at dest run past the end of its symmetric object (64 bytes from byte offset 0)',
     ]);
+    expect(res[0]!.slice(10)).toEqual(
+      ['int', 'long', 'longlong']
+        .flatMap((c) => ['Sum', 'Prod', 'Min', 'Max', 'And', 'Or', 'Xor'].map((o) => [`${c}${o}ToAll`, c === 'int' ? 2 : 1] as const))
+        .concat(['Sum', 'Prod', 'Min', 'Max'].map((o) => [`double${o}ToAll`, 1] as const))
+        .map(([name, have]) => `ShmemError: ${name}: pWrk has ${have} elements, fewer than the 16 needed (max(nreduce / 2 + 1, REDUCE_MIN_WRKDATA_SIZE))`),
+    );
   });
 });

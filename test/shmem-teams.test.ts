@@ -416,6 +416,16 @@ describe('OpenSHMEM teams', () => {
       await note(s.alltoalls(t, a, a, 0, 1, 1, 'int32'));
       await note(s.andReduce(t, a, a.at(8), 1, 'float64'));
       await note(s.sumReduce(t, a, a.at(8), 1, 'int8' as never));
+      await note(s.collectmem(t, new Uint8Array(8) as never, a, 8));
+      await note(s.fcollectmem(t, a, a, 33));
+      await note(s.broadcastmem(t, a, a, -1, 0));
+      await note(s.alltoall(t, a, a, 1, 'float32' as never));
+      await note(s.alltoallsmem(t, a, a, 1, 0, 1));
+      await note(s.prodReduce(t, a, a, 1.5, 'int32'));
+      await note(s.minReduce(t, a.at(60), a, 1, 'int64'));
+      await note(s.maxReduce(t, a, a.at(2), 1, 'uint32'));
+      await note(s.orReduce(t, a, a, 1, 'float64'));
+      await note(s.xorReduce(null, a, a, 1, 'int64'));
       return out;
     });
     expect(res[1]).toEqual(res[0]!.map((m) => m.replace('PE 0', 'PE 1')));
@@ -437,6 +447,16 @@ describe('OpenSHMEM teams', () => {
       'ShmemError: alltoalls: dst=0 must be a positive integer',
       'ShmemError: andReduce: type=float64; valid: int32, uint32, int64, uint64',
       'ShmemError: sumReduce: type=int8; valid: int32, uint32, int64, uint64, float64',
+      'ShmemError: collectmem: dest is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
+      'ShmemError: fcollectmem: 66 bytes at dest run past the end of its symmetric object (64 bytes from byte offset 0)',
+      'ShmemError: broadcastmem: nbytes=-1 must be a non-negative integer',
+      'ShmemError: alltoall: type=float32; valid: int32, uint32, int64, uint64, float64',
+      'ShmemError: alltoallsmem: sst=0 must be a positive integer',
+      'ShmemError: prodReduce: nreduce=1.5 must be a non-negative integer',
+      'ShmemError: minReduce: 8 bytes at dest run past the end of its symmetric object (4 bytes from byte offset 60)',
+      'ShmemError: maxReduce: source is at byte offset 2, not aligned to the 4-byte uint32',
+      'ShmemError: orReduce: type=float64; valid: int32, uint32, int64, uint64',
+      'ShmemError: xorReduce: team is TEAM_INVALID',
     ]);
   });
 
@@ -452,5 +472,21 @@ describe('OpenSHMEM teams', () => {
     );
     expect(err.message).toMatch(/^rank \d failed at [0-9.]+ us: broadcastmem: PE \d passes nbytes=(16|8) but PE \d passed nbytes=(8|16) \(collective call 1 on team TEAM_WORLD\/0 \(3 PEs\)\)$/);
     expect(err.message).toContain('PE 3');
+  });
+
+  it('syncAll on one PE where another calls a reduction on TEAM_WORLD fails naming both calls', async () => {
+    const err = await rejection(
+      run('xe6', 2, 1, async (ctx) => {
+        const s = ctx.shmem;
+        const a = await s.malloc(16);
+        if (s.myPe() === 0) await s.syncAll();
+        else {
+          await ctx.compute({ us: 1 });
+          await s.sumReduce(s.TEAM_WORLD, a.at(8), a, 1, 'int64');
+        }
+        return 0;
+      }),
+    );
+    expect(err.message).toMatch(/^rank 1 failed at [0-9.]+ us: sumReduce: PE 1 passes a call of sumReduce but PE 0 passed a call of teamSync \(every PE must call the same collectives in the same order\) \(collective call \d+ on TEAM_WORLD\)$/);
   });
 });
