@@ -6,6 +6,7 @@
 import { IN_PLACE } from './mpi/constants.ts';
 import { Datatype } from './mpi/datatype.ts';
 import type { Op } from './mpi/ops.ts';
+import { ShmemTeam } from './shmem/team.ts';
 
 /** Arguments of a call as the trace shows them. */
 export type CallArgs = Record<string, string | number | boolean>;
@@ -213,6 +214,22 @@ const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
 };
 const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float64: 8 };
 
+/** A SHMEM collective's arguments after its team (none in the world forms), and the team's name for the trace. */
+function afterTeam(a: readonly unknown[]): { r: readonly unknown[]; team: CallArgs } {
+  if (a[0] instanceof ShmemTeam) return { r: a.slice(1), team: { team: a[0].label } };
+  if (a[0] === null) return { r: a.slice(1), team: { team: 'TEAM_INVALID' } };
+  return { r: a, team: {} };
+}
+
+/** A team collective whose count is argument `at` (after the team), in elements of the type named by argument `typeAt` (bytes if none). */
+function teamColl(name: string, at: number, typeAt = -1, extra: (r: readonly unknown[]) => CallArgs = () => ({})): CallSpec {
+  const bytes = (a: readonly unknown[]): number => {
+    const { r } = afterTeam(a);
+    return num(r[at]) * (typeAt < 0 ? 1 : (ATOMIC_BYTES[String(r[typeAt])] ?? 8));
+  };
+  return { name, bytes, args: (a) => ({ ...afterTeam(a).team, ...extra(afterTeam(a).r), bytes: bytes(a) }) };
+}
+
 /** OpenSHMEM (`ctx.shmem`). */
 export function shmemCalls(): Readonly<Record<string, CallSpec>> {
   const rma = (name: string, bytes: (a: readonly unknown[]) => number, pe: number): CallSpec => ({ name, bytes, args: (a) => ({ pe: num(a[pe]), bytes: bytes(a) }) });
@@ -231,10 +248,59 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     waitUntil: { name: 'shmem_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
     test: { name: 'shmem_test' },
     barrierAll: { name: 'shmem_barrier_all' },
-    broadcastmem: { name: 'shmem_broadcastmem', bytes: (a) => num(a[2]), args: (a) => ({ root: num(a[3]), bytes: num(a[2]) }) },
-    fcollectmem: { name: 'shmem_fcollectmem', bytes: (a) => num(a[2]), args: (a) => ({ bytes: num(a[2]) }) },
-    collectmem: { name: 'shmem_collectmem', bytes: (a) => num(a[2]), args: (a) => ({ bytes: num(a[2]) }) },
+    broadcastmem: teamColl('shmem_broadcastmem', 2, -1, (r) => ({ root: num(r[3]) })),
+    fcollectmem: teamColl('shmem_fcollectmem', 2),
+    collectmem: teamColl('shmem_collectmem', 2),
+    // teams (OpenSHMEM 1.5 §9.4) and their collectives: (team, dest, source, count, ..., type)
+    teamMyPe: { name: 'shmem_team_my_pe' },
+    teamNPes: { name: 'shmem_team_n_pes' },
+    teamGetConfig: { name: 'shmem_team_get_config' },
+    teamTranslatePe: { name: 'shmem_team_translate_pe' },
+    teamSplitStrided: { name: 'shmem_team_split_strided', args: (a) => ({ ...afterTeam(a).team, start: num(a[1]), stride: num(a[2]), size: num(a[3]) }) },
+    teamSplit2d: { name: 'shmem_team_split_2d', args: (a) => ({ ...afterTeam(a).team, xrange: num(a[1]) }) },
+    teamDestroy: { name: 'shmem_team_destroy', args: (a) => afterTeam(a).team },
+    teamSync: { name: 'shmem_team_sync', args: (a) => afterTeam(a).team },
+    syncAll: { name: 'shmem_sync_all' },
+    // contexts (§9.5): their own calls are named by shmemCtxCalls
+    ctxCreate: { name: 'shmem_ctx_create' },
+    teamCreateCtx: { name: 'shmem_team_create_ctx', args: (a) => afterTeam(a).team },
+    ctxGetTeam: { name: 'shmem_ctx_get_team' },
+    ctxDestroy: { name: 'shmem_ctx_destroy' },
+    // locks (§9.9.12)
+    setLock: { name: 'shmem_set_lock' },
+    testLock: { name: 'shmem_test_lock' },
+    clearLock: { name: 'shmem_clear_lock' },
+    broadcast: teamColl('shmem_broadcast', 2, 4, (r) => ({ root: num(r[3]), type: String(r[4]) })),
+    collect: teamColl('shmem_collect', 2, 3, (r) => ({ type: String(r[3]) })),
+    fcollect: teamColl('shmem_fcollect', 2, 3, (r) => ({ type: String(r[3]) })),
+    alltoallmem: teamColl('shmem_alltoallmem', 2),
+    alltoall: teamColl('shmem_alltoall', 2, 3, (r) => ({ type: String(r[3]) })),
+    alltoallsmem: teamColl('shmem_alltoallsmem', 4, -1, (r) => ({ dst: num(r[2]), sst: num(r[3]) })),
+    alltoalls: teamColl('shmem_alltoalls', 4, 5, (r) => ({ dst: num(r[2]), sst: num(r[3]), type: String(r[5]) })),
   };
+  for (const op of ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']) {
+    out[`${op}Reduce`] = teamColl(`shmem_${op}_reduce`, 2, 3, (r) => ({ type: String(r[3]) }));
+  }
+  // the active-set collectives of OpenSHMEM 1.4: (..., PE_start, logPE_stride, PE_size, [pWrk,] pSync) last
+  const set = (a: readonly unknown[], at: number): CallArgs => ({ PE_start: num(a[at]), logPE_stride: num(a[at + 1]), PE_size: num(a[at + 2]) });
+  out.barrier = { name: 'shmem_barrier', args: (a) => set(a, 0) };
+  out.sync = { name: 'shmem_sync', args: (a) => (typeof a[0] === 'number' ? set(a, 0) : afterTeam(a).team) };
+  for (const bits of [32, 64]) {
+    const bytes = (a: readonly unknown[]): number => num(a[2]) * (bits / 8);
+    out[`broadcast${bits}`] = { name: `shmem_broadcast${bits}`, bytes, args: (a) => ({ ...set(a, 4), root: num(a[3]), bytes: bytes(a) }) };
+    for (const c of ['collect', 'fcollect']) out[`${c}${bits}`] = { name: `shmem_${c}${bits}`, bytes, args: (a) => ({ ...set(a, 3), bytes: bytes(a) }) };
+  }
+  for (const [ctype, size, ops] of [
+    ['int', 4, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
+    ['long', 8, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
+    ['longlong', 8, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
+    ['double', 8, ['sum', 'prod', 'min', 'max']],
+  ] as const) {
+    for (const op of ops) {
+      const bytes = (a: readonly unknown[]): number => num(a[2]) * size;
+      out[`${ctype}${op[0]!.toUpperCase()}${op.slice(1)}ToAll`] = { name: `shmem_${ctype}_${op}_to_all`, bytes, args: (a) => ({ ...set(a, 3), bytes: bytes(a) }) };
+    }
+  }
   for (const [suffix, [c, size]] of Object.entries(SHMEM_TYPES)) {
     out[`put${suffix}`] = rma(`shmem_${c}_put`, (a) => num(a[2]) * size, 3);
     out[`get${suffix}`] = rma(`shmem_${c}_get`, (a) => num(a[2]) * size, 3);
@@ -277,6 +343,16 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
   for (const [method, op] of [['sumToAll', 'sum'], ['minToAll', 'min'], ['maxToAll', 'max']] as const) {
     const bytes = (a: readonly unknown[]): number => num(a[2]) * (ATOMIC_BYTES[String(a[3])] ?? 8);
     out[method] = { name: `shmem_${op}_to_all`, bytes, args: (a) => ({ type: String(a[3]), bytes: bytes(a) }) };
+  }
+  return out;
+}
+
+/** The calls of a SHMEM context (`shmem.ctxCreate()`): RMA, atomics, quiet and fence, named `shmem_ctx_...`. */
+export function shmemCtxCalls(): Readonly<Record<string, CallSpec>> {
+  const out: Record<string, CallSpec> = {};
+  for (const [method, spec] of Object.entries(shmemCalls())) {
+    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z]|^(putmem|getmem|putmemNbi|getmemNbi|quiet|fence)$/.test(method)) continue;
+    out[method] = { ...spec, name: spec.name.replace(/^shmem_/, 'shmem_ctx_') };
   }
   return out;
 }

@@ -1,7 +1,7 @@
 /**
  * Per-call metrics and trace events of the API faces, installed only when a run asks for them:
  * each listed method of a rank's `mpi`, `shmem`, `dmapp` and `gni` objects (and of the
- * communicators and requests they hand out) is replaced on that object by a wrapper that
+ * communicators, requests and SHMEM contexts they hand out) is replaced on that object by a wrapper that
  * records the call. An uninstrumented run never reaches this module.
  *
  * Only user-level calls count: a call made while another of the same rank is in progress (a
@@ -18,7 +18,8 @@ import { Comm, InterComm } from './mpi/comm.ts';
 import type { MpiObserver } from './mpi/core.ts';
 import { Request } from './mpi/request.ts';
 import type { Proc } from './proc.ts';
-import { dmappCalls, gniCalls, mpiCalls, REQUEST_CALLS, shmemCalls, type CallArgs, type CallSpec } from './calls.ts';
+import { dmappCalls, gniCalls, mpiCalls, REQUEST_CALLS, shmemCalls, shmemCtxCalls, type CallArgs, type CallSpec } from './calls.ts';
+import { ShmemCtx } from './shmem/contexts.ts';
 import type { TraceEvent, TraceRecorder } from './trace.ts';
 
 /** A call in progress. */
@@ -49,7 +50,7 @@ export class Instrument implements MpiObserver {
   private readonly totals = new Map<string, Totals>();
   private readonly open: (Open | null)[];
   private readonly comms: number[];
-  private readonly specs = { shmem: shmemCalls(), dmapp: dmappCalls(), gni: gniCalls() };
+  private readonly specs = { shmem: shmemCalls(), shmemCtx: shmemCtxCalls(), dmapp: dmappCalls(), gni: gniCalls() };
 
   constructor(
     private readonly procs: readonly Proc[],
@@ -65,6 +66,8 @@ export class Instrument implements MpiObserver {
     if (this.trace?.traces(r)) this.procs[r]!.spans = this.trace.spansOf(r);
     this.wrapComm(r, faces.mpi as Comm, 'MPI_COMM_WORLD');
     this.wrap(r, faces.shmem, this.specs.shmem, 'shmem', null);
+    const ctxDefault = (faces.shmem as { CTX_DEFAULT?: unknown }).CTX_DEFAULT;
+    if (ctxDefault instanceof ShmemCtx) this.wrap(r, ctxDefault, this.specs.shmemCtx, 'shmem', null);
     this.wrap(r, faces.dmapp, this.specs.dmapp, 'dmapp', null);
     this.wrap(r, faces.gni, this.specs.gni, 'ugni', null);
   }
@@ -155,5 +158,6 @@ export class Instrument implements MpiObserver {
     if (result instanceof Request) this.wrap(r, result, REQUEST_CALLS, 'mpi', null);
     else if (result instanceof Comm) this.wrapComm(r, result, `comm ${++this.comms[r]!} (${result.size} ranks)`);
     else if (result instanceof InterComm) this.wrapComm(r, result, `comm ${++this.comms[r]!} (intercommunicator, ${result.size} + ${result.remoteSize} ranks)`);
+    else if (result instanceof ShmemCtx) this.wrap(r, result, this.specs.shmemCtx, 'shmem', null);
   }
 }

@@ -9,7 +9,7 @@ import { MpiWorld } from './mpi/core.ts';
 import { Mpi } from './mpi/mpi.ts';
 import { Proc } from './proc.ts';
 import { Shmem } from './shmem/shmem.ts';
-import { ShmemWatch } from './shmem/watch.ts';
+import { ShmemJob } from './shmem/job.ts';
 import { Gni, GniJob } from './ugni/gni.ts';
 import { Detours } from './noise.ts';
 import { placeRanks, type Placement } from './placement.ts';
@@ -151,14 +151,14 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     },
   };
   const gniJob = new GniJob(procs);
-  const shmemWatch = new ShmemWatch(machine.engine, procs);
+  const shmemJob = new ShmemJob(machine.engine, procs);
   const tracer = opts.trace ? new TraceRecorder(procs, { name: config.name, nodes: config.nodes }, opts.trace) : null;
   const instrument = opts.metrics || tracer ? new Instrument(procs, tracer) : null;
   world.observer = instrument;
   if (opts.metrics) machine.net.enableMetrics();
   const contexts = procs.map((p) => {
     const dmapp = new Dmapp(p, heap, procs);
-    const faces = { mpi: new Mpi(world, p), dmapp, shmem: new Shmem(dmapp, p, shmemWatch), gni: new Gni(p, gniJob) };
+    const faces = { mpi: new Mpi(world, p), dmapp, shmem: new Shmem(dmapp, p, shmemJob), gni: new Gni(p, gniJob) };
     instrument?.attach(p.rank, faces);
     return makeContext(p, size, faces.mpi, faces.dmapp, faces.shmem, faces.gni, view);
   });

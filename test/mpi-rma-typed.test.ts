@@ -108,7 +108,7 @@ describe('accumulates take (buffer, count, datatype) for predefined types', () =
         return { mem: [...mem], old: [...old], fetched: fetched[0], counter: [...counter], swapped: swapped[0] };
       },
     });
-    const res = r.rankResults as { mem: number[]; old: number[]; fetched: bigint; counter: bigint[] }[];
+    const res = r.rankResults as readonly { mem: number[]; old: number[]; fetched: bigint | undefined; counter: bigint[] }[];
     // 1 + 2 + 3 = 6 times [1, 2, 3, 4], then MAX with 100 on elements 2 and 3
     expect(res[0]!.mem).toEqual([6, 12, 100, 100]);
     expect(res[1]!.old).toEqual([18, 24]);

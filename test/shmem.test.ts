@@ -683,6 +683,35 @@ describe('OpenSHMEM over DMAPP', () => {
     ]);
   });
 
+  it('zero-length calls accept any address (OpenSHMEM Annex C) and move nothing; their PE is still checked', async () => {
+    const res = await run('xe6', 2, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const a = await s.malloc(16);
+      a.int64().fill(5n);
+      const bad = null as never;
+      const other = 1 - s.myPe();
+      await s.putmem(bad, bad, 0, other);
+      await s.getmem(bad, bad, 0, other);
+      await s.putmemNbi(bad, undefined as never, 0, other);
+      await s.getmemNbi(undefined as never, bad, 0, other);
+      await s.putFloat64(bad, bad, 0, other);
+      await s.putInt32(bad, bad, 0, other);
+      await s.putInt64(bad, bad, 0, other);
+      await s.getFloat64(bad, bad, 0, other);
+      await s.getInt32(bad, bad, 0, other);
+      await s.getInt64(bad, bad, 0, other);
+      await s.putFloat64Nbi(bad, bad, 0, other);
+      await s.getFloat64Nbi(bad, bad, 0, other);
+      await s.iputInt64(bad, bad, 1, 1, 0, other);
+      await s.igetFloat64(bad, bad, 2, 3, 0, other);
+      await s.quiet();
+      const e = await rejection(s.putmem(bad, bad, 0, 2));
+      await s.barrierAll();
+      return { a: [...a.int64()], err: e.message };
+    });
+    for (const r of res) expect(r).toEqual({ a: [5n, 5n], err: 'putmem: pe=2 is not a PE (0..1)' });
+  });
+
   it("a PE may not name another PE's symmetric object", async () => {
     const objs: unknown[] = [];
     const err = await rejection(

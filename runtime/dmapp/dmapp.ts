@@ -79,6 +79,8 @@ export class Dmapp {
   private waiting = false;
   private firstError: NicStatus = NicStatus.Ok;
   private allocs = 0;
+  /** Made by `fork`: it shares the PE's heap and allocates nothing. */
+  private forked = false;
 
   constructor(
     private readonly proc: Proc,
@@ -97,11 +99,24 @@ export class Dmapp {
   }
 
   /**
+   * @internal Another DMAPP instance of this PE, with its own implicit completion: its `gsyncWait` waits
+   * only for the `...Nbi` operations issued through it, and the PE's `gsyncWait` not for them
+   * (the separate FMA descriptor and completion state a SHMEM context owns). It reaches the same
+   * symmetric heap and allocates nothing.
+   */
+  fork(): Dmapp {
+    const d = new Dmapp(this.proc, this.heap, this.procs);
+    d.forked = true;
+    return d;
+  }
+
+  /**
    * Allocates `bytes` on the symmetric heap. Every PE must make the same sequence of calls; a
    * PE may access another's segment only after that PE has allocated it (synchronise first).
    * `{ skeleton: true }` makes it a skeleton segment in a skeleton run (see MallocOptions).
    */
   malloc(bytes: number, opts: MallocOptions = {}): SymmetricSegment {
+    if (this.forked) throw new DmappError(DMAPP_RC.INVALID_PARAM, 'malloc: a forked instance allocates nothing (allocate through the PE\'s own)');
     if (!Number.isInteger(bytes) || bytes < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `malloc: bytes=${bytes} must be a non-negative integer`);
     const id = this.allocs++;
     let row = this.heap.handles[id];
@@ -116,6 +131,7 @@ export class Dmapp {
 
   /** Frees a symmetric segment on this PE (every PE frees it; accesses afterwards fail). */
   free(seg: SymmetricSegment): void {
+    if (this.forked) throw new DmappError(DMAPP_RC.INVALID_PARAM, 'free: a forked instance frees nothing (free through the PE\'s own)');
     const row = this.heap.handles[seg.id];
     const h = row?.[this.pe] ?? -1;
     if (h < 0) throw new DmappError(DMAPP_RC.INVALID_PARAM, `free: symmetric segment ${seg.id} is not allocated on PE ${this.pe}`);

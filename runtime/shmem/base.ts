@@ -1,0 +1,173 @@
+import { DmappError, type Dmapp } from '../dmapp/dmapp.ts';
+import type { Proc } from '../proc.ts';
+import { ShmemError, Symmetric, TYPES, type PeHeap, type ReduceType } from './symmetric.ts';
+import type { ShmemJob } from './job.ts';
+import type { ShmemWatch } from './watch.ts';
+
+/**
+ * What every SHMEM face of a PE builds on: its DMAPP, process and heap, the argument checks that
+ * name the call and argument, the contiguous transfers, and the exact wait on local memory.
+ */
+export class ShmemBase {
+  /** What the job's PEs wait on (shared by all of them). */
+  protected readonly watch: ShmemWatch;
+
+  constructor(
+    protected readonly dmapp: Dmapp,
+    protected readonly proc: Proc,
+    /** What the job's PEs share. */
+    protected readonly job: ShmemJob,
+    /** This PE's symmetric heap (shared by its faces). */
+    protected readonly heap: PeHeap,
+  ) {
+    this.watch = job.watch;
+  }
+
+  /** The process this PE runs as (for CPU-time charges). */
+  protected get process(): Proc {
+    return this.proc;
+  }
+
+  /**
+   * Copies `src` (already a private copy) to `dest` on `pe`; `copied` charges the bounce-buffer
+   * copy. A zero-length put checks only `pe` (OpenSHMEM Annex C: its addresses may be anything).
+   */
+  protected async putBytes(call: string, dest: Symmetric, src: Uint8Array, pe: number, copied: boolean): Promise<void> {
+    const to = this.target(call, 'pe', pe);
+    if (src.length === 0) return;
+    this.checkSym(call, 'dest', dest);
+    this.checkRange(call, 'dest', dest, src.length);
+    if (copied) await this.proc.cpu(Math.ceil(src.length / this.proc.machine.config.cpu.memBytesPerPs), `shmem.${call}(copy)`);
+    await this.nic(call, this.dmapp.putNbi(to, dest.segment, dest.offset, src));
+  }
+
+  /** Gets into `dst` from `source` on `pe`; `blocking` waits for the data. A zero-length get checks only `pe`. */
+  protected async getBytes(call: string, dst: Uint8Array, source: Symmetric, pe: number, blocking: boolean): Promise<void> {
+    const from = this.target(call, 'pe', pe);
+    if (dst.length === 0) return;
+    this.checkSym(call, 'source', source);
+    this.checkRange(call, 'source', source, dst.length);
+    if (blocking) await this.nic(call, this.dmapp.get(from, source.segment, source.offset, dst));
+    else await this.nic(call, this.dmapp.getNbi(from, source.segment, source.offset, dst));
+  }
+
+  /**
+   * Waits until `ok()`, which reads `bytes` bytes at `offset` of this PE's `mem`: each read costs
+   * a poll's CPU time; while it is false the PE sleeps until remote data lands on those bytes
+   * and is visible, then reads again. `what` names the wait in a deadlock report.
+   */
+  protected async poll(ok: () => boolean, what: () => string, mem: Uint8Array, offset: number, bytes: number): Promise<void> {
+    const pollPs = this.proc.machine.config.mpi.testOverheadPs;
+    for (;;) {
+      await this.proc.cpu(pollPs, what);
+      // nothing lands between this read and the suspension: both happen at this instant
+      if (ok()) return;
+      await this.watch.untilLanding(this.proc, mem, offset, bytes, what);
+    }
+  }
+
+  /** Awaits a DMAPP call, turning its DmappError into a ShmemError of `call` (the DMAPP error as cause). */
+  protected async nic<T>(call: string, p: Promise<T>): Promise<T> {
+    try {
+      return await p;
+    } catch (e) {
+      if (e instanceof DmappError) throw new ShmemError(`${call}: ${e.message}`, { cause: e });
+      throw e;
+    }
+  }
+
+  /** Checks a PE number of the job (0..npes-1). */
+  protected checkPe(call: string, arg: string, pe: number): void {
+    const n = this.dmapp.npes;
+    if (!Number.isInteger(pe) || pe < 0 || pe >= n) throw new ShmemError(`${call}: ${arg}=${pe} is not a PE (0..${n - 1})`);
+  }
+
+  /** The job PE that PE number `pe` of an RMA or atomic call names (a context on a team overrides this), checked. */
+  protected target(call: string, arg: string, pe: number): number {
+    this.checkPe(call, arg, pe);
+    return pe;
+  }
+
+  protected checkSym(call: string, arg: string, s: Symmetric): void {
+    if (!(s instanceof Symmetric) || s.owner !== this.heap) {
+      throw new ShmemError(`${call}: ${arg} is not a symmetric address of PE ${this.dmapp.pe} (allocate it with shmem.malloc; private memory cannot be named remotely)`);
+    }
+    if (!this.heap.live.has(s.segment.id)) throw new ShmemError(`${call}: ${arg} (symmetric segment ${s.segment.id}) has been freed`);
+  }
+
+  protected checkRange(call: string, arg: string, s: Symmetric, bytes: number): void {
+    if (bytes > s.bytes) throw new ShmemError(`${call}: ${bytes} bytes at ${arg} run past the end of its symmetric object (${s.bytes} bytes from byte offset ${s.offset})`);
+  }
+
+  protected checkCount(call: string, arg: string, n: number): void {
+    if (!Number.isInteger(n) || n < 0) throw new ShmemError(`${call}: ${arg}=${n} must be a non-negative integer`);
+  }
+
+  protected checkStride(call: string, dst: number, sst: number, nelems: number): void {
+    this.checkCount(call, 'nelems', nelems);
+    for (const [k, v] of [['dst', dst], ['sst', sst]] as const) {
+      if (!Number.isInteger(v) || v < 1) throw new ShmemError(`${call}: ${k}=${v} must be a positive integer`);
+    }
+  }
+
+  /** Whether bytes really move between `a` and `b`: neither is a skeleton buffer. */
+  protected moves(a: Uint8Array, b: Uint8Array): boolean {
+    return !this.proc.isSkeleton(a) && !this.proc.isSkeleton(b);
+  }
+
+  /** A private copy of `bytes` (a bounce buffer); a skeleton buffer is its own copy, as sizes only. */
+  protected copyOf(bytes: Uint8Array): Uint8Array {
+    return this.proc.isSkeleton(bytes) ? bytes : bytes.slice();
+  }
+
+  /** The bounce copy of a typed put's source as `type`; a skeleton typed array is sent as it is, uncopied. */
+  protected bounce(call: string, type: ReduceType, source: ArrayLike<number> | ArrayLike<bigint>, count: number): Uint8Array {
+    if (ArrayBuffer.isView(source) && this.proc.isSkeleton(source)) {
+      const kind = type === 'float64' ? Float64Array : type === 'int32' ? Int32Array : BigInt64Array;
+      return typedDest(call, kind, source as Float64Array | Int32Array | BigInt64Array, count, TYPES[type].bytes);
+    }
+    return typedCopy(call, type, source, count);
+  }
+
+  /** The first `nbytes` bytes of a private buffer, or a ShmemError naming it; with `nbytes` 0 the buffer may be anything (Annex C). */
+  protected bytesArg(call: string, arg: string, buf: ArrayBufferView, nbytes: number): Uint8Array {
+    this.checkCount(call, 'nbytes', nbytes);
+    if (nbytes === 0) return new Uint8Array(0);
+    if (!ArrayBuffer.isView(buf)) throw new ShmemError(`${call}: ${arg} must be a typed array`);
+    if (nbytes > buf.byteLength) throw new ShmemError(`${call}: nbytes=${nbytes} exceeds the ${buf.byteLength} bytes of ${arg}`);
+    return new Uint8Array(buf.buffer, buf.byteOffset, nbytes);
+  }
+}
+
+/** A fresh byte copy of the first `count` elements of `source` as `type`. */
+export function typedCopy(call: string, type: ReduceType, source: ArrayLike<number> | ArrayLike<bigint>, count: number): Uint8Array {
+  if (!Number.isInteger(count) || count < 0) throw new ShmemError(`${call}: nelems=${count} must be a non-negative integer`);
+  if (count === 0) return new Uint8Array(0);
+  if (source === null || typeof source !== 'object' || typeof source.length !== 'number') throw new ShmemError(`${call}: source must be an array or typed array of ${type}`);
+  if (source.length < count) throw new ShmemError(`${call}: source has ${source.length} elements, fewer than the ${count} needed`);
+  if (type === 'int64') {
+    const out = new BigInt64Array(count);
+    for (let i = 0; i < count; i++) {
+      const v = source[i];
+      if (typeof v !== 'bigint') throw new ShmemError(`${call}: source[${i}]=${String(v)} is not a bigint`);
+      out[i] = v;
+    }
+    return new Uint8Array(out.buffer);
+  }
+  const out = type === 'float64' ? new Float64Array(count) : new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const v = source[i];
+    if (typeof v !== 'number') throw new ShmemError(`${call}: source[${i}]=${String(v)} is not a number`);
+    out[i] = v;
+  }
+  return new Uint8Array(out.buffer);
+}
+
+/** The bytes of the first `count` elements of a typed array of the expected kind. */
+export function typedDest(call: string, kind: Float64ArrayConstructor | Int32ArrayConstructor | BigInt64ArrayConstructor, buf: Float64Array | Int32Array | BigInt64Array, count: number, e: number): Uint8Array {
+  if (!Number.isInteger(count) || count < 0) throw new ShmemError(`${call}: nelems=${count} must be a non-negative integer`);
+  if (count === 0) return new Uint8Array(0);
+  if (!(buf instanceof kind)) throw new ShmemError(`${call}: the private buffer must be a ${kind.name}`);
+  if (count > buf.length) throw new ShmemError(`${call}: nelems=${count} exceeds the ${buf.length} elements of the private buffer`);
+  return new Uint8Array(buf.buffer, buf.byteOffset, count * e);
+}
