@@ -2,6 +2,7 @@ import { balancedDims } from '../../fabric/topology/torus.ts';
 import type { Proc } from '../proc.ts';
 import { bytesOf, PROC_NULL, type MpiWorld } from './core.ts';
 import { CollComm } from './comm-coll.ts';
+import { CollBase } from './comm-coll-base.ts';
 import { PersistentCollComm } from './comm-persistent-coll.ts';
 import { TopoComm } from './comm-topo.ts';
 import type { CommShape, RankState } from './comm-base.ts';
@@ -481,4 +482,4 @@ export function dimsCreate(nnodes: number, dims: readonly number[]): number[] {
 /** The public calls of a communicator that the error handler guards: the traced ones and these. */
 const UNTRACED_CALLS = ['testInter', 'compare', 'setName', 'getName', 'topoTest', 'cartMap', 'graphMap', 'graphdimsGet', 'graphGet', 'graphNeighborsCount', 'graphNeighbors', 'distGraphNeighborsCount', 'distGraphNeighbors', 'cartCoords', 'cartRank', 'cartShift', 'setErrhandler'];
 const GUARDED = [...Object.keys(mpiCalls(1)), ...UNTRACED_CALLS];
-for (const proto of [CommBase.prototype, RequestComm.prototype, CollComm.prototype, PersistentCollComm.prototype, TopoComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);
+for (const proto of [CommBase.prototype, RequestComm.prototype, CollBase.prototype, CollComm.prototype, PersistentCollComm.prototype, TopoComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);

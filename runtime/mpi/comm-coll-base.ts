@@ -1,0 +1,284 @@
+import type { CeResult } from '../../fabric/nic/collective-engine.ts';
+import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
+import { CollRun } from './coll-run.ts';
+import { RequestComm } from './comm-requests.ts';
+import { describe, isReduceArray, type CollOptions } from './constants.ts';
+import { ceContribution, ceRefusal, ceTree, nodeCombine, nodeGroup, sharesNodes, writeCeResult, type NodeHost } from './node-collectives.ts';
+import type { Op, ReduceArray } from './ops.ts';
+import type { CollCall, CollLedger } from './agreement.ts';
+import { MpiError, Request, type Status } from './request.ts';
+
+/**
+ * What a communicator's collectives stand on: the schedule driver (launch, finish), the
+ * transport with per-call tags, the choice of algorithm, the node-aware (SMP) forms and the
+ * collective engine, and the checks every rank's arguments get against the others'. `CollComm`
+ * adds the collective calls.
+ */
+export class CollBase extends RequestComm {
+  private collTransport: CollTransport | null = null;
+  /** Collective-engine calls this rank has made on this communicator. */
+  private nodeCalls = 0;
+  private ledger: CollLedger | null = null;
+  /** Collective calls this rank has made on this communicator (all members make them in the same order). */
+  private collCalls = 0;
+  private lastRun: CollRun | null = null;
+
+  // ---------------------------------------------------------------- collectives
+
+  /**
+   * The algorithms of phit's collective library run over this: the communicator's ranks, its
+   * collective context, and the rank's processor model for combining and copying.
+   */
+  protected get transport(): CollTransport {
+    if (!this.collTransport) {
+      const cpu = this.proc.machine.config.cpu;
+      this.collTransport = {
+        rank: this.rank,
+        size: this.size,
+        isend: (buf, dest, tag, what) => this.collIsend(buf, dest, tag, what),
+        irecv: (buf, source, tag, what) => this.collIrecv(buf, source, tag, what),
+        flopsPerPs: cpu.flopsPerPs,
+        copyBytesPerPs: this.world.params.copyBytesPerPs,
+        skeleton: this.proc.skeleton,
+      };
+    }
+    return tagged(this.collTransport, this.collCalls);
+  }
+
+  /**
+   * Runs a collective algorithm for this rank and waits for it: the library drives the algorithm
+   * from the completions it waits for, and the rank's thread suspends once, for the whole call.
+   */
+  collective(alg: Coll, what: string): Promise<Status> {
+    return this.finish(this.launch(alg, what, true));
+  }
+
+  /**
+   * Starts a collective algorithm for this rank and returns its request: a blocking call then
+   * waits on it (`finish`); a nonblocking one hands it to the program, and the schedule moves on
+   * inside the rank's MPI calls (see CollRun).
+   */
+  protected launch(alg: Coll, what: string, blocking: boolean): Request {
+    const P = this.world.params;
+    const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs, blocking, P.testOverheadPs);
+    this.lastRun = run;
+    return run.start();
+  }
+
+  /** Waits for the collective `launch` just started, naming what it waits for if it never ends. */
+  protected finish(req: Request): Promise<Status> {
+    const run = this.lastRun!;
+    this.lastRun = null;
+    return req.wait(() => run.describe());
+  }
+
+  /** The algorithm to run: the call's option, else the run's choice, else the automatic one. */
+  protected algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined): Algorithm<C> {
+    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll]);
+    this.world.observer?.algorithm(this.proc.rank, alg.name);
+    return alg;
+  }
+
+  // ---------------------------------------------------------------- the Aries collective engine
+
+  /**
+   * Whether this allreduce or barrier runs on the NIC's collective engine: asked for by name
+   * (`collectiveEngine`), or, with `mpi.collectiveEngine=yes` (Cray MPT's MPICH_USE_DMAPP_COLL;
+   * off by default, as there), chosen automatically when the machine has one, no algorithm is
+   * named and the reduction is one item of a type and op the engine supports (seed 001: 32- and
+   * 64-bit integers and floats, logical, bitwise, min/max with location; product and user ops go
+   * to the CPU).
+   */
+  protected useCe(coll: 'allreduce' | 'barrier', opts: CollOptions | undefined, op?: Op, buf?: ReduceArray): boolean {
+    const requested = opts?.algorithm ?? this.world.algorithms[coll];
+    const why = this.proc.nic.ce === null ? `${this.proc.machine.config.name} has no collective engine` : coll === 'allreduce' ? ceRefusal(op!, buf!) : '';
+    if (requested === CE_ALGORITHM) {
+      if (why) throw new MpiError('MPI_ERR_ARG', `${coll}: algorithm '${CE_ALGORITHM}': ${why}`);
+      return true;
+    }
+    return requested === undefined && this.world.params.collectiveEngine && why === '' && this.size > 1;
+  }
+
+  /** This communicator as node-aware collectives see it. */
+  private get nodeHost(): NodeHost {
+    if (!this.nodeHostCache) {
+      this.nodeHostCache = {
+        world: this.world,
+        proc: this.proc,
+        rank: this.rank,
+        ctx: this.shape.ctx,
+        members: this.shape.members,
+        nextNodeCall: () => this.nodeCalls++,
+      };
+    }
+    return this.nodeHostCache;
+  }
+  private nodeHostCache: NodeHost | null = null;
+
+  /**
+   * One reduction (or a barrier, `op` undefined) through the collective engine: the ranks of a
+   * node combine on its lowest rank over shared memory, that rank joins the node's contribution
+   * to the engine's tree, and it hands the result back to the node's other ranks.
+   */
+  protected async ceReduce(coll: string, send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
+    this.world.observer?.algorithm(this.proc.rank, CE_ALGORITHM);
+    const what = `${coll} (collective engine)`;
+    const proc = this.proc;
+    await nodeCombine(this.nodeHost, what, send, recv, op, async (acc) => {
+      const { tree, engine } = ceTree(this.nodeHost);
+      const ce = proc.nic.ce!;
+      // the join is a store at the rank's own time; one collective at a time per virtual CE
+      await proc.cpu(0, what);
+      while (ce.busy(engine)) await proc.cpu(CE_POLL_PS, `${what}: engine ${engine} busy`);
+      let result: CeResult | null = null;
+      const done = new Request(proc, 0, what, this.world.progressOf(proc.rank));
+      proc.charge(
+        ce.join(tree, engine, ceContribution(op, acc), (r) => {
+          result = r;
+          done.complete(DONE);
+        }),
+      );
+      await done.wait(() => `${what}: waiting for the network reduction`);
+      if (recv && op && !proc.isSkeleton(recv)) writeCeResult(recv, result!, op);
+      return recv;
+    });
+  }
+
+  /**
+   * Whether this allreduce or barrier runs node-aware (`mpi.nodeAwareCollectives`, MPICH's SMP
+   * collectives): on unless an algorithm is named, when some node holds two or more of the
+   * communicator's ranks, and for allreduce only with a commutative op (as MPICH).
+   */
+  protected useNodeAware(opts: CollOptions | undefined, op?: Op): boolean {
+    if (!this.world.params.nodeAwareCollectives || this.size < 2) return false;
+    if ((opts?.algorithm ?? this.world.algorithms[op ? 'allreduce' : 'barrier']) !== undefined) return false;
+    if (op && !op.commutative) return false;
+    return sharesNodes(nodeGroup(this.nodeHost));
+  }
+
+  /**
+   * The SMP-aware allreduce (a barrier when `op` is undefined): the node's ranks combine on the
+   * board, the leaders run the library's algorithm among themselves, and the result goes back up.
+   */
+  protected async smpReduce(coll: 'allreduce' | 'barrier', send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
+    const g = nodeGroup(this.nodeHost);
+    const n = g.leaders.length;
+    const alg = selectAlgorithm(coll, n, send ? send.byteLength : 0, op);
+    this.world.observer?.algorithm(this.proc.rank, `smp+${alg.name}`);
+    const what = `${coll} (node-aware, ${alg.name} over ${n} node leaders)`;
+    await nodeCombine(this.nodeHost, what, send, recv, op, async (acc) => {
+      if (n === 1) {
+        if (recv && acc && !this.proc.isSkeleton(recv)) recv.set(acc as never);
+        return recv;
+      }
+      const t = this.transport;
+      const leaders: CollTransport = { ...t, rank: g.leaders.indexOf(this.rank), size: n, isend: (b, d, tag, w) => t.isend(b, g.leaders[d]!, tag, w), irecv: (b, s, tag, w) => t.irecv(b, g.leaders[s]!, tag, w) };
+      if (coll === 'barrier') await this.collective((alg as Algorithm<'barrier'>).fn(leaders), what);
+      else await this.collective((alg as Algorithm<'allreduce'>).fn(leaders, acc!, recv!, op!), what);
+      return recv;
+    });
+  }
+
+  /**
+   * Records this rank's entry into a collective and checks it against the other ranks' (same
+   * call, root, op, type and counts); throws MpiError naming both ranks when they differ.
+   */
+  protected agree(c: CollCall): void {
+    this.live(c.call);
+    this.collCalls++;
+    if (this.size > 1) (this.ledger ??= this.world.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
+  }
+
+  /** The element type and count of a buffer every rank must pass alike. */
+  protected dataSignature(buf: ReduceArray, countName: string): { type: string; count: number; countName: string } {
+    return { type: buf.constructor.name, count: buf.length, countName };
+  }
+
+  protected checkRoot(call: string, root: number): void {
+    if (!Number.isInteger(root) || root < 0 || root >= this.size) throw new MpiError('MPI_ERR_ROOT', `${call}: root=${root} is not a rank of the communicator (0..${this.size - 1})`);
+  }
+
+  protected checkCounts(call: string, name: string, counts: ArrayLike<number> | null): void {
+    if (!counts || typeof counts.length !== 'number' || counts.length !== this.size) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name} must have one entry per rank (${this.size})`);
+    for (let r = 0; r < this.size; r++) {
+      const c = counts[r]!;
+      if (!Number.isInteger(c) || c < 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name}[${r}]=${c} must be a non-negative integer`);
+    }
+  }
+
+  /** Counts and displacements of one block per rank, every block inside a buffer of `length` elements. */
+  protected checkBlocks(call: string, countsName: string, displsName: string, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, length: number): void {
+    this.checkCounts(call, countsName, counts);
+    this.checkCounts(call, displsName, displs);
+    for (let r = 0; r < this.size; r++) {
+      if (displs![r]! + counts![r]! > length) throw new MpiError('MPI_ERR_COUNT', `${call}: block ${r} (${displsName}[${r}]=${displs![r]}, ${countsName}[${r}]=${counts![r]}) runs past the buffer's ${length} elements`);
+    }
+  }
+}
+
+/** Tags one collective call's algorithm may use (util.ts TAG: bases up to 0x1e0, phases 0..15). */
+const TAGS_PER_CALL = 0x200;
+/** Calls whose tags differ before they repeat (tags stay below TAG_UB). */
+const CALL_TAGS = 0x3fffff;
+const DONE: Status = { source: -1, tag: -1, count: 0, bytes: 0 };
+/** How often a rank looks again at a virtual CE another communicator holds (ps). */
+const CE_POLL_PS = 50_000;
+
+/** alltoallv: what rank i sends to rank j is what rank j expects from rank i, both ways. */
+export function pairedCounts(mine: unknown, me: number, other: unknown, them: number): string | null {
+  const a = mine as { send: Int32Array; recv: Int32Array };
+  const b = other as { send: Int32Array; recv: Int32Array };
+  if (a.send[them] !== b.recv[me]) return `rank ${me} sends ${a.send[them]} elements to rank ${them}, which expects ${b.recv[me]} (recvCounts[${me}])`;
+  if (b.send[me] !== a.recv[them]) return `rank ${them} sends ${b.send[me]} elements to rank ${me}, which expects ${a.recv[them]} (recvCounts[${them}])`;
+  return null;
+}
+
+/** gatherv/scatterv: a rank's buffer holds what the root's counts give it. */
+export function rootCounts(root: number, buf: string): (mine: unknown, me: number, other: unknown, them: number) => string | null {
+  return (mine, me, other, them) => {
+    if (me !== root && them !== root) return null;
+    const [counts, r, n] = me === root ? [mine as Int32Array, them, other as number] : [other as Int32Array, me, mine as number];
+    return counts[r] === n ? null : `rank ${r}'s ${buf} has ${n} elements but the root's counts[${r}] is ${counts[r]}`;
+  };
+}
+
+/**
+ * `t` for a communicator's collective call number `calls`: the call's messages carry that number
+ * in their tags, so collectives that overlap (a nonblocking one still running when the next
+ * starts) never take each other's.
+ */
+export function tagged(t: CollTransport, calls: number): CollTransport {
+  const off = (calls % CALL_TAGS) * TAGS_PER_CALL;
+  if (off === 0) return t;
+  return { ...t, isend: (buf, dest, tag, what) => t.isend(buf, dest, tag + off, what), irecv: (buf, source, tag, what) => t.irecv(buf, source, tag + off, what) };
+}
+
+/** `v` as a numeric typed array (MPI_ERR_BUFFER naming `name` otherwise). */
+export function collBuf(call: string, name: string, v: unknown): ReduceArray {
+  if (!isReduceArray(v)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a numeric typed array, got ${describe(v)}`);
+  return v;
+}
+
+/** sendBuf and recvBuf have one element type (MPI_ERR_TYPE otherwise). */
+export function sameType(call: string, a: ReduceArray, b: ReduceArray): void {
+  if (a.constructor !== b.constructor) throw new MpiError('MPI_ERR_TYPE', `${call}: sendBuf and recvBuf must have the same element type (got ${a.constructor.name} and ${b.constructor.name})`);
+}
+
+/** sendBuf and recvBuf have one element type and length. */
+export function sameShape(call: string, a: ReduceArray, b: ReduceArray): void {
+  sameType(call, a, b);
+  if (a.length !== b.length) throw new MpiError('MPI_ERR_COUNT', `${call}: sendBuf and recvBuf must have the same length (got ${a.length} and ${b.length})`);
+}
+
+/** `op` is an Op defined on `buf`'s element type (checked on every rank before any message moves). */
+export function checkOp(call: string, op: Op, buf: ReduceArray): void {
+  if (!op || typeof op.apply !== 'function' || typeof op.commutative !== 'boolean') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
+  const none = buf.subarray(0, 0) as ReduceArray;
+  try {
+    op.apply(none, none);
+  } catch (e) {
+    if (e instanceof MpiError) throw new MpiError(e.errorClass, `${call}: ${e.message.slice(e.errorClass.length + 2)}`);
+    throw e;
+  }
+  if (buf.length % op.unit !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${op.name} works on items of ${op.unit} elements; ${buf.length} elements are not whole items`);
+}
