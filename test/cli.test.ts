@@ -204,6 +204,17 @@ describe('the phit binary', () => {
     expect(j.results.rows[0]!.procGrid).toBe('2x2x2');
   });
 
+  it('a rank awaiting a promise that never settles ends the run with exit 1 and a deadlock report naming it, not a silent exit', async () => {
+    const cwd = fileURLToPath(new URL('..', import.meta.url));
+    const err = await promisify(execFile)(process.execPath, ['cli/phit.mjs', 'run', 'test/fixtures/never-settles.ts', '--machine', 'xe6', '--nodes', '2'], { cwd, timeout: 120_000 }).then(
+      () => null,
+      (e: { code?: number; stderr?: string }) => e,
+    );
+    expect(err).not.toBeNull();
+    expect(err!.code).toBe(1);
+    expect(err!.stderr).toMatch(/rank 1: awaits something outside the simulation that never settles/);
+  });
+
   it('the binary exits 2 on bad input', async () => {
     const cwd = fileURLToPath(new URL('..', import.meta.url));
     const err = await promisify(execFile)(process.execPath, ['cli/phit.mjs', 'run', 'pingpong', '--nodes', '0'], { cwd, timeout: 30_000 }).then(

@@ -219,6 +219,7 @@ export class Engine implements EventHandler {
       this.finish = resolve;
       this.abort = reject;
     });
+    this.watchIdle();
     // the start holds a running slot of its own, so the loop waits for every thread's first block
     this.running++;
     for (const s of this.starters.splice(0)) s();
@@ -281,12 +282,33 @@ export class Engine implements EventHandler {
     }
   }
 
+  /**
+   * A rank that awaits something outside the simulation that never settles (`await new
+   * Promise(() => {})`) holds its running slot for ever: the engine cannot go on, and the host's
+   * event loop empties. Under Node the run then ends with a deadlock report naming such ranks,
+   * rather than the process exiting silently with the run unfinished.
+   */
+  private watchIdle(): void {
+    const proc = (globalThis as { process?: { once(e: string, f: () => void): void; removeListener(e: string, f: () => void): void } }).process;
+    if (!proc?.once) return;
+    const onIdle = (): void => {
+      if (!this.finish) return;
+      const stuck = this.threads.filter((t) => t.state === ThreadState.Running);
+      this.end(new DeadlockError(this.now, stuck.map((t) => `${t.label}: awaits something outside the simulation that never settles (a promise no MPI, SHMEM or engine call made)`)));
+    };
+    proc.once('beforeExit', onIdle);
+    this.unwatchIdle = () => proc.removeListener('beforeExit', onIdle);
+  }
+  private unwatchIdle: (() => void) | null = null;
+
   /** Ends the run: with `error`, or, when none, with a deadlock report if threads are still blocked. */
   private end(error: unknown): void {
     const finish = this.finish!;
     const abort = this.abort!;
     this.finish = null;
     this.abort = null;
+    this.unwatchIdle?.();
+    this.unwatchIdle = null;
     if (error !== null) return abort(error);
     const blocked = this.threads.filter((t) => !t.done);
     if (blocked.length > 0) {
