@@ -59,14 +59,20 @@ export function resolveParams(app: Pick<App, 'name' | 'params'>, raw: Readonly<R
   return out;
 }
 
+/** Largest value of an integer parameter with no maximum of its own (iterations, counts): beyond it a run would take hours. */
+export const INT_PARAM_CAP = 100_000_000;
+/** Largest size parameter: a rank holds buffers of this size. */
+export const BYTES_PARAM_CAP = 1 << 30;
+
 function parseValue(app: string, key: string, spec: ParamSpec, text: string): number | string {
   const bad = (why: string): RangeError => new RangeError(`parameter ${key}=${text} of app ${app}: ${why}`);
   switch (spec.type) {
     case 'int': {
       const v = Number(text);
-      if (!Number.isInteger(v) || text.trim() === '') throw bad('expected an integer');
+      if (!Number.isSafeInteger(v) || text.trim() === '') throw bad('expected an integer');
       if (spec.min !== undefined && v < spec.min) throw bad(`must be at least ${spec.min}`);
-      if (spec.max !== undefined && v > spec.max) throw bad(`must be at most ${spec.max}`);
+      const max = spec.max ?? INT_PARAM_CAP;
+      if (v > max) throw bad(`must be at most ${max}`);
       return v;
     }
     case 'number': {
@@ -82,7 +88,9 @@ function parseValue(app: string, key: string, spec: ParamSpec, text: string): nu
       } catch {
         throw bad('expected a size such as 64, 4KiB or 1MiB');
       }
+      if (!Number.isFinite(v)) throw bad('expected a size such as 64, 4KiB or 1MiB');
       if (spec.min !== undefined && v < spec.min) throw bad(`must be at least ${spec.min} bytes`);
+      if (v > BYTES_PARAM_CAP) throw bad(`must be at most ${BYTES_PARAM_CAP} bytes (1 GiB: a rank's buffer of more does not fit the host)`);
       return v;
     }
     case 'choice':

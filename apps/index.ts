@@ -1,3 +1,4 @@
+import { byName } from '../fabric/machines/index.ts';
 import type { App } from './app.ts';
 import { allreduce } from './allreduce.ts';
 import { alltoall } from './alltoall.ts';
@@ -20,7 +21,7 @@ import { pattern } from './pattern.ts';
 import { randpairs } from './randpairs.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = { pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg };
+export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg });
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

@@ -7,7 +7,10 @@ export function parseKeyValues(items: readonly string[], flag: string): Record<s
   for (const item of items) {
     const eq = item.indexOf('=');
     if (eq <= 0) throw new RangeError(`${flag} ${item}: expected key=value`);
-    out[item.slice(0, eq)] = item.slice(eq + 1);
+    const key = item.slice(0, eq);
+    // names of the object machinery (__proto__, constructor, toString, ...) are never keys
+    if (key in Object.prototype) throw new RangeError(`${flag} ${item}: "${key}" is not a valid key`);
+    out[key] = item.slice(eq + 1);
   }
   return out;
 }

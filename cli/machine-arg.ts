@@ -4,13 +4,16 @@
  * parameter schema before anything runs.
  */
 import { FIDELITY_LEVELS } from '../fabric/machines/fidelity.ts';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { machineSpec } from '../fabric/machine.ts';
 import { parseMachineFile } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { PARAM_SCHEMA, validateParams } from '../fabric/machines/schema.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { parseKeyValues } from './args.ts';
+
+/** Largest machine file read (bytes): a table of parameters is a few KiB. */
+const MACHINE_FILE_CAP = 1 << 20;
 
 /** Whether a `--machine` value names a file: it has a path separator or a .yaml, .yml or .json ending. */
 export function isMachinePath(arg: string): boolean {
@@ -24,6 +27,9 @@ export function loadMachine(arg: string): MachineSpec {
     return machineSpec(arg);
   }
   if (!existsSync(arg)) throw new RangeError(`no such machine file: ${arg}`);
+  const st = statSync(arg);
+  if (!st.isFile()) throw new RangeError(`--machine ${arg}: not a file (a machine file is YAML or JSON)`);
+  if (st.size > MACHINE_FILE_CAP) throw new RangeError(`--machine ${arg}: ${st.size} bytes; a machine file has at most ${MACHINE_FILE_CAP} (a table of parameters)`);
   return parseMachineFile(readFileSync(arg, 'utf8'), arg);
 }
 

@@ -372,6 +372,25 @@ function positiveNumber(name: string, text: string): number {
   return v;
 }
 
+function nonNegativeNumber(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isFinite(v) || v < 0 || text.trim() === '') throw new UsageError(`--${name} ${text}: expected a non-negative number`);
+  return v;
+}
+
+function nonNegativeInt(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isSafeInteger(v) || v < 0 || text.trim() === '') throw new UsageError(`--${name} ${text}: expected a non-negative integer`);
+  return v;
+}
+
+/** The run's seed: a non-negative integer. */
+function seedOf(text: string): number {
+  const seed = Number(text);
+  if (!Number.isSafeInteger(seed) || seed < 0 || text.trim() === '') throw new UsageError(`--seed ${text}: expected a non-negative integer`);
+  return seed;
+}
+
 function trafficCommand(opts: TrafficCliOptions, io: Io): number {
   const spec = loadMachine(opts.machine);
   if (!(PATTERNS as readonly string[]).includes(opts.pattern)) throw new UsageError(`--pattern ${opts.pattern}: valid: ${PATTERNS.join(', ')}`);
@@ -382,9 +401,9 @@ function trafficCommand(opts: TrafficCliOptions, io: Io): number {
   const base = {
     pattern: opts.pattern as Pattern,
     windowUs: positiveNumber('window', opts.window),
-    warmupUs: Number(opts.warmup),
-    hotspot: Number(opts.hotspot),
-    seed: Number(opts.seed),
+    warmupUs: nonNegativeNumber('warmup', opts.warmup),
+    hotspot: nonNegativeInt('hotspot', opts.hotspot),
+    seed: seedOf(opts.seed),
     perSource: opts.perSource ?? false,
     metrics: opts.metrics ?? false,
     ...(config.topology.kind === 'dragonfly'
@@ -515,8 +534,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const spec = loadMachine(opts.machine);
   const nodes = positiveInt('nodes', opts.nodes);
   const ppn = positiveInt('ppn', opts.ppn);
-  const seed = Number(opts.seed);
-  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed ${opts.seed}: expected a non-negative integer`);
+  const seed = seedOf(opts.seed);
   const params = resolveParams(app, parseKeyValues(opts.param, '--param'));
   app.check?.(params);
   if (nodes * ppn < app.minRanks) {

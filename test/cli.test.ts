@@ -226,3 +226,28 @@ describe('the phit binary', () => {
     expect(err!.stderr).toBe('phit: --nodes 0: expected a positive integer\n');
   });
 });
+
+describe('bad input names the flag and the value, exit code 2 (issue 24)', () => {
+  const cases: [string[], RegExp][] = [
+    [['run', 'pingpong', '--machine', 'toString'], /unknown machine "toString"; valid: xt4/],
+    [['run', 'pingpong', '--machine', '__proto__'], /unknown machine "__proto__"/],
+    [['machines', 'show', 'constructor'], /unknown machine "constructor"/],
+    [['run', 'toString'], /unknown app "toString"/],
+    [['run', 'pingpong', '--coll', '__proto__=ring'], /--coll __proto__=ring: "__proto__" is not a valid key/],
+    [['run', 'pingpong', '--param', '__proto__=1'], /--param __proto__=1: "__proto__" is not a valid key/],
+    [['run', 'pingpong', '--param', 'maxBytes=1e400'], /parameter maxBytes=1e400 of app pingpong: expected a size/],
+    [['run', 'pingpong', '--param', 'iterations=99999999999999999999'], /parameter iterations=99999999999999999999 of app pingpong: expected an integer/],
+    [['run', 'pingpong', '--param', 'iterations=1000000000'], /parameter iterations=1000000000 of app pingpong: must be at most 100000000/],
+    [['run', 'pingpong', '--param', 'maxBytes=4GiB'], /parameter maxBytes=4GiB of app pingpong: must be at most 1073741824 bytes/],
+    [['traffic', '--seed', 'abc'], /--seed abc: expected a non-negative integer/],
+    [['traffic', '--seed', '-1'], /--seed -1: expected a non-negative integer/],
+    [['traffic', '--warmup', '-1'], /--warmup -1: expected a non-negative number/],
+    [['run', 'pingpong', '--seed', 'NaN'], /--seed NaN: expected a non-negative integer/],
+    [['run', 'pingpong', '--machine', tmpdir()], /--machine .*: not a file/],
+  ];
+  it.each(cases)('%j', async (argv, message) => {
+    const r = await phit(...argv);
+    expect(r.code).toBe(2);
+    expect(r.err.join('\n')).toMatch(message);
+  });
+});
