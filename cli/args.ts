@@ -1,3 +1,4 @@
+import { MAX_NODES, MAX_PPN } from '../fabric/machine.ts';
 /** Command-line argument helpers shared by the commands; bad input throws RangeError (exit code 2). */
 import { writeFileSync } from 'node:fs';
 
@@ -19,6 +20,8 @@ export function parseKeyValues(items: readonly string[], flag: string): Record<s
 export function positiveInt(name: string, text: string): number {
   const v = Number(text);
   if (!Number.isInteger(v) || v < 1) throw new RangeError(`--${name} ${text}: expected a positive integer`);
+  const cap = name === 'nodes' ? MAX_NODES : name === 'ppn' ? MAX_PPN : Number.MAX_SAFE_INTEGER;
+  if (v > cap) throw new RangeError(`--${name} ${text}: at most ${cap}`);
   return v;
 }
 

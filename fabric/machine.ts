@@ -114,6 +114,16 @@ export interface MachineConfig {
   readonly fabric: FabricParams;
 }
 
+/** Most nodes a run may have: ten times the largest seed machine (the Cray XC's 92,544), so that sizes are checked before anything is allocated. */
+export const MAX_NODES = 1_000_000;
+/** Most ranks per node: the seed machines have at most 32 cores per node. */
+export const MAX_PPN = 256;
+
+/** A value as an error message shows it: strings quoted, so that '4' does not read as 4. */
+export function describeValue(v: unknown): string {
+  return typeof v === 'string' ? JSON.stringify(v) : v === null ? 'null' : typeof v === 'object' ? (v.constructor?.name ?? 'an object') : String(v);
+}
+
 /** Looks up a preset by name; throws RangeError listing the valid ones. */
 export function machineSpec(name: string): MachineSpec {
   const s = presets[name];
@@ -123,7 +133,8 @@ export function machineSpec(name: string): MachineSpec {
 
 /** Resolves a spec for `nodes` nodes, applying `overrides` (key -> value in human units). */
 export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Record<string, string> = {}): MachineConfig {
-  if (!Number.isInteger(nodes) || nodes < 1) throw new RangeError(`nodes must be a positive integer, got ${nodes}`);
+  if (typeof nodes !== 'number' || !Number.isInteger(nodes) || nodes < 1) throw new RangeError(`nodes must be a positive integer, got ${describeValue(nodes)}`);
+  if (nodes > MAX_NODES) throw new RangeError(`nodes=${nodes}: at most ${MAX_NODES} (ten times the largest seed machine)`);
   const r = new ParamReader(spec, overrides);
   const topology = resolveTopology(r, nodes);
   const phitBits = r.int('link.phitBits');

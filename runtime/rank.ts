@@ -100,6 +100,7 @@ export function makeContext(proc: Proc, size: number, mpi: Mpi, dmapp: Dmapp, sh
 function workPs(work: Work, flopsPerPs: number, bytesPerPs: number): number {
   if (typeof work === 'number') {
     if (!Number.isFinite(work) || work < 0) throw new RangeError(`compute: expected a non-negative number of ps, got ${work}`);
+    if (work > MAX_COMPUTE_PS) throw new RangeError(`compute: ${work} ps is more than ${MAX_COMPUTE_PS / 1e12} s of simulated time in one call`);
     return work;
   }
   if (work === null || typeof work !== 'object') throw new RangeError(`compute: expected ps or {us|ns|ps|flops|bytes}, got ${String(work)}`);
@@ -108,5 +109,9 @@ function workPs(work: Work, flopsPerPs: number, bytesPerPs: number): number {
   const m = (work.bytes ?? 0) / bytesPerPs;
   t += Math.max(f, m);
   if (!Number.isFinite(t) || t < 0) throw new RangeError(`compute: work must be non-negative, got ${JSON.stringify(work)}`);
+  if (t > MAX_COMPUTE_PS) throw new RangeError(`compute: ${JSON.stringify(work)} is more than ${MAX_COMPUTE_PS / 1e12} s of simulated time in one call`);
   return Math.round(t);
 }
+
+/** Most simulated time one compute call may take (ps): an hour, well inside the engine's exact integer clock (2^53 ps). */
+const MAX_COMPUTE_PS = 3600e12;

@@ -1,5 +1,5 @@
 import { DeadlockError } from '../fabric/engine/engine.ts';
-import { buildMachine, machineSpec, resolveMachine } from '../fabric/machine.ts';
+import { buildMachine, describeValue, machineSpec, MAX_PPN, resolveMachine } from '../fabric/machine.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { SkeletonStore } from '../fabric/skeleton.ts';
 import { Dmapp, SymmetricHeap } from './dmapp/dmapp.ts';
@@ -89,9 +89,13 @@ export interface SimulateResult<R = unknown> {
 
 /** Runs `program` on every rank of a simulated machine and returns rank 0's result and the time. */
 export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateResult<R>> {
+  if (opts === null || typeof opts !== 'object') throw new TypeError(`simulate: expected an options object, got ${describeValue(opts)}`);
+  if (typeof opts.machine !== 'string' && (opts.machine === null || typeof opts.machine !== 'object')) throw new TypeError(`simulate: machine must be a preset name or a machine spec, got ${describeValue(opts.machine)}`);
+  if (typeof opts.program !== 'function') throw new TypeError(`simulate: program must be a function (ctx) => ..., got ${describeValue(opts.program)}`);
   const spec = typeof opts.machine === 'string' ? machineSpec(opts.machine) : opts.machine;
   const ppn = opts.ppn ?? 1;
-  if (!Number.isInteger(ppn) || ppn < 1) throw new RangeError(`ppn must be a positive integer, got ${ppn}`);
+  if (typeof ppn !== 'number' || !Number.isInteger(ppn) || ppn < 1) throw new RangeError(`ppn must be a positive integer, got ${describeValue(ppn)}`);
+  if (ppn > MAX_PPN) throw new RangeError(`ppn=${ppn}: at most ${MAX_PPN} ranks per node`);
   const config = resolveMachine(spec, opts.nodes, { ...opts.set });
   checkAlgorithms(opts.algorithms ?? {});
   const machine = buildMachine(config, opts.seed ?? 1);

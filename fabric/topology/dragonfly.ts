@@ -244,6 +244,12 @@ export function resolveDragonfly(r: ParamReader, nodes: number): DragonflyConfig
   if (nodes > groups * perGroup) throw new RangeError(`nodes=${nodes} does not fit ${groups} dragonfly groups of ${perGroup} nodes`);
   const cablesText = r.string('dragonfly.cablesPerPair');
   const max = maxCablesPerPair({ ...base, groups });
+  if (groupsText === 'auto' && groups > 1 && max < 1) {
+    // the global ports connect at most this many groups, one cable each way
+    let most = groups;
+    while (most > 1 && maxCablesPerPair({ ...base, groups: most }) < 1) most--;
+    throw new RangeError(`nodes=${nodes} needs ${groups} dragonfly groups of ${perGroup} nodes, but their global ports connect at most ${most} groups: at most ${most * perGroup} nodes`);
+  }
   const cablesPerPair = cablesText === 'max' ? max : r.int('dragonfly.cablesPerPair');
   if (groups > 1 && (cablesPerPair < 1 || cablesPerPair > max)) {
     throw new RangeError(`parameter dragonfly.cablesPerPair: ${groups} groups allow 1 to ${max} cables per pair, got ${cablesPerPair}`);
