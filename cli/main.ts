@@ -574,6 +574,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   } finally {
     line?.clear();
   }
+  for (const w of r.warnings ?? []) io.err(`phit: warning: ${w}`);
   const results = r.result ?? null;
   let traceNote: string | null = null;
   if (opts.trace !== undefined && r.trace) {

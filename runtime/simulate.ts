@@ -85,6 +85,8 @@ export interface SimulateResult<R = unknown> {
   readonly metrics?: RunMetrics;
   /** With `trace`: the timeline, ready for JSON (see `traceChunks`). */
   readonly trace?: Trace;
+  /** Misuse the run noticed but went on after (a rank that returned with MPI requests pending), one line each. */
+  readonly warnings?: readonly string[];
 }
 
 /** Runs `program` on every rank of a simulated machine and returns rank 0's result and the time. */
@@ -113,6 +115,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   const finished = new Float64Array(size);
   const procs: Proc[] = [];
   const bodies: ((ctx: ReturnType<typeof makeContext>) => Promise<void>)[] = [];
+  const warnings: string[] = [];
   for (let r = 0; r < size; r++) {
     const thread = machine.engine.spawn(`rank ${r}`, async () => {
       await bodies[r]!(contexts[r]!);
@@ -127,6 +130,8 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
       const fatal = procs[r]!.fatal;
       if (fatal) throw fatal;
       world.finalize(r);
+      const pending = world.pendingAt(r);
+      if (pending.length > 0) warnings.push(`rank ${r} returned with ${pending.length} MPI request(s) still pending: ${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', ...' : ''}`);
       finished[r] = procs[r]!.settle();
     });
   }
@@ -191,6 +196,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     packets: machine.net.delivered,
     packetHops: machine.net.linkHops,
     mpiMessages: world.messages,
+    ...(warnings.length > 0 ? { warnings } : {}),
     ...(opts.metrics && instrument
       ? {
           metrics: {

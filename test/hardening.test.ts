@@ -21,3 +21,21 @@ describe('simulate() and ctx calls refuse bad values with a line naming them (is
     expect(String(err)).toMatch(/compute: \{"us":1e\+30\} is more than 3600 s of simulated time in one call/);
   });
 });
+
+describe('a rank that returns with MPI requests pending', () => {
+  it('is named in a warning of the run, with the calls left pending; a clean run has none', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi }) => {
+        if (mpi.rank === 1) {
+          mpi.irecv(new Int32Array(1), 0, 7);
+          mpi.irecv(new Int32Array(1), 0, 8);
+        }
+      },
+    });
+    expect(r.warnings).toEqual(['rank 1 returned with 2 MPI request(s) still pending: irecv(source=0, tag=7), irecv(source=0, tag=8)']);
+    const clean = await simulate({ machine: 'xe6', nodes: 2, program: async ({ mpi }) => mpi.barrier() });
+    expect(clean.warnings).toBeUndefined();
+  });
+});

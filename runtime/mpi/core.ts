@@ -246,6 +246,17 @@ export class MpiWorld implements EventHandler {
     this.eps[rank]!.enter();
   }
 
+  /**
+   * What rank `rank` left under way when its program returned: receives still posted, and sends
+   * not complete whose message no receive has matched (each as its call, e.g. `irecv(source=1,
+   * tag=5)`). MPI_Finalize with requests pending is erroneous; the run warns of them.
+   */
+  pendingAt(rank: number): string[] {
+    const out = this.eps[rank]!.posted.filter((p) => !p.req.done).map((p) => p.req.what);
+    for (const [req, m] of this.unmatched) if (m.src === rank && !req.done) out.push(req.what);
+    return out;
+  }
+
   /** What rank `rank`'s requests tell the library when it enters an MPI call (for requests made outside the core). */
   progressOf(rank: number): Progress {
     return this.eps[rank]!;
