@@ -207,10 +207,18 @@ export const REQUEST_CALLS: Readonly<Record<string, CallSpec>> = {
   test: { name: 'MPI_Test' },
 };
 
+/** The typed RMA calls by element kind (`putInt16`, ...): the C type each is named by in traces, and its bytes. */
 const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
-  Float64: ['double', 8],
+  Int8: ['schar', 1],
+  Uint8: ['uchar', 1],
+  Int16: ['short', 2],
+  Uint16: ['ushort', 2],
   Int32: ['int', 4],
+  Uint32: ['uint', 4],
   Int64: ['long', 8],
+  Uint64: ['ulong', 8],
+  Float32: ['float', 4],
+  Float64: ['double', 8],
 };
 const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float64: 8 };
 
@@ -311,6 +319,15 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     out[`iput${suffix}`] = rma(`shmem_${c}_iput`, (a) => num(a[4]) * size, 5);
     out[`iget${suffix}`] = rma(`shmem_${c}_iget`, (a) => num(a[4]) * size, 5);
   }
+  for (const bits of [8, 16, 32, 64, 128]) {
+    const size = bits / 8;
+    out[`put${bits}`] = rma(`shmem_put${bits}`, (a) => num(a[2]) * size, 3);
+    out[`get${bits}`] = rma(`shmem_get${bits}`, (a) => num(a[2]) * size, 3);
+    out[`put${bits}Nbi`] = rma(`shmem_put${bits}_nbi`, (a) => num(a[2]) * size, 3);
+    out[`get${bits}Nbi`] = rma(`shmem_get${bits}_nbi`, (a) => num(a[2]) * size, 3);
+    out[`iput${bits}`] = rma(`shmem_iput${bits}`, (a) => num(a[4]) * size, 5);
+    out[`iget${bits}`] = rma(`shmem_iget${bits}`, (a) => num(a[4]) * size, 5);
+  }
   // atomics: (dest, [cond,] [value,] pe, type); the nbi forms start with (fetch, index)
   const atomics: readonly [string, string, number][] = [
     ['atomicFetch', 'shmem_atomic_fetch', 1],
@@ -351,7 +368,7 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
 export function shmemCtxCalls(): Readonly<Record<string, CallSpec>> {
   const out: Record<string, CallSpec> = {};
   for (const [method, spec] of Object.entries(shmemCalls())) {
-    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z]|^(putmem|getmem|putmemNbi|getmemNbi|quiet|fence)$/.test(method)) continue;
+    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z0-9]|^(putmem|getmem|putmemNbi|getmemNbi|quiet|fence)$/.test(method)) continue;
     out[method] = { ...spec, name: spec.name.replace(/^shmem_/, 'shmem_ctx_') };
   }
   return out;

@@ -1,11 +1,11 @@
 import type { AmoOp } from '../../fabric/nic/nic.ts';
-import { ShmemRma } from './rma.ts';
+import { ShmemTypedRma } from './typed-rma.ts';
 import { ShmemError, TYPES, type AtomicType, type FetchArray, type Symmetric } from './symmetric.ts';
 
 const ATOMIC_TYPES: readonly AtomicType[] = ['int32', 'uint32', 'int64', 'uint64'];
 
 /** Atomic memory operations (OpenSHMEM 1.5 §9.8), run by the target NIC's AMO unit. */
-export class ShmemAtomics extends ShmemRma {
+export class ShmemAtomics extends ShmemTypedRma {
   // --- atomics (values and results are bigints of `type`, default int64; the non-fetching ones complete at `quiet`)
 
   /** Atomically reads `source` on `pe` (shmem_atomic_fetch). */
