@@ -220,7 +220,7 @@ const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
   Float32: ['float', 4],
   Float64: ['double', 8],
 };
-const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float64: 8 };
+const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8 };
 
 /** A SHMEM collective's arguments after its team (none in the world forms), and the team's name for the trace. */
 function afterTeam(a: readonly unknown[]): { r: readonly unknown[]; team: CallArgs } {

@@ -6,7 +6,7 @@ import type { ShmemJob } from './job.ts';
 
 export { ShmemCtx, type CtxOptions } from './contexts.ts';
 export { ShmemTeam, type TeamConfig } from './team.ts';
-export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
+export { PeHeap, ShmemError, Symmetric, type AtomicType, type AtomicValue, type FetchArray, type FloatAtomicType, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
 
 /**
  * OpenSHMEM 1.5 (subset) over DMAPP, as Cray SHMEM is layered on the XE and XC (DESIGN.md).
