@@ -222,6 +222,12 @@ const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
 };
 const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8 };
 
+/** Bytes per element of a typed array argument (1 for anything else). */
+function elemBytes(v: unknown): number {
+  const e = (v as { BYTES_PER_ELEMENT?: unknown } | null)?.BYTES_PER_ELEMENT;
+  return typeof e === 'number' ? e : 1;
+}
+
 /** A SHMEM collective's arguments after its team (none in the world forms), and the team's name for the trace. */
 function afterTeam(a: readonly unknown[]): { r: readonly unknown[]; team: CallArgs } {
   if (a[0] instanceof ShmemTeam) return { r: a.slice(1), team: { team: a[0].label } };
@@ -253,6 +259,13 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     getmemNbi: rma('shmem_getmem_nbi', (a) => num(a[2]), 3),
     quiet: { name: 'shmem_quiet' },
     fence: { name: 'shmem_fence' },
+    // put-with-signal (§9.8.1): (dest, source, count, sigAddr, signal, sigOp, pe)
+    putSignal: rma('shmem_put_signal', (a) => num(a[2]) * elemBytes(a[1]), 6),
+    putSignalNbi: rma('shmem_put_signal_nbi', (a) => num(a[2]) * elemBytes(a[1]), 6),
+    putmemSignal: rma('shmem_putmem_signal', (a) => num(a[2]), 6),
+    putmemSignalNbi: rma('shmem_putmem_signal_nbi', (a) => num(a[2]), 6),
+    signalFetch: { name: 'shmem_signal_fetch' },
+    signalWaitUntil: { name: 'shmem_signal_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
     waitUntil: { name: 'shmem_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
     test: { name: 'shmem_test' },
     barrierAll: { name: 'shmem_barrier_all' },
@@ -368,7 +381,7 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
 export function shmemCtxCalls(): Readonly<Record<string, CallSpec>> {
   const out: Record<string, CallSpec> = {};
   for (const [method, spec] of Object.entries(shmemCalls())) {
-    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z0-9]|^(putmem|getmem|putmemNbi|getmemNbi|quiet|fence)$/.test(method)) continue;
+    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z0-9]|^(putmem|getmem|putmemNbi|getmemNbi|putmemSignal|putmemSignalNbi|quiet|fence)$/.test(method)) continue;
     out[method] = { ...spec, name: spec.name.replace(/^shmem_/, 'shmem_ctx_') };
   }
   return out;
