@@ -265,6 +265,12 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     putmemSignal: rma('shmem_putmem_signal', (a) => num(a[2]), 6),
     putmemSignalNbi: rma('shmem_putmem_signal_nbi', (a) => num(a[2]), 6),
     signalFetch: { name: 'shmem_signal_fetch' },
+    ...Object.fromEntries(
+      ['waitUntilAll', 'waitUntilAny', 'waitUntilSome', 'waitUntilAllVector', 'waitUntilAnyVector', 'waitUntilSomeVector', 'testAll', 'testAny', 'testSome', 'testAllVector', 'testAnyVector', 'testSomeVector'].map((m) => [
+        m,
+        { name: `shmem_${m.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())}`, args: (a: readonly unknown[]) => ({ nelems: num(a[1]) }) },
+      ]),
+    ),
     signalWaitUntil: { name: 'shmem_signal_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
     waitUntil: { name: 'shmem_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
     test: { name: 'shmem_test' },

@@ -3,7 +3,18 @@ import { ShmemError, TYPES, type AtomicType, type ShmemCmp, type Symmetric } fro
 
 const CMPS: readonly ShmemCmp[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le'];
 
-/** Point-to-point synchronisation (OpenSHMEM 1.5 §9.11): waits and tests on a local symmetric variable. */
+/** Where `waitUntilSome` and `testSome` write the indices of the elements that satisfy (the C calls' `size_t *indices`). */
+export type IndexArray = number[] | Uint32Array | Int32Array | Float64Array;
+
+/**
+ * Point-to-point synchronisation (OpenSHMEM 1.5 §9.10): waits and tests on local symmetric
+ * variables. The `All`, `Any` and `Some` forms take an array of `nelems` variables `ivars` and a
+ * `status` array (or null): an element whose status is nonzero is left out. `...Vector` forms
+ * compare each element with its own value. `Any` returns the index of an element that satisfies
+ * (the lowest), or -1 (SIZE_MAX in C) when `nelems` is 0 or every element is left out; `Some`
+ * writes the indices of all that satisfy into `indices` and returns how many (0 in the same
+ * cases). Every wait is exact: it sleeps until data lands on the array and checks again.
+ */
 export class ShmemWait extends ShmemSignals {
   /** This PE's number. */
   myPe(): number {
@@ -64,6 +75,122 @@ export class ShmemWait extends ShmemSignals {
     return compare(read(), cmp, want);
   }
 
+  // --- the waits and tests on arrays (§9.10.3..9.10.10)
+
+  /** Waits until every element of `ivars` not left out by `status` compares to `value` (shmem_wait_until_all). */
+  async waitUntilAll(ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<void> {
+    await this.waitMany('waitUntilAll', 'all', ivars, nelems, status, cmp, value, false, type);
+  }
+  /** Waits until any element compares to `value`; returns its index, or -1 (shmem_wait_until_any). */
+  async waitUntilAny(ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<number> {
+    const sat = await this.waitMany('waitUntilAny', 'any', ivars, nelems, status, cmp, value, false, type);
+    return sat[0] ?? -1;
+  }
+  /** Waits until at least one element compares to `value`; writes the indices of all that do into `indices`, returns how many (shmem_wait_until_some). */
+  async waitUntilSome(ivars: Symmetric, nelems: number, indices: IndexArray, status: ArrayLike<number> | null, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<number> {
+    checkIndices('waitUntilSome', indices, nelems);
+    return fill(indices, await this.waitMany('waitUntilSome', 'any', ivars, nelems, status, cmp, value, false, type));
+  }
+  /** `waitUntilAll` with one value per element (shmem_wait_until_all_vector). */
+  async waitUntilAllVector(ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, values: ArrayLike<bigint | number>, type: AtomicType = 'int64'): Promise<void> {
+    await this.waitMany('waitUntilAllVector', 'all', ivars, nelems, status, cmp, values, true, type);
+  }
+  /** `waitUntilAny` with one value per element (shmem_wait_until_any_vector). */
+  async waitUntilAnyVector(ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, values: ArrayLike<bigint | number>, type: AtomicType = 'int64'): Promise<number> {
+    const sat = await this.waitMany('waitUntilAnyVector', 'any', ivars, nelems, status, cmp, values, true, type);
+    return sat[0] ?? -1;
+  }
+  /** `waitUntilSome` with one value per element (shmem_wait_until_some_vector). */
+  async waitUntilSomeVector(ivars: Symmetric, nelems: number, indices: IndexArray, status: ArrayLike<number> | null, cmp: ShmemCmp, values: ArrayLike<bigint | number>, type: AtomicType = 'int64'): Promise<number> {
+    checkIndices('waitUntilSomeVector', indices, nelems);
+    return fill(indices, await this.waitMany('waitUntilSomeVector', 'any', ivars, nelems, status, cmp, values, true, type));
+  }
+  /** Whether every element not left out compares to `value`, without waiting (shmem_test_all); true when none is left. */
+  async testAll(ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<boolean> {
+    const c = await this.testMany('testAll', ivars, nelems, status, cmp, value, false, type);
+    return c.sat.length === c.active;
+  }
+  /** The index of an element that compares to `value`, or -1, without waiting (shmem_test_any). */
+  async testAny(ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<number> {
+    return (await this.testMany('testAny', ivars, nelems, status, cmp, value, false, type)).sat[0] ?? -1;
+  }
+  /** Writes the indices of the elements that compare to `value` into `indices` and returns how many, without waiting (shmem_test_some). */
+  async testSome(ivars: Symmetric, nelems: number, indices: IndexArray, status: ArrayLike<number> | null, cmp: ShmemCmp, value: bigint | number, type: AtomicType = 'int64'): Promise<number> {
+    checkIndices('testSome', indices, nelems);
+    return fill(indices, (await this.testMany('testSome', ivars, nelems, status, cmp, value, false, type)).sat);
+  }
+  /** `testAll` with one value per element (shmem_test_all_vector). */
+  async testAllVector(ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, values: ArrayLike<bigint | number>, type: AtomicType = 'int64'): Promise<boolean> {
+    const c = await this.testMany('testAllVector', ivars, nelems, status, cmp, values, true, type);
+    return c.sat.length === c.active;
+  }
+  /** `testAny` with one value per element (shmem_test_any_vector). */
+  async testAnyVector(ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, values: ArrayLike<bigint | number>, type: AtomicType = 'int64'): Promise<number> {
+    return (await this.testMany('testAnyVector', ivars, nelems, status, cmp, values, true, type)).sat[0] ?? -1;
+  }
+  /** `testSome` with one value per element (shmem_test_some_vector). */
+  async testSomeVector(ivars: Symmetric, nelems: number, indices: IndexArray, status: ArrayLike<number> | null, cmp: ShmemCmp, values: ArrayLike<bigint | number>, type: AtomicType = 'int64'): Promise<number> {
+    checkIndices('testSomeVector', indices, nelems);
+    return fill(indices, (await this.testMany('testSomeVector', ivars, nelems, status, cmp, values, true, type)).sat);
+  }
+
+  /**
+   * Waits until all (`need` 'all') or at least one ('any') of the elements not left out satisfy,
+   * then returns the indices of those that do; returns at once (with none) when every element is
+   * left out. The PE sleeps until data lands anywhere on the array.
+   */
+  private async waitMany(call: string, need: 'all' | 'any', ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, value: unknown, vector: boolean, type: AtomicType): Promise<number[]> {
+    const c = this.conditions(call, ivars, nelems, status, cmp, value, vector, type);
+    if (c.active === 0) return [];
+    let sat: number[] = [];
+    await this.poll(
+      () => {
+        sat = c.satisfied();
+        return need === 'all' ? sat.length === c.active : sat.length > 0;
+      },
+      () => `${call}(ivars at segment ${ivars.segment.id} byte ${ivars.offset}, nelems=${nelems}, ${cmp} ${vector ? 'per-element values' : String(value)}) on PE ${this.myPe()}: the ${type} values are ${c.values().join(', ')}`,
+      ivars.segment.local,
+      ivars.offset,
+      nelems * TYPES[type].bytes,
+    );
+    return sat;
+  }
+
+  private async testMany(call: string, ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, value: unknown, vector: boolean, type: AtomicType): Promise<{ sat: number[]; active: number }> {
+    const c = this.conditions(call, ivars, nelems, status, cmp, value, vector, type);
+    await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, `shmem.${call}`);
+    return { sat: c.satisfied(), active: c.active };
+  }
+
+  /** Checks the arguments of a wait or test on an array; returns how many elements take part, and readers of which satisfy and of the values. */
+  private conditions(call: string, ivars: Symmetric, nelems: number, status: ArrayLike<number> | null, cmp: ShmemCmp, value: unknown, vector: boolean, type: AtomicType): { active: number; satisfied: () => number[]; values: () => bigint[] } {
+    this.checkCount(call, 'nelems', nelems);
+    if (status !== null && (typeof status !== 'object' || typeof status.length !== 'number' || status.length < nelems)) {
+      throw new ShmemError(`${call}: status must be null or an array of at least nelems=${nelems} elements`);
+    }
+    const on: number[] = [];
+    for (let i = 0; i < nelems; i++) if (status === null || status[i] === 0) on.push(i);
+    if (nelems === 0) return { active: 0, satisfied: () => [], values: () => [] };
+    const { want } = this.condition(call, ivars, cmp, vector ? 0 : (value as bigint | number), type, 'ivars');
+    const width = TYPES[type].bytes;
+    this.checkRange(call, 'ivars', ivars, nelems * width);
+    let wants: bigint[];
+    if (vector) {
+      const vs = value as ArrayLike<bigint | number> | null;
+      if (vs === null || typeof vs !== 'object' || typeof vs.length !== 'number' || vs.length < nelems) throw new ShmemError(`${call}: values must be an array of at least nelems=${nelems} elements`);
+      wants = Array.from({ length: nelems }, (_, i) => this.operand(call, `values[${i}]`, vs[i]!, type));
+    } else {
+      wants = new Array<bigint>(nelems).fill(want);
+    }
+    const view = dataView(ivars);
+    const read = (i: number): bigint => readVar(view, ivars.offset + i * width, type);
+    return {
+      active: on.length,
+      satisfied: () => on.filter((i) => compare(read(i), cmp, wants[i]!)),
+      values: () => Array.from({ length: nelems }, (_, i) => read(i)),
+    };
+  }
+
   /** Checks the arguments of a wait or test on `ivar`; returns a reader of its local value and the value to compare with. */
   protected condition(call: string, ivar: Symmetric, cmp: ShmemCmp, value: bigint | number, type: AtomicType, arg = 'ivar'): { read: () => bigint; want: bigint } {
     this.checkSym(call, arg, ivar);
@@ -75,6 +202,20 @@ export class ShmemWait extends ShmemSignals {
     const view = dataView(ivar);
     return { read: () => readVar(view, ivar.offset, type), want };
   }
+}
+
+/** Checks that `indices` can hold `nelems` indices. */
+function checkIndices(call: string, indices: IndexArray, nelems: number): void {
+  if (!Array.isArray(indices) && !(indices instanceof Uint32Array || indices instanceof Int32Array || indices instanceof Float64Array)) {
+    throw new ShmemError(`${call}: indices must be an array or a Uint32Array, Int32Array or Float64Array`);
+  }
+  if (Number.isInteger(nelems) && indices.length < nelems) throw new ShmemError(`${call}: indices has ${indices.length} elements, fewer than nelems=${nelems}`);
+}
+
+/** Writes `sat` at the start of `indices`; returns how many. */
+function fill(indices: IndexArray, sat: readonly number[]): number {
+  sat.forEach((v, i) => (indices[i] = v));
+  return sat.length;
 }
 
 /** A view of this PE's whole segment of `s` (offsets are the segment's). */
