@@ -8,6 +8,22 @@ export class ShmemError extends Error {
   }
 }
 
+/**
+ * The end of a run by `shmem.globalExit(status)` (shmem_global_exit): the run stops there, every
+ * PE with it, and `simulate` rejects with this error, carrying the status, the PE that called it
+ * and the simulated time.
+ */
+export class ShmemGlobalExit extends Error {
+  constructor(
+    readonly status: number,
+    readonly pe: number,
+    readonly timePs: number,
+  ) {
+    super(`shmem_global_exit(${status}) called by PE ${pe} at ${(timePs / 1e6).toFixed(3)} us: the run ended with status ${status}`);
+    this.name = 'ShmemGlobalExit';
+  }
+}
+
 /** Element types of the typed calls (the `TYPE` of `shmem_TYPE_put`, in TypeScript words). */
 export type ShmemType = 'int32' | 'uint32' | 'int64' | 'uint64' | 'float64';
 /** Types of the atomics (`shmem_TYPE_atomic_*`): values and results are bigints, signed or not as named. */
