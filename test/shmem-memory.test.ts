@@ -41,10 +41,14 @@ describe('SHMEM memory and query calls', () => {
         const c = await s.realloc(null, 8);
         const gone = await s.realloc(c, 0);
         const al = await s.align(4096, 24);
+        const hinted = await s.mallocWithHints(8, s.MALLOC_ATOMICS_REMOTE | s.MALLOC_SIGNAL_REMOTE);
+        await s.atomicAdd(hinted, 5, (me + 1) % n);
+        const badHints = await failure(s.mallocWithHints(8, 4));
         await s.pFloat64(al, me + 0.5, (me + 1) % n);
         await s.barrierAll();
+        const hintedValue = hinted.int64()[0];
         const shrunk = (await s.realloc(b, 8))!;
-        return { kept, far, stale, made: c !== null && c.bytes, gone, al: al.float64()[0], shrunk: [...shrunk.int64()], badAlign: await failure(s.align(48, 8)), badSize: await failure(s.realloc(shrunk, -1)) };
+        return { kept, far, stale, made: c !== null && c.bytes, gone, al: al.float64()[0], shrunk: [...shrunk.int64()], badAlign: await failure(s.align(48, 8)), badSize: await failure(s.realloc(shrunk, -1)), hintedValue, badHints };
       },
     });
     for (const [pe, x] of r.rankResults.entries()) {
@@ -57,6 +61,8 @@ describe('SHMEM memory and query calls', () => {
       expect(x.al).toBe(left + 0.5);
       expect(x.shrunk).toEqual([BigInt(left * 10)]);
       expect(x.badAlign).toBe('ShmemError: align: alignment=48 must be a power of two');
+      expect(x.hintedValue).toBe(5n);
+      expect(x.badHints).toBe('ShmemError: mallocWithHints: hints=4; valid: 0 or an OR of MALLOC_ATOMICS_REMOTE (1) and MALLOC_SIGNAL_REMOTE (2)');
       expect(x.badSize).toBe('ShmemError: realloc: bytes=-1 must be a non-negative integer');
     }
   });
@@ -79,7 +85,10 @@ describe('SHMEM memory and query calls', () => {
         await s.barrierAll();
         const freed = await s.malloc(8);
         await s.free(freed);
+        const shared = [0, 1].map((pe) => s.teamPtr(s.TEAM_SHARED, v, pe)?.[0] ?? null);
+        const teamPtrs = { shared, far: s.teamPtr(s.TEAM_WORLD, v, (me + 2) % 4), invalid: s.teamPtr(null, v, 0), bad: await failure(() => s.teamPtr(s.TEAM_SHARED, v, 2)) };
         return {
+          teamPtrs,
           seen,
           lengths: views.map((view) => view?.length ?? null),
           mine: [...v.int32()].slice(0, 2),
@@ -99,6 +108,8 @@ describe('SHMEM memory and query calls', () => {
     expect(res[0]!.lengths).toEqual([12, 12, null, null]);
     expect(res[1]!.mine).toEqual([1001, 77]);
     expect(res[0]!.mine).toEqual([1000, 0]);
+    // TEAM_SHARED of PE 2 is PEs 2, 3: the low bytes of their 1002, 1003
+    expect(res[2]!.teamPtrs).toEqual({ shared: [1002 & 0xff, 1003 & 0xff], far: null, invalid: null, bad: 'ShmemError: teamPtr: pe=2 is not a PE of ' + 'TEAM_SHARED' + ' (0..1)' });
     for (const x of res) {
       expect(x.addr).toEqual([true, true, false, false, false]);
       expect(x.pes).toEqual([false, true, true, false, false]);

@@ -3,6 +3,7 @@ import type { Proc } from '../proc.ts';
 import { ShmemActiveSet } from './active-set.ts';
 import { PeHeap, ShmemError, ShmemGlobalExit, Symmetric } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
+import type { ShmemTeam } from './team.ts';
 
 export { ShmemCtx, type CtxOptions } from './contexts.ts';
 export { ShmemTeam, type TeamConfig } from './team.ts';
@@ -123,6 +124,21 @@ export class Shmem extends ShmemActiveSet {
     return next;
   }
 
+  /** SHMEM_MALLOC_ATOMICS_REMOTE: a hint of `mallocWithHints` (the object is used by remote atomics). */
+  readonly MALLOC_ATOMICS_REMOTE = 1;
+  /** SHMEM_MALLOC_SIGNAL_REMOTE: a hint of `mallocWithHints` (the object holds signals). */
+  readonly MALLOC_SIGNAL_REMOTE = 2;
+
+  /**
+   * Allocates `bytes` with usage hints (shmem_malloc_with_hints): 0 or an OR of
+   * MALLOC_ATOMICS_REMOTE and MALLOC_SIGNAL_REMOTE. The hints change nothing here (Cray's NIC
+   * serves atomics on any registered memory alike); the allocation is `malloc`'s.
+   */
+  async mallocWithHints(bytes: number, hints: number, opts: MallocOptions = {}): Promise<Symmetric> {
+    if (!Number.isInteger(hints) || hints < 0 || (hints & ~3) !== 0) throw new ShmemError(`mallocWithHints: hints=${hints}; valid: 0 or an OR of MALLOC_ATOMICS_REMOTE (1) and MALLOC_SIGNAL_REMOTE (2)`);
+    return this.malloc(bytes, opts);
+  }
+
   /**
    * Allocates `bytes` aligned to `alignment` bytes (shmem_align). Every allocation is a symmetric
    * segment of its own, which starts at offset 0 and so meets any alignment: this checks
@@ -149,6 +165,14 @@ export class Shmem extends ShmemActiveSet {
     const mem = this.job.memory[pe]!.get(dest.segment.id);
     if (mem === undefined) throw new ShmemError(`ptr: PE ${pe} has not allocated dest's symmetric segment ${dest.segment.id} (yet)`);
     return mem.subarray(dest.offset, dest.offset + dest.bytes);
+  }
+
+  /** `ptr` for PE `pe` of `team` (shmem_team_ptr); null for TEAM_INVALID or a PE on another node. */
+  teamPtr(team: ShmemTeam | null, dest: Symmetric, pe: number): Uint8Array | null {
+    if (team === null) return null;
+    const t = this.checkTeam('teamPtr', 'team', team);
+    if (!Number.isInteger(pe) || pe < 0 || pe >= t.pes.size) throw new ShmemError(`teamPtr: pe=${pe} is not a PE of ${t.label} (0..${t.pes.size - 1})`);
+    return this.ptr(dest, t.pes.pe(pe));
   }
 
   /** Whether `addr` is a live symmetric address, accessible on `pe` (shmem_addr_accessible); false for a PE out of range. */
