@@ -83,6 +83,45 @@ describe('SHMEM waits and tests on arrays', () => {
     }
   });
 
+  it('short and ushort (int16, uint16) variables: waitUntil, waitUntilAny and testSome on 2-byte elements written by pInt16/pUint16; a value out of range fails', async () => {
+    const r = await simulate({
+      machine: 'xc30',
+      nodes: 2,
+      program: async (ctx) => {
+        const s = ctx.shmem;
+        const v = await s.malloc(8);
+        if (s.myPe() === 1) {
+          await ctx.compute({ us: 3 });
+          await s.pInt16(v, -5, 0);
+          await s.quiet();
+          await ctx.compute({ us: 3 });
+          await s.pUint16(v.at(6), 65535, 0);
+          await s.quiet();
+          await s.barrierAll();
+          return null;
+        }
+        await s.waitUntil(v, 'eq', -5, 'int16');
+        const t1 = ctx.now();
+        const any = await s.waitUntilAny(v.at(2), 3, null, 'gt', 60000, 'uint16');
+        const t2 = ctx.now();
+        const idx = [0, 0, 0, 0];
+        const some = await s.testSome(v, 4, idx, null, 'ne', 0, 'int16');
+        const bad = await rejection(s.test(v, 'eq', 40000, 'int16'));
+        const badType = await rejection(s.test(v, 'eq', 1, 'float64' as never));
+        await s.barrierAll();
+        return { t1, t2, any, some, idx: idx.slice(0, some), bad: bad.message, badType: badType.message };
+      },
+    });
+    const p0 = r.rankResults[0]!;
+    expect(p0.t1).toBeGreaterThan(3);
+    expect(p0.t2).toBeGreaterThan(6);
+    expect(p0.any).toBe(2);
+    expect(p0.some).toBe(2);
+    expect(p0.idx).toEqual([0, 3]);
+    expect(p0.bad).toBe('test: value=40000 does not fit int16 (-32768..32767)');
+    expect(p0.badType).toBe('test: type=float64; valid: int16, uint16, int32, uint32, int64, uint64');
+  });
+
   it('with nelems 0 or every element left out, the waits return at once: any -1, some 0, all with nothing to wait for', async () => {
     const r = await simulate({
       machine: 'xe6',

@@ -7,6 +7,9 @@ import type { ShmemTeam } from './team.ts';
 
 export { ShmemCtx, type CtxOptions } from './contexts.ts';
 export { ShmemTeam, type TeamConfig } from './team.ts';
+export type { ElemArray, ElemKind } from './elements.ts';
+export type { SignalOp } from './signals.ts';
+export type { IndexArray, WaitType } from './wait.ts';
 export { PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type AtomicType, type AtomicValue, type FetchArray, type FloatAtomicType, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
 
 /**
