@@ -36,12 +36,17 @@ export { PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type AtomicType, type A
  *   issued and complete at the next `quiet`/`fence`/`barrierAll`, as do the fetching `...Nbi`
  *   forms, whose old value is in their `fetch` element only then; like puts, two atomics
  *   issued without a `fence` between them may reach the target in either order;
+ * - put-with-signal (`putSignal`, `putmemSignal`, their `...Nbi` forms) waits for its data's
+ *   completion, then issues the signal AMO, complete at `quiet`: whoever sees the signal sees
+ *   the data;
+ * - loads and stores through `ptr` (PEs of this node) take no simulated time and wake no wait;
  * - `barrierAll` (dissemination barrier of AMO signals, the default context's `quiet` first)
  *   and the world collectives are over all PEs; `malloc`/`free` include a barrier as OpenSHMEM
  *   requires; a team's calls involve its PEs only.
- * Waiting (`waitUntil`, the barrier) is exact: a PE whose condition is false sleeps until data
- * lands in the memory it watches, and resumes at the time that data is visible plus one poll; a
- * wait nothing can satisfy is a deadlock, reported by the run with the call, PE and address.
+ * Waiting (`waitUntil`, the array and signal waits, the barrier) is exact: a PE whose condition
+ * is false sleeps until data lands in the memory it watches, and resumes at the time that data
+ * is visible plus one poll; a wait nothing can satisfy is a deadlock, reported by the run with
+ * the call, PE and address.
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
  */
