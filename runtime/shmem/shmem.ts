@@ -10,7 +10,7 @@ export { ShmemTeam, type TeamConfig } from './team.ts';
 export type { ElemArray, ElemKind } from './elements.ts';
 export type { SignalOp } from './signals.ts';
 export type { IndexArray, WaitType } from './wait.ts';
-export { PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type AtomicType, type AtomicValue, type FetchArray, type FloatAtomicType, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
+export { globalExitOf, PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type AtomicType, type AtomicValue, type FetchArray, type FloatAtomicType, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
 
 /**
  * OpenSHMEM 1.5 (subset) over DMAPP, as Cray SHMEM is layered on the XE and XC (DESIGN.md).

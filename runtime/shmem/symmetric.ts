@@ -1,3 +1,4 @@
+import { RankError } from '../../fabric/engine/engine.ts';
 import type { DmappType, SymmetricSegment } from '../dmapp/dmapp.ts';
 
 /** Error from an OpenSHMEM call: names the call and the bad argument (or wraps a NIC failure as `cause`). */
@@ -22,6 +23,11 @@ export class ShmemGlobalExit extends Error {
     super(`shmem_global_exit(${status}) called by PE ${pe} at ${(timePs / 1e6).toFixed(3)} us: the run ended with status ${status}`);
     this.name = 'ShmemGlobalExit';
   }
+}
+
+/** The ShmemGlobalExit that ended a run, from the error the engine ended it with (null for any other end). */
+export function globalExitOf(e: unknown): ShmemGlobalExit | null {
+  return e instanceof RankError && e.error instanceof ShmemGlobalExit ? e.error : null;
 }
 
 /** Element types of the typed calls (the `TYPE` of `shmem_TYPE_put`, in TypeScript words). */
