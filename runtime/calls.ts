@@ -220,7 +220,7 @@ const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
   Float32: ['float', 4],
   Float64: ['double', 8],
 };
-const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8 };
+const ATOMIC_BYTES: Readonly<Record<string, number>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8 };
 
 /** Bytes per element of a typed array argument (1 for anything else). */
 function elemBytes(v: unknown): number {
