@@ -12,6 +12,7 @@ export { MpiError } from './runtime/mpi/mpi.ts';
 export type { Dmapp, MallocOptions, SymmetricSegment } from './runtime/dmapp/dmapp.ts';
 export { DmappError } from './runtime/dmapp/dmapp.ts';
 export { DeadlockError, RankError } from './fabric/engine/engine.ts';
+export { ShmemGlobalExit } from './runtime/shmem/shmem.ts';
 export { apps, findApp } from './apps/index.ts';
 export type { App, AppResult, Row } from './apps/app.ts';
 export { presets } from './fabric/machines/index.ts';

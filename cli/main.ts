@@ -11,6 +11,7 @@ import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
 import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
 import { formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
 import { parseKeyValues, positiveInt, writeOutput } from './args.ts';
@@ -343,6 +344,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     if (e instanceof UsageError || e instanceof RangeError) {
       io.err(`phit: ${e.message}`);
       return 2;
+    }
+    if (e instanceof ShmemGlobalExit) {
+      io.err(`phit: ${e.message}`);
+      return e.status;
     }
     io.err(`phit: ${e instanceof Error ? e.message : String(e)}`);
     return 1;

@@ -207,12 +207,26 @@ export const REQUEST_CALLS: Readonly<Record<string, CallSpec>> = {
   test: { name: 'MPI_Test' },
 };
 
+/** The typed RMA calls by element kind (`putInt16`, ...): the C type each is named by in traces, and its bytes. */
 const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
-  Float64: ['double', 8],
+  Int8: ['schar', 1],
+  Uint8: ['uchar', 1],
+  Int16: ['short', 2],
+  Uint16: ['ushort', 2],
   Int32: ['int', 4],
+  Uint32: ['uint', 4],
   Int64: ['long', 8],
+  Uint64: ['ulong', 8],
+  Float32: ['float', 4],
+  Float64: ['double', 8],
 };
-const ATOMIC_BYTES: Readonly<Record<string, number>> = { int32: 4, uint32: 4, int64: 8, uint64: 8, float64: 8 };
+const ATOMIC_BYTES: Readonly<Record<string, number>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8 };
+
+/** Bytes per element of a typed array argument (1 for anything else). */
+function elemBytes(v: unknown): number {
+  const e = (v as { BYTES_PER_ELEMENT?: unknown } | null)?.BYTES_PER_ELEMENT;
+  return typeof e === 'number' ? e : 1;
+}
 
 /** A SHMEM collective's arguments after its team (none in the world forms), and the team's name for the trace. */
 function afterTeam(a: readonly unknown[]): { r: readonly unknown[]; team: CallArgs } {
@@ -239,12 +253,35 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     malloc: { name: 'shmem_malloc', args: (a) => ({ size: num(a[0]) }) },
     calloc: { name: 'shmem_calloc' },
     free: { name: 'shmem_free' },
+    realloc: { name: 'shmem_realloc', args: (a) => ({ size: num(a[1]) }) },
+    align: { name: 'shmem_align', args: (a) => ({ alignment: num(a[0]), size: num(a[1]) }) },
+    mallocWithHints: { name: 'shmem_malloc_with_hints', args: (a) => ({ size: num(a[0]), hints: num(a[1]) }) },
+    ptr: { name: 'shmem_ptr', args: (a) => ({ pe: num(a[1]) }) },
+    teamPtr: { name: 'shmem_team_ptr', args: (a) => ({ ...afterTeam(a).team, pe: num(a[2]) }) },
+    addrAccessible: { name: 'shmem_addr_accessible', args: (a) => ({ pe: num(a[1]) }) },
+    peAccessible: { name: 'shmem_pe_accessible', args: (a) => ({ pe: num(a[0]) }) },
+    infoGetVersion: { name: 'shmem_info_get_version' },
+    infoGetName: { name: 'shmem_info_get_name' },
+    globalExit: { name: 'shmem_global_exit', args: (a) => ({ status: num(a[0]) }) },
     putmem: rma('shmem_putmem', (a) => num(a[2]), 3),
     getmem: rma('shmem_getmem', (a) => num(a[2]), 3),
     putmemNbi: rma('shmem_putmem_nbi', (a) => num(a[2]), 3),
     getmemNbi: rma('shmem_getmem_nbi', (a) => num(a[2]), 3),
     quiet: { name: 'shmem_quiet' },
     fence: { name: 'shmem_fence' },
+    // put-with-signal (§9.8.1): (dest, source, count, sigAddr, signal, sigOp, pe)
+    putSignal: rma('shmem_put_signal', (a) => num(a[2]) * elemBytes(a[1]), 6),
+    putSignalNbi: rma('shmem_put_signal_nbi', (a) => num(a[2]) * elemBytes(a[1]), 6),
+    putmemSignal: rma('shmem_putmem_signal', (a) => num(a[2]), 6),
+    putmemSignalNbi: rma('shmem_putmem_signal_nbi', (a) => num(a[2]), 6),
+    signalFetch: { name: 'shmem_signal_fetch' },
+    ...Object.fromEntries(
+      ['waitUntilAll', 'waitUntilAny', 'waitUntilSome', 'waitUntilAllVector', 'waitUntilAnyVector', 'waitUntilSomeVector', 'testAll', 'testAny', 'testSome', 'testAllVector', 'testAnyVector', 'testSomeVector'].map((m) => [
+        m,
+        { name: `shmem_${m.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())}`, args: (a: readonly unknown[]) => ({ nelems: num(a[1]) }) },
+      ]),
+    ),
+    signalWaitUntil: { name: 'shmem_signal_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
     waitUntil: { name: 'shmem_wait_until', args: (a) => ({ cmp: String(a[1]), value: String(a[2]) }) },
     test: { name: 'shmem_test' },
     barrierAll: { name: 'shmem_barrier_all' },
@@ -311,6 +348,15 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     out[`iput${suffix}`] = rma(`shmem_${c}_iput`, (a) => num(a[4]) * size, 5);
     out[`iget${suffix}`] = rma(`shmem_${c}_iget`, (a) => num(a[4]) * size, 5);
   }
+  for (const bits of [8, 16, 32, 64, 128]) {
+    const size = bits / 8;
+    out[`put${bits}`] = rma(`shmem_put${bits}`, (a) => num(a[2]) * size, 3);
+    out[`get${bits}`] = rma(`shmem_get${bits}`, (a) => num(a[2]) * size, 3);
+    out[`put${bits}Nbi`] = rma(`shmem_put${bits}_nbi`, (a) => num(a[2]) * size, 3);
+    out[`get${bits}Nbi`] = rma(`shmem_get${bits}_nbi`, (a) => num(a[2]) * size, 3);
+    out[`iput${bits}`] = rma(`shmem_iput${bits}`, (a) => num(a[4]) * size, 5);
+    out[`iget${bits}`] = rma(`shmem_iget${bits}`, (a) => num(a[4]) * size, 5);
+  }
   // atomics: (dest, [cond,] [value,] pe, type); the nbi forms start with (fetch, index)
   const atomics: readonly [string, string, number][] = [
     ['atomicFetch', 'shmem_atomic_fetch', 1],
@@ -351,7 +397,7 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
 export function shmemCtxCalls(): Readonly<Record<string, CallSpec>> {
   const out: Record<string, CallSpec> = {};
   for (const [method, spec] of Object.entries(shmemCalls())) {
-    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z]|^(putmem|getmem|putmemNbi|getmemNbi|quiet|fence)$/.test(method)) continue;
+    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z0-9]|^(putmem|getmem|putmemNbi|getmemNbi|putmemSignal|putmemSignalNbi|quiet|fence)$/.test(method)) continue;
     out[method] = { ...spec, name: spec.name.replace(/^shmem_/, 'shmem_ctx_') };
   }
   return out;

@@ -8,7 +8,7 @@ import { checkAlgorithms } from './mpi/coll/index.ts';
 import { MpiWorld } from './mpi/core.ts';
 import { Mpi } from './mpi/mpi.ts';
 import { Proc } from './proc.ts';
-import { Shmem } from './shmem/shmem.ts';
+import { globalExitOf, Shmem } from './shmem/shmem.ts';
 import { ShmemJob } from './shmem/job.ts';
 import { Gni, GniJob } from './ugni/gni.ts';
 import { Detours } from './noise.ts';
@@ -174,6 +174,9 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   try {
     await machine.engine.run();
   } catch (e) {
+    // shmem.globalExit ends the run as itself
+    const exit = globalExitOf(e);
+    if (exit) throw exit;
     // a deadlock that comes from a collective some ranks never called is reported as that
     const why = e instanceof DeadlockError ? world.incompleteCollective() : null;
     throw why ? new IncompleteCollectiveError(why, (e as DeadlockError).timePs, (e as DeadlockError).blocked) : e;

@@ -415,7 +415,7 @@ describe('OpenSHMEM teams', () => {
       await note(s.alltoallmem(t, a, a, 40));
       await note(s.alltoalls(t, a, a, 0, 1, 1, 'int32'));
       await note(s.andReduce(t, a, a.at(8), 1, 'float64'));
-      await note(s.sumReduce(t, a, a.at(8), 1, 'int8' as never));
+      await note(s.sumReduce(t, a, a.at(8), 1, 'int128' as never));
       await note(s.collectmem(t, new Uint8Array(8) as never, a, 8));
       await note(s.fcollectmem(t, a, a, 33));
       await note(s.broadcastmem(t, a, a, -1, 0));
@@ -445,8 +445,8 @@ describe('OpenSHMEM teams', () => {
       'ShmemError: fcollect: 80 bytes at dest run past the end of its symmetric object (64 bytes from byte offset 0)',
       'ShmemError: alltoallmem: 80 bytes at dest run past the end of its symmetric object (64 bytes from byte offset 0)',
       'ShmemError: alltoalls: dst=0 must be a positive integer',
-      'ShmemError: andReduce: type=float64; valid: int32, uint32, int64, uint64',
-      'ShmemError: sumReduce: type=int8; valid: int32, uint32, int64, uint64, float64',
+      'ShmemError: andReduce: type=float64; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64',
+      'ShmemError: sumReduce: type=int128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64',
       'ShmemError: collectmem: dest is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       'ShmemError: fcollectmem: 66 bytes at dest run past the end of its symmetric object (64 bytes from byte offset 0)',
       'ShmemError: broadcastmem: nbytes=-1 must be a non-negative integer',
@@ -455,7 +455,7 @@ describe('OpenSHMEM teams', () => {
       'ShmemError: prodReduce: nreduce=1.5 must be a non-negative integer',
       'ShmemError: minReduce: 8 bytes at dest run past the end of its symmetric object (4 bytes from byte offset 60)',
       'ShmemError: maxReduce: source is at byte offset 2, not aligned to the 4-byte uint32',
-      'ShmemError: orReduce: type=float64; valid: int32, uint32, int64, uint64',
+      'ShmemError: orReduce: type=float64; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64',
       'ShmemError: xorReduce: team is TEAM_INVALID',
     ]);
   });

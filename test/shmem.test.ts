@@ -672,7 +672,7 @@ describe('OpenSHMEM over DMAPP', () => {
       'ShmemError: putmem: 16 bytes at dest run past the end of its symmetric object (8 bytes from byte offset 8)',
       'ShmemError: getFloat64: 32 bytes at source run past the end of its symmetric object (16 bytes from byte offset 0)',
       'ShmemError: waitUntil: cmp=bigger; valid: eq, ne, gt, ge, lt, le',
-      'ShmemError: atomicAdd: type=float64; valid: int32, uint32, int64, uint64',
+      'ShmemError: atomicAdd: type=float64; valid: int32, uint32, int64, uint64 (OpenSHMEM defines atomicAdd on integer types only)',
       'ShmemError: atomicAdd: value=1180591620717411303424 does not fit int64 (-9223372036854775808..9223372036854775807)',
       'ShmemError: malloc: bytes=-1 must be a non-negative integer',
       'ShmemError: putFloat64: source has 1 elements, fewer than the 2 needed',

@@ -1,6 +1,6 @@
 import { DmappError, type Dmapp } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
-import { ShmemError, Symmetric, TYPES, type PeHeap, type ReduceType } from './symmetric.ts';
+import { ShmemError, Symmetric, type PeHeap } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
 import type { ShmemWatch } from './watch.ts';
 
@@ -120,15 +120,6 @@ export class ShmemBase {
     return this.proc.isSkeleton(bytes) ? bytes : bytes.slice();
   }
 
-  /** The bounce copy of a typed put's source as `type`; a skeleton typed array is sent as it is, uncopied. */
-  protected bounce(call: string, type: ReduceType, source: ArrayLike<number> | ArrayLike<bigint>, count: number): Uint8Array {
-    if (ArrayBuffer.isView(source) && this.proc.isSkeleton(source)) {
-      const kind = type === 'float64' ? Float64Array : type === 'int32' ? Int32Array : BigInt64Array;
-      return typedDest(call, kind, source as Float64Array | Int32Array | BigInt64Array, count, TYPES[type].bytes);
-    }
-    return typedCopy(call, type, source, count);
-  }
-
   /** The first `nbytes` bytes of a private buffer, or a ShmemError naming it; with `nbytes` 0 the buffer may be anything (Annex C). */
   protected bytesArg(call: string, arg: string, buf: ArrayBufferView, nbytes: number): Uint8Array {
     this.checkCount(call, 'nbytes', nbytes);
@@ -137,37 +128,4 @@ export class ShmemBase {
     if (nbytes > buf.byteLength) throw new ShmemError(`${call}: nbytes=${nbytes} exceeds the ${buf.byteLength} bytes of ${arg}`);
     return new Uint8Array(buf.buffer, buf.byteOffset, nbytes);
   }
-}
-
-/** A fresh byte copy of the first `count` elements of `source` as `type`. */
-export function typedCopy(call: string, type: ReduceType, source: ArrayLike<number> | ArrayLike<bigint>, count: number): Uint8Array {
-  if (!Number.isInteger(count) || count < 0) throw new ShmemError(`${call}: nelems=${count} must be a non-negative integer`);
-  if (count === 0) return new Uint8Array(0);
-  if (source === null || typeof source !== 'object' || typeof source.length !== 'number') throw new ShmemError(`${call}: source must be an array or typed array of ${type}`);
-  if (source.length < count) throw new ShmemError(`${call}: source has ${source.length} elements, fewer than the ${count} needed`);
-  if (type === 'int64') {
-    const out = new BigInt64Array(count);
-    for (let i = 0; i < count; i++) {
-      const v = source[i];
-      if (typeof v !== 'bigint') throw new ShmemError(`${call}: source[${i}]=${String(v)} is not a bigint`);
-      out[i] = v;
-    }
-    return new Uint8Array(out.buffer);
-  }
-  const out = type === 'float64' ? new Float64Array(count) : new Int32Array(count);
-  for (let i = 0; i < count; i++) {
-    const v = source[i];
-    if (typeof v !== 'number') throw new ShmemError(`${call}: source[${i}]=${String(v)} is not a number`);
-    out[i] = v;
-  }
-  return new Uint8Array(out.buffer);
-}
-
-/** The bytes of the first `count` elements of a typed array of the expected kind. */
-export function typedDest(call: string, kind: Float64ArrayConstructor | Int32ArrayConstructor | BigInt64ArrayConstructor, buf: Float64Array | Int32Array | BigInt64Array, count: number, e: number): Uint8Array {
-  if (!Number.isInteger(count) || count < 0) throw new ShmemError(`${call}: nelems=${count} must be a non-negative integer`);
-  if (count === 0) return new Uint8Array(0);
-  if (!(buf instanceof kind)) throw new ShmemError(`${call}: the private buffer must be a ${kind.name}`);
-  if (count > buf.length) throw new ShmemError(`${call}: nelems=${count} exceeds the ${buf.length} elements of the private buffer`);
-  return new Uint8Array(buf.buffer, buf.byteOffset, count * e);
 }

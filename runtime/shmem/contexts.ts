@@ -1,7 +1,7 @@
 import type { Dmapp } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
-import { ShmemAtomics } from './atomics.ts';
 import type { ShmemJob } from './job.ts';
+import { ShmemSignals } from './signals.ts';
 import { ShmemError, type PeHeap } from './symmetric.ts';
 import type { ShmemTeam } from './team.ts';
 import { ShmemTeamCollectives } from './team-collectives.ts';
@@ -18,13 +18,13 @@ const CTX_OPTIONS: readonly string[] = ['private', 'serialized', 'nostore'];
 /**
  * A communication context (shmem_ctx_t, OpenSHMEM 1.5 §9.5): the RMA and atomic calls of
  * `ctx.shmem` (`putmem`, `getmem`, their `...Nbi` forms, the typed puts and gets, `p`, `g`,
- * `iput`, `iget`, every atomic) and `quiet`, `fence`, issued on resources of its own: a DMAPP
+ * `iput`, `iget`, every atomic, the put-with-signal calls) and `quiet`, `fence`, issued on resources of its own: a DMAPP
  * instance with its own implicit completion, so its `quiet` waits for its own operations only
  * and another context's `quiet` (the default one's included) never waits for them. The three
  * options change nothing in a program without threads. PE numbers are those of the context's
  * team (TEAM_WORLD for `ctxCreate`).
  */
-export class ShmemCtx extends ShmemAtomics {
+export class ShmemCtx extends ShmemSignals {
   /** @internal */
   destroyed = false;
 

@@ -1,7 +1,7 @@
 import type { DmappType } from '../dmapp/dmapp.ts';
 import { ShmemCollectives, SYNC_VALUE, type Group } from './collectives.ts';
-import { fold, type ReduceOp } from './reduce-ops.ts';
-import { ShmemError, type ShmemType, type Symmetric } from './symmetric.ts';
+import { fold, type ReduceElemType, type ReduceOp } from './reduce-ops.ts';
+import { ShmemError, type Symmetric } from './symmetric.ts';
 
 const DMAPP_TYPE: Readonly<Record<number, DmappType>> = { 1: 'byte', 4: 'dw', 8: 'qw' };
 
@@ -121,7 +121,7 @@ export class ShmemGroupCollectives extends ShmemCollectives {
    * PE's `source` (all outstanding at once, then quiet), a sync (so no PE overwrites a source,
    * `dest` included, that another still reads), then the fold in group order on every PE.
    */
-  protected async groupReduce(call: string, g: Group, op: ReduceOp, type: ShmemType, dest: Symmetric, source: Symmetric, count: number, e: number): Promise<void> {
+  protected async groupReduce(call: string, g: Group, op: ReduceOp, type: ReduceElemType, dest: Symmetric, source: Symmetric, count: number, e: number): Promise<void> {
     const n = g.pes.size;
     const block = count * e;
     const all = new Uint8Array(n * block);

@@ -16,7 +16,11 @@ export class ShmemJob {
     private readonly procs: readonly Proc[],
   ) {
     this.watch = new ShmemWatch(engine, procs);
+    this.memory = procs.map(() => new Map());
   }
+
+  /** Per PE: its live symmetric segments' memory, by segment id (for `shmem.ptr` on the PEs of a node). */
+  readonly memory: Map<number, Uint8Array>[];
 
   private byNode: Map<number, number[]> | null = null;
 

@@ -1,9 +1,11 @@
-import { ShmemBase, typedDest, typedCopy } from './base.ts';
-import { ShmemError, TYPES, type ReduceType, type Symmetric } from './symmetric.ts';
+import { ShmemBase } from './base.ts';
+import { DMAPP_OF_SIZE, ELEMS, elemCopy, elemView, type ElemKind } from './elements.ts';
+import type { Symmetric } from './symmetric.ts';
 
 /**
- * Remote memory access (OpenSHMEM 1.5 §9.6) and its completion (§9.10): contiguous, typed,
- * single-element and strided puts and gets, their non-blocking forms, `quiet` and `fence`.
+ * Remote memory access (OpenSHMEM 1.5 §9.6) and its completion (§9.10): the contiguous `...mem`
+ * puts and gets, `quiet`, `fence`, and what the typed, sized, single-element and strided forms
+ * (ShmemTypedRma) are made of.
  */
 export class ShmemRma extends ShmemBase {
   // --- contiguous puts and gets
@@ -33,99 +35,6 @@ export class ShmemRma extends ShmemBase {
     await this.getBytes('getmemNbi', dst, source, pe, false);
   }
 
-  /** Puts `nelems` float64 of `source` to `dest` on `pe` (shmem_double_put). */
-  async putFloat64(dest: Symmetric, source: Float64Array | readonly number[], nelems: number, pe: number): Promise<void> {
-    return this.putBytes('putFloat64', dest, this.bounce('putFloat64', 'float64', source, nelems), pe, true);
-  }
-  /** Puts `nelems` int32 (shmem_int32_put). */
-  async putInt32(dest: Symmetric, source: Int32Array | readonly number[], nelems: number, pe: number): Promise<void> {
-    return this.putBytes('putInt32', dest, this.bounce('putInt32', 'int32', source, nelems), pe, true);
-  }
-  /** Puts `nelems` int64 (shmem_int64_put). */
-  async putInt64(dest: Symmetric, source: BigInt64Array | readonly bigint[], nelems: number, pe: number): Promise<void> {
-    return this.putBytes('putInt64', dest, this.bounce('putInt64', 'int64', source, nelems), pe, true);
-  }
-  /** Gets `nelems` float64 from `source` on `pe` into `dest` (shmem_double_get). */
-  async getFloat64(dest: Float64Array, source: Symmetric, nelems: number, pe: number): Promise<void> {
-    return this.getBytes('getFloat64', typedDest('getFloat64', Float64Array, dest, nelems, 8), source, pe, true);
-  }
-  /** Gets `nelems` int32 (shmem_int32_get). */
-  async getInt32(dest: Int32Array, source: Symmetric, nelems: number, pe: number): Promise<void> {
-    return this.getBytes('getInt32', typedDest('getInt32', Int32Array, dest, nelems, 4), source, pe, true);
-  }
-  /** Gets `nelems` int64 (shmem_int64_get). */
-  async getInt64(dest: BigInt64Array, source: Symmetric, nelems: number, pe: number): Promise<void> {
-    return this.getBytes('getInt64', typedDest('getInt64', BigInt64Array, dest, nelems, 8), source, pe, true);
-  }
-  /** Non-blocking float64 put (shmem_double_put_nbi): `source` must stay unchanged until `quiet`. */
-  async putFloat64Nbi(dest: Symmetric, source: Float64Array, nelems: number, pe: number): Promise<void> {
-    return this.putBytes('putFloat64Nbi', dest, typedDest('putFloat64Nbi', Float64Array, source, nelems, 8), pe, false);
-  }
-  /** Non-blocking float64 get (shmem_double_get_nbi): `dest` holds the data after `quiet`. */
-  async getFloat64Nbi(dest: Float64Array, source: Symmetric, nelems: number, pe: number): Promise<void> {
-    return this.getBytes('getFloat64Nbi', typedDest('getFloat64Nbi', Float64Array, dest, nelems, 8), source, pe, false);
-  }
-
-  // --- single elements
-
-  /** Puts one float64 (shmem_double_p). */
-  async pFloat64(dest: Symmetric, value: number, pe: number): Promise<void> {
-    return this.putBytes('pFloat64', dest, typedCopy('pFloat64', 'float64', [value], 1), pe, true);
-  }
-  /** Puts one int32 (shmem_int32_p). */
-  async pInt32(dest: Symmetric, value: number, pe: number): Promise<void> {
-    return this.putBytes('pInt32', dest, typedCopy('pInt32', 'int32', [value], 1), pe, true);
-  }
-  /** Puts one int64 (shmem_int64_p). */
-  async pInt64(dest: Symmetric, value: bigint, pe: number): Promise<void> {
-    return this.putBytes('pInt64', dest, typedCopy('pInt64', 'int64', [value], 1), pe, true);
-  }
-  /** Gets one float64 (shmem_double_g). */
-  async gFloat64(source: Symmetric, pe: number): Promise<number> {
-    const v = new Float64Array(1);
-    await this.getBytes('gFloat64', new Uint8Array(v.buffer), source, pe, true);
-    return v[0]!;
-  }
-  /** Gets one int32 (shmem_int32_g). */
-  async gInt32(source: Symmetric, pe: number): Promise<number> {
-    const v = new Int32Array(1);
-    await this.getBytes('gInt32', new Uint8Array(v.buffer), source, pe, true);
-    return v[0]!;
-  }
-  /** Gets one int64 (shmem_int64_g). */
-  async gInt64(source: Symmetric, pe: number): Promise<bigint> {
-    const v = new BigInt64Array(1);
-    await this.getBytes('gInt64', new Uint8Array(v.buffer), source, pe, true);
-    return v[0]!;
-  }
-
-  // --- strided
-
-  /** Strided put (shmem_double_iput): element i of `source` (every `sst`) to element i*`dst` of `dest` on `pe`. */
-  async iputFloat64(dest: Symmetric, source: Float64Array | readonly number[], dst: number, sst: number, nelems: number, pe: number): Promise<void> {
-    return this.iput('iputFloat64', 'float64', dest, source, dst, sst, nelems, pe);
-  }
-  /** Strided int32 put (shmem_int32_iput). */
-  async iputInt32(dest: Symmetric, source: Int32Array | readonly number[], dst: number, sst: number, nelems: number, pe: number): Promise<void> {
-    return this.iput('iputInt32', 'int32', dest, source, dst, sst, nelems, pe);
-  }
-  /** Strided int64 put (shmem_int64_iput). */
-  async iputInt64(dest: Symmetric, source: BigInt64Array | readonly bigint[], dst: number, sst: number, nelems: number, pe: number): Promise<void> {
-    return this.iput('iputInt64', 'int64', dest, source, dst, sst, nelems, pe);
-  }
-  /** Strided get (shmem_double_iget): element i*`sst` of `source` on `pe` to element i*`dst` of `dest`; returns with the data. */
-  async igetFloat64(dest: Float64Array, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
-    return this.iget('igetFloat64', 'float64', dest, source, dst, sst, nelems, pe);
-  }
-  /** Strided int32 get (shmem_int32_iget). */
-  async igetInt32(dest: Int32Array, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
-    return this.iget('igetInt32', 'int32', dest, source, dst, sst, nelems, pe);
-  }
-  /** Strided int64 get (shmem_int64_iget). */
-  async igetInt64(dest: BigInt64Array, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
-    return this.iget('igetInt64', 'int64', dest, source, dst, sst, nelems, pe);
-  }
-
   // --- ordering and completion
 
   /** Waits until every put, get and AMO this PE issued has completed (shmem_quiet). */
@@ -142,31 +51,86 @@ export class ShmemRma extends ShmemBase {
     await this.nic('fence', this.dmapp.gsyncWait());
   }
 
-  protected async iput(call: string, type: ReduceType, dest: Symmetric, source: ArrayLike<number> | ArrayLike<bigint>, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
+  /** A typed put of `kind`: blocking ones copy `source` (a typed array of `kind` or plain values) into a bounce buffer, `nbi` ones send it as it is. */
+  protected async putElems(call: string, kind: ElemKind, dest: Symmetric, source: unknown, nelems: number, pe: number, nbi: boolean): Promise<void> {
+    const src = nbi || (ArrayBuffer.isView(source) && this.proc.isSkeleton(source)) ? elemView(call, kind, 'source', source, nelems) : elemCopy(call, kind, source, nelems);
+    await this.putBytes(call, dest, src, pe, !nbi);
+  }
+
+  /** A typed get of `kind` into `dest`, a typed array of `kind`. */
+  protected async getElems(call: string, kind: ElemKind, dest: unknown, source: Symmetric, nelems: number, pe: number, nbi: boolean): Promise<void> {
+    await this.getBytes(call, elemView(call, kind, 'dest', dest, nelems), source, pe, !nbi);
+  }
+
+  /** Gets one element of `kind`. */
+  protected async gElem(call: string, kind: ElemKind, source: Symmetric, pe: number): Promise<number | bigint> {
+    const v = new ELEMS[kind].array(1);
+    await this.getBytes(call, new Uint8Array(v.buffer), source, pe, true);
+    return v[0]!;
+  }
+
+  /** A put of `nelems` `size`-byte elements from the bytes of any private buffer. */
+  protected async putSized(call: string, size: number, dest: Symmetric, source: ArrayBufferView, nelems: number, pe: number, nbi: boolean): Promise<void> {
+    this.checkCount(call, 'nelems', nelems);
+    const src = this.bytesArg(call, 'source', source, nelems * size);
+    await this.putBytes(call, dest, nbi ? src : this.copyOf(src), pe, !nbi);
+  }
+
+  /** A get of `nelems` `size`-byte elements into the bytes of any private buffer. */
+  protected async getSized(call: string, size: number, dest: ArrayBufferView, source: Symmetric, nelems: number, pe: number, nbi: boolean): Promise<void> {
+    this.checkCount(call, 'nelems', nelems);
+    await this.getBytes(call, this.bytesArg(call, 'dest', dest, nelems * size), source, pe, !nbi);
+  }
+
+  /** A strided typed put of `kind`. */
+  protected async iputElems(call: string, kind: ElemKind, dest: Symmetric, source: unknown, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
+    await this.stridedPut(call, ELEMS[kind].bytes, dest, (n) => (ArrayBuffer.isView(source) && this.proc.isSkeleton(source) ? elemView(call, kind, 'source', source, n) : elemCopy(call, kind, source, n)), dst, sst, nelems, pe);
+  }
+
+  /** A strided typed get of `kind` into `dest`, a typed array of `kind`. */
+  protected async igetElems(call: string, kind: ElemKind, dest: unknown, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
+    await this.stridedGet(call, ELEMS[kind].bytes, (n) => elemView(call, kind, 'dest', dest, n), source, dst, sst, nelems, pe);
+  }
+
+  /** A strided put of `size`-byte elements from the bytes of any private buffer. */
+  protected async iputSized(call: string, size: number, dest: Symmetric, source: ArrayBufferView, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
+    await this.stridedPut(call, size, dest, (n) => this.copyOf(this.bytesArg(call, 'source', source, n * size)), dst, sst, nelems, pe);
+  }
+
+  /** A strided get of `size`-byte elements into the bytes of any private buffer. */
+  protected async igetSized(call: string, size: number, dest: ArrayBufferView, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
+    await this.stridedGet(call, size, (n) => this.bytesArg(call, 'dest', dest, n * size), source, dst, sst, nelems, pe);
+  }
+
+  /**
+   * Element i*`sst` of the source (`copy(n)` gives its first n elements as a private copy) to
+   * element i*`dst` of `dest` on `pe`: one DMAPP strided put, or for 2-byte elements (DMAPP has
+   * no such element type) one put per element, as a library over DMAPP must.
+   */
+  private async stridedPut(call: string, size: number, dest: Symmetric, copy: (n: number) => Uint8Array, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
     const to = this.target(call, 'pe', pe);
     this.checkStride(call, dst, sst, nelems);
     if (nelems === 0) return;
     this.checkSym(call, 'dest', dest);
-    const e = TYPES[type].bytes;
-    this.checkRange(call, 'dest', dest, ((nelems - 1) * dst + 1) * e);
-    const src = this.bounce(call, type, source, (nelems - 1) * sst + 1);
+    this.checkRange(call, 'dest', dest, ((nelems - 1) * dst + 1) * size);
+    const src = copy((nelems - 1) * sst + 1);
     await this.proc.cpu(Math.ceil(src.length / this.proc.machine.config.cpu.memBytesPerPs), `shmem.${call}(copy)`);
-    await this.nic(call, this.dmapp.iputNbi(to, dest.segment, dest.offset, src, TYPES[type].dmapp, dst, sst, nelems));
+    const t = DMAPP_OF_SIZE[size];
+    if (t !== undefined) return this.nic(call, this.dmapp.iputNbi(to, dest.segment, dest.offset, src, t, dst, sst, nelems));
+    for (let i = 0; i < nelems; i++) await this.nic(call, this.dmapp.putNbi(to, dest.segment, dest.offset + i * dst * size, src.subarray(i * sst * size, (i * sst + 1) * size)));
   }
 
-  protected async iget(call: string, type: ReduceType, dest: Float64Array | Int32Array | BigInt64Array, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
+  /** The mirror of `stridedPut`: `view(n)` gives the first n elements of the private destination; returns with the data. */
+  private async stridedGet(call: string, size: number, view: (n: number) => Uint8Array, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
     const from = this.target(call, 'pe', pe);
     this.checkStride(call, dst, sst, nelems);
     if (nelems === 0) return;
     this.checkSym(call, 'source', source);
-    const e = TYPES[type].bytes;
-    this.checkRange(call, 'source', source, ((nelems - 1) * sst + 1) * e);
-    const need = (nelems - 1) * dst + 1;
-    if (!ArrayBuffer.isView(dest) || dest.BYTES_PER_ELEMENT !== e || dest.length < need) {
-      throw new ShmemError(`${call}: dest must be a ${type} typed array of at least ${need} elements (nelems=${nelems}, dst=${dst})`);
-    }
-    const bytes = new Uint8Array(dest.buffer, dest.byteOffset, dest.byteLength);
-    await this.nic(call, this.dmapp.igetNbi(from, source.segment, source.offset, bytes, TYPES[type].dmapp, dst, sst, nelems));
+    this.checkRange(call, 'source', source, ((nelems - 1) * sst + 1) * size);
+    const bytes = view((nelems - 1) * dst + 1);
+    const t = DMAPP_OF_SIZE[size];
+    if (t !== undefined) await this.nic(call, this.dmapp.igetNbi(from, source.segment, source.offset, bytes, t, dst, sst, nelems));
+    else for (let i = 0; i < nelems; i++) await this.nic(call, this.dmapp.getNbi(from, source.segment, source.offset + i * sst * size, bytes.subarray(i * dst * size, (i * dst + 1) * size)));
     await this.nic(call, this.dmapp.gsyncWait());
   }
 }

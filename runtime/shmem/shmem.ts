@@ -1,12 +1,16 @@
 import type { Dmapp, MallocOptions } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
 import { ShmemActiveSet } from './active-set.ts';
-import { PeHeap, ShmemError, Symmetric } from './symmetric.ts';
+import { PeHeap, ShmemError, ShmemGlobalExit, Symmetric } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
+import type { ShmemTeam } from './team.ts';
 
 export { ShmemCtx, type CtxOptions } from './contexts.ts';
 export { ShmemTeam, type TeamConfig } from './team.ts';
-export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
+export type { ElemArray, ElemKind } from './elements.ts';
+export type { SignalOp } from './signals.ts';
+export type { IndexArray, WaitType } from './wait.ts';
+export { globalExitOf, PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type AtomicType, type AtomicValue, type FetchArray, type FloatAtomicType, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
 
 /**
  * OpenSHMEM 1.5 (subset) over DMAPP, as Cray SHMEM is layered on the XE and XC (DESIGN.md).
@@ -32,12 +36,17 @@ export { PeHeap, ShmemError, Symmetric, type AtomicType, type FetchArray, type R
  *   issued and complete at the next `quiet`/`fence`/`barrierAll`, as do the fetching `...Nbi`
  *   forms, whose old value is in their `fetch` element only then; like puts, two atomics
  *   issued without a `fence` between them may reach the target in either order;
+ * - put-with-signal (`putSignal`, `putmemSignal`, their `...Nbi` forms) waits for its data's
+ *   completion, then issues the signal AMO, complete at `quiet`: whoever sees the signal sees
+ *   the data;
+ * - loads and stores through `ptr` (PEs of this node) take no simulated time and wake no wait;
  * - `barrierAll` (dissemination barrier of AMO signals, the default context's `quiet` first)
  *   and the world collectives are over all PEs; `malloc`/`free` include a barrier as OpenSHMEM
  *   requires; a team's calls involve its PEs only.
- * Waiting (`waitUntil`, the barrier) is exact: a PE whose condition is false sleeps until data
- * lands in the memory it watches, and resumes at the time that data is visible plus one poll; a
- * wait nothing can satisfy is a deadlock, reported by the run with the call, PE and address.
+ * Waiting (`waitUntil`, the array and signal waits, the barrier) is exact: a PE whose condition
+ * is false sleeps until data lands in the memory it watches, and resumes at the time that data
+ * is visible plus one poll; a wait nothing can satisfy is a deadlock, reported by the run with
+ * the call, PE and address.
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
  */
@@ -63,6 +72,26 @@ export class Shmem extends ShmemActiveSet {
     await this.barrierAll();
   }
 
+  /** The OpenSHMEM version this library implements (shmem_info_get_version). */
+  infoGetVersion(): { major: number; minor: number } {
+    return { major: 1, minor: 5 };
+  }
+
+  /** The library's name (shmem_info_get_name). */
+  infoGetName(): string {
+    return 'phit OpenSHMEM over DMAPP';
+  }
+
+  /**
+   * Ends the run with `status` (shmem_global_exit): no call returns, every PE stops at once, and
+   * the run is reported as ended by this PE with this status (`simulate` rejects with a
+   * ShmemGlobalExit; the command line exits with the status).
+   */
+  globalExit(status: number): Promise<never> {
+    if (!Number.isInteger(status)) return Promise.reject(new ShmemError(`globalExit: status=${status} must be an integer`));
+    return Promise.reject(new ShmemGlobalExit(status, this.dmapp.pe, this.proc.time()));
+  }
+
   // --- symmetric heap
 
   /**
@@ -74,8 +103,95 @@ export class Shmem extends ShmemActiveSet {
     this.ready();
     const seg = this.dmapp.malloc(bytes, opts);
     this.heap.live.add(seg.id);
+    this.job.memory[this.dmapp.pe]!.set(seg.id, seg.local);
     await this.barrierAll();
     return new Symmetric(seg, 0, bytes, this.heap);
+  }
+
+  /**
+   * Resizes an allocation (shmem_realloc): a new one of `bytes` holding the first
+   * min(old, new) bytes of this PE's copy, the old one freed; every later access to the old
+   * address fails. `ptr` null allocates, `bytes` 0 frees and returns null. Collective, with a
+   * barrier, as `malloc`.
+   */
+  async realloc(ptr: Symmetric | null, bytes: number, opts: MallocOptions = {}): Promise<Symmetric | null> {
+    if (!Number.isInteger(bytes) || bytes < 0) throw new ShmemError(`realloc: bytes=${bytes} must be a non-negative integer`);
+    if (ptr === null) return this.malloc(bytes, opts);
+    this.checkSym('realloc', 'ptr', ptr);
+    if (ptr.offset !== 0) throw new ShmemError(`realloc: ptr is at byte offset ${ptr.offset} of an allocation, not its start`);
+    if (bytes === 0) {
+      await this.free(ptr);
+      return null;
+    }
+    // every PE's old copy stays readable until all have moved (the barrier of malloc)
+    const next = await this.malloc(bytes, opts);
+    const keep = Math.min(bytes, ptr.bytes);
+    next.local.set(ptr.local.subarray(0, keep));
+    await this.proc.cpu(Math.ceil(keep / this.proc.machine.config.cpu.memBytesPerPs), 'shmem.realloc(copy)');
+    await this.free(ptr);
+    return next;
+  }
+
+  /** SHMEM_MALLOC_ATOMICS_REMOTE: a hint of `mallocWithHints` (the object is used by remote atomics). */
+  readonly MALLOC_ATOMICS_REMOTE = 1;
+  /** SHMEM_MALLOC_SIGNAL_REMOTE: a hint of `mallocWithHints` (the object holds signals). */
+  readonly MALLOC_SIGNAL_REMOTE = 2;
+
+  /**
+   * Allocates `bytes` with usage hints (shmem_malloc_with_hints): 0 or an OR of
+   * MALLOC_ATOMICS_REMOTE and MALLOC_SIGNAL_REMOTE. The hints change nothing here (Cray's NIC
+   * serves atomics on any registered memory alike); the allocation is `malloc`'s.
+   */
+  async mallocWithHints(bytes: number, hints: number, opts: MallocOptions = {}): Promise<Symmetric> {
+    if (!Number.isInteger(hints) || hints < 0 || (hints & ~3) !== 0) throw new ShmemError(`mallocWithHints: hints=${hints}; valid: 0 or an OR of MALLOC_ATOMICS_REMOTE (1) and MALLOC_SIGNAL_REMOTE (2)`);
+    return this.malloc(bytes, opts);
+  }
+
+  /**
+   * Allocates `bytes` aligned to `alignment` bytes (shmem_align). Every allocation is a symmetric
+   * segment of its own, which starts at offset 0 and so meets any alignment: this checks
+   * `alignment` (a power of two, as the C library's) and allocates as `malloc`.
+   */
+  async align(alignment: number, bytes: number, opts: MallocOptions = {}): Promise<Symmetric> {
+    if (!Number.isInteger(alignment) || alignment < 1 || (alignment & (alignment - 1)) !== 0) throw new ShmemError(`align: alignment=${alignment} must be a power of two`);
+    return this.malloc(bytes, opts);
+  }
+
+  // --- memory of other PEs
+
+  /**
+   * PE `pe`'s copy of `dest`, as bytes this PE may load and store directly (shmem_ptr), when
+   * `pe` runs on this PE's node (XPMEM on the Cray XE and XC); null otherwise. Loads and stores
+   * through it cost no simulated time and bypass the NIC, so they do not wake a PE waiting on
+   * that memory (`waitUntil` and the other waits see only NIC writes): follow them with a
+   * barrier, or signal with a put or atomic.
+   */
+  ptr(dest: Symmetric, pe: number): Uint8Array | null {
+    this.checkPe('ptr', 'pe', pe);
+    this.checkSym('ptr', 'dest', dest);
+    if (this.job.nodeOf(pe) !== this.job.nodeOf(this.dmapp.pe)) return null;
+    const mem = this.job.memory[pe]!.get(dest.segment.id);
+    if (mem === undefined) throw new ShmemError(`ptr: PE ${pe} has not allocated dest's symmetric segment ${dest.segment.id} (yet)`);
+    return mem.subarray(dest.offset, dest.offset + dest.bytes);
+  }
+
+  /** `ptr` for PE `pe` of `team` (shmem_team_ptr); null for TEAM_INVALID or a PE on another node. */
+  teamPtr(team: ShmemTeam | null, dest: Symmetric, pe: number): Uint8Array | null {
+    if (team === null) return null;
+    const t = this.checkTeam('teamPtr', 'team', team);
+    if (!Number.isInteger(pe) || pe < 0 || pe >= t.pes.size) throw new ShmemError(`teamPtr: pe=${pe} is not a PE of ${t.label} (0..${t.pes.size - 1})`);
+    return this.ptr(dest, t.pes.pe(pe));
+  }
+
+  /** Whether `addr` is a live symmetric address, accessible on `pe` (shmem_addr_accessible); false for a PE out of range. */
+  addrAccessible(addr: Symmetric, pe: number): boolean {
+    if (!this.peAccessible(pe)) return false;
+    return addr instanceof Symmetric && addr.owner === this.heap && this.heap.live.has(addr.segment.id);
+  }
+
+  /** Whether `pe` is a PE of the job this PE can reach (shmem_pe_accessible): every one of 0..npes-1. */
+  peAccessible(pe: number): boolean {
+    return Number.isInteger(pe) && pe >= 0 && pe < this.dmapp.npes;
   }
 
   /** Allocates `count` elements of `size` bytes, zeroed (shmem_calloc). */
@@ -91,6 +207,7 @@ export class Shmem extends ShmemActiveSet {
     if (obj.offset !== 0) throw new ShmemError(`free: obj is at byte offset ${obj.offset} of an allocation, not its start`);
     await this.barrierAll();
     this.heap.live.delete(obj.segment.id);
+    this.job.memory[this.dmapp.pe]!.delete(obj.segment.id);
     this.dmapp.free(obj.segment);
   }
 }

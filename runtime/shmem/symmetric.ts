@@ -1,3 +1,4 @@
+import { RankError } from '../../fabric/engine/engine.ts';
 import type { DmappType, SymmetricSegment } from '../dmapp/dmapp.ts';
 
 /** Error from an OpenSHMEM call: names the call and the bad argument (or wraps a NIC failure as `cause`). */
@@ -8,20 +9,46 @@ export class ShmemError extends Error {
   }
 }
 
+/**
+ * The end of a run by `shmem.globalExit(status)` (shmem_global_exit): the run stops there, every
+ * PE with it, and `simulate` rejects with this error, carrying the status, the PE that called it
+ * and the simulated time.
+ */
+export class ShmemGlobalExit extends Error {
+  constructor(
+    readonly status: number,
+    readonly pe: number,
+    readonly timePs: number,
+  ) {
+    super(`shmem_global_exit(${status}) called by PE ${pe} at ${(timePs / 1e6).toFixed(3)} us: the run ended with status ${status}`);
+    this.name = 'ShmemGlobalExit';
+  }
+}
+
+/** The ShmemGlobalExit that ended a run, from the error the engine ended it with (null for any other end). */
+export function globalExitOf(e: unknown): ShmemGlobalExit | null {
+  return e instanceof RankError && e.error instanceof ShmemGlobalExit ? e.error : null;
+}
+
 /** Element types of the typed calls (the `TYPE` of `shmem_TYPE_put`, in TypeScript words). */
 export type ShmemType = 'int32' | 'uint32' | 'int64' | 'uint64' | 'float64';
 /** Types of the atomics (`shmem_TYPE_atomic_*`): values and results are bigints, signed or not as named. */
 export type AtomicType = 'int32' | 'uint32' | 'int64' | 'uint64';
+/** The floating-point types of `atomicFetch`, `atomicSet` and `atomicSwap` (and their nbi forms), the only atomics OpenSHMEM 1.5 defines on float and double; their values are numbers. */
+export type FloatAtomicType = 'float32' | 'float64';
+/** The value of an atomic of `T`: a number for the floating-point types, a bigint otherwise. */
+export type AtomicValue<T extends AtomicType | FloatAtomicType> = T extends FloatAtomicType ? number : bigint;
 /** Types of the reductions (`shmem_TYPE_OP_to_all`). */
 export type ReduceType = 'float64' | 'int32' | 'int64';
 /**
  * Where a fetching non-blocking atomic (`atomicFetchAddNbi`, ...) puts the old value, with an
  * `index`: the C calls' `TYPE *fetch`. A private typed array of the atomic's type (BigInt64Array
- * for int64, BigUint64Array for uint64, Int32Array for int32, Uint32Array for uint32). The call
+ * for int64, BigUint64Array for uint64, Int32Array for int32, Uint32Array for uint32, Float32Array
+ * and Float64Array for float32 and float64). The call
  * returns once the AMO is issued; the NIC writes `fetch[index]` when the answer arrives, at some
  * point before the next `quiet` (or `barrierAll`) returns, so read it only after that.
  */
-export type FetchArray = BigInt64Array | BigUint64Array | Int32Array | Uint32Array;
+export type FetchArray = BigInt64Array | BigUint64Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 /** Comparison of `waitUntil` (SHMEM_CMP_EQ, ... in lower case). */
 export type ShmemCmp = 'eq' | 'ne' | 'gt' | 'ge' | 'lt' | 'le';
 
@@ -78,6 +105,10 @@ export class Symmetric {
   /** This PE's copy as float64 elements (the address must be 8-byte aligned). */
   float64(): Float64Array {
     return new Float64Array(this.segment.local.buffer, this.viewStart('float64', 8), Math.floor(this.bytes / 8));
+  }
+  /** This PE's copy as float32 elements (4-byte aligned). */
+  float32(): Float32Array {
+    return new Float32Array(this.segment.local.buffer, this.viewStart('float32', 4), Math.floor(this.bytes / 4));
   }
   /** This PE's copy as int32 elements (4-byte aligned). */
   int32(): Int32Array {

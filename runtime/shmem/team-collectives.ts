@@ -1,4 +1,4 @@
-import { checkOpType, type ReduceOp } from './reduce-ops.ts';
+import { checkOpType, OP_TYPES, REDUCE_BYTES, type ReduceElemType, type ReduceOp } from './reduce-ops.ts';
 import { ShmemError, typeInfo, type ShmemType, type Symmetric } from './symmetric.ts';
 import { ShmemTeam } from './team.ts';
 import { ShmemTeams } from './teams.ts';
@@ -91,31 +91,31 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Element-wise sum over `team` of `nreduce` elements of `type` of `source` into `dest` on every PE (shmem_TYPE_sum_reduce). */
-  async sumReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ShmemType): Promise<void> {
+  async sumReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ReduceElemType): Promise<void> {
     return this.teamReduce('sumReduce', 'sum', team, dest, source, nreduce, type);
   }
   /** Element-wise product (shmem_TYPE_prod_reduce). */
-  async prodReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ShmemType): Promise<void> {
+  async prodReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ReduceElemType): Promise<void> {
     return this.teamReduce('prodReduce', 'prod', team, dest, source, nreduce, type);
   }
   /** Element-wise minimum (shmem_TYPE_min_reduce). */
-  async minReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ShmemType): Promise<void> {
+  async minReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ReduceElemType): Promise<void> {
     return this.teamReduce('minReduce', 'min', team, dest, source, nreduce, type);
   }
   /** Element-wise maximum (shmem_TYPE_max_reduce). */
-  async maxReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ShmemType): Promise<void> {
+  async maxReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ReduceElemType): Promise<void> {
     return this.teamReduce('maxReduce', 'max', team, dest, source, nreduce, type);
   }
   /** Element-wise bitwise and, integer types only (shmem_TYPE_and_reduce). */
-  async andReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ShmemType): Promise<void> {
+  async andReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ReduceElemType): Promise<void> {
     return this.teamReduce('andReduce', 'and', team, dest, source, nreduce, type);
   }
   /** Element-wise bitwise or (shmem_TYPE_or_reduce). */
-  async orReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ShmemType): Promise<void> {
+  async orReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ReduceElemType): Promise<void> {
     return this.teamReduce('orReduce', 'or', team, dest, source, nreduce, type);
   }
   /** Element-wise bitwise exclusive or (shmem_TYPE_xor_reduce). */
-  async xorReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ShmemType): Promise<void> {
+  async xorReduce(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ReduceElemType): Promise<void> {
     return this.teamReduce('xorReduce', 'xor', team, dest, source, nreduce, type);
   }
 
@@ -165,10 +165,11 @@ export class ShmemTeamCollectives extends ShmemTeams {
     await this.groupAlltoalls(call, this.teamGroup(call, t, { dst, sst, nelems, type }), dest, source, dst, sst, nelems, e);
   }
 
-  private async teamReduce(call: string, op: ReduceOp, team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ShmemType): Promise<void> {
+  private async teamReduce(call: string, op: ReduceOp, team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nreduce: number, type: ReduceElemType): Promise<void> {
     const t = this.checkTeam(call, 'team', team);
-    const e = typeInfo(call, type).bytes;
+    if (typeof type !== 'string' || !Object.hasOwn(REDUCE_BYTES, type)) throw new ShmemError(`${call}: type=${String(type)}; valid: ${OP_TYPES[op].join(', ')}`);
     checkOpType(call, op, type);
+    const e = REDUCE_BYTES[type];
     this.checkCount(call, 'nreduce', nreduce);
     this.checkBlock(call, 'dest', dest, nreduce * e, e, type);
     this.checkBlock(call, 'source', source, nreduce * e, e, type);

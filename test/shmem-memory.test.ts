@@ -1,0 +1,147 @@
+/**
+ * The symmetric-heap and query calls of OpenSHMEM 1.5 §9.2, §9.3 and §9.1: `realloc`, `align`,
+ * `ptr` (a view on the PEs of this node, null elsewhere), `addrAccessible`, `peAccessible`,
+ * `infoGetVersion`, `infoGetName` and `globalExit`, with real data and their error cases.
+ */
+import { describe, expect, it } from 'vitest';
+import { ShmemError, ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
+import { simulate } from '../runtime/simulate.ts';
+import { rejection } from './helpers.ts';
+
+/** The message of a rejected call, with its class. */
+async function failure(p: Promise<unknown> | (() => unknown)): Promise<string> {
+  try {
+    await (typeof p === 'function' ? p() : p);
+    return 'resolved';
+  } catch (e) {
+    return `${e instanceof ShmemError ? 'ShmemError' : String(e)}: ${(e as Error).message}`;
+  }
+}
+
+describe('SHMEM memory and query calls', () => {
+  it('xe6, 4 PEs: realloc keeps the data and moves the address, null and 0 allocate and free; align allocates', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      ppn: 2,
+      program: async (ctx) => {
+        const s = ctx.shmem;
+        const me = s.myPe();
+        const n = s.nPes();
+        const a = await s.malloc(16);
+        await s.putInt64(a, [BigInt(me * 10), BigInt(me * 10 + 1)], 2, (me + 1) % n);
+        await s.barrierAll();
+        const b = (await s.realloc(a, 64))!;
+        const kept = [...b.int64().subarray(0, 2)];
+        // the new object is symmetric: a put at its far end lands on the neighbour
+        await s.pInt64(b.element('int64', 7), BigInt(100 + me), (me + 1) % n);
+        await s.barrierAll();
+        const far = b.int64()[7];
+        const stale = await failure(s.gInt64(a, (me + 1) % n));
+        const c = await s.realloc(null, 8);
+        const gone = await s.realloc(c, 0);
+        const al = await s.align(4096, 24);
+        const hinted = await s.mallocWithHints(8, s.MALLOC_ATOMICS_REMOTE | s.MALLOC_SIGNAL_REMOTE);
+        await s.atomicAdd(hinted, 5, (me + 1) % n);
+        const badHints = await failure(s.mallocWithHints(8, 4));
+        await s.pFloat64(al, me + 0.5, (me + 1) % n);
+        await s.barrierAll();
+        const hintedValue = hinted.int64()[0];
+        const shrunk = (await s.realloc(b, 8))!;
+        return { kept, far, stale, made: c !== null && c.bytes, gone, al: al.float64()[0], shrunk: [...shrunk.int64()], badAlign: await failure(s.align(48, 8)), badSize: await failure(s.realloc(shrunk, -1)), hintedValue, badHints };
+      },
+    });
+    for (const [pe, x] of r.rankResults.entries()) {
+      const left = (pe + 3) % 4;
+      expect(x.kept).toEqual([BigInt(left * 10), BigInt(left * 10 + 1)]);
+      expect(x.far).toBe(BigInt(100 + left));
+      expect(x.stale).toMatch(/^ShmemError: gInt64: source \(symmetric segment \d+\) has been freed$/);
+      expect(x.made).toBe(8);
+      expect(x.gone).toBeNull();
+      expect(x.al).toBe(left + 0.5);
+      expect(x.shrunk).toEqual([BigInt(left * 10)]);
+      expect(x.badAlign).toBe('ShmemError: align: alignment=48 must be a power of two');
+      expect(x.hintedValue).toBe(5n);
+      expect(x.badHints).toBe('ShmemError: mallocWithHints: hints=4; valid: 0 or an OR of MALLOC_ATOMICS_REMOTE (1) and MALLOC_SIGNAL_REMOTE (2)');
+      expect(x.badSize).toBe('ShmemError: realloc: bytes=-1 must be a non-negative integer');
+    }
+  });
+
+  it('xc30, 4 PEs (2 nodes x 2): ptr gives the copy of a PE on this node (stores through it are seen there), null across nodes; the accessibility queries', async () => {
+    const r = await simulate({
+      machine: 'xc30',
+      nodes: 2,
+      ppn: 2,
+      program: async (ctx) => {
+        const s = ctx.shmem;
+        const me = s.myPe();
+        const v = await s.malloc(16);
+        v.int32()[0] = 1000 + me;
+        await s.barrierAll();
+        const views = [0, 1, 2, 3].map((pe) => s.ptr(v.at(4), pe));
+        // PE 0 stores into PE 1's copy through the pointer
+        if (me === 0) new Int32Array(views[1]!.buffer, views[1]!.byteOffset, 1)[0] = 77;
+        const seen = views.map((view) => (view === null ? null : new DataView(view.buffer, view.byteOffset - 4).getInt32(0, true)));
+        await s.barrierAll();
+        const freed = await s.malloc(8);
+        await s.free(freed);
+        const shared = [0, 1].map((pe) => s.teamPtr(s.TEAM_SHARED, v, pe)?.[0] ?? null);
+        const teamPtrs = { shared, far: s.teamPtr(s.TEAM_WORLD, v, (me + 2) % 4), invalid: s.teamPtr(null, v, 0), bad: await failure(() => s.teamPtr(s.TEAM_SHARED, v, 2)) };
+        return {
+          teamPtrs,
+          seen,
+          lengths: views.map((view) => view?.length ?? null),
+          mine: [...v.int32()].slice(0, 2),
+          addr: [s.addrAccessible(v, 3), s.addrAccessible(v.at(8), 0), s.addrAccessible(new Uint8Array(8) as never, 1), s.addrAccessible(freed, 1), s.addrAccessible(v, 4)],
+          pes: [-1, 0, 3, 4, 1.5].map((pe) => s.peAccessible(pe)),
+          version: s.infoGetVersion(),
+          name: s.infoGetName(),
+          badPe: await failure(() => s.ptr(v, 4)),
+          badAddr: await failure(() => s.ptr(new Uint8Array(4) as never, 1)),
+        };
+      },
+    });
+    const res = r.rankResults;
+    // PEs 0, 1 on node 0, PEs 2, 3 on node 1 (block placement)
+    expect(res[0]!.seen).toEqual([1000, 1001, null, null]);
+    expect(res[2]!.seen).toEqual([null, null, 1002, 1003]);
+    expect(res[0]!.lengths).toEqual([12, 12, null, null]);
+    expect(res[1]!.mine).toEqual([1001, 77]);
+    expect(res[0]!.mine).toEqual([1000, 0]);
+    // TEAM_SHARED of PE 2 is PEs 2, 3: the low bytes of their 1002, 1003
+    expect(res[2]!.teamPtrs).toEqual({ shared: [1002 & 0xff, 1003 & 0xff], far: null, invalid: null, bad: 'ShmemError: teamPtr: pe=2 is not a PE of ' + 'TEAM_SHARED' + ' (0..1)' });
+    for (const x of res) {
+      expect(x.addr).toEqual([true, true, false, false, false]);
+      expect(x.pes).toEqual([false, true, true, false, false]);
+      expect(x.version).toEqual({ major: 1, minor: 5 });
+      expect(x.name).toMatch(/OpenSHMEM/);
+      expect(x.badPe).toBe('ShmemError: ptr: pe=4 is not a PE (0..3)');
+      expect(x.badAddr).toBe('ShmemError: ptr: dest is not a symmetric address of PE ' + res.indexOf(x) + ' (allocate it with shmem.malloc; private memory cannot be named remotely)');
+    }
+  });
+
+  it('globalExit(3) on one PE ends the run while the others wait in a barrier, reported with its status, PE and time; a non-integer status is refused', async () => {
+    const e = await rejection(
+      simulate({
+        machine: 'xe6',
+        nodes: 2,
+        ppn: 2,
+        program: async (ctx) => {
+          const s = ctx.shmem;
+          s.init();
+          if (s.myPe() === 2) {
+            await ctx.compute({ us: 5 });
+            expect(await failure(s.globalExit(1.5))).toBe('ShmemError: globalExit: status=1.5 must be an integer');
+            await s.globalExit(3);
+          }
+          await s.barrierAll();
+        },
+      }),
+    );
+    expect(e).toBeInstanceOf(ShmemGlobalExit);
+    const g = e as ShmemGlobalExit;
+    expect([g.status, g.pe]).toEqual([3, 2]);
+    expect(g.timePs).toBeGreaterThanOrEqual(5e6);
+    expect(g.message).toMatch(/^shmem_global_exit\(3\) called by PE 2 at 5\.\d{3} us: the run ended with status 3$/);
+  });
+});
