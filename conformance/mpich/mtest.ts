@@ -10,6 +10,9 @@ export interface MTestResult {
 /** A ported MPICH test: one rank program, given MTest's state for that rank. */
 export type MpichProgram = (mt: MTest) => Promise<MTestResult>;
 
+/** Most dups of MPI_COMM_SELF that MTestCommRandomize makes. */
+const MAX_COMM_SELF_DUPS = 4;
+
 /** Most lines a rank prints (the rest are dropped). */
 const MAX_LINES = 50;
 
@@ -32,6 +35,8 @@ export class MTest {
   private interCommName = '';
   /** MTestGetComm: whether it has gone on to the intercommunicators. */
   private getInter = false;
+  /** MTestCommRandomize's dups of MPI_COMM_SELF, freed at finalize. */
+  private readonly selfDups: Comm[] = [];
 
   constructor(
     readonly ctx: RankContext,
@@ -69,6 +74,16 @@ export class MTest {
     this.printf(`Error class ${this.mpi.errorClass(code)} (${this.mpi.errorString(code)})`);
   }
 
+  /**
+   * MTestCommRandomize(): srand(world rank), then rand() % 4 dups of MPI_COMM_SELF, kept until
+   * `finalize`, so that the ranks' next communicators get different context ids.
+   */
+  async commRandomize(): Promise<void> {
+    const r = new CRand(this.mpi.rank);
+    const n = r.rand() % MAX_COMM_SELF_DUPS;
+    for (let i = 0; i < n; i++) this.selfDups.push(await this.mpi.COMM_SELF.dup());
+  }
+
   /** MTestSleep(sec): the rank sleeps `sec` seconds of simulated time. */
   sleep(sec: number): Promise<void> {
     return this.ctx.compute({ us: sec * 1e6 });
@@ -82,6 +97,8 @@ export class MTest {
     const total = new Int32Array(1);
     await this.mpi.reduce(Int32Array.of(errs), total, this.mpi.SUM, 0);
     if (this.mpi.rank === 0) this.printf(total[0] ? ` Found ${total[0]} errors` : ' No Errors');
+    // the comms of MTestCommRandomize
+    for (const c of this.selfDups.splice(0)) await c.free();
     return { errors: this.mpi.rank === 0 ? total[0]! : errs };
   }
 
@@ -364,6 +381,20 @@ export class MTest {
       if (idx === 0) this.getInter = false;
     }
     return { idx, comm };
+  }
+
+  /**
+   * The loop `while (MTestGetComm(&comm, minSize)) { if (comm == MPI_COMM_NULL) continue; ...;
+   * MTestFreeComm(&comm); }`: MTest's intracommunicators, then its intercommunicators (null on
+   * ranks outside one), each freed when the body is done with it.
+   */
+  async *comms(minSize: number): AsyncGenerator<Comm | InterComm | null> {
+    for (;;) {
+      const { idx, comm } = await this.getComm(minSize);
+      if (idx === 0) return;
+      yield comm;
+      await this.freeComm(comm);
+    }
   }
 
   /** MTestFreeComm: frees a communicator from the generator (not world, self or null). */
