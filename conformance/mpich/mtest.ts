@@ -397,6 +397,58 @@ export class MTest {
     }
   }
 
+  /**
+   * MTestTestComm(comm): errors of a short communication test on `comm` (0 for null): on an
+   * intercommunicator every rank sends (rank, j) to each remote rank j with a nonblocking send and
+   * receives from each in turn; on an intracommunicator an allreduce (MPI_SUM) of 0..15.
+   */
+  async testComm(comm: Comm | InterComm | null): Promise<number> {
+    if (comm === null) return 0;
+    if (comm.testInter()) return this.testIntercomm(comm as InterComm);
+    return this.testIntracomm(comm as Comm);
+  }
+
+  /** MTestTestIntercomm. */
+  private async testIntercomm(comm: InterComm): Promise<number> {
+    let errs = 0;
+    const remoteSize = comm.remoteSize;
+    const rank = comm.rank;
+    const commname = 'intercomm';
+    const reqs: Request[] = [];
+    // each process sends its own rank and the destination's rank, each nonblocking send from a buffer of its own
+    for (let j = 0; j < remoteSize; j++) reqs.push(comm.isend(Int32Array.of(rank, j), j, 0));
+    const rbuf = new Int32Array(2);
+    for (let j = 0; j < remoteSize; j++) {
+      await comm.recv(rbuf, j, 0);
+      if (rbuf[0] !== j) {
+        this.printf(`Expected rank ${j} but saw ${rbuf[0]} in ${commname}`);
+        errs++;
+      }
+      if (rbuf[1] !== rank) {
+        this.printf(`Expected target rank ${rank} but saw ${rbuf[1]} from ${j} in ${commname}`);
+        errs++;
+      }
+    }
+    await this.mpi.waitAll(reqs);
+    return errs;
+  }
+
+  /** MTestTestIntracomm. */
+  private async testIntracomm(comm: Comm): Promise<number> {
+    let errs = 0;
+    const size = comm.size;
+    const input = new Int32Array(16);
+    const out = new Int32Array(16);
+    const sol = new Int32Array(16);
+    for (let i = 0; i < 16; i++) {
+      input[i] = i;
+      sol[i] = i * size;
+    }
+    await comm.allreduce(input, out, this.mpi.SUM);
+    for (let i = 0; i < 16; i++) if (sol[i] !== out[i]) errs++;
+    return errs;
+  }
+
   /** MTestFreeComm: frees a communicator from the generator (not world, self or null). */
   async freeComm(comm: Comm | InterComm | null): Promise<void> {
     if (comm !== null && comm !== this.mpi.COMM_WORLD && comm !== this.mpi.COMM_SELF) await comm.free();
