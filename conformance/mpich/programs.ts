@@ -107,6 +107,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/neighb_allgatherv': () => import('./coll/neighb_allgatherv.ts'),
   'coll/neighb_alltoall': () => import('./coll/neighb_alltoall.ts'),
   'coll/neighb_alltoallv': () => import('./coll/neighb_alltoallv.ts'),
+  'coll/neighb_alltoallw': () => import('./coll/neighb_alltoallw.ts'),
+  'coll/neighb_alltoallw2': () => import('./coll/neighb_alltoallw2.ts'),
   'coll/nonblocking': () => import('./coll/nonblocking.ts'),
   'coll/op_commutative': () => import('./coll/op_commutative.ts'),
   'coll/opband': () => import('./coll/opband.ts'),
