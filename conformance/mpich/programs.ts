@@ -224,5 +224,11 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/zeroblks': () => import('./datatype/zeroblks.ts'),
   'datatype/zeroparms': () => import('./datatype/zeroparms.ts'),
   'rma/compare_and_swap': () => import('./rma/compare_and_swap.ts'),
+  'rma/getgroup': () => import('./rma/getgroup.ts'),
+  'rma/lockcontention': () => import('./rma/lockcontention.ts'),
+  'rma/nullpscw': () => import('./rma/nullpscw.ts'),
   'rma/test1': () => import('./rma/test1.ts'),
+  'rma/test2': () => import('./rma/test2.ts'),
+  'rma/test4': () => import('./rma/test4.ts'),
+  'rma/test5': () => import('./rma/test5.ts'),
 };
