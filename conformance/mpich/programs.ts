@@ -224,6 +224,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/zeroblks': () => import('./datatype/zeroblks.ts'),
   'datatype/zeroparms': () => import('./datatype/zeroparms.ts'),
   'rma/compare_and_swap': () => import('./rma/compare_and_swap.ts'),
+  'rma/contention_put': () => import('./rma/contention_put.ts'),
+  'rma/contention_putget': () => import('./rma/contention_putget.ts'),
   'rma/getgroup': () => import('./rma/getgroup.ts'),
   'rma/lock_nested': () => import('./rma/lock_nested.ts'),
   'rma/lockcontention': () => import('./rma/lockcontention.ts'),
