@@ -232,6 +232,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/locknull': () => import('./rma/locknull.ts'),
   'rma/manyget': () => import('./rma/manyget.ts'),
   'rma/nullpscw': () => import('./rma/nullpscw.ts'),
+  'rma/rget_unlock': () => import('./rma/rget_unlock.ts'),
   'rma/test1': () => import('./rma/test1.ts'),
   'rma/test2': () => import('./rma/test2.ts'),
   'rma/test3': () => import('./rma/test3.ts'),

@@ -684,7 +684,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'rma', name: 'gacc_flush_get', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
   { dir: 'rma', name: 'fop_flush_get', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
   { dir: 'rma', name: 'cas_flush_get', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
-  { dir: 'rma', name: 'rget_unlock', np: 2, status: 'todo: not ported yet (phit has RMA now)' },
+  { dir: 'rma', name: 'rget_unlock', np: 2, status: 'run' },
   { dir: 'rma', name: 'overlap_wins_put', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
   { dir: 'rma', name: 'overlap_wins_acc', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
   { dir: 'rma', name: 'overlap_wins_gacc', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
