@@ -226,6 +226,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/compare_and_swap': () => import('./rma/compare_and_swap.ts'),
   'rma/contention_put': () => import('./rma/contention_put.ts'),
   'rma/contention_putget': () => import('./rma/contention_putget.ts'),
+  'rma/get_flushlocal': () => import('./rma/get_flushlocal.ts'),
   'rma/getgroup': () => import('./rma/getgroup.ts'),
   'rma/lock_nested': () => import('./rma/lock_nested.ts'),
   'rma/lockcontention': () => import('./rma/lockcontention.ts'),

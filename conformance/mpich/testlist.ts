@@ -692,7 +692,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'rma', name: 'overlap_wins_cas', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
   { dir: 'rma', name: 'lock_nested', np: 3, status: 'run' },
   { dir: 'rma', name: 'rget_testall', np: 2, status: 'todo: not ported yet (phit has RMA now)' },
-  { dir: 'rma', name: 'get_flushlocal', np: 4, status: 'todo: not ported yet (phit has RMA now)' },
+  { dir: 'rma', name: 'get_flushlocal', np: 4, status: 'run', long: true },
   { dir: 'rma', name: 'get_flushlocal_shm', np: 4, status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
   { dir: 'rma', name: 'win_shared_query_null', np: 4, status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
 ];
