@@ -208,6 +208,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/getpartelm': () => import('./datatype/getpartelm.ts'),
   'datatype/hvecblklen': () => import('./datatype/hvecblklen.ts'),
   'datatype/localpack': () => import('./datatype/localpack.ts'),
+  'datatype/pairtype_size_extent': () => import('./datatype/pairtype_size_extent.ts'),
   'datatype/simple_commit': () => import('./datatype/simple_commit.ts'),
   'datatype/slice_pack': () => import('./datatype/slice_pack.ts'),
   'datatype/struct_derived_zeros': () => import('./datatype/struct_derived_zeros.ts'),
