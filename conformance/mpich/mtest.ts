@@ -1,5 +1,5 @@
 import type { RankContext } from '../../runtime/rank.ts';
-import { MpiError, type Comm, type Mpi, type Op, type ReduceArray, type Request } from '../../runtime/mpi/mpi.ts';
+import { MpiError, type Comm, type InterComm, type Mpi, type Op, type ReduceArray, type Request } from '../../runtime/mpi/mpi.ts';
 
 /** What a ported MPICH test returns from every rank: after `finalize`, rank 0 holds the total of errors over MPI_COMM_WORLD. */
 export interface MTestResult {
@@ -10,13 +10,16 @@ export interface MTestResult {
 /** A ported MPICH test: one rank program, given MTest's state for that rank. */
 export type MpichProgram = (mt: MTest) => Promise<MTestResult>;
 
+/** Most dups of MPI_COMM_SELF that MTestCommRandomize makes. */
+const MAX_COMM_SELF_DUPS = 4;
+
 /** Most lines a rank prints (the rest are dropped). */
 const MAX_LINES = 50;
 
 /**
  * The MTest harness of MPICH's test suite (test/mpi/util/mtest.c, mtest_common.c) for one rank:
  * MTest_Init's argument list, MTest_Finalize's error reduction, MTestSleep, and the communicator
- * generator MTestGetIntracommGeneral. Tests count their errors themselves, as in C, and hand the
+ * generators MTestGetIntracommGeneral, MTestGetIntercomm and MTestGetComm. Tests count their errors themselves, as in C, and hand the
  * count to `finalize`.
  */
 export class MTest {
@@ -27,6 +30,13 @@ export class MTest {
   /** MTestGetIntracommGeneral's position in its list of communicators. */
   private intraCommIdx = 0;
   private intraCommName = '';
+  /** MTestGetIntercomm's position in its list of intercommunicators. */
+  private interCommIdx = 0;
+  private interCommName = '';
+  /** MTestGetComm: whether it has gone on to the intercommunicators. */
+  private getInter = false;
+  /** MTestCommRandomize's dups of MPI_COMM_SELF, freed at finalize. */
+  private readonly selfDups: Comm[] = [];
 
   constructor(
     readonly ctx: RankContext,
@@ -59,6 +69,21 @@ export class MTest {
     return this.argList.get(name) ?? defaultValue;
   }
 
+  /** MTestPrintError(errcode): the error's class and string. */
+  printError(code: number): void {
+    this.printf(`Error class ${this.mpi.errorClass(code)} (${this.mpi.errorString(code)})`);
+  }
+
+  /**
+   * MTestCommRandomize(): srand(world rank), then rand() % 4 dups of MPI_COMM_SELF, kept until
+   * `finalize`, so that the ranks' next communicators get different context ids.
+   */
+  async commRandomize(): Promise<void> {
+    const r = new CRand(this.mpi.rank);
+    const n = r.rand() % MAX_COMM_SELF_DUPS;
+    for (let i = 0; i < n; i++) this.selfDups.push(await this.mpi.COMM_SELF.dup());
+  }
+
   /** MTestSleep(sec): the rank sleeps `sec` seconds of simulated time. */
   sleep(sec: number): Promise<void> {
     return this.ctx.compute({ us: sec * 1e6 });
@@ -72,6 +97,8 @@ export class MTest {
     const total = new Int32Array(1);
     await this.mpi.reduce(Int32Array.of(errs), total, this.mpi.SUM, 0);
     if (this.mpi.rank === 0) this.printf(total[0] ? ` Found ${total[0]} errors` : ' No Errors');
+    // the comms of MTestCommRandomize
+    for (const c of this.selfDups.splice(0)) await c.free();
     return { errors: this.mpi.rank === 0 ? total[0]! : errs };
   }
 
@@ -119,11 +146,16 @@ export class MTest {
           this.intraCommName = 'MPI_COMM_SELF';
           break;
         case 5:
-          // MPI_Intercomm_merge of (low half, high half) with the low half as the high group:
-          // the high half's ranks come first (built with split until phit has intercommunicators)
+          // dup of world by MPI_Intercomm_merge of the two halves, the low half passing high = true
           if (size > 1) {
             const half = Math.floor(size / 2);
-            comm = await world.split(0, (rank + size - half) % size);
+            const localComm = await world.split(rank < half ? 1 : 0, rank);
+            const rleader = rank === 0 ? half : rank === half ? 0 : -1;
+            const isLeft = rank < half;
+            const interComm = await localComm!.intercommCreate(0, world, rleader, 99);
+            comm = await interComm.intercommMerge(isLeft);
+            await interComm.free();
+            await localComm!.free();
             this.intraCommName = 'Dup of WORLD created by MPI_Intercomm_merge';
           } else {
             comm = null;
@@ -197,8 +229,228 @@ export class MTest {
     return { idx: this.intraCommIdx, comm };
   }
 
+  /**
+   * MTestGetIntercomm(&comm, &isLeftGroup, minSize): the next of MTest's intercommunicators
+   * (collective over MPI_COMM_WORLD) whose two groups have at least `minSize` ranks together.
+   * Returns the list position, 0 once the list is exhausted, the intercommunicator (null on ranks
+   * outside it) and whether this rank is in the left group.
+   *
+   * The list is MTest's: world split in halves, in rank 0 and the rest, in ranks 0-1 and the rest
+   * (4 ranks or more), the halves' intercommunicator dup'ed, the same "split again", the halves
+   * less world rank 0 in the left group (4 ranks or more), and the halves less the rank 0 of each
+   * group (4 ranks or more). phit has no MPI_Comm_split or MPI_Comm_create on intercommunicators:
+   * the split one (a dup in effect: color 0, key the rank) is made with MPI_Comm_dup, and the last
+   * one with MPI_Intercomm_create of the two halves less their rank 0 (world ranks 0 and size/2),
+   * the same groups in the same order.
+   */
+  async getIntercomm(minSize: number): Promise<{ idx: number; comm: InterComm | null; isLeftGroup: boolean }> {
+    const world = this.mpi;
+    const size = world.size;
+    const rank = world.rank;
+    const half = Math.floor(size / 2);
+    let comm: InterComm | null = null;
+    let isLeftGroup = false;
+    let done = false;
+    while (!done) {
+      comm = null;
+      isLeftGroup = false;
+      this.interCommName = 'MPI_COMM_NULL';
+      let mcomm: Comm | null = null;
+      switch (this.interCommIdx) {
+        case 0:
+          // split world in half
+          if (size > 1) {
+            mcomm = await world.split(rank < half ? 1 : 0, rank);
+            const rleader = rank === 0 ? half : rank === half ? 0 : -1;
+            isLeftGroup = rank < half;
+            comm = await mcomm!.intercommCreate(0, world, rleader, 12345);
+            this.interCommName = 'Intercomm by splitting MPI_COMM_WORLD';
+          }
+          break;
+        case 1:
+          // split world into 1 and the rest
+          if (size > 1) {
+            mcomm = await world.split(rank === 0 ? 1 : 0, rank);
+            const rleader = rank === 0 ? 1 : rank === 1 ? 0 : -1;
+            isLeftGroup = rank === 0;
+            comm = await mcomm!.intercommCreate(0, world, rleader, 12346);
+            this.interCommName = 'Intercomm by splitting MPI_COMM_WORLD into 1, rest';
+          }
+          break;
+        case 2:
+          // split world into 2 and the rest
+          if (size > 3) {
+            mcomm = await world.split(rank < 2 ? 1 : 0, rank);
+            const rleader = rank === 0 ? 2 : rank === 2 ? 0 : -1;
+            isLeftGroup = rank < 2;
+            comm = await mcomm!.intercommCreate(0, world, rleader, 12347);
+            this.interCommName = 'Intercomm by splitting MPI_COMM_WORLD into 2, rest';
+          }
+          break;
+        case 3:
+        case 4:
+          // split world in half, then dup (case 4: then split again, made with dup)
+          if (size > 1) {
+            mcomm = await world.split(rank < half ? 1 : 0, rank);
+            const rleader = rank === 0 ? half : rank === half ? 0 : -1;
+            isLeftGroup = rank < half;
+            const ic = await mcomm!.intercommCreate(0, world, rleader, 12345);
+            await mcomm!.free();
+            comm = await ic.dup();
+            await ic.free();
+            mcomm = null;
+            this.interCommName = this.interCommIdx === 3 ? "Intercomm by splitting MPI_COMM_WORLD then dup'ing" : 'Intercomm by splitting MPI_COMM_WORLD then then splitting again';
+          }
+          break;
+        case 5:
+          // split world in half discarding rank 0 from the left group, then intercomm
+          if (size >= 4) {
+            const color = rank === 0 ? world.UNDEFINED : rank < half ? 0 : 1;
+            mcomm = await world.split(color, rank);
+            const rleader = rank === 1 ? half : rank === half ? 1 : -1;
+            isLeftGroup = rank < half;
+            if (rank !== 0) comm = await mcomm!.intercommCreate(0, world, rleader, 12345);
+            this.interCommName = "Intercomm by splitting MPI_COMM_WORLD (discarding rank 0 in the left group) then MPI_Intercomm_create'ing";
+          }
+          break;
+        case 6:
+          // the halves' intercommunicator less the rank 0 of each group (MPI_Comm_create in MTest)
+          if (size >= 4) {
+            isLeftGroup = rank < half;
+            const color = rank === 0 || rank === half ? world.UNDEFINED : rank < half ? 0 : 1;
+            mcomm = await world.split(color, rank);
+            const rleader = rank === 1 ? half + 1 : rank === half + 1 ? 1 : -1;
+            if (mcomm !== null) comm = await mcomm!.intercommCreate(0, world, rleader, 12345);
+            this.interCommName = 'Intercomm by splitting MPI_COMM_WORLD then discarding 0 ranks with MPI_Comm_create';
+          }
+          break;
+        default:
+          comm = null;
+          this.interCommIdx = -1;
+          break;
+      }
+      if (comm !== null) {
+        done = comm.size + comm.remoteSize >= minSize;
+      } else {
+        this.interCommName = 'MPI_COMM_NULL';
+        done = true;
+      }
+      // done only when every rank is done
+      const all = new Int32Array(1);
+      await world.allreduce(Int32Array.of(done ? 1 : 0), all, world.LAND);
+      done = all[0] !== 0;
+      this.interCommIdx++;
+      if (!done && comm !== null) await comm.free();
+      if (mcomm !== null) await mcomm.free();
+    }
+    return { idx: this.interCommIdx, comm, isLeftGroup };
+  }
+
+  /** MTestGetIntercommName: what the last intercommunicator from the generator is. */
+  getIntercommName(): string {
+    return this.interCommName;
+  }
+
+  /**
+   * The loop `while (MTestGetIntercomm(&comm, &isLeftGroup, minSize)) { if (comm == MPI_COMM_NULL)
+   * continue; ...; MTestFreeComm(&comm); }` of the tests: every intercommunicator of the list in
+   * turn (null on ranks outside it), each freed when the body is done with it.
+   */
+  async *intercomms(minSize: number): AsyncGenerator<{ comm: InterComm | null; isLeftGroup: boolean }> {
+    for (;;) {
+      const { idx, comm, isLeftGroup } = await this.getIntercomm(minSize);
+      if (idx === 0) return;
+      yield { comm, isLeftGroup };
+      await this.freeComm(comm);
+    }
+  }
+
+  /**
+   * MTestGetComm(&comm, minSize): MTest's intracommunicators (MTestGetIntracomm), then its
+   * intercommunicators; returns the list position, 0 once both lists are exhausted.
+   */
+  async getComm(minSize: number): Promise<{ idx: number; comm: Comm | InterComm | null }> {
+    let idx = 0;
+    let comm: Comm | InterComm | null = null;
+    if (!this.getInter) {
+      ({ idx, comm } = await this.getIntracomm(minSize));
+      if (idx === 0) this.getInter = true;
+    }
+    if (this.getInter) {
+      ({ idx, comm } = await this.getIntercomm(minSize));
+      if (idx === 0) this.getInter = false;
+    }
+    return { idx, comm };
+  }
+
+  /**
+   * The loop `while (MTestGetComm(&comm, minSize)) { if (comm == MPI_COMM_NULL) continue; ...;
+   * MTestFreeComm(&comm); }`: MTest's intracommunicators, then its intercommunicators (null on
+   * ranks outside one), each freed when the body is done with it.
+   */
+  async *comms(minSize: number): AsyncGenerator<Comm | InterComm | null> {
+    for (;;) {
+      const { idx, comm } = await this.getComm(minSize);
+      if (idx === 0) return;
+      yield comm;
+      await this.freeComm(comm);
+    }
+  }
+
+  /**
+   * MTestTestComm(comm): errors of a short communication test on `comm` (0 for null): on an
+   * intercommunicator every rank sends (rank, j) to each remote rank j with a nonblocking send and
+   * receives from each in turn; on an intracommunicator an allreduce (MPI_SUM) of 0..15.
+   */
+  async testComm(comm: Comm | InterComm | null): Promise<number> {
+    if (comm === null) return 0;
+    if (comm.testInter()) return this.testIntercomm(comm as InterComm);
+    return this.testIntracomm(comm as Comm);
+  }
+
+  /** MTestTestIntercomm. */
+  private async testIntercomm(comm: InterComm): Promise<number> {
+    let errs = 0;
+    const remoteSize = comm.remoteSize;
+    const rank = comm.rank;
+    const commname = 'intercomm';
+    const reqs: Request[] = [];
+    // each process sends its own rank and the destination's rank, each nonblocking send from a buffer of its own
+    for (let j = 0; j < remoteSize; j++) reqs.push(comm.isend(Int32Array.of(rank, j), j, 0));
+    const rbuf = new Int32Array(2);
+    for (let j = 0; j < remoteSize; j++) {
+      await comm.recv(rbuf, j, 0);
+      if (rbuf[0] !== j) {
+        this.printf(`Expected rank ${j} but saw ${rbuf[0]} in ${commname}`);
+        errs++;
+      }
+      if (rbuf[1] !== rank) {
+        this.printf(`Expected target rank ${rank} but saw ${rbuf[1]} from ${j} in ${commname}`);
+        errs++;
+      }
+    }
+    await this.mpi.waitAll(reqs);
+    return errs;
+  }
+
+  /** MTestTestIntracomm. */
+  private async testIntracomm(comm: Comm): Promise<number> {
+    let errs = 0;
+    const size = comm.size;
+    const input = new Int32Array(16);
+    const out = new Int32Array(16);
+    const sol = new Int32Array(16);
+    for (let i = 0; i < 16; i++) {
+      input[i] = i;
+      sol[i] = i * size;
+    }
+    await comm.allreduce(input, out, this.mpi.SUM);
+    for (let i = 0; i < 16; i++) if (sol[i] !== out[i]) errs++;
+    return errs;
+  }
+
   /** MTestFreeComm: frees a communicator from the generator (not world, self or null). */
-  async freeComm(comm: Comm | null): Promise<void> {
+  async freeComm(comm: Comm | InterComm | null): Promise<void> {
     if (comm !== null && comm !== this.mpi.COMM_WORLD && comm !== this.mpi.COMM_SELF) await comm.free();
   }
 
