@@ -76,3 +76,39 @@ describe('nonblocking collectives take (buffer, count, datatype) too', () => {
     expect(String(err)).toMatch(/MPI_ERR_COUNT: ibcast: count=-2/);
   });
 });
+
+describe('mpi.IN_PLACE in the long forms', () => {
+  it('gatherv, alltoallv, reduceScatterBlock and reduceScatter (blocking and nonblocking) give the short forms\' data', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 3,
+      program: async ({ mpi }) => {
+        const p = mpi.size;
+        const me = mpi.rank;
+        const bad: string[] = [];
+        // gatherv at root 1: its own block already in place
+        const g = new Float64Array(2 * p).fill(-1);
+        g.set([10, 11], 2);
+        const counts = Array(p).fill(2);
+        const displs = Array.from({ length: p }, (_, i) => 2 * i);
+        if (me === 1) await mpi.gatherv(mpi.IN_PLACE, -1, mpi.DOUBLE, g, counts, displs, mpi.DOUBLE, 1);
+        else await mpi.gatherv(Float64Array.of(me * 10, me * 10 + 1), 2, mpi.DOUBLE, null, null, null, mpi.DOUBLE, 1);
+        if (me === 1 && g.join() !== Array.from({ length: 2 * p }, (_, i) => Math.floor(i / 2) * 10 + (i % 2)).join()) bad.push(`gatherv ${g.join()}`);
+        // alltoallv in place: block j of rank i is i*100+j, and comes back as j*100+i
+        const a = Float64Array.from({ length: p }, (_, j) => me * 100 + j);
+        await mpi.wait(mpi.ialltoallv(mpi.IN_PLACE, null, null, null, a, Array(p).fill(1), Array.from({ length: p }, (_, j) => j), mpi.DOUBLE));
+        if (a.join() !== Array.from({ length: p }, (_, j) => j * 100 + me).join()) bad.push(`ialltoallv ${a.join()}`);
+        // reduceScatterBlock in place: the sum of every rank's block `me` lands at the start
+        const rsb = Float64Array.from({ length: 2 * p }, (_, i) => me + i);
+        await mpi.reduceScatterBlock(mpi.IN_PLACE, rsb, 2, mpi.DOUBLE, mpi.SUM);
+        const sum = (i: number): number => Array.from({ length: p }, (_, q) => q + i).reduce((x, y) => x + y, 0);
+        if (rsb[0] !== sum(2 * me) || rsb[1] !== sum(2 * me + 1)) bad.push(`reduceScatterBlock ${rsb[0]},${rsb[1]}`);
+        const rs = Float64Array.from({ length: p }, (_, i) => me + i);
+        await mpi.wait(mpi.ireduceScatter(mpi.IN_PLACE, rs, Array(p).fill(1), mpi.DOUBLE, mpi.SUM));
+        if (rs[0] !== sum(me)) bad.push(`ireduceScatter ${rs[0]}`);
+        return bad;
+      },
+    });
+    for (const bad of r.rankResults) expect(bad).toEqual([]);
+  });
+});

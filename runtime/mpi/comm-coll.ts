@@ -219,7 +219,7 @@ export class CollComm extends CollBase {
   /** MPI_Alltoallv: `sendCounts[j]` elements from `sendDispls[j]` go to rank j, landing at its `recvDispls[i]`. */
   alltoallv(sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Promise<void>;
   /** MPI_Alltoallv's long form: counts in elements of `sendType`/`recvType`, displacements in their extents. */
-  alltoallv(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendType: Datatype, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Promise<void>;
+  alltoallv(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Promise<void>;
   async alltoallv(...a: unknown[]): Promise<void> {
     if (typed.longForm(a, 7)) return typed.alltoallvLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts] = a as [ReduceArray | typeof IN_PLACE, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray, ArrayLike<number>, ArrayLike<number>, CollOptions?];
@@ -229,7 +229,7 @@ export class CollComm extends CollBase {
   /** Nonblocking alltoallv (MPI_Ialltoallv): starts it and returns its request; it progresses inside this rank's MPI calls. */
   ialltoallv(sendBuf: ReduceArray | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, opts?: CollOptions): Request;
   /** MPI_Alltoallv's nonblocking long form: counts in elements of `sendType`/`recvType`, displacements in their extents. */
-  ialltoallv(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendType: Datatype, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Request;
+  ialltoallv(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvType: Datatype, opts?: CollOptions): Request;
   ialltoallv(...a: unknown[]): Request {
     if (typed.longForm(a, 7)) return typed.alltoallvLong(this, this.packer, a, 'nonblocking', 'ialltoallv') as Request;
     const [sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, opts] = a as [ReduceArray | typeof IN_PLACE, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray, ArrayLike<number>, ArrayLike<number>, CollOptions?];
@@ -269,7 +269,7 @@ export class CollComm extends CollBase {
   /** Reduces `sendBuf` with `op` and leaves block r (`recvCounts[r]` elements) at rank r (MPI_Reduce_scatter). */
   reduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Promise<void>;
   /** MPI_Reduce_scatter's long form: counts in elements of `datatype` (predefined, or contiguous of one). */
-  reduceScatter(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
+  reduceScatter(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
   async reduceScatter(...a: unknown[]): Promise<void> {
     if (typed.longForm(a, 5, 3)) return typed.reduceScatterLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, recvCounts, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, ArrayLike<number>, Op, CollOptions?];
@@ -279,7 +279,7 @@ export class CollComm extends CollBase {
   /** Nonblocking reduceScatter (MPI_Ireduce_scatter): starts it and returns its request; it progresses inside this rank's MPI calls. */
   ireduceScatter(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, op: Op, opts?: CollOptions): Request;
   /** MPI_Reduce_scatter's nonblocking long form: counts in elements of `datatype` (predefined, or contiguous of one). */
-  ireduceScatter(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, datatype: Datatype, op: Op, opts?: CollOptions): Request;
+  ireduceScatter(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, datatype: Datatype, op: Op, opts?: CollOptions): Request;
   ireduceScatter(...a: unknown[]): Request {
     if (typed.longForm(a, 5, 3)) return typed.reduceScatterLong(this, this.packer, a, 'nonblocking', 'ireduceScatter') as Request;
     const [sendBuf, recvBuf, recvCounts, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, ArrayLike<number>, Op, CollOptions?];
@@ -305,7 +305,7 @@ export class CollComm extends CollBase {
   /** reduceScatter with recvBuf.length elements per rank (MPI_Reduce_scatter_block). */
   reduceScatterBlock(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Promise<void>;
   /** MPI_Reduce_scatter_block's long form: `recvCount` elements of `datatype` per rank. */
-  reduceScatterBlock(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCount: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
+  reduceScatterBlock(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, recvCount: number, datatype: Datatype, op: Op, opts?: CollOptions): Promise<void>;
   async reduceScatterBlock(...a: unknown[]): Promise<void> {
     if (typed.longForm(a, 4)) return typed.reduceScatterBlockLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
@@ -315,7 +315,7 @@ export class CollComm extends CollBase {
   /** Nonblocking reduceScatterBlock (MPI_Ireduce_scatter_block): starts it and returns its request; it progresses inside this rank's MPI calls. */
   ireduceScatterBlock(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts?: CollOptions): Request;
   /** MPI_Reduce_scatter_block's nonblocking long form: `recvCount` elements of `datatype` per rank. */
-  ireduceScatterBlock(sendBuf: ArrayBufferView, recvBuf: ArrayBufferView, recvCount: number, datatype: Datatype, op: Op, opts?: CollOptions): Request;
+  ireduceScatterBlock(sendBuf: ArrayBufferView | typeof IN_PLACE, recvBuf: ArrayBufferView, recvCount: number, datatype: Datatype, op: Op, opts?: CollOptions): Request;
   ireduceScatterBlock(...a: unknown[]): Request {
     if (typed.longForm(a, 4)) return typed.reduceScatterBlockLong(this, this.packer, a, 'nonblocking', 'ireduceScatterBlock') as Request;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
@@ -373,7 +373,7 @@ export class CollComm extends CollBase {
   /** Rank r's `sendBuf` into the root's `recvBuf` at `displs[r]` (MPI_Gatherv; counts and displs matter at the root). */
   gatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Promise<void>;
   /** MPI_Gatherv's long form: rank r's block is `recvCounts[r]` elements of `recvType` at `displs[r]` extents of it (at the root). */
-  gatherv(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvType: Datatype | null, root: number, opts?: CollOptions): Promise<void>;
+  gatherv(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvType: Datatype | null, root: number, opts?: CollOptions): Promise<void>;
   async gatherv(...a: unknown[]): Promise<void> {
     if (typed.longForm(a, 6)) return typed.gathervLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, recvBuf, counts, displs, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, number, CollOptions?];
@@ -383,7 +383,7 @@ export class CollComm extends CollBase {
   /** Nonblocking gatherv (MPI_Igatherv): starts it and returns its request; it progresses inside this rank's MPI calls. */
   igatherv(sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, root: number, opts?: CollOptions): Request;
   /** MPI_Gatherv's nonblocking long form: rank r's block is `recvCounts[r]` elements of `recvType` at `displs[r]` extents of it (at the root). */
-  igatherv(sendBuf: ArrayBufferView, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvType: Datatype | null, root: number, opts?: CollOptions): Request;
+  igatherv(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCount: number, sendType: Datatype, recvBuf: ArrayBufferView | null, recvCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvType: Datatype | null, root: number, opts?: CollOptions): Request;
   igatherv(...a: unknown[]): Request {
     if (typed.longForm(a, 6)) return typed.gathervLong(this, this.packer, a, 'nonblocking', 'igatherv') as Request;
     const [sendBuf, recvBuf, counts, displs, root, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, number, CollOptions?];
@@ -448,7 +448,7 @@ export class CollComm extends CollBase {
   /** `counts[r]` elements from `displs[r]` of the root's `sendBuf` into rank r's `recvBuf` (MPI_Scatterv). */
   scatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Promise<void>;
   /** MPI_Scatterv's long form: block r is `sendCounts[r]` elements of `sendType` at `displs[r]` extents of it (at the root). */
-  scatterv(sendBuf: ArrayBufferView | null, sendCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Promise<void>;
+  scatterv(sendBuf: ArrayBufferView | null, sendCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView | typeof IN_PLACE, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Promise<void>;
   async scatterv(...a: unknown[]): Promise<void> {
     if (typed.longForm(a, 6)) return typed.scattervLong(this, this.packer, a) as Promise<void>;
     const [sendBuf, counts, displs, recvBuf, root, opts] = a as [ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray | typeof IN_PLACE, number, CollOptions?];
@@ -458,7 +458,7 @@ export class CollComm extends CollBase {
   /** Nonblocking scatterv (MPI_Iscatterv): starts it and returns its request; it progresses inside this rank's MPI calls. */
   iscatterv(sendBuf: ReduceArray | null, counts: ArrayLike<number> | null, displs: ArrayLike<number> | null, recvBuf: ReduceArray | typeof IN_PLACE, root: number, opts?: CollOptions): Request;
   /** MPI_Scatterv's nonblocking long form: block r is `sendCounts[r]` elements of `sendType` at `displs[r]` extents of it (at the root). */
-  iscatterv(sendBuf: ArrayBufferView | null, sendCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Request;
+  iscatterv(sendBuf: ArrayBufferView | null, sendCounts: ArrayLike<number> | null, displs: ArrayLike<number> | null, sendType: Datatype | null, recvBuf: ArrayBufferView | typeof IN_PLACE, recvCount: number, recvType: Datatype, root: number, opts?: CollOptions): Request;
   iscatterv(...a: unknown[]): Request {
     if (typed.longForm(a, 6)) return typed.scattervLong(this, this.packer, a, 'nonblocking', 'iscatterv') as Request;
     const [sendBuf, counts, displs, recvBuf, root, opts] = a as [ReduceArray | null, ArrayLike<number> | null, ArrayLike<number> | null, ReduceArray | typeof IN_PLACE, number, CollOptions?];

@@ -256,6 +256,13 @@ function blocks(pk: Packer, call: string, name: string, buf: unknown, counts: nu
   };
 }
 
+/** An in-place alltoallv/w's send side: recvBuf's blocks as laid out for receiving, in a buffer of their own. */
+function inPlaceSend(pk: Packer, call: string, recvBuf: unknown, counts: unknown, displs: unknown, types: unknown, n: number, w: boolean): Blocks {
+  const s = vSide(pk, call, ['recvBuf', 'recvCounts', 'recvDispls', w ? 'recvTypes' : 'recvType'], recvBuf, counts, displs, types, n, true);
+  const shared = ArrayBuffer.isView(recvBuf) && s.bytes.buffer === recvBuf.buffer;
+  return shared && !pk.proc.isSkeleton(s.bytes) ? { ...s, bytes: s.bytes.slice() } : s;
+}
+
 /** `count` copies of one type, or the types of a w-form (one per rank, or per `per`). */
 function typesOf(call: string, name: string, v: unknown, n: number, per = 'rank'): Datatype[] {
   if (!Array.isArray(v)) {
@@ -277,17 +284,33 @@ function vSide(pk: Packer, call: string, names: [string, string, string, string]
 /** MPI_Gatherv(sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType, root). */
 export function gathervLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'gatherv'): Promise<void> | Request {
   const [sendBuf, sendCount, sendType, recvBuf, recvCounts, displs, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, number, Opts];
-  const send = sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
-  if (c.rank !== root) return go(mode, call, () => c.gatherv(send, null, null, null, root, opts), () => c.igatherv(send, null, null, null, root, opts));
+  if (sendBuf === IN_PLACE && c.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
+  if (c.rank !== root) {
+    const send = sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
+    return go(mode, call, () => c.gatherv(send, null, null, null, root, opts), () => c.igatherv(send, null, null, null, root, opts));
+  }
   const b = vSide(pk, call, ['recvBuf', 'recvCounts', 'displs', 'recvType'], recvBuf, recvCounts, displs, recvType, c.size, false);
+  let send: Uint8Array;
+  if (sendBuf === IN_PLACE) {
+    // the root's block is already where it goes in recvBuf (sendCount and sendType are ignored)
+    const rt = checkType(call, 'recvType', recvType);
+    const user = userBytes(call, 'recvBuf', recvBuf, 0, rt);
+    send = detached(pk, sendBytes(pk, user, (displs as ArrayLike<number>)[root]! * rt.extent, (recvCounts as ArrayLike<number>)[root]!, rt), user);
+  } else send = sendSide(pk, call, SEND, sendBuf, sendCount, sendType);
   return go(mode, call, () => c.gatherv(send, b.bytes, b.counts, b.displs, root, opts), () => c.igatherv(send, b.bytes, b.counts, b.displs, root, opts), () => b.finish());
 }
 
 /** MPI_Scatterv(sendBuf, sendCounts, displs, sendType, recvBuf, recvCount, recvType, root). */
 export function scattervLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'scatterv'): Promise<void> | Request {
   const [sendBuf, sendCounts, displs, sendType, recvBuf, recvCount, recvType, root, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, number, Opts];
-  const l = recvSide(pk, call, RECV, recvBuf, recvCount, recvType);
+  if (recvBuf === IN_PLACE && c.rank !== root) throw new MpiError('MPI_ERR_BUFFER', `${call}: only the root may pass mpi.IN_PLACE`);
   const b = c.rank === root ? vSide(pk, call, ['sendBuf', 'sendCounts', 'displs', 'sendType'], sendBuf, sendCounts, displs, sendType, c.size, true) : null;
+  if (recvBuf === IN_PLACE) {
+    // the root's block stays where it is in sendBuf (recvCount and recvType are ignored): it receives into scratch
+    const tmp = scratch(pk, b!.bytes, b!.counts[root]!);
+    return go(mode, call, () => c.scatterv(b!.bytes, b!.counts, b!.displs, tmp, root, opts), () => c.iscatterv(b!.bytes, b!.counts, b!.displs, tmp, root, opts));
+  }
+  const l = recvSide(pk, call, RECV, recvBuf, recvCount, recvType);
   return go(mode, call, () => c.scatterv(b?.bytes ?? null, b?.counts ?? null, b?.displs ?? null, l.bytes, root, opts), () => c.iscatterv(b?.bytes ?? null, b?.counts ?? null, b?.displs ?? null, l.bytes, root, opts), () => land(pk, l));
 }
 
@@ -322,15 +345,17 @@ export function alltoallvLong(c: CollComm, pk: Packer, a: readonly unknown[], mo
 export function alltoallw(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'alltoallw'): Promise<void> | Request {
   const [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, Opts];
   for (const [name, v] of [['sendTypes', sendTypes], ['recvTypes', recvTypes]] as const) {
+    if (name === 'sendTypes' && sendBuf === IN_PLACE) continue;
     if (!Array.isArray(v)) throw new MpiError('MPI_ERR_ARG', `${call}: ${name} must be an array of one datatype per rank, got ${describe(v)}`);
   }
   return vw(c, pk, call, sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts, mode);
 }
 
 function vw(c: CollComm, pk: Packer, call: string, sendBuf: unknown, sendCounts: unknown, sendDispls: unknown, sendType: unknown, recvBuf: unknown, recvCounts: unknown, recvDispls: unknown, recvType: unknown, opts: Opts, mode: Mode): Promise<void> | Request {
-  const w = Array.isArray(sendType);
-  const s = vSide(pk, call, ['sendBuf', 'sendCounts', 'sendDispls', w ? 'sendTypes' : 'sendType'], sendBuf, sendCounts, sendDispls, sendType, c.size, true);
+  const w = Array.isArray(recvType);
   const r = vSide(pk, call, ['recvBuf', 'recvCounts', 'recvDispls', w ? 'recvTypes' : 'recvType'], recvBuf, recvCounts, recvDispls, recvType, c.size, false);
+  // in place: what goes out is in recvBuf, laid out as what comes in (the send arguments are ignored); sent from a copy
+  const s = sendBuf === IN_PLACE ? inPlaceSend(pk, call, recvBuf, recvCounts, recvDispls, recvType, c.size, w) : vSide(pk, call, ['sendBuf', 'sendCounts', 'sendDispls', w ? 'sendTypes' : 'sendType'], sendBuf, sendCounts, sendDispls, sendType, c.size, true);
   return go(mode, call, () => c.alltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts), () => c.ialltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts), () => r.finish());
 }
 
@@ -483,6 +508,11 @@ export function reduceLong(c: CollComm, pk: Packer, a: readonly unknown[], mode:
 export function reduceScatterBlockLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduceScatterBlock'): Promise<void> | Request {
   const [sendBuf, recvBuf, recvCount, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
   const { t, n, kind } = reduceArgs(call, recvCount, datatype, op);
+  if (sendBuf === IN_PLACE) {
+    // in place: recvBuf holds every rank's block and gets the result in its first
+    const all = valuesOf(pk, call, 'recvBuf', recvBuf, n * c.size, t, kind);
+    return direct(mode, () => c.reduceScatterBlock(IN_PLACE, all.array, op, opts), () => c.ireduceScatterBlock(IN_PLACE, all.array, op, opts), () => all.store());
+  }
   const send = valuesOf(pk, call, 'sendBuf', sendBuf, n * c.size, t, kind);
   const recv = valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind);
   return direct(mode, () => c.reduceScatterBlock(send.array, recv.array, op, opts), () => c.ireduceScatterBlock(send.array, recv.array, op, opts), () => recv.store());
@@ -494,8 +524,13 @@ export function reduceScatterLong(c: CollComm, pk: Packer, a: readonly unknown[]
   const counts = countsOf(call, 'recvCounts', recvCounts, c.size);
   const { t, kind } = reduceArgs(call, 0, datatype, op);
   const total = counts.reduce((x, y) => x + y, 0);
+  const per = counts.map((k) => k * kind.per);
+  if (sendBuf === IN_PLACE) {
+    // in place: recvBuf holds the whole input and gets this rank's block at its start
+    const all = valuesOf(pk, call, 'recvBuf', recvBuf, total, t, kind);
+    return direct(mode, () => c.reduceScatter(IN_PLACE, all.array, per, op, opts), () => c.ireduceScatter(IN_PLACE, all.array, per, op, opts), () => all.store());
+  }
   const send = valuesOf(pk, call, 'sendBuf', sendBuf, total, t, kind);
   const recv = valuesOf(pk, call, 'recvBuf', recvBuf, counts[c.rank]!, t, kind);
-  const per = counts.map((k) => k * kind.per);
   return direct(mode, () => c.reduceScatter(send.array, recv.array, per, op, opts), () => c.ireduceScatter(send.array, recv.array, per, op, opts), () => recv.store());
 }
