@@ -353,9 +353,9 @@ export function alltoallw(c: CollComm, pk: Packer, a: readonly unknown[], mode: 
 
 function vw(c: CollComm, pk: Packer, call: string, sendBuf: unknown, sendCounts: unknown, sendDispls: unknown, sendType: unknown, recvBuf: unknown, recvCounts: unknown, recvDispls: unknown, recvType: unknown, opts: Opts, mode: Mode): Promise<void> | Request {
   const w = Array.isArray(recvType);
-  const r = vSide(pk, call, ['recvBuf', 'recvCounts', 'recvDispls', w ? 'recvTypes' : 'recvType'], recvBuf, recvCounts, recvDispls, recvType, c.size, false);
   // in place: what goes out is in recvBuf, laid out as what comes in (the send arguments are ignored); sent from a copy
   const s = sendBuf === IN_PLACE ? inPlaceSend(pk, call, recvBuf, recvCounts, recvDispls, recvType, c.size, w) : vSide(pk, call, ['sendBuf', 'sendCounts', 'sendDispls', w ? 'sendTypes' : 'sendType'], sendBuf, sendCounts, sendDispls, sendType, c.size, true);
+  const r = vSide(pk, call, ['recvBuf', 'recvCounts', 'recvDispls', w ? 'recvTypes' : 'recvType'], recvBuf, recvCounts, recvDispls, recvType, c.size, false);
   return go(mode, call, () => c.alltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts), () => c.ialltoallv(s.bytes, s.counts, s.displs, r.bytes, r.counts, r.displs, opts), () => r.finish());
 }
 
