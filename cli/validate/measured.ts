@@ -26,7 +26,8 @@ export interface Measurement {
   readonly unit: string;
   /** The system measured (name, network, processors). */
   readonly system: string;
-  readonly library: string;
+  /** The MPI software measured (name and version). */
+  readonly software: string;
   /** Citation: authors, title, venue, year, table or figure, address. */
   readonly source: string;
   /** How the value was read (table, listing, plot). */
@@ -119,7 +120,7 @@ export function measuredChecks(): Check[] {
         machine,
         quantity: `${run.quantity}, ${m.nodes} node${m.nodes > 1 ? 's' : ''} x ${m.ppn} (${m.benchmark})`,
         // the row's source: the measured system and its MPI (the full citation stays in the data file)
-        source: [m.system, m.library].filter((x) => x !== '').join(', '),
+        source: [m.system, m.software].filter((x) => x !== '').join(', '),
         paper: { relation: 'about' as const, value: m.value, unit: m.unit },
         tier,
         tolerance: PUBLIC_TOLERANCE,
