@@ -1,0 +1,89 @@
+import type { Proc } from '../proc.ts';
+import type { MpiWorld } from './core.ts';
+import type { Msg, Posted } from './message.ts';
+import type { Progress, Request } from './request.ts';
+
+/**
+ * Per-rank MPI state: queues, sequence numbers, the rank's process, and when the rank is inside
+ * MPI. A rank's calls act at its own clock, which may run ahead of the engine's time (CPU time
+ * charged without a suspension): a call ahead of time records its time in `polls`, a wait the
+ * time it began in `waitSince`, and a rendezvous pull that needs the rank's CPU starts at the
+ * first of them at or after the moment it could (seed 001: large messages progress inside MPI
+ * calls unless a progress thread runs).
+ */
+export class Endpoint implements Progress {
+  readonly posted: Posted[] = [];
+  readonly unexpected: Msg[] = [];
+  /** Next sequence number to send to each peer (peers never sent to are absent: 0). */
+  readonly sendSeq = new Map<number, number>();
+  /** Next sequence number expected from each peer (absent: 0). */
+  readonly recvSeq = new Map<number, number>();
+  /** Arrivals ahead of their turn, per peer, keyed by sequence number. */
+  readonly early = new Map<number, Map<number, Msg>>();
+  /** Protocol steps waiting for the rank to call MPI (rendezvous pulls without asynchronous progress). */
+  readonly pending: (() => void)[] = [];
+  /** Times (ps, increasing) of the rank's MPI calls made ahead of the engine's time and not yet reached. */
+  private readonly polls: number[] = [];
+  private pollHead = 0;
+  /** The rank's time when its current wait began (inside MPI from then on); Infinity outside a wait. */
+  private waitSince = Infinity;
+  /** The earliest time the rank's next message to another node may leave (mpi.messageGap). */
+  nextSendPs = 0;
+  /** Probes waiting for any new unexpected message. */
+  readonly probers: Request[] = [];
+  constructor(
+    readonly proc: Proc,
+    private readonly world: MpiWorld,
+  ) {}
+
+  poll(): void {
+    const at = this.proc.time();
+    const now = this.proc.engine.now;
+    if (at <= now) {
+      while (this.pending.length > 0) this.pending.shift()!();
+      return;
+    }
+    if (this.pending.length > 0) for (const step of this.pending.splice(0)) this.world.runAt(this.proc, at, step);
+    // polls already passed are dropped first, so the list holds only calls still ahead
+    const polls = this.polls;
+    while (this.pollHead < polls.length && polls[this.pollHead]! < now) this.pollHead++;
+    if (this.pollHead === polls.length) {
+      polls.length = 0;
+      this.pollHead = 0;
+    } else if (this.pollHead > 64) {
+      polls.copyWithin(0, this.pollHead);
+      polls.length -= this.pollHead;
+      this.pollHead = 0;
+    }
+    polls.push(at);
+  }
+
+  enter(): void {
+    this.poll();
+    this.waitSince = this.proc.time();
+  }
+
+  leave(): void {
+    this.waitSince = Infinity;
+  }
+
+  onCpu(step: () => void): void {
+    if (this.world.params.asyncProgress) return this.proc.aside(step);
+    const at = this.cpuAt();
+    if (at < 0) this.pending.push(step);
+    else this.world.runAt(this.proc, at, step);
+  }
+
+  /**
+   * When a step that needs the rank's CPU can run if it becomes due now: now inside a wait, else
+   * at the rank's next MPI call already made ahead of time, else -1 (at its next call).
+   */
+  cpuAt(): number {
+    const now = this.proc.engine.now;
+    if (this.waitSince <= now) return now;
+    const polls = this.polls;
+    while (this.pollHead < polls.length && polls[this.pollHead]! < now) this.pollHead++;
+    if (this.pollHead < polls.length) return Math.min(polls[this.pollHead]!, this.waitSince);
+    return this.waitSince < Infinity ? this.waitSince : -1;
+  }
+}
