@@ -51,6 +51,7 @@ export class SkeletonStore {
     return v.buffer === this.buffer;
   }
 
+
   /** A skeleton `Type` array of `count` elements (reads as zeros while nobody writes the store). */
   alloc<T extends SkeletonArray>(Type: ArrayType<T>, count: number): T {
     const bytes = count * Type.BYTES_PER_ELEMENT;
@@ -65,4 +66,13 @@ export class SkeletonStore {
   allocLike<T extends SkeletonArray>(like: T, count: number): T {
     return this.alloc(like.constructor as ArrayType<T>, count);
   }
+}
+
+/**
+ * Whether `v` views `store` (false without one). Outside a skeleton run `v.buffer` is never
+ * read: reading it moves a small typed array's bytes off the JavaScript heap, an allocation
+ * per message on the common paths.
+ */
+export function inStore(v: ArrayBufferView, store: SkeletonStore | null): boolean {
+  return store !== null && v.buffer === store.buffer;
 }

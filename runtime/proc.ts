@@ -1,7 +1,7 @@
 import type { Engine, Thread, WaitReason } from '../fabric/engine/engine.ts';
 import type { Machine } from '../fabric/machine.ts';
 import type { Nic } from '../fabric/nic/nic.ts';
-import type { SkeletonStore } from '../fabric/skeleton.ts';
+import { inStore, type SkeletonStore } from '../fabric/skeleton.ts';
 import type { Detours } from './noise.ts';
 
 /** What a span of a process's time was spent on. */
@@ -69,7 +69,7 @@ export class Proc {
 
   /** Whether `v` is a skeleton buffer: its bytes never move (one identity test; false outside a skeleton run). */
   isSkeleton(v: ArrayBufferView): boolean {
-    return v.buffer === this.nic.skeleton?.buffer;
+    return inStore(v, this.nic.skeleton);
   }
 
   /** The process's time (ps): the engine's time, or later while it owes CPU time. */

@@ -1,7 +1,7 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
 import type { NetworkAccess } from '../network.ts';
 import type { PacketPool } from '../packet.ts';
-import type { SkeletonStore } from '../skeleton.ts';
+import { inStore, type SkeletonStore } from '../skeleton.ts';
 import type { BteFlows } from './bte-flow.ts';
 import { CollectiveEngine } from './collective-engine.ts';
 import { CqEventKind, type CompletionQueue } from './cq.ts';
@@ -923,7 +923,7 @@ export class Nic implements EventHandler {
       // the segment went away while the flow ran
       x.status = seg;
     } else if (x.op === K_PUT) {
-      if (seg.bytes.buffer !== target.skeleton?.buffer && x.local.buffer !== this.skeleton?.buffer) seg.bytes.set(x.local, x.remoteOffset);
+      if (!inStore(seg.bytes, target.skeleton) && !inStore(x.local, this.skeleton)) seg.bytes.set(x.local, x.remoteOffset);
       if (target.landing !== null) target.landing.landed(target.node, seg.bytes, x.remoteOffset, x.bytes, now + P.hostLatencyPs);
       if (x.remoteEvent) {
         x.remoteCq = seg.cq ?? null;
@@ -934,7 +934,7 @@ export class Nic implements EventHandler {
       // the last response crosses back
       done = now + P.outLatencyPs + this.flows!.latencyPs(x.dstNode, this.node, true) + P.inLatencyPs;
     } else {
-      if (x.local.buffer !== this.skeleton?.buffer && seg.bytes.buffer !== target.skeleton?.buffer) x.local.set(seg.bytes.subarray(x.remoteOffset, x.remoteOffset + x.bytes));
+      if (!inStore(x.local, this.skeleton) && !inStore(seg.bytes, target.skeleton)) x.local.set(seg.bytes.subarray(x.remoteOffset, x.remoteOffset + x.bytes));
       if (this.landing !== null) this.landing.landed(this.node, x.local, 0, x.bytes, done);
     }
     x.responsesLeft = 0;
@@ -1247,7 +1247,7 @@ export class Nic implements EventHandler {
       const to = wireOff + chunk - x.header;
       // payload bytes sit after any share of the virtual header this packet carries; a skeleton
       // source sends its size only
-      if (x.local.buffer === this.skeleton?.buffer) pk.skel[p] = 1;
+      if (inStore(x.local, this.skeleton)) pk.skel[p] = 1;
       else if (to > from) copyBytes(pk.dataOf(p), pk.dataAt(p) + (from + x.header - wireOff), x.local, from, to - from);
     }
     const s = Math.max(now, this.outFree);
@@ -1329,7 +1329,7 @@ export class Nic implements EventHandler {
 
   /** Whether packet p's payload really moves to `mem`: neither it nor `mem` is skeleton. */
   private moves(p: number, mem: Uint8Array): boolean {
-    return this.pkts.skel[p] === 0 && mem.buffer !== this.skeleton?.buffer;
+    return this.pkts.skel[p] === 0 && !inStore(mem, this.skeleton);
   }
 
   /**
@@ -1473,7 +1473,7 @@ export class Nic implements EventHandler {
     // the tail cannot leave before the last hardware packet's data is in (see sendResponse)
     pk.tailAt[p] = last + P.outLatencyPs;
     // a skeleton segment answers with its size only
-    if (seg.bytes.buffer === this.skeleton?.buffer) pk.skel[p] = 1;
+    if (inStore(seg.bytes, this.skeleton)) pk.skel[p] = 1;
     else copyBytes(pk.dataOf(p), pk.dataAt(p), seg.bytes, at, n);
     // a coarse response leaves with its first hardware packet's data, the rest streaming behind
     this.respond(p, K_GET_RESP, this.dataPhits(n, units, true), this.firstReadPs, true);

@@ -1,4 +1,5 @@
 import type { CeResult } from '../../fabric/nic/collective-engine.ts';
+import type { SkeletonStore } from '../../fabric/skeleton.ts';
 import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
 import { CollRun } from './coll-run.ts';
 import { RequestComm } from './comm-requests.ts';
@@ -248,9 +249,35 @@ export function rootCounts(root: number, buf: string): (mine: unknown, me: numbe
  * starts) never take each other's.
  */
 export function tagged(t: CollTransport, calls: number): CollTransport {
-  const off = (calls % CALL_TAGS) * TAGS_PER_CALL;
-  if (off === 0) return t;
-  return { ...t, isend: (buf, dest, tag, what) => t.isend(buf, dest, tag + off, what), irecv: (buf, source, tag, what) => t.irecv(buf, source, tag + off, what) };
+  return new CallTransport(t, (calls % CALL_TAGS) * TAGS_PER_CALL);
+}
+
+/** A transport whose messages' tags are offset by a call's number (one class: its calls stay monomorphic). */
+class CallTransport implements CollTransport {
+  readonly rank: number;
+  readonly size: number;
+  readonly flopsPerPs: number;
+  readonly copyBytesPerPs: number;
+  readonly skeleton: SkeletonStore | null;
+
+  constructor(
+    private readonly base: CollTransport,
+    private readonly off: number,
+  ) {
+    this.rank = base.rank;
+    this.size = base.size;
+    this.flopsPerPs = base.flopsPerPs;
+    this.copyBytesPerPs = base.copyBytesPerPs;
+    this.skeleton = base.skeleton ?? null;
+  }
+
+  isend(buf: Uint8Array, dest: number, tag: number, what: string): Request {
+    return this.base.isend(buf, dest, tag + this.off, what);
+  }
+
+  irecv(buf: Uint8Array, source: number, tag: number, what: string): Request {
+    return this.base.irecv(buf, source, tag + this.off, what);
+  }
 }
 
 /** `v` as a numeric typed array (MPI_ERR_BUFFER naming `name` otherwise). */

@@ -105,9 +105,10 @@ export class MpiWorld implements EventHandler {
    * exchanges to learn it.
    */
   private readonly cancelSend = (req: Request): boolean => {
-    const m = this.unmatched.get(req);
-    if (!m) return false;
-    this.unmatched.delete(req);
+    const m = req.cancelTarget as Msg | null;
+    if (!m || m.sender !== req) return false;
+    this.eps[m.src]!.dropUnmatched(m);
+    req.cancelTarget = null;
     m.cancelled = true;
     m.sender = null;
     const q = this.eps[m.dst]!.unexpected;
@@ -122,8 +123,6 @@ export class MpiWorld implements EventHandler {
     req.completeCancelled({ source: m.dst, tag: m.tag, count: 0, bytes: 0, cancelled: true });
     return true;
   };
-  /** The message of each send that no receive has matched yet (what `cancelSend` looks for). */
-  private readonly unmatched = new Map<Request, Msg>();
   private readonly contexts = new Map<string, number>();
   private identity: Int32Array | null = null;
   private readonly memos = new Map<string, unknown>();
@@ -169,8 +168,10 @@ export class MpiWorld implements EventHandler {
    */
   pendingAt(rank: number): string[] {
     const out = this.eps[rank]!.posted.filter((p) => !p.req.done).map((p) => p.req.what);
-    for (const [req, m] of this.unmatched) if (m.src === rank && !req.done) out.push(req.what);
-    return out;
+    const sends: string[] = [];
+    for (let m = this.eps[rank]!.unmatched; m !== null; m = m.nextUnmatched) if (!m.sender!.done) sends.push(m.sender!.what);
+    // the list holds the newest send first
+    return out.concat(sends.reverse());
   }
 
   /** What rank `rank`'s requests tell the library when it enters an MPI call (for requests made outside the core). */
@@ -293,8 +294,9 @@ export class MpiWorld implements EventHandler {
     m.dst = dst;
     // cancellable until a receive matches it
     m.sender = req;
-    this.unmatched.set(req, m);
+    me.addUnmatched(m);
     req.canceller = this.cancelSend;
+    req.cancelTarget = m;
     if (peer.node !== proc.node) proc.charge(proc.nic.smsgCostPs(m.kind === 'eager' ? bytes : 0));
     // the message leaves once the call's overhead is spent
     if (leaves <= proc.engine.now) this.launch(m);
@@ -483,8 +485,11 @@ export class MpiWorld implements EventHandler {
     const req = a.sender;
     if (!req) return;
     a.sender = null;
-    this.unmatched.delete(req);
-    if (req.canceller === this.cancelSend) req.canceller = null;
+    this.eps[a.src]!.dropUnmatched(a);
+    if (req.canceller === this.cancelSend) {
+      req.canceller = null;
+      req.cancelTarget = null;
+    }
   }
 
   private nicDone(req: Request, s: NicStatus, bytes: number): void {

@@ -29,12 +29,29 @@ export class Endpoint implements Progress {
   private waitSince = Infinity;
   /** The earliest time the rank's next message to another node may leave (mpi.messageGap). */
   nextSendPs = 0;
+  /** The first of the rank's sends that no receive has matched yet (a list through Msg.nextUnmatched). */
+  unmatched: Msg | null = null;
   /** Probes waiting for any new unexpected message. */
   readonly probers: Request[] = [];
   constructor(
     readonly proc: Proc,
     private readonly world: MpiWorld,
   ) {}
+
+  /** Adds `m`, a send of this rank, to its unmatched sends. */
+  addUnmatched(m: Msg): void {
+    m.nextUnmatched = this.unmatched;
+    if (this.unmatched) this.unmatched.prevUnmatched = m;
+    this.unmatched = m;
+  }
+
+  /** Takes `m` off its unmatched sends (a receive matched it, or it was cancelled). */
+  dropUnmatched(m: Msg): void {
+    if (m.prevUnmatched) m.prevUnmatched.nextUnmatched = m.nextUnmatched;
+    else this.unmatched = m.nextUnmatched;
+    if (m.nextUnmatched) m.nextUnmatched.prevUnmatched = m.prevUnmatched;
+    m.prevUnmatched = m.nextUnmatched = null;
+  }
 
   poll(): void {
     const at = this.proc.time();

@@ -62,6 +62,9 @@ export class Msg {
   sender: Request | null = null;
   /** Cancelled by its sender before any receive matched it: it arrives, but matches nothing. */
   cancelled = false;
+  /** Neighbours in its sender's list of unmatched sends (see Endpoint.unmatched), while `sender` is set. */
+  prevUnmatched: Msg | null = null;
+  nextUnmatched: Msg | null = null;
   /** Sender side: its request and buffer (until the message has left). */
   req: Request | null = null;
   buf: Uint8Array = EMPTY;

@@ -110,6 +110,8 @@ export class Request {
 
   /** Set by the library: how `cancel` tries to stop this request (false: too late). */
   canceller: ((req: Request) => boolean) | null = null;
+  /** What the canceller stops (the library's own record of the operation, e.g. a send's message). */
+  cancelTarget: object | null = null;
 
   /** An inactive request that stands for no operation (MPI_REQUEST_NULL); one per rank. */
   static null(proc: Proc, testCostPs: number): Request {
