@@ -574,6 +574,15 @@ export class MpiWorld implements EventHandler {
       if (env.sync) this.ack(me, env, a.local);
       return;
     }
+    this.rendezvous(me, env, p, status, inCall);
+  }
+
+  /**
+   * The receive side of a rendezvous: pulls the sender's buffer and answers with a FIN. (Its
+   * closures live here, apart from `deliver`, so that an eager delivery allocates none.)
+   */
+  private rendezvous(me: Endpoint, env: Msg, p: Posted, status: Status, inCall: boolean): void {
+    const P = this.params;
     const proc = me.proc;
     const sender = this.eps[env.src]!.proc;
     // multi-rail (seed 002 §6.1): a large message is pulled as `rails` gets, one per independent path

@@ -25,6 +25,7 @@ export class Endpoint implements Progress {
   /** Times (ps, increasing) of the rank's MPI calls made ahead of the engine's time and not yet reached. */
   private readonly polls: number[] = [];
   private pollHead = 0;
+  private pollEnd = 0;
   /** The rank's time when its current wait began (inside MPI from then on); Infinity outside a wait. */
   private waitSince = Infinity;
   /** The earliest time the rank's next message to another node may leave (mpi.messageGap). */
@@ -62,17 +63,19 @@ export class Endpoint implements Progress {
     }
     if (this.pending.length > 0) for (const step of this.pending.splice(0)) this.world.runAt(this.proc, at, step);
     // polls already passed are dropped first, so the list holds only calls still ahead
+    // (the array keeps its storage: `pollEnd` is its length in use)
     const polls = this.polls;
-    while (this.pollHead < polls.length && polls[this.pollHead]! < now) this.pollHead++;
-    if (this.pollHead === polls.length) {
-      polls.length = 0;
-      this.pollHead = 0;
+    while (this.pollHead < this.pollEnd && polls[this.pollHead]! < now) this.pollHead++;
+    if (this.pollHead === this.pollEnd) {
+      this.pollHead = this.pollEnd = 0;
     } else if (this.pollHead > 64) {
-      polls.copyWithin(0, this.pollHead);
-      polls.length -= this.pollHead;
+      polls.copyWithin(0, this.pollHead, this.pollEnd);
+      this.pollEnd -= this.pollHead;
       this.pollHead = 0;
     }
-    polls.push(at);
+    if (this.pollEnd < polls.length) polls[this.pollEnd] = at;
+    else polls.push(at);
+    this.pollEnd++;
   }
 
   enter(): void {
@@ -99,8 +102,8 @@ export class Endpoint implements Progress {
     const now = this.proc.engine.now;
     if (this.waitSince <= now) return now;
     const polls = this.polls;
-    while (this.pollHead < polls.length && polls[this.pollHead]! < now) this.pollHead++;
-    if (this.pollHead < polls.length) return Math.min(polls[this.pollHead]!, this.waitSince);
+    while (this.pollHead < this.pollEnd && polls[this.pollHead]! < now) this.pollHead++;
+    if (this.pollHead < this.pollEnd) return Math.min(polls[this.pollHead]!, this.waitSince);
     return this.waitSince < Infinity ? this.waitSince : -1;
   }
 }
