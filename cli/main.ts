@@ -450,6 +450,7 @@ function formatFabricMetrics(f: FabricMetrics, routing: string): string[] {
       ? `routing ${routing}: minimal only`
       : `routing ${routing}: ${pct(f.routing.minimal / (f.routing.minimal + f.routing.nonMinimal || 1))}% of packets minimal (${f.routing.nonMinimal} non-minimal)`,
   );
+  if (f.flows !== null) lines.push(`flows: ${f.flows.transfers} block transfers carried as flows (${f.flows.bytes} bytes, in the link utilisation above), rates solved ${f.flows.solves} times`);
   return lines;
 }
 

@@ -319,6 +319,8 @@ export interface Machine {
   readonly graph: PortGraph;
   readonly net: Network;
   readonly nics: readonly Nic[];
+  /** The flow level's network (fidelity `flow`), or null. */
+  readonly flows: FlowNetwork | null;
   /** Router-to-router hops between the routers of two nodes (shortest path). */
   hops(nodeA: number, nodeB: number): number;
 }
@@ -353,6 +355,7 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const txns = new TxnTable();
   const nics: Nic[] = [];
   for (let n = 0; n < config.nodes; n++) nics.push(new Nic(engine, net, txns, n, config.nic));
+  let flowNet: FlowNetwork | null = null;
   if (config.fabric.fidelity === 'flow') {
     // large block transfers become flows over the same routes (the flow level)
     const flows = new BteFlows(new FlowNetwork({ engine, graph, route, params: net.params, format: config.nic.format, routeSamples: spreadRoute ? 32 : 4, sampleLoads: graph.topology === 'torus', ...(spreadRoute ? { spreadRoute } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
@@ -360,6 +363,9 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
       nic.flows = flows;
       nic.peers = nics;
     }
+    flowNet = flows.net;
+    // the fabric's metrics count what flows carry over the same window as packets
+    net.onMetricsReset = () => flows.net.resetCounters();
   }
   const distances = new Map<number, Int32Array>();
   return {
@@ -368,6 +374,7 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
     graph,
     net,
     nics,
+    flows: flowNet,
     hops: (a, b) => {
       const ra = graph.nodeRouter[a]!;
       let d = distances.get(ra);

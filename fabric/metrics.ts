@@ -1,4 +1,5 @@
 import type { Machine } from './machine.ts';
+import type { FlowCounters } from './flow/flow-network.ts';
 import { LATENCY_EDGES_PS, type NetworkCounters } from './network.ts';
 import type { ClosGraph } from './topology/clos.ts';
 import type { DragonflyGraph } from './topology/dragonfly.ts';
@@ -52,6 +53,11 @@ export interface FabricMetrics {
   readonly latencyNs: Histogram;
   /** Packets routed minimally and non-minimally, for adaptive and Valiant routing; null otherwise. */
   readonly routing: { readonly minimal: number; readonly nonMinimal: number } | null;
+  /**
+   * At the flow level, the block transfers carried as flows (their link time is in the link
+   * classes' utilisation too), their bytes and the solves of their rates; null at the other levels.
+   */
+  readonly flows: FlowCounters | null;
 }
 
 const round6 = (x: number): number => Number(x.toFixed(6));
@@ -89,6 +95,7 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
   if (!(durationPs > 0) || !Number.isFinite(durationPs)) throw new RangeError(`durationPs must be a positive number of ps, got ${durationPs}`);
   const c = machine.net.metricsCounters();
   const g = machine.graph;
+  machine.flows?.addChannelBusy(c.busyPs);
   return {
     durationPs,
     packets: c.packets,
@@ -97,6 +104,7 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
     hops: hopHistogram(c),
     latencyNs: latencyHistogram(c),
     routing: canRouteNonMinimally(machine.config.topology) ? { minimal: c.packets - c.nonMinimal, nonMinimal: c.nonMinimal } : null,
+    flows: machine.flows ? machine.flows.counters() : null,
   };
 }
 

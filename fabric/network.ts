@@ -407,7 +407,11 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.mLatSum = 0;
     this.mLatMax = 0;
     this.mNonMin = 0;
+    this.onMetricsReset?.();
   }
+
+  /** Told when the collector starts counting afresh (the flow level resets its own counters then). */
+  onMetricsReset: (() => void) | null = null;
 
   /** A copy of the collector's counters at the current time; throws if enableMetrics() was not called. */
   metricsCounters(): NetworkCounters {

@@ -56,6 +56,7 @@ function metrics(routers: RouterLoad, nRanks = 8): RunMetrics {
       hops: histogram('hops', [0, 1, 2, 3, 4, 5], [0, 400, 500, 300, 34]),
       latencyNs: histogram('ns', [100, 200, 400, 800, 1600], [200, 700, 300, 34]),
       routing: { minimal: 1000, nonMinimal: 234 },
+      flows: null,
     },
     ranks: ranks(nRanks),
     calls: [

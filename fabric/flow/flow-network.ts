@@ -94,6 +94,13 @@ const enum Ev {
 /** Completion times within this much (ps) above an integer round down to it (rounding noise of remaining / rate). */
 const TIME_SLACK_PS = 1e-6;
 
+/** What the flow level counted (see FlowNetwork.counters). */
+export interface FlowCounters {
+  readonly transfers: number;
+  readonly bytes: number;
+  readonly solves: number;
+}
+
 /**
  * Flow-level model of a network (SimGrid's approach): a transfer is a flow over the channel groups
  * of its route (flowRoute), sharing their bandwidth with the other flows max-min fairly
@@ -254,6 +261,20 @@ export class FlowNetwork implements EventHandler {
     this.res.addChannelBusy(out, this.engine.now);
   }
 
+  /** Transfers started as flows (a pool of flows counts once), their bytes and the solves of the rates, since `resetCounters`. */
+  counters(): FlowCounters {
+    return { transfers: this.cTransfers, bytes: this.cBytes, solves: this.cSolves };
+  }
+
+  /** Counts afresh from now: `counters` and the busy time `addChannelBusy` adds. */
+  resetCounters(): void {
+    this.cTransfers = this.cBytes = this.cSolves = 0;
+    this.res.markCarried(this.engine.now);
+  }
+  private cTransfers = 0;
+  private cBytes = 0;
+  private cSolves = 0;
+
   /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
   routesOf(src: number, dst: number, vcClass: number, ordered = false, path?: number): readonly FlowRoute[] {
     return this.routeUse(src, dst, vcClass, ordered, path).routes;
@@ -292,6 +313,8 @@ export class FlowNetwork implements EventHandler {
         w.push(weight);
       }
     };
+    this.cTransfers++;
+    this.cBytes += bytes;
     const fwd = this.routeUse(src, dst, vcClass, spec.ordered ?? false, spec.path);
     if (spec.multipath && fwd.paths.length > 1) return this.startPool(spec, fwd, phits, packets, perBytes, rateCap);
     for (let k = 0; k < fwd.resource.length; k++) use(fwd.resource[k]!, (fwd.share[k]! * (phits + packets * fwd.overhead[k]!)) / perBytes);
@@ -436,6 +459,7 @@ export class FlowNetwork implements EventHandler {
   /** Solves the rates of every flow connected to a pending start or end, now. */
   flush(): void {
     if (this.dirtyFlows.length === 0 && this.dirtyRes.length === 0) return;
+    this.cSolves++;
     const now = this.engine.now;
     this.collectComponent();
     const nf = this.compNf;

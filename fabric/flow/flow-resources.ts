@@ -88,12 +88,23 @@ export class FlowResources {
     return this.carried[r]! + this.load[r]! * (nowPs - this.since[r]!);
   }
 
-  /** Adds every link group's busy time up to `nowPs` (carried over capacity) to each of its channels in `out`. */
+  /** What each resource had carried when `markCarried` was last called (null: nothing before). */
+  private carriedBase: Float64Array | null = null;
+
+  /** From now on, `addChannelBusy` counts only what resources carry after `nowPs`. */
+  markCarried(nowPs: number): void {
+    const base = new Float64Array(this.n);
+    for (let r = 0; r < this.n; r++) base[r] = this.carriedAt(r, nowPs);
+    this.carriedBase = base;
+  }
+
+  /** Adds every link group's busy time since `markCarried` up to `nowPs` (carried over capacity) to each of its channels in `out`. */
   addChannelBusy(out: Float64Array, nowPs: number): void {
+    const base = this.carriedBase;
     for (let r = 0; r < this.n; r++) {
       const c = this.chan[r]!;
       if (c < 0) continue;
-      const busy = this.carriedAt(r, nowPs) / this.cap[r]!;
+      const busy = (this.carriedAt(r, nowPs) - (base !== null && r < base.length ? base[r]! : 0)) / this.cap[r]!;
       for (let k = 0; k < this.count[r]!; k++) out[c + k]! += busy;
     }
   }
