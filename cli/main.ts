@@ -75,7 +75,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--skeleton', "skeleton run: buffers from ctx.alloc cost no memory and their bytes are never copied or reduced; sizes, simulated time, events and packets stay exactly those of a normal run; the apps skip their data checks (check: 'skipped (skeleton run)')")
     .option('--json', 'print one JSON object instead of a table')
-    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency); with --json, include them')
+    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency; at --fidelity flow, the transfers carried as flows); with --json, include them')
     .option('--report <file>', 'write a self-contained HTML report: results vs size, time per rank, link-utilisation heat map laid out by the topology, hop and latency histograms, API calls, the full configuration (measures the run as --metrics does)')
     .option('--trace <file>', 'write a Chrome trace-event JSON timeline (open it in https://ui.perfetto.dev): one track per rank with compute, API calls and their arguments, and waits')
     .option('--trace-flows', 'with --trace: arrows from each MPI send to the receive that matched it')
