@@ -9,6 +9,9 @@ export type { ArrayType, SkeletonArray } from './fabric/skeleton.ts';
 export { traceChunks, DEFAULT_MAX_TRACE_EVENTS, type Trace, type TraceEvent, type TraceOptions } from './runtime/trace.ts';
 export type { Mpi, Request, Status, Completion, Message, Op, NumericArray, Datatype, Win, AllocatedWin } from './runtime/mpi/mpi.ts';
 export { MpiError } from './runtime/mpi/mpi.ts';
+// collective algorithms written by users (--coll allreduce=./my-allreduce.ts), and their check
+export { Schedule, userAlgorithm, type Part, type UserAlgorithmModule } from './runtime/mpi/coll/schedule.ts';
+export { checkCollective, type CheckResult } from './runtime/mpi/coll/check.ts';
 export type { Dmapp, MallocOptions, SymmetricSegment } from './runtime/dmapp/dmapp.ts';
 export { DmappError } from './runtime/dmapp/dmapp.ts';
 export { DeadlockError, RankError } from './fabric/engine/engine.ts';

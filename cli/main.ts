@@ -8,7 +8,9 @@ import type { FabricMetrics } from '../runtime/metrics.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
 import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
-import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
+import { ALGORITHMS, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
+import { checkCollective } from '../runtime/mpi/coll/check.ts';
+import { algorithmNames, loadAlgorithms } from './coll-file.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
@@ -70,7 +72,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
     .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; checked before the run; see docs/parameters.md", collect, [])
     .option('--fidelity <level>', 'what the fabric simulates: packet (every hardware packet, the reference), coarse (bulk transfers in packets of fabric.coarseBytes), flow (transfers of at least fabric.flowBytes as max-min fair flows); same as --set fabric.fidelity=<level>')
-    .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring; see 'phit collectives'", collect, [])
+    .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring, or your own from a file, --coll allreduce=./my-allreduce.ts; see 'phit collectives --help'", collect, [])
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--skeleton', "skeleton run: buffers from ctx.alloc cost no memory and their bytes are never copied or reduced; sizes, simulated time, events and packets stay exactly those of a normal run; the apps skip their data checks (check: 'skipped (skeleton run)')")
@@ -224,8 +226,23 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
 
   program
     .command('collectives')
-    .description('list the MPI collectives, their algorithms and the automatic choice')
-    .action(() => {
+    .description('list the MPI collectives, their algorithms and the automatic choice; --check runs an algorithm (yours too) with real data')
+    .option('--check <collective=algorithm>', 'check one algorithm, a built-in one by name or yours by file (e.g. allreduce=./my-allreduce.ts), with real data on each communicator size of --ranks; exit 1 if any is wrong')
+    .option('--ranks <list>', 'communicator sizes for --check, e.g. 1-9,16 (one rank per node)', '1-9,16')
+    .option('-m, --machine <name>', 'machine preset for --check', 'xe6')
+    .addHelpText(
+      'after',
+      '\nYour own algorithm: a .ts file whose default export is { collective?, commutativeOnly?, run } or\n' +
+        'the generator function run itself: function* (s, ...the collective\'s arguments) using the\n' +
+        'schedule s (s.rank, s.size, s.send, s.recv, s.reduceLocal, s.copy, s.alloc), yielding a request\n' +
+        'or an array of requests per round. Use it in a run with --coll allreduce=./my-allreduce.ts;\n' +
+        'see examples/collectives/ring-allreduce.ts.',
+    )
+    .action(async (opts: { check?: string; ranks: string; machine: string }) => {
+      if (opts.check !== undefined) {
+        code = await checkCommand(opts.check, opts.ranks, opts.machine, io);
+        return;
+      }
       for (const [coll, algs] of Object.entries(ALGORITHMS)) {
         io.out(`${coll}:`);
         for (const a of Object.values(algs)) io.out(`  ${a.name}${a.commutativeOnly ? ' (commutative ops only)' : ''}: ${a.help}`);
@@ -535,6 +552,36 @@ function traceOptions(opts: RunOptions, ranks: number): TraceOptions | undefined
   };
 }
 
+/** `phit collectives --check coll=alg`: the algorithm with real data on each size of `ranks`; 1 if any is wrong. */
+async function checkCommand(check: string, ranks: string, machine: string, io: Io): Promise<number> {
+  const choice = parseKeyValues([check], '--check');
+  const [coll] = Object.keys(choice);
+  if (Object.keys(choice).length !== 1 || coll === undefined) throw new UsageError(`--check ${check}: expected one collective=algorithm`);
+  if (!Object.hasOwn(presets, machine)) throw new UsageError(`--machine ${machine}: valid presets: ${Object.keys(presets).join(', ')}`);
+  let sizes: number[];
+  try {
+    sizes = parseRankList(ranks, MAX_CHECK_RANKS + 1).filter((n) => n >= 1);
+  } catch {
+    throw new UsageError(`--ranks ${ranks}: expected sizes or ranges of sizes from 1 to ${MAX_CHECK_RANKS}, e.g. 1-9,16`);
+  }
+  if (sizes.length === 0) throw new UsageError(`--ranks ${ranks}: no size from 1 to ${MAX_CHECK_RANKS}`);
+  let algorithms: Record<string, AlgorithmChoice>;
+  try {
+    algorithms = await loadAlgorithms(choice);
+  } catch (e) {
+    throw new UsageError(`--check: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const results = await checkCollective(coll as Collective, algorithms[coll]!, sizes, machine);
+  const bad = results.filter((r) => r.error !== null);
+  io.out(formatTable(results.map((r) => ({ ranks: r.ranks, result: r.error === null ? 'pass' : 'FAIL', timeUs: Number(r.us.toFixed(3)) }))));
+  for (const r of bad) io.out(`${r.ranks} ranks: ${r.error}`);
+  io.out(`${coll}=${check.slice(coll.length + 1)}: ${results.length - bad.length} of ${results.length} sizes pass on ${machine}`);
+  return bad.length > 0 ? 1 : 0;
+}
+
+/** The largest communicator `phit collectives --check` runs. */
+const MAX_CHECK_RANKS = 256;
+
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
   const app = await loadApp(appName);
   const spec = loadMachine(opts.machine);
@@ -548,9 +595,10 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   }
   const set = parseSets(withFidelity(opts.set, opts.fidelity), spec);
   const config = resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
-  const algorithms = parseKeyValues(opts.coll, '--coll');
+  const chosen = parseKeyValues(opts.coll, '--coll');
+  let algorithms: Record<string, AlgorithmChoice>;
   try {
-    checkAlgorithms(algorithms);
+    algorithms = await loadAlgorithms(chosen);
   } catch (e) {
     throw new UsageError(`--coll: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -596,7 +644,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
       params,
       spec,
       set,
-      algorithms,
+      algorithms: algorithmNames(algorithms),
       topology: config.topologySummary,
       nodes: r.nodes,
       ranks: r.ranks,

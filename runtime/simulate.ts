@@ -4,7 +4,7 @@ import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { SkeletonStore } from '../fabric/skeleton.ts';
 import { Dmapp, SymmetricHeap } from './dmapp/dmapp.ts';
 import { IncompleteCollectiveError } from './mpi/agreement.ts';
-import { checkAlgorithms } from './mpi/coll/index.ts';
+import { checkAlgorithms, type AlgorithmChoice } from './mpi/coll/index.ts';
 import { MpiWorld } from './mpi/core.ts';
 import { Mpi } from './mpi/mpi.ts';
 import { Proc } from './proc.ts';
@@ -34,7 +34,7 @@ export interface SimulateOptions<R = unknown> {
   /** Machine parameter overrides, key -> value with units (`{'mpi.eagerMaxBytes': '4KiB'}`). */
   readonly set?: Readonly<Record<string, string>>;
   /** MPI collective algorithms for the whole run, by collective (`{allreduce: 'ring'}`); a call's own `{algorithm}` wins. */
-  readonly algorithms?: Readonly<Record<string, string>>;
+  readonly algorithms?: Readonly<Record<string, AlgorithmChoice>>;
   /** Measure the fabric, each rank's time split and each API call's count, bytes and time (default false; free when off). */
   readonly metrics?: boolean;
   /** Record a Chrome/Perfetto trace of the ranks' timelines (default: none). */

@@ -2,6 +2,7 @@ import type { EventHandler } from '../../fabric/engine/engine.ts';
 import type { MpiParams } from '../../fabric/machine.ts';
 import { NicStatus } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
+import type { AlgorithmChoice } from './coll/index.ts';
 import { CollLedger, type RankNames } from './agreement.ts';
 import { ANY_SOURCE, ANY_TAG, matches, Msg, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
 import { Endpoint } from './endpoint.ts';
@@ -138,7 +139,7 @@ export class MpiWorld implements EventHandler {
     readonly procs: readonly Proc[],
     readonly params: MpiParams,
     /** The run's collective algorithms by collective (`{allreduce: 'ring'}`); the rest chosen per call. */
-    readonly algorithms: Readonly<Record<string, string>> = {},
+    readonly algorithms: Readonly<Record<string, AlgorithmChoice>> = {},
   ) {
     const engine = procs[0]!.engine;
     this.id = engine.register(this);

@@ -38,6 +38,9 @@ export interface CollectiveFns {
   exscan: (t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op) => Coll;
 }
 
+/** A run's choice of algorithm for a collective: one of ALGORITHMS by name, or a user's (userAlgorithm). */
+export type AlgorithmChoice = string | Algorithm;
+
 /** A collective's name, as in `ALGORITHMS`. */
 export type Collective = keyof CollectiveFns;
 
@@ -226,10 +229,14 @@ export function chooseAlgorithm(collective: Collective, size: number, bytes: num
  * An unknown name, or one that needs a commutative op when `op` is not, fails with
  * MPI_ERR_ARG listing the valid names.
  */
-export function selectAlgorithm<C extends Collective>(collective: C, size: number, bytes: number, op?: Op, requested?: string): Algorithm<C> {
+export function selectAlgorithm<C extends Collective>(collective: C, size: number, bytes: number, op?: Op, requested?: AlgorithmChoice): Algorithm<C> {
   const algs = ALGORITHMS[collective] as Readonly<Record<string, Algorithm<C>>> | undefined;
   if (!algs) throw new MpiError('MPI_ERR_ARG', `unknown collective '${String(collective)}'; valid: ${Object.keys(ALGORITHMS).join(', ')}`);
   if (!Number.isInteger(size) || size < 1) throw new MpiError('MPI_ERR_ARG', `${collective}: size must be a positive integer, got ${size}`);
+  if (typeof requested === 'object') {
+    if (requested.commutativeOnly && op && !op.commutative) throw new MpiError('MPI_ERR_ARG', `${collective} algorithm '${requested.name}' needs a commutative op and ${op.name} is not`);
+    return requested as Algorithm<C>;
+  }
   const name = requested ?? chooseAlgorithm(collective, size, bytes, op);
   const alg = Object.hasOwn(algs, name) ? algs[name] : undefined;
   if (!alg) throw new MpiError('MPI_ERR_ARG', `unknown ${collective} algorithm '${name}'; valid: ${Object.keys(algs).join(', ')}`);
@@ -250,8 +257,13 @@ export const CE_ALGORITHM = 'collectiveEngine';
  * Checks a run's algorithm choices (`{allreduce: 'ring'}`): every key a collective, every value
  * one of its algorithms; throws MPI_ERR_ARG naming the bad one and the valid names.
  */
-export function checkAlgorithms(choices: Readonly<Record<string, string>>): void {
+export function checkAlgorithms(choices: Readonly<Record<string, AlgorithmChoice>>): void {
   for (const [coll, name] of Object.entries(choices)) {
+    if (typeof name === 'object') {
+      if (!Object.hasOwn(ALGORITHMS, coll)) throw new MpiError('MPI_ERR_ARG', `unknown collective '${coll}'; valid: ${Object.keys(ALGORITHMS).join(', ')}`);
+      if (name === null || typeof name.fn !== 'function') throw new MpiError('MPI_ERR_ARG', `${coll}: an algorithm must be a name or one made by userAlgorithm()`);
+      continue;
+    }
     if (name === CE_ALGORITHM && (coll === 'allreduce' || coll === 'barrier')) continue;
     const algs = Object.hasOwn(ALGORITHMS, coll) ? ALGORITHMS[coll as Collective] : undefined;
     if (!algs) throw new MpiError('MPI_ERR_ARG', `unknown collective '${coll}'; valid: ${Object.keys(ALGORITHMS).join(', ')}`);
