@@ -21,6 +21,7 @@ import { CALIBRATE_HELP, calibrateCommand, type CalibrateCliOptions } from './ca
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { CONFORMANCE_HELP, conformanceCommand, type ConformanceCliOptions } from './conformance.ts';
 import { progressLine } from './progress.ts';
+import { addReplayCommand, replayCommand } from './replay.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
 import { sweepPointCommand } from './sweep-slurm.ts';
 import { loadMachine, parseSets, withFidelity } from './machine-arg.ts';
@@ -112,6 +113,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .action(async (opts: CompareCliOptions) => {
       code = await compareCommand(opts, io);
     });
+
+  addReplayCommand(program, async (trace, opts) => {
+    code = await replayCommand(trace, opts, io);
+  });
 
   program
     .command('sweep')
