@@ -1,10 +1,11 @@
 /**
- * One run of `phit compare` (one machine) or `phit sweep` (one point), in a worker thread: it
- * loads and checks the app again (a worker trusts nothing it is sent), simulates, and returns the
- * row as plain data.
+ * One run of `phit compare` (one machine), `phit sweep` (one point) or `phit collectives --study`
+ * (one algorithm at one size), in a worker thread: it loads and checks the app again (a worker
+ * trusts nothing it is sent), simulates, and returns the row as plain data.
  */
+import { runStudyPoint, type StudyPoint, type StudyTask } from '../runtime/mpi/coll/study.ts';
 import { compareOne, type CompareOutcome, type CompareTask } from './compare.ts';
 
-export default function run(task: CompareTask): Promise<CompareOutcome> {
-  return compareOne(task);
+export default function run(task: CompareTask | StudyTask): Promise<CompareOutcome | StudyPoint> {
+  return 'collective' in task ? runStudyPoint(task) : compareOne(task);
 }

@@ -11,6 +11,7 @@ import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
 import { checkCollective } from '../runtime/mpi/coll/check.ts';
 import { algorithmNames, loadAlgorithms } from './coll-file.ts';
+import { formatStudy, runStudy, studyReport, type StudyResult } from './coll-study.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
@@ -235,6 +236,15 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--check <collective=algorithm>', 'check one algorithm, a built-in one by name or yours by file (e.g. allreduce=./my-allreduce.ts), with real data on each communicator size of --ranks; exit 1 if any is wrong')
     .option('--ranks <list>', 'communicator sizes for --check, e.g. 1-9,16 (one rank per node)', '1-9,16')
     .option('-m, --machine <name>', 'machine preset for --check', 'xe6')
+    .option('--study <collective>', 'time every algorithm of the collective (or --algorithms) over --machines x --nodes x --sizes in worker threads: time per algorithm and size, the best per point, MPICH\'s choice and its excess, link utilisation per algorithm')
+    .option('--machines <list>', 'machines for --study (presets or machine files)', 'xe6')
+    .option('--nodes <list>', 'node counts for --study', '16')
+    .option('--sizes <range>', 'bytes per rank for --study: 8B..4MiB (doubling) or a list 8,1KiB', '8B..64KiB')
+    .option('--algorithms <list>', 'algorithms for --study (default: all of the collective)')
+    .option('--iterations <n>', 'timed calls per point for --study', '3')
+    .option('--set <key=value>', 'machine parameter for --study (repeatable), e.g. fabric.fidelity=flow', collect, [])
+    .option('--json', 'print the --study result as JSON')
+    .option('--report <file>', 'write the --study result as an HTML report')
     .addHelpText(
       'after',
       '\nYour own algorithm: a .ts file whose default export is { collective?, commutativeOnly?, run } or\n' +
@@ -243,9 +253,13 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         'or an array of requests per round. Use it in a run with --coll allreduce=./my-allreduce.ts;\n' +
         'see examples/collectives/ring-allreduce.ts.',
     )
-    .action(async (opts: { check?: string; ranks: string; machine: string }) => {
+    .action(async (opts: CollectivesCliOptions) => {
       if (opts.check !== undefined) {
         code = await checkCommand(opts.check, opts.ranks, opts.machine, io);
+        return;
+      }
+      if (opts.study !== undefined) {
+        code = await studyCommand(opts, io);
         return;
       }
       for (const [coll, algs] of Object.entries(ALGORITHMS)) {
@@ -555,6 +569,45 @@ function traceOptions(opts: RunOptions, ranks: number): TraceOptions | undefined
     ...(opts.traceRanks !== undefined ? { ranks: parseRankList(opts.traceRanks, ranks) } : {}),
     ...(opts.traceMaxEvents !== undefined ? { maxEvents: positiveInt('trace-max-events', opts.traceMaxEvents) } : {}),
   };
+}
+
+interface CollectivesCliOptions {
+  check?: string;
+  ranks: string;
+  machine: string;
+  study?: string;
+  machines: string;
+  nodes: string;
+  sizes: string;
+  algorithms?: string;
+  iterations: string;
+  set: string[];
+  json?: boolean;
+  report?: string;
+}
+
+/** `phit collectives --study C`: every algorithm over machines x nodes x sizes (see coll-study.ts). */
+async function studyCommand(opts: CollectivesCliOptions, io: Io): Promise<number> {
+  let r: StudyResult;
+  try {
+    const nodes = opts.nodes.split(',').map((n) => positiveInt('nodes', n.trim()));
+    const set = parseKeyValues(opts.set, '--set');
+    r = await runStudy({
+      collective: opts.study!,
+      machines: opts.machines.split(',').map((m) => m.trim()),
+      nodes,
+      sizes: opts.sizes,
+      algorithms: opts.algorithms?.split(',').map((a) => a.trim()),
+      iterations: positiveInt('iterations', opts.iterations),
+      set,
+    });
+  } catch (e) {
+    if (e instanceof RangeError || e instanceof UsageError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (opts.report !== undefined) writeOutput('--report', opts.report, renderReport(studyReport(r)));
+  io.out(opts.json ? JSON.stringify(r) : formatStudy(r));
+  return r.points.some((p) => p.error !== undefined) ? 1 : 0;
 }
 
 /** `phit collectives --check coll=alg`: the algorithm with real data on each size of `ranks`; 1 if any is wrong. */
