@@ -71,6 +71,11 @@ async function sidelinkHopNs(): Promise<number> {
 const within = (bound: number): { relation: 'range'; value: number; high: number; unit: string } => ({
   relation: 'range', value: Math.round(bound * 0.85 * 1000) / 1000, high: Math.round(bound * 1000) / 1000, unit: 'of port capacity',
 });
+/** The adversarial rows' slack over the bound. */
+const EDGE = {
+  tolerance: 0.01,
+  toleranceWhy: 'the window counts the packets delivered in it, whenever they were offered: a packet already on each sidelink when the window opens adds about 0.1 % over the bound (one in some 800 per link in 20 us), held to 1 %',
+};
 
 export const bwPerfChecks: readonly Check[] = [
   {
@@ -95,7 +100,7 @@ export const bwPerfChecks: readonly Check[] = [
   },
   {
     id: 'B6', machine: M, quantity: `adversarial traffic, 96 processors (3 R1 subtrees, each sending to the next): within 15 % below the sidelink bound (${sidelinkShare(96) * R1_PROCESSORS} sidelinks per pair per slice for 32 processors)`, source: `${S} §2.2`,
-    paper: within(sidelinkShare(96)), kind: 'predicted', tier: 'quick',
+    paper: within(sidelinkShare(96)), ...EDGE, kind: 'predicted', tier: 'quick',
     measure: async () => trafficShare(96, 'worstcase', 10),
   },
   {
@@ -105,7 +110,7 @@ export const bwPerfChecks: readonly Check[] = [
   },
   {
     id: 'B6', machine: M, quantity: `adversarial traffic, 288 processors (9 R1 subtrees, each sending to the next): within 15 % below the sidelink bound (${sidelinkShare(288) * R1_PROCESSORS} sidelinks per pair per slice)`, source: `${S} §2.2`,
-    paper: within(sidelinkShare(288)), kind: 'predicted', tier: 'long',
+    paper: within(sidelinkShare(288)), ...EDGE, kind: 'predicted', tier: 'long',
     measure: async () => trafficShare(288, 'worstcase', 20),
   },
 ];
