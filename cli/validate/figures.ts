@@ -4,6 +4,7 @@
  */
 import type { Check } from './check.ts';
 import { bwChecks } from './figures-bw.ts';
+import { bwPerfChecks } from './figures-bw-perf.ts';
 import { sc5832Checks } from './figures-sc5832.ts';
 import { xt4Checks } from './figures-xt4.ts';
 import { xe6Checks } from './figures-xe6.ts';
@@ -11,7 +12,7 @@ import { xc30Checks } from './figures-xc30.ts';
 import { measuredChecks } from './measured.ts';
 
 /** The checks of the seed figures, in the order `phit validate` prints them. */
-export const SEED_CHECKS: readonly Check[] = [...xt4Checks, ...xc30Checks, ...sc5832Checks, ...bwChecks, ...xe6Checks];
+export const SEED_CHECKS: readonly Check[] = [...xt4Checks, ...xc30Checks, ...sc5832Checks, ...bwChecks, ...bwPerfChecks, ...xe6Checks];
 
 /** Every check: the seed figures, then the public measurements (ids `P:...`, see measured.ts). */
 export const CHECKS: readonly Check[] = [...SEED_CHECKS, ...measuredChecks()];

@@ -22,7 +22,7 @@ export interface Measurement {
   /** Message size in bytes (a block of alltoall; the buffer of allreduce). */
   readonly bytes: number;
   readonly value: number;
-  /** us, MB/s or GB/s. */
+  /** us, MB/s, GB/s, or x for a ratio of two runs. */
   readonly unit: string;
   /** The system measured (name, network, processors). */
   readonly system: string;
@@ -39,7 +39,7 @@ export interface Measurement {
 }
 
 /** Machines with a data file. */
-export const MEASURED_MACHINES = ['xc30', 'xe6'] as const;
+export const MEASURED_MACHINES = ['xc30', 'xe6', 'xt4'] as const;
 
 /** Each row's own tolerance, and why it is wider than SEED-FIGURES.md's 15 %. */
 export const PUBLIC_TOLERANCE = 0.5;
@@ -69,13 +69,21 @@ export function loadMeasurements(machine: string): Measurement[] {
   return data;
 }
 
-/** How phit runs a benchmark: the app, its params and the row's key, and the factor from the key's unit to the record's. */
-interface BenchmarkRun {
+/** One app run of a benchmark: the app, its params and the key of rank 0's first row. */
+interface AppKey {
   readonly app: string;
   readonly params: Record<string, string>;
   readonly key: string;
+}
+
+/**
+ * How phit runs a benchmark: the app, its params and the row's key, and the factor from the key's
+ * unit to the record's; with `per`, the value is the ratio of the two runs' keys.
+ */
+interface BenchmarkRun extends AppKey {
   readonly scale: number;
   readonly quantity: string;
+  readonly per?: AppKey;
 }
 
 /** The phit run of a record's benchmark, or null when phit has none. */
@@ -99,6 +107,18 @@ export function benchmarkRun(m: Measurement): BenchmarkRun | null {
       return { app: 'pingpong', params: { ...size, iterations: '2', peer: String(Math.max(1, Math.floor(ranks / 2))) }, key: 'bandwidthGBs', scale: 1000 * mbs, quantity: `${m.bytes}-byte ping-pong bandwidth` };
     case 'osu_bw':
       return { app: 'osu-bw', params: { ...size, iterations: '2' }, key: 'bandwidthMBs', scale: mbs, quantity: `${m.bytes}-byte streaming bandwidth` };
+    case 'DMAPP get latency':
+      return { app: 'putget', params: { ...size, ops: 'get', iterations: '10' }, key: 'latencyUs', scale: 1, quantity: `${m.bytes}-byte DMAPP get latency (issue to completion)` };
+    case 'DMAPP get bandwidth':
+      return { app: 'putget', params: { ...size, ops: 'get', iterations: '2' }, key: 'bandwidthGBs', scale: 1000 * mbs, quantity: `${m.bytes}-byte DMAPP get bandwidth (a window of non-blocking gets)` };
+    case 'NIC sustained put bandwidth':
+      return { app: 'putget', params: { ...size, ops: 'put', iterations: '2' }, key: 'bandwidthGBs', scale: 1000 * mbs, quantity: `${m.bytes}-byte one-sided put bandwidth (a window of non-blocking puts)` };
+    case 'one-sided/two-sided message rate ratio':
+      return {
+        app: 'putrate', params: { puts: '200' }, key: 'rateMps', scale: 1,
+        per: { app: 'osu-bw', params: { ...size, iterations: '2' }, key: 'messageRateMps' },
+        quantity: `${m.bytes}-byte one-sided put rate over the MPI streaming message rate`,
+      };
     case 'HPCC b_eff random ring latency':
       return { app: 'randomring', params: { measure: 'latency', patterns: '3' }, key: 'latencyUs', scale: 1, quantity: '8-byte random-ring latency, every rank at once' };
     default:
@@ -125,7 +145,11 @@ export function measuredChecks(): Check[] {
         tier,
         tolerance: PUBLIC_TOLERANCE,
         toleranceWhy: PUBLIC_WHY,
-        measure: async (): Promise<number> => run.scale * num((await appRows({ app: run.app, machine, nodes: m.nodes, ppn: m.ppn, params: run.params }))[0], run.key),
+        measure: async (): Promise<number> => {
+          const value = async (r: AppKey): Promise<number> => num((await appRows({ app: r.app, machine, nodes: m.nodes, ppn: m.ppn, params: r.params }))[0], r.key);
+          const v = run.scale * (await value(run));
+          return run.per ? v / (await value(run.per)) : v;
+        },
       };
       out.push(m.use === 'fit' ? { ...fields, kind: 'fitted', fittedParams: m.fitted as [string, ...string[]] } : { ...fields, kind: 'predicted' });
     }

@@ -54,7 +54,7 @@ export const xt4: MachineSpec = {
     'packet.maxPayload': { value: '64B', help: 'largest payload per packet', source: `${S}: up to 8 data flits (S7)` },
     // --- NIC (approximate)
     'nic.clock': { value: '500MHz', help: 'NIC clock', source: 'assumed' },
-    'nic.packetCycles': { value: 6, help: 'NIC cycles per 64-byte packet', source: 'assumed: 5.3 GB/s, above the link rate' },
+    'nic.packetCycles': { value: 16, help: 'NIC cycles per 64-byte packet', source: "fitted: 2.0 GB/s, the sustained rate of SeaStar 2.1 (Brightwell, Underwood, Vaughan, 'Performance Impact of the Red Storm Upgrade', abstract; record redstorm-seastar21-nic-sustained of cli/validate/measured/xt4.json; was 6, 5.3 GB/s, assumed)" },
     'nic.outLatencyCycles': { value: 50, help: 'NIC output latency', source: 'assumed' },
     'nic.inLatencyCycles': { value: 50, help: 'NIC input latency', source: 'assumed' },
     'nic.receiveBuffer': { value: 192, help: 'NIC receive buffer per VC (flits)', source: 'assumed' },
