@@ -1,5 +1,6 @@
 import type { RankContext } from '../runtime/rank.ts';
 import type { CartComm, Comm } from '../runtime/mpi/mpi.ts';
+import type { Symmetric } from '../runtime/shmem/shmem.ts';
 import { round, type App } from './app.ts';
 import { featureNote, windowSpan } from './putget.ts';
 
@@ -40,20 +41,34 @@ function startOf(rank: number): bigint {
  *   updates into buckets and routes them to their owners through a virtual grid of `stages`
  *   dimensions (one exchange with the rank's row per dimension, MPI messages on Cartesian
  *   sub-communicators), and the owner applies them to its memory.
+ * - `mode=locks`: HPCC's SHMEM RandomAccess (its SHMEMRandomAccess.c): the update pass as `amo`,
+ *   then its verification, which replays every rank's stream once more, each update a get and a
+ *   put of the word (`shmem.gUint64`, `pUint64`) under the lock of the word's owner PE
+ *   (`shmem.setLock` / `clearLock` on element `pe` of a symmetric array of one lock per PE, as
+ *   HPCC_PELock): xor being its own inverse, the table is back to its start when every update
+ *   was made once and no two read-modify-writes of a word interleaved. The words that are not
+ *   are summed with `shmem.longlongSumToAll` (the 1.4 reduction HPCC calls); `verifyUs` is the
+ *   verification's span, lock contention included. HPCC passes a run with up to 1 % of the
+ *   words wrong; here, the first pass's updates being atomic, one wrong word fails the run.
  * GUPS is all updates over the span from the first start to the last end. Afterwards the table
  * is verified: exactly (every PE replays every stream) for small runs, by a 509-class xor
- * checksum for large ones; a mismatch is an error.
+ * checksum for large ones, or by the locked undo pass of `mode=locks`; a mismatch is an error.
  */
 export const gups: App = {
   name: 'gups',
-  summary: 'random-access xor updates of a distributed table (HPCC RandomAccess): SHMEM AMOs or optimised bucket routing; GUPS, table verified',
+  summary: "random-access xor updates of a distributed table (HPCC RandomAccess): SHMEM AMOs, optimised bucket routing, or AMOs then HPCC SHMEM's verification under shmem locks; GUPS, table verified",
   merit: { key: 'gups', higherIsBetter: true },
   minRanks: 1,
   params: {
-    mode: { type: 'choice', default: 'amo', choices: ['amo', 'bucket'], help: 'amo: one SHMEM atomic xor per update; bucket: updates routed in buckets through a virtual grid (the optimised variant)' },
+    mode: {
+      type: 'choice',
+      default: 'amo',
+      choices: ['amo', 'bucket', 'locks'],
+      help: "amo: one SHMEM atomic xor per update; bucket: updates routed in buckets through a virtual grid (the optimised variant); locks: amo's updates, then HPCC SHMEM RandomAccess's verification, every update undone by a get and put under the owner PE's shmem lock",
+    },
     log2Words: { type: 'int', default: 10, min: 1, max: 24, help: 'log2 of the 64-bit words of the table per PE' },
     updates: { type: 'int', default: 256, min: 1, help: 'updates per rank' },
-    window: { type: 'int', default: 64, min: 1, help: 'amo mode: updates between quiets' },
+    window: { type: 'int', default: 64, min: 1, help: 'amo and locks modes: updates between quiets' },
     lookahead: { type: 'int', default: 1024, min: 1, help: 'bucket mode: updates per rank per round (HPCC allows 1024)' },
     stages: { type: 'int', default: 2, min: 1, max: 4, help: 'bucket mode: dimensions of the virtual routing grid' },
   },
@@ -66,30 +81,32 @@ export const gups: App = {
     const base = mpi.rank * localWords;
     for (let i = 0; i < localWords; i++) table[i] = BigInt(base + i);
     const grid = p.mode === 'bucket' ? await routingGrid(mpi, p.stages as number) : null;
+    // HPCC_PELock: one lock per PE, zero on every PE (malloc zeroes it)
+    const locks = p.mode === 'locks' ? await shmem.malloc(8 * mpi.size) : null;
     await shmem.barrierAll();
     const t0 = ctx.now();
     if (grid) await bucketUpdates(ctx, table, localWords, n, p.lookahead as number, grid);
-    else {
-      const tableWords = BigInt(localWords * mpi.size);
-      const window = p.window as number;
-      let ran = startOf(mpi.rank);
-      for (let i = 0; i < n; i++) {
-        ran = nextRan(ran);
-        const word = Number(ran % tableWords);
-        await shmem.atomicXor(seg.element('uint64', word % localWords), ran, Math.floor(word / localWords), 'uint64');
-        if ((i + 1) % window === 0) await shmem.quiet();
-      }
-      await shmem.quiet();
-    }
+    else await amoUpdates(ctx, seg, localWords, n, p.window as number);
     const t1 = ctx.now();
     const span = await windowSpan(ctx, t0, t1);
     await shmem.barrierAll();
-    const exact = mpi.size * n <= EXACT_LIMIT;
-    const bad = exact ? await verifyExact(ctx, table, localWords, n) : await verifyChecksum(ctx, table, localWords, n);
-    if (bad > 0) throw new Error(`gups: ${bad} ${exact ? 'table words differ from the serial recomputation' : `of ${CLASSES} checksum classes differ from the updates made`}`);
+    let verifyUs = 0;
+    let check: string;
+    if (locks) {
+      const v0 = ctx.now();
+      const bad = await verifyLocked(ctx, seg, locks, localWords, n);
+      verifyUs = await windowSpan(ctx, v0, ctx.now());
+      if (bad > 0) throw new Error(`gups: ${bad} table words are not back to their start after the locked verification pass (updates lost, made twice, or interleaved under the lock)`);
+      check = 'passed (locks)';
+    } else {
+      const exact = mpi.size * n <= EXACT_LIMIT;
+      const bad = exact ? await verifyExact(ctx, table, localWords, n) : await verifyChecksum(ctx, table, localWords, n);
+      if (bad > 0) throw new Error(`gups: ${bad} ${exact ? 'table words differ from the serial recomputation' : `of ${CLASSES} checksum classes differ from the updates made`}`);
+      check = exact ? 'passed (exact)' : 'passed (checksum)';
+    }
     if (mpi.rank !== 0) return undefined;
     const updates = n * mpi.size;
-    const note = p.mode === 'amo' ? featureNote(ctx, ['fma', 'amoCache']) : '';
+    const note = p.mode !== 'bucket' ? featureNote(ctx, ['fma', 'amoCache']) : '';
     return {
       rows: [
         {
@@ -100,13 +117,67 @@ export const gups: App = {
           ...(grid ? { grid: grid.dims.join('x') } : {}),
           timeUs: round(span),
           gups: round(updates / span / 1e3),
-          check: exact ? 'passed (exact)' : 'passed (checksum)',
+          ...(locks ? { verifyUs: round(verifyUs) } : {}),
+          check,
           ...(note ? { note } : {}),
         },
       ],
     };
   },
 };
+
+/** The updates of the amo and locks modes: one non-fetching SHMEM atomic xor each, a quiet every `window`. */
+async function amoUpdates(ctx: RankContext, seg: Symmetric, localWords: number, n: number, window: number): Promise<void> {
+  const { shmem } = ctx;
+  const tableWords = BigInt(localWords * ctx.size);
+  let ran = startOf(ctx.rank);
+  for (let i = 0; i < n; i++) {
+    ran = nextRan(ran);
+    const word = Number(ran % tableWords);
+    await shmem.atomicXor(seg.element('uint64', word % localWords), ran, Math.floor(word / localWords), 'uint64');
+    if ((i + 1) % window === 0) await shmem.quiet();
+  }
+  await shmem.quiet();
+}
+
+/**
+ * HPCC SHMEM RandomAccess's verification: this rank's stream replayed, each update a get, an
+ * xor and a put of the word under the lock of its owner PE (`clearLock` quiets, so the put is
+ * complete before the next holder's get); then the words not back to their start, summed over
+ * all PEs with the 1.4 `longlongSumToAll` as HPCC sums them.
+ */
+async function verifyLocked(ctx: RankContext, seg: Symmetric, locks: Symmetric, localWords: number, n: number): Promise<number> {
+  const { shmem } = ctx;
+  const tableWords = BigInt(localWords * ctx.size);
+  let ran = startOf(ctx.rank);
+  for (let i = 0; i < n; i++) {
+    ran = nextRan(ran);
+    const word = Number(ran % tableWords);
+    const pe = Math.floor(word / localWords);
+    const at = seg.element('uint64', word % localWords);
+    const lock = locks.element('int64', pe);
+    await shmem.setLock(lock);
+    const v = await shmem.gUint64(at, pe);
+    await shmem.pUint64(at, v ^ ran, pe);
+    await shmem.clearLock(lock);
+  }
+  await shmem.barrierAll();
+  const table = seg.uint64();
+  const base = ctx.rank * localWords;
+  let bad = 0;
+  for (let i = 0; i < localWords; i++) if (table[i] !== BigInt(base + i)) bad++;
+  const errors = await shmem.malloc(16);
+  const pWrk = await shmem.malloc(8 * shmem.REDUCE_MIN_WRKDATA_SIZE);
+  const pSync = await shmem.malloc(8 * shmem.REDUCE_SYNC_SIZE);
+  pSync.int64().fill(shmem.SYNC_VALUE);
+  errors.int64()[0] = BigInt(bad);
+  // the pSync is set on every PE before any uses it
+  await shmem.barrierAll();
+  await shmem.longlongSumToAll(errors.at(8), errors, 1, 0, 0, ctx.size, pWrk, pSync);
+  const all = Number(errors.int64()[1]);
+  for (const s of [pSync, pWrk, errors]) await shmem.free(s);
+  return all;
+}
 
 /** The bucket mode's virtual grid over all ranks and one row communicator per dimension. */
 interface RoutingGrid {

@@ -19,9 +19,10 @@ import { putrate } from './putrate.ts';
 import { randomring } from './randomring.ts';
 import { pattern } from './pattern.ts';
 import { randpairs } from './randpairs.ts';
+import { summa } from './summa.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg });
+export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa });
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

@@ -220,7 +220,7 @@ const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
   Float32: ['float', 4],
   Float64: ['double', 8],
 };
-const ATOMIC_BYTES: Readonly<Record<string, number>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8 };
+const ATOMIC_BYTES: Readonly<Record<string, number>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8, complexf: 8, complexd: 16 };
 
 /** Bytes per element of a typed array argument (1 for anything else). */
 function elemBytes(v: unknown): number {
@@ -332,6 +332,11 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     ['long', 8, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
     ['longlong', 8, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
     ['double', 8, ['sum', 'prod', 'min', 'max']],
+    ['short', 2, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
+    ['float', 4, ['sum', 'prod', 'min', 'max']],
+    ['longdouble', 8, ['sum', 'prod', 'min', 'max']],
+    ['complexf', 8, ['sum', 'prod']],
+    ['complexd', 16, ['sum', 'prod']],
   ] as const) {
     for (const op of ops) {
       const bytes = (a: readonly unknown[]): number => num(a[2]) * size;

@@ -1,5 +1,5 @@
 /**
- * The one-sided NIC apps (putrate, amorate, gups, putget's pairs=node and bidirectional modes)
+ * The one-sided NIC apps (putrate, amorate, gups and its locks mode, putget's pairs=node and bidirectional modes)
  * on all five machines: each runs to the end with its own data check passing, reports its rows,
  * and says in a `note` which NIC features the machine lacks.
  */
@@ -59,6 +59,15 @@ describe.each(MACHINES)('NIC apps on %s', (machine) => {
     const [r] = await run('gups', machine, 2, 2, { log2Words: '6', updates: '64', window: '16' });
     expect(r).toMatchObject({ mode: 'amo', ranks: 4, tableWords: 256, updates: 256, check: 'passed (exact)' });
     expect(r!.gups as number).toBeCloseTo((r!.updates as number) / (r!.timeUs as number) / 1e3, 3);
+    expectNote('gups', machine, r!);
+  });
+
+  it('gups mode=locks: the AMO pass, then HPCC SHMEM RandomAccess\'s verification under the owner PE\'s lock leaves every word at its start; locked updates cost more than AMOs', async () => {
+    const [r] = await run('gups', machine, 2, 2, { mode: 'locks', log2Words: '2', updates: '24', window: '8' });
+    expect(r).toMatchObject({ mode: 'locks', ranks: 4, tableWords: 16, updates: 96, check: 'passed (locks)' });
+    expect(r!.gups as number).toBeCloseTo((r!.updates as number) / (r!.timeUs as number) / 1e3, 3);
+    // each verified update is a lock taken (two AMO round trips, more if queued), a get, a put and a release
+    expect(r!.verifyUs as number).toBeGreaterThan(3 * (r!.timeUs as number));
     expectNote('gups', machine, r!);
   });
 

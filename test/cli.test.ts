@@ -81,6 +81,8 @@ describe('phit run (built-in apps)', () => {
     const text = lines(r.out);
     for (const name of ['pingpong', 'putget', 'halo3d']) expect(text.some((l) => l.startsWith(`${name}: `))).toBe(true);
     expect(text).toContain('  --param maxBytes=<bytes>  largest message (sizes double from minBytes) (default 4194304)');
+    expect(text.some((l) => l.startsWith('summa: SUMMA matrix multiply C = A B on a 2-D grid of SHMEM teams'))).toBe(true);
+    expect(text.some((l) => l.startsWith('  --param mode=<choice>  amo: one SHMEM atomic xor per update; bucket: ') && l.includes("locks: amo's updates, then HPCC SHMEM RandomAccess's verification"))).toBe(true);
   });
 });
 

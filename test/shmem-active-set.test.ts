@@ -261,10 +261,13 @@ describe('OpenSHMEM 1.4 active-set collectives', () => {
         const s = ctx.shmem;
         const ps = await psync(s);
         const a = await s.malloc(64);
-        const w = await s.malloc(8 * s.REDUCE_MIN_WRKDATA_SIZE);
+        // a pWrk of complexd elements (16 bytes each)
+        const w = await s.malloc(16 * s.REDUCE_MIN_WRKDATA_SIZE);
         await s.barrier(0, 0, 2, ps);
         await s.broadcast64(a, a.at(8), 1, 0, 0, 0, 2, ps);
         await s.longSumToAll(a.at(16), a, 2, 0, 0, 2, w, ps);
+        await s.shortXorToAll(a.at(16), a, 3, 0, 0, 2, w, ps);
+        await s.complexdProdToAll(a.at(32), a, 2, 0, 0, 2, w, ps);
         await s.sync(0, 0, 2, ps);
         return 0;
       },
@@ -273,6 +276,8 @@ describe('OpenSHMEM 1.4 active-set collectives', () => {
     expect(calls.shmem_barrier).toMatchObject({ calls: 2 });
     expect(calls.shmem_broadcast64).toMatchObject({ calls: 2, bytes: 16 });
     expect(calls.shmem_long_sum_to_all).toMatchObject({ calls: 2, bytes: 32 });
+    expect(calls.shmem_short_xor_to_all).toMatchObject({ calls: 2, bytes: 12 });
+    expect(calls.shmem_complexd_prod_to_all).toMatchObject({ calls: 2, bytes: 64 });
     expect(calls.shmem_sync).toMatchObject({ calls: 2 });
   });
 

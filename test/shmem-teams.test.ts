@@ -419,7 +419,7 @@ describe('OpenSHMEM teams', () => {
       await note(s.collectmem(t, new Uint8Array(8) as never, a, 8));
       await note(s.fcollectmem(t, a, a, 33));
       await note(s.broadcastmem(t, a, a, -1, 0));
-      await note(s.alltoall(t, a, a, 1, 'float32' as never));
+      await note(s.alltoall(t, a, a, 1, 'float128' as never));
       await note(s.alltoallsmem(t, a, a, 1, 0, 1));
       await note(s.prodReduce(t, a, a, 1.5, 'int32'));
       await note(s.minReduce(t, a.at(60), a, 1, 'int64'));
@@ -446,11 +446,11 @@ describe('OpenSHMEM teams', () => {
       'ShmemError: alltoallmem: 80 bytes at dest run past the end of its symmetric object (64 bytes from byte offset 0)',
       'ShmemError: alltoalls: dst=0 must be a positive integer',
       'ShmemError: andReduce: type=float64; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64',
-      'ShmemError: sumReduce: type=int128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64',
+      'ShmemError: sumReduce: type=int128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, complexf, complexd',
       'ShmemError: collectmem: dest is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       'ShmemError: fcollectmem: 66 bytes at dest run past the end of its symmetric object (64 bytes from byte offset 0)',
       'ShmemError: broadcastmem: nbytes=-1 must be a non-negative integer',
-      'ShmemError: alltoall: type=float32; valid: int32, uint32, int64, uint64, float64',
+      'ShmemError: alltoall: type=float128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64',
       'ShmemError: alltoallsmem: sst=0 must be a positive integer',
       'ShmemError: prodReduce: nreduce=1.5 must be a non-negative integer',
       'ShmemError: minReduce: 8 bytes at dest run past the end of its symmetric object (4 bytes from byte offset 60)',

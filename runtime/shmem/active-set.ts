@@ -1,8 +1,8 @@
 import { PSYNC_SIGNAL, SYNC_VALUE, type Group } from './collectives.ts';
 import { ShmemLocks } from './locks.ts';
 import { PeSet } from './pe-set.ts';
-import { checkOpType, type ReduceOp } from './reduce-ops.ts';
-import { ShmemError, typeInfo, type ShmemType, type Symmetric } from './symmetric.ts';
+import { checkOpType, REDUCE_ALIGN, REDUCE_BYTES, type ReduceElemType, type ReduceOp } from './reduce-ops.ts';
+import { ShmemError, type Symmetric } from './symmetric.ts';
 import type { ShmemTeam } from './team.ts';
 
 /** Counters a pSync holds: one per dissemination round, enough for any job. */
@@ -82,7 +82,11 @@ export class ShmemActiveSet extends ShmemLocks {
     return this.collectSet('fcollect64', 8, true, dest, source, nelems, PE_start, logPE_stride, PE_size, pSync);
   }
 
-  // the typed reductions of 1.4 (shmem_TYPE_OP_to_all): int is int32, long and longlong int64, double float64
+  // the typed reductions of 1.4 (shmem_TYPE_OP_to_all), with the operators the 1.4 specification
+  // gives each type (§9.9.7): and, or, xor on short, int, long, longlong; min and max also on
+  // float, double, longdouble; sum and prod also on complexf and complexd. short is int16, int
+  // int32, long and longlong int64, float float32, double and longdouble float64, complexf and
+  // complexd pairs of float32 and float64 (real part first)
 
   /** shmem_int_sum_to_all */
   async intSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
@@ -184,6 +188,82 @@ export class ShmemActiveSet extends ShmemLocks {
   async doubleMaxToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
     return this.toAll('doubleMaxToAll', 'max', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
   }
+  /** shmem_short_sum_to_all */
+  async shortSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('shortSumToAll', 'sum', 'int16', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_short_prod_to_all */
+  async shortProdToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('shortProdToAll', 'prod', 'int16', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_short_min_to_all */
+  async shortMinToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('shortMinToAll', 'min', 'int16', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_short_max_to_all */
+  async shortMaxToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('shortMaxToAll', 'max', 'int16', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_short_and_to_all */
+  async shortAndToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('shortAndToAll', 'and', 'int16', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_short_or_to_all */
+  async shortOrToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('shortOrToAll', 'or', 'int16', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_short_xor_to_all */
+  async shortXorToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('shortXorToAll', 'xor', 'int16', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_float_sum_to_all */
+  async floatSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('floatSumToAll', 'sum', 'float32', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_float_prod_to_all */
+  async floatProdToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('floatProdToAll', 'prod', 'float32', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_float_min_to_all */
+  async floatMinToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('floatMinToAll', 'min', 'float32', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_float_max_to_all */
+  async floatMaxToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('floatMaxToAll', 'max', 'float32', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_longdouble_sum_to_all (on float64 elements: JavaScript has no long double) */
+  async longdoubleSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('longdoubleSumToAll', 'sum', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_longdouble_prod_to_all (on float64 elements: JavaScript has no long double) */
+  async longdoubleProdToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('longdoubleProdToAll', 'prod', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_longdouble_min_to_all (on float64 elements: JavaScript has no long double) */
+  async longdoubleMinToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('longdoubleMinToAll', 'min', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_longdouble_max_to_all (on float64 elements: JavaScript has no long double) */
+  async longdoubleMaxToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('longdoubleMaxToAll', 'max', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_complexf_sum_to_all */
+  async complexfSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('complexfSumToAll', 'sum', 'complexf', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_complexf_prod_to_all */
+  async complexfProdToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('complexfProdToAll', 'prod', 'complexf', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_complexd_sum_to_all */
+  async complexdSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('complexdSumToAll', 'sum', 'complexd', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
+  /** shmem_complexd_prod_to_all */
+  async complexdProdToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    return this.toAll('complexdProdToAll', 'prod', 'complexd', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+  }
 
   private async broadcastSet(call: string, e: number, dest: Symmetric, source: Symmetric, nelems: number, root: number, start: number, log: number, size: number, pSync: Symmetric): Promise<void> {
     this.checkCount(call, 'nelems', nelems);
@@ -205,12 +285,12 @@ export class ShmemActiveSet extends ShmemLocks {
     else await this.groupCollect(call, g, dest, source, nelems * e);
   }
 
-  private async toAll(call: string, op: ReduceOp, type: ShmemType, dest: Symmetric, source: Symmetric, nreduce: number, start: number, log: number, size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
-    const e = typeInfo(call, type).bytes;
+  private async toAll(call: string, op: ReduceOp, type: ReduceElemType, dest: Symmetric, source: Symmetric, nreduce: number, start: number, log: number, size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
+    const e = REDUCE_BYTES[type];
     checkOpType(call, op, type);
     this.checkCount(call, 'nreduce', nreduce);
-    this.checkSetBlock(call, 'dest', dest, nreduce * e, e);
-    this.checkSetBlock(call, 'source', source, nreduce * e, e);
+    this.checkSetBlock(call, 'dest', dest, nreduce * e, REDUCE_ALIGN[type]);
+    this.checkSetBlock(call, 'source', source, nreduce * e, REDUCE_ALIGN[type]);
     const need = Math.max(Math.floor(nreduce / 2) + 1, this.REDUCE_MIN_WRKDATA_SIZE);
     this.checkSym(call, 'pWrk', pWrk);
     if (pWrk.bytes < need * e) throw new ShmemError(`${call}: pWrk has ${Math.floor(pWrk.bytes / e)} elements, fewer than the ${need} needed (max(nreduce / 2 + 1, REDUCE_MIN_WRKDATA_SIZE))`);
@@ -218,12 +298,12 @@ export class ShmemActiveSet extends ShmemLocks {
     await this.groupReduce(call, g, op, type, dest, source, nreduce, e);
   }
 
-  /** Checks a block of `bytes` at a symmetric `s`, aligned to `e`-byte elements; 0 bytes may be any address (Annex C). */
-  private checkSetBlock(call: string, arg: string, s: Symmetric, bytes: number, e: number): void {
+  /** Checks a block of `bytes` at a symmetric `s`, aligned to `align` bytes (its elements'); 0 bytes may be any address (Annex C). */
+  private checkSetBlock(call: string, arg: string, s: Symmetric, bytes: number, align: number): void {
     if (bytes === 0) return;
     this.checkSym(call, arg, s);
     this.checkRange(call, arg, s, bytes);
-    if (s.offset % e !== 0) throw new ShmemError(`${call}: ${arg} is at byte offset ${s.offset}, not aligned to ${e}-byte elements`);
+    if (s.offset % align !== 0) throw new ShmemError(`${call}: ${arg} is at byte offset ${s.offset}, not aligned to ${align}-byte elements`);
   }
 
   /**

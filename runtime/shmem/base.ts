@@ -2,6 +2,7 @@ import { DmappError, type Dmapp } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
 import { ShmemError, Symmetric, type PeHeap } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
+import { unwrapView } from './ptr-view.ts';
 import type { ShmemWatch } from './watch.ts';
 
 /**
@@ -121,9 +122,10 @@ export class ShmemBase {
   }
 
   /** The first `nbytes` bytes of a private buffer, or a ShmemError naming it; with `nbytes` 0 the buffer may be anything (Annex C). */
-  protected bytesArg(call: string, arg: string, buf: ArrayBufferView, nbytes: number): Uint8Array {
+  protected bytesArg(call: string, arg: string, view: ArrayBufferView, nbytes: number): Uint8Array {
     this.checkCount(call, 'nbytes', nbytes);
     if (nbytes === 0) return new Uint8Array(0);
+    const buf = unwrapView(view);
     if (!ArrayBuffer.isView(buf)) throw new ShmemError(`${call}: ${arg} must be a typed array`);
     if (nbytes > buf.byteLength) throw new ShmemError(`${call}: nbytes=${nbytes} exceeds the ${buf.byteLength} bytes of ${arg}`);
     return new Uint8Array(buf.buffer, buf.byteOffset, nbytes);

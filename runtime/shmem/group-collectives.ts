@@ -1,9 +1,7 @@
-import type { DmappType } from '../dmapp/dmapp.ts';
 import { ShmemCollectives, SYNC_VALUE, type Group } from './collectives.ts';
+import { DMAPP_OF_SIZE } from './elements.ts';
 import { fold, type ReduceElemType, type ReduceOp } from './reduce-ops.ts';
 import { ShmemError, type Symmetric } from './symmetric.ts';
-
-const DMAPP_TYPE: Readonly<Record<number, DmappType>> = { 1: 'byte', 4: 'dw', 8: 'qw' };
 
 /**
  * The collectives of a group of PEs (a team or an active set), over DMAPP as the world ones are:
@@ -93,7 +91,8 @@ export class ShmemGroupCollectives extends ShmemCollectives {
   /**
    * Strided all-to-all of `nelems` elements of `e` bytes: on the group's PE j, element k of block
    * `me` of `dest` (at element (me * nelems + k) * dst) gets element (j * nelems + k) * sst of
-   * this PE's `source`. One strided put (an FMA put per element) to each PE between two syncs.
+   * this PE's `source`. One strided put (an FMA put per element) to each PE between two syncs;
+   * of 2-byte elements, which DMAPP has no type for, one put per element.
    */
   protected async groupAlltoalls(call: string, g: Group, dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, e: number): Promise<void> {
     const n = g.pes.size;
@@ -105,8 +104,11 @@ export class ShmemGroupCollectives extends ShmemCollectives {
         const from = j * nelems * sst * e;
         const block = this.copyOf(source.local.subarray(from, from + span));
         const at = dest.offset + g.me * nelems * dst * e;
-        if (j !== g.me) {
-          await this.nic(call, this.dmapp.iputNbi(g.pes.pe(j), dest.segment, at, block, DMAPP_TYPE[e]!, dst, sst, nelems));
+        const t = DMAPP_OF_SIZE[e];
+        if (j !== g.me && t !== undefined) {
+          await this.nic(call, this.dmapp.iputNbi(g.pes.pe(j), dest.segment, at, block, t, dst, sst, nelems));
+        } else if (j !== g.me) {
+          for (let k = 0; k < nelems; k++) await this.nic(call, this.dmapp.putNbi(g.pes.pe(j), dest.segment, at + k * dst * e, block.subarray(k * sst * e, k * sst * e + e)));
         } else if (this.moves(dest.local, block)) {
           for (let k = 0; k < nelems; k++) dest.segment.local.set(block.subarray(k * sst * e, k * sst * e + e), at + k * dst * e);
         }

@@ -1,24 +1,33 @@
-import { ShmemError, type ShmemType } from './symmetric.ts';
+import { ShmemError, type ElemType, type ShmemType } from './symmetric.ts';
 
 /** Reduction operators of the team reductions (`shmem_TYPE_OP_reduce`) and the active-set `..._to_all` calls. */
 export type ReduceOp = 'sum' | 'prod' | 'min' | 'max' | 'and' | 'or' | 'xor';
 
 /**
- * Element types of the team reductions: those of the other typed calls and the 1- and 2-byte
- * integers and float32 (char, schar, uchar, short, ushort, int8, int16, uint8, uint16, float).
+ * Element types of the team reductions and the 1.4 `..._to_all` calls: every standard RMA type
+ * (ElemType: the 1-, 2-, 4- and 8-byte integers, float32 and float64) and the complex types of
+ * sum and product, `complexf` (float _Complex: two float32, real part first) and `complexd`
+ * (double _Complex: two float64).
  */
-export type ReduceElemType = ShmemType | 'int8' | 'uint8' | 'int16' | 'uint16' | 'float32';
+export type ReduceElemType = ElemType | 'complexf' | 'complexd';
 
 /** Bytes per element of each reduction type. */
-export const REDUCE_BYTES: Readonly<Record<ReduceElemType, 1 | 2 | 4 | 8>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8 };
+export const REDUCE_BYTES: Readonly<Record<ReduceElemType, 1 | 2 | 4 | 8 | 16>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8, complexf: 8, complexd: 16 };
+/** The alignment of each reduction type, as C's: a complex type's is its part's. */
+export const REDUCE_ALIGN: Readonly<Record<ReduceElemType, 1 | 2 | 4 | 8>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8, complexf: 4, complexd: 8 };
 
 const INTS: readonly ReduceElemType[] = ['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'];
 const ARITH: readonly ReduceElemType[] = [...INTS, 'float32', 'float64'];
+const COMPLEX: readonly ReduceElemType[] = [...ARITH, 'complexf', 'complexd'];
 
-/** The element types each operator takes (OpenSHMEM 1.5 §9.9.8, Table 10; long double and the complex types are left out). */
+/**
+ * The element types each operator takes (OpenSHMEM 1.5 §9.9.8, Table 10): the bitwise ones the
+ * integers, min and max the real types, sum and product the complex ones too. long double is
+ * left out (JavaScript has no such type; the 1.4 `longdouble...ToAll` calls take float64).
+ */
 export const OP_TYPES: Readonly<Record<ReduceOp, readonly ReduceElemType[]>> = {
-  sum: ARITH,
-  prod: ARITH,
+  sum: COMPLEX,
+  prod: COMPLEX,
   min: ARITH,
   max: ARITH,
   and: INTS,
@@ -70,6 +79,10 @@ const BIG: Readonly<Record<ReduceOp, Big>> = {
  */
 export function fold(op: ReduceOp, type: ReduceElemType, all: Uint8Array, n: number, count: number, out: Uint8Array): void {
   const len = n * count;
+  if (type === 'complexf' || type === 'complexd') {
+    foldComplex(op as 'sum' | 'prod', type, all, len, n, count, out);
+    return;
+  }
   if (type === 'int64' || type === 'uint64') {
     const wrap = type === 'int64' ? (v: bigint): bigint => BigInt.asIntN(64, v) : (v: bigint): bigint => BigInt.asUintN(64, v);
     const src = bigView(type, all, len);
@@ -102,6 +115,39 @@ export function fold(op: ReduceOp, type: ReduceElemType, all: Uint8Array, n: num
     let acc = src[j]!;
     for (let p = 1; p < n; p++) acc = f(acc, src[p * count + j]!);
     dst[j] = acc;
+  }
+}
+
+/**
+ * `fold` on complex elements (real part, then imaginary): a sum adds the parts; a product is
+ * (a + bi)(c + di) = (ac - bd) + (ad + bc)i, each product and sum rounded to the part's type, as
+ * C's complex multiplication of finite values is (libgcc's __mulsc3 and __muldc3).
+ */
+function foldComplex(op: 'sum' | 'prod', type: 'complexf' | 'complexd', all: Uint8Array, len: number, n: number, count: number, out: Uint8Array): void {
+  const f32 = type === 'complexf';
+  const r = f32 ? Math.fround : (v: number): number => v;
+  const src = f32 ? new Float32Array(all.buffer, all.byteOffset, 2 * len) : new Float64Array(all.buffer, all.byteOffset, 2 * len);
+  const dst = f32 ? new Float32Array(out.buffer, out.byteOffset, 2 * count) : new Float64Array(out.buffer, out.byteOffset, 2 * count);
+  for (let j = 0; j < count; j++) {
+    let re = src[2 * j]!;
+    let im = src[2 * j + 1]!;
+    for (let p = 1; p < n; p++) {
+      const c = src[2 * (p * count + j)]!;
+      const d = src[2 * (p * count + j) + 1]!;
+      if (op === 'sum') {
+        re = r(re + c);
+        im = r(im + d);
+      } else {
+        const ac = r(re * c);
+        const bd = r(im * d);
+        const ad = r(re * d);
+        const bc = r(im * c);
+        re = r(ac - bd);
+        im = r(ad + bc);
+      }
+    }
+    dst[2 * j] = re;
+    dst[2 * j + 1] = im;
   }
 }
 

@@ -1,7 +1,9 @@
 import type { Dmapp, MallocOptions } from '../dmapp/dmapp.ts';
 import type { Proc } from '../proc.ts';
 import { ShmemActiveSet } from './active-set.ts';
-import { PeHeap, ShmemError, ShmemGlobalExit, Symmetric } from './symmetric.ts';
+import { ELEMS, type ElemArray, type ElemKind } from './elements.ts';
+import { notifyingView } from './ptr-view.ts';
+import { elemBytes, PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type ElemType } from './symmetric.ts';
 import type { ShmemJob } from './job.ts';
 import type { ShmemTeam } from './team.ts';
 
@@ -10,7 +12,24 @@ export { ShmemTeam, type TeamConfig } from './team.ts';
 export type { ElemArray, ElemKind } from './elements.ts';
 export type { SignalOp } from './signals.ts';
 export type { IndexArray, WaitType } from './wait.ts';
-export { globalExitOf, PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type AtomicType, type AtomicValue, type FetchArray, type FloatAtomicType, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
+export { globalExitOf, PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type AtomicType, type ElemType, type AtomicValue, type FetchArray, type FloatAtomicType, type ReduceType, type ShmemCmp, type ShmemType } from './symmetric.ts';
+
+/** The element kind of each ElemType (the typed array `ptr` gives for it). */
+const KIND_OF: Readonly<Record<ElemType, ElemKind>> = { int8: 'Int8', uint8: 'Uint8', int16: 'Int16', uint16: 'Uint16', int32: 'Int32', uint32: 'Uint32', int64: 'Int64', uint64: 'Uint64', float32: 'Float32', float64: 'Float64' };
+
+/** The typed array of an ElemType's elements. */
+export type ElemArrayOf<T extends ElemType> = {
+  int8: Int8Array;
+  uint8: Uint8Array;
+  int16: Int16Array;
+  uint16: Uint16Array;
+  int32: Int32Array;
+  uint32: Uint32Array;
+  int64: BigInt64Array;
+  uint64: BigUint64Array;
+  float32: Float32Array;
+  float64: Float64Array;
+}[T];
 
 /**
  * OpenSHMEM 1.5 (subset) over DMAPP, as Cray SHMEM is layered on the XE and XC (DESIGN.md).
@@ -39,7 +58,8 @@ export { globalExitOf, PeHeap, ShmemError, ShmemGlobalExit, Symmetric, type Atom
  * - put-with-signal (`putSignal`, `putmemSignal`, their `...Nbi` forms) waits for its data's
  *   completion, then issues the signal AMO, complete at `quiet`: whoever sees the signal sees
  *   the data;
- * - loads and stores through `ptr` (PEs of this node) take no simulated time and wake no wait;
+ * - loads and stores through `ptr` (PEs of this node) take no simulated time; a store through
+ *   the view `ptr` gives wakes a PE waiting on those bytes at the time of the store;
  * - `barrierAll` (dissemination barrier of AMO signals, the default context's `quiet` first)
  *   and the world collectives are over all PEs; `malloc`/`free` include a barrier as OpenSHMEM
  *   requires; a team's calls involve its PEs only.
@@ -160,27 +180,40 @@ export class Shmem extends ShmemActiveSet {
   // --- memory of other PEs
 
   /**
-   * PE `pe`'s copy of `dest`, as bytes this PE may load and store directly (shmem_ptr), when
-   * `pe` runs on this PE's node (XPMEM on the Cray XE and XC); null otherwise. Loads and stores
-   * through it cost no simulated time and bypass the NIC, so they do not wake a PE waiting on
-   * that memory (`waitUntil` and the other waits see only NIC writes): follow them with a
-   * barrier, or signal with a put or atomic.
+   * PE `pe`'s copy of `dest` to the end of its allocation, as memory this PE may load and store
+   * directly (shmem_ptr), when `pe` runs on this PE's node (XPMEM on the Cray XE and XC); null
+   * otherwise. Without `type` the view is of bytes (C's `void *`); with one (`'float64'`, `'int32'`,
+   * ... any ElemType: C's cast of the pointer) of that type's elements, `dest` aligned to them.
+   * Loads and stores through it take no simulated time and bypass the NIC. A store through it (an
+   * element assignment, `set`, `fill`, `copyWithin`, `reverse`, `sort`, or through one of its
+   * `subarray`s) is visible at once and wakes a PE waiting on those bytes (`waitUntil`, the signal
+   * and array waits, a lock or barrier wait) at this PE's time of the store, as a put's landing
+   * would; a typed array made over its `.buffer` is a plain one, whose stores wake nobody.
    */
-  ptr(dest: Symmetric, pe: number): Uint8Array | null {
+  ptr(dest: Symmetric, pe: number): Uint8Array | null;
+  ptr<T extends ElemType>(dest: Symmetric, pe: number, type: T): ElemArrayOf<T> | null;
+  ptr(dest: Symmetric, pe: number, type?: ElemType): ElemArray | null {
     this.checkPe('ptr', 'pe', pe);
     this.checkSym('ptr', 'dest', dest);
+    const e = type === undefined ? 1 : elemBytes('ptr', type);
+    if (dest.offset % e !== 0) throw new ShmemError(`ptr: dest is at byte offset ${dest.offset}, not aligned to the ${e}-byte ${type}`);
     if (this.job.nodeOf(pe) !== this.job.nodeOf(this.dmapp.pe)) return null;
     const mem = this.job.memory[pe]!.get(dest.segment.id);
     if (mem === undefined) throw new ShmemError(`ptr: PE ${pe} has not allocated dest's symmetric segment ${dest.segment.id} (yet)`);
-    return mem.subarray(dest.offset, dest.offset + dest.bytes);
+    const Ctor = ELEMS[type === undefined ? 'Uint8' : KIND_OF[type]].array;
+    const view = new Ctor(mem.buffer, mem.byteOffset + dest.offset, Math.floor(dest.bytes / e));
+    const node = this.job.nodeOf(pe);
+    return notifyingView(view, (from, bytes) => this.watch.stored(node, mem.buffer, from, bytes, this.proc.time()));
   }
 
   /** `ptr` for PE `pe` of `team` (shmem_team_ptr); null for TEAM_INVALID or a PE on another node. */
-  teamPtr(team: ShmemTeam | null, dest: Symmetric, pe: number): Uint8Array | null {
+  teamPtr(team: ShmemTeam | null, dest: Symmetric, pe: number): Uint8Array | null;
+  teamPtr<T extends ElemType>(team: ShmemTeam | null, dest: Symmetric, pe: number, type: T): ElemArrayOf<T> | null;
+  teamPtr(team: ShmemTeam | null, dest: Symmetric, pe: number, type?: ElemType): ElemArray | null {
     if (team === null) return null;
     const t = this.checkTeam('teamPtr', 'team', team);
     if (!Number.isInteger(pe) || pe < 0 || pe >= t.pes.size) throw new ShmemError(`teamPtr: pe=${pe} is not a PE of ${t.label} (0..${t.pes.size - 1})`);
-    return this.ptr(dest, t.pes.pe(pe));
+    return type === undefined ? this.ptr(dest, t.pes.pe(pe)) : this.ptr(dest, t.pes.pe(pe), type);
   }
 
   /** Whether `addr` is a live symmetric address, accessible on `pe` (shmem_addr_accessible); false for a PE out of range. */

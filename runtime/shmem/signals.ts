@@ -1,6 +1,7 @@
 import type { AmoOp } from '../../fabric/nic/nic.ts';
 import { ShmemAtomics } from './atomics.ts';
 import { ShmemError, type Symmetric } from './symmetric.ts';
+import { unwrapView } from './ptr-view.ts';
 
 /** How `putSignal` updates the signal (SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD in lower case). */
 export type SignalOp = 'set' | 'add';
@@ -77,6 +78,6 @@ export class ShmemSignals extends ShmemAtomics {
 function elementBytes(call: string, source: ArrayBufferView, nelems: number): number {
   if (nelems === 0) return 0;
   const e = (source as { BYTES_PER_ELEMENT?: unknown }).BYTES_PER_ELEMENT;
-  if (!ArrayBuffer.isView(source) || typeof e !== 'number') throw new ShmemError(`${call}: source must be a typed array (its element size sets the bytes of nelems)`);
+  if (!ArrayBuffer.isView(unwrapView(source)) || typeof e !== 'number') throw new ShmemError(`${call}: source must be a typed array (its element size sets the bytes of nelems)`);
   return e;
 }

@@ -32,6 +32,18 @@ export function globalExitOf(e: unknown): ShmemGlobalExit | null {
 
 /** Element types of the typed calls (the `TYPE` of `shmem_TYPE_put`, in TypeScript words). */
 export type ShmemType = 'int32' | 'uint32' | 'int64' | 'uint64' | 'float64';
+/**
+ * Every standard RMA type of OpenSHMEM 1.5 (Table 5) by size and kind, as the element kinds of
+ * the typed RMA calls stand for them: `int8` for char, schar and int8, `uint8` for uchar and
+ * uint8, `int16` for short and int16, `uint16` for ushort and uint16, `int32` for int and int32,
+ * `uint32` for uint and uint32, `int64` for long, longlong, int64 and ptrdiff, `uint64` for
+ * ulong, ulonglong, uint64 and size, `float32` for float, `float64` for double. The types of the
+ * team collectives (`broadcast`, `collect`, `fcollect`, `alltoall`, `alltoalls`), of
+ * `Symmetric.element` and of `ptr`'s typed views.
+ */
+export type ElemType = ShmemType | 'int8' | 'uint8' | 'int16' | 'uint16' | 'float32';
+/** Bytes per element of each ElemType. */
+export const ELEM_BYTES: Readonly<Record<ElemType, 1 | 2 | 4 | 8>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8 };
 /** Types of the atomics (`shmem_TYPE_atomic_*`): values and results are bigints, signed or not as named. */
 export type AtomicType = 'int32' | 'uint32' | 'int64' | 'uint64';
 /** The floating-point types of `atomicFetch`, `atomicSet` and `atomicSwap` (and their nbi forms), the only atomics OpenSHMEM 1.5 defines on float and double; their values are numbers. */
@@ -98,8 +110,8 @@ export class Symmetric {
   }
 
   /** The address of element `index` of an array of `type` starting here (`&p[index]`). */
-  element(type: ShmemType, index: number): Symmetric {
-    return this.at(typeInfo('element', type).bytes * index);
+  element(type: ElemType, index: number): Symmetric {
+    return this.at(elemBytes('element', type) * index);
   }
 
   /** This PE's copy as float64 elements (the address must be 8-byte aligned). */
@@ -161,9 +173,15 @@ export class Symmetric {
  * Bad arguments throw `ShmemError` naming the call and argument; a failed NIC transaction
  * surfaces as a `ShmemError` (cause: the DMAPP error) from `quiet` or the blocking call.
 
+/** Bytes per element of `type` (any ElemType), or a ShmemError naming `call` and the valid types. */
+export function elemBytes(call: string, type: ElemType): 1 | 2 | 4 | 8 {
+  if (typeof type !== 'string' || !Object.hasOwn(ELEM_BYTES, type)) throw new ShmemError(`${call}: type=${String(type)}; valid: ${Object.keys(ELEM_BYTES).join(', ')}`);
+  return ELEM_BYTES[type];
+}
+
 /** The size and DMAPP type of `type`, or a ShmemError naming `call`. */
 export function typeInfo(call: string, type: ShmemType): { bytes: 4 | 8; dmapp: DmappType } {
-  const t = TYPES[type];
+  const t = typeof type === 'string' && Object.hasOwn(TYPES, type) ? TYPES[type] : undefined;
   if (t === undefined) throw new ShmemError(`${call}: type=${String(type)}; valid: ${Object.keys(TYPES).join(', ')}`);
   return t;
 }

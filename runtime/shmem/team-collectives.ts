@@ -1,5 +1,5 @@
-import { checkOpType, OP_TYPES, REDUCE_BYTES, type ReduceElemType, type ReduceOp } from './reduce-ops.ts';
-import { ShmemError, typeInfo, type ShmemType, type Symmetric } from './symmetric.ts';
+import { checkOpType, OP_TYPES, REDUCE_ALIGN, REDUCE_BYTES, type ReduceElemType, type ReduceOp } from './reduce-ops.ts';
+import { elemBytes, ShmemError, type ElemType, type Symmetric } from './symmetric.ts';
 import { ShmemTeam } from './team.ts';
 import { ShmemTeams } from './teams.ts';
 
@@ -12,9 +12,12 @@ import { ShmemTeams } from './teams.ts';
  * `fcollectmem` without a team are the world calls of ShmemCollectives, unchanged. A count of 0
  * lets `dest` and `source` be anything (OpenSHMEM Annex C).
  *
- * Reductions (`sumReduce`, `prodReduce`, `minReduce`, `maxReduce` on int32, uint32, int64,
- * uint64 and float64; `andReduce`, `orReduce`, `xorReduce` on the integer types) fold every PE's
- * block in team order, so every PE gets bit-identical results; integers wrap as C's do.
+ * The typed forms take every standard RMA type (ElemType: int8, uint8, int16, uint16, int32,
+ * uint32, int64, uint64, float32, float64, each standing for the C types of its size and kind).
+ * Reductions take those as OpenSHMEM 1.5 Table 10 lists them: `sumReduce` and `prodReduce` every
+ * one and the complex types (`complexf`, `complexd`), `minReduce` and `maxReduce` the real ones,
+ * `andReduce`, `orReduce`, `xorReduce` the integers. They fold every PE's block in team order,
+ * so every PE gets bit-identical results; each step wraps or rounds to the type as C's does.
  */
 export class ShmemTeamCollectives extends ShmemTeams {
   /** Copies `nbytes` of `source` on PE `root` into `dest` on every PE (shmem_broadcastmem); without a team, over all PEs. */
@@ -27,8 +30,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Copies `nelems` elements of `type` of `source` on team PE `root` into `dest` on every PE of `team` (shmem_TYPE_broadcast). */
-  async broadcast(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, root: number, type: ShmemType): Promise<void> {
-    const e = typeInfo('broadcast', type).bytes;
+  async broadcast(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, root: number, type: ElemType): Promise<void> {
+    const e = elemBytes('broadcast', type);
     this.checkCount('broadcast', 'nelems', nelems);
     return this.broadcastBytes('broadcast', team, dest, source, nelems * e, root, e, type);
   }
@@ -43,8 +46,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Concatenates every PE's `nelems` elements of `type` (counts may differ) into `dest` on every PE of `team` (shmem_TYPE_collect). */
-  async collect(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ShmemType): Promise<void> {
-    const e = typeInfo('collect', type).bytes;
+  async collect(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ElemType): Promise<void> {
+    const e = elemBytes('collect', type);
     this.checkCount('collect', 'nelems', nelems);
     return this.collectBytes('collect', team, dest, source, nelems * e, e, type);
   }
@@ -59,8 +62,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Concatenates every PE's `nelems` elements of `type` into `dest` on every PE of `team` (shmem_TYPE_fcollect). */
-  async fcollect(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ShmemType): Promise<void> {
-    const e = typeInfo('fcollect', type).bytes;
+  async fcollect(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ElemType): Promise<void> {
+    const e = elemBytes('fcollect', type);
     this.checkCount('fcollect', 'nelems', nelems);
     return this.fcollectBytes('fcollect', team, dest, source, nelems * e, e, type);
   }
@@ -71,8 +74,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Block j (`nelems` elements of `type`) of `source` to block `me` of `dest` on team PE j (shmem_TYPE_alltoall). */
-  async alltoall(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ShmemType): Promise<void> {
-    const e = typeInfo('alltoall', type).bytes;
+  async alltoall(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ElemType): Promise<void> {
+    const e = elemBytes('alltoall', type);
     this.checkCount('alltoall', 'nelems', nelems);
     return this.alltoallBytes('alltoall', team, dest, source, nelems * e, e, type);
   }
@@ -86,8 +89,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Strided all-to-all of `nelems` elements of `type` per PE pair, strides in elements (shmem_TYPE_alltoalls). */
-  async alltoalls(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, type: ShmemType): Promise<void> {
-    return this.alltoallsElems('alltoalls', team, dest, source, dst, sst, nelems, typeInfo('alltoalls', type).bytes, type);
+  async alltoalls(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, type: ElemType): Promise<void> {
+    return this.alltoallsElems('alltoalls', team, dest, source, dst, sst, nelems, elemBytes('alltoalls', type), type);
   }
 
   /** Element-wise sum over `team` of `nreduce` elements of `type` of `source` into `dest` on every PE (shmem_TYPE_sum_reduce). */
@@ -171,20 +174,23 @@ export class ShmemTeamCollectives extends ShmemTeams {
     checkOpType(call, op, type);
     const e = REDUCE_BYTES[type];
     this.checkCount(call, 'nreduce', nreduce);
-    this.checkBlock(call, 'dest', dest, nreduce * e, e, type);
-    this.checkBlock(call, 'source', source, nreduce * e, e, type);
+    this.checkBlock(call, 'dest', dest, nreduce * e, REDUCE_ALIGN[type], type);
+    this.checkBlock(call, 'source', source, nreduce * e, REDUCE_ALIGN[type], type);
     await this.groupReduce(call, this.teamGroup(call, t, { nreduce, type }), op, type, dest, source, nreduce, e);
   }
 
   /**
-   * Checks `bytes` bytes at a symmetric `s` for `call`, aligned to `e`-byte elements of `type`;
-   * a block of 0 bytes may be any address (Annex C).
+   * Checks `bytes` bytes at a symmetric `s` for `call`, aligned to `align` bytes, the alignment
+   * of `type` (its size, but a complex type's part's); a block of 0 bytes may be any address (Annex C).
    */
-  protected checkBlock(call: string, arg: string, s: Symmetric, bytes: number, e: number, type: string): void {
+  protected checkBlock(call: string, arg: string, s: Symmetric, bytes: number, align: number, type: string): void {
     if (bytes === 0) return;
     this.checkSym(call, arg, s);
     this.checkRange(call, arg, s, bytes);
-    if (s.offset % e !== 0) throw new ShmemError(`${call}: ${arg} is at byte offset ${s.offset}, not aligned to the ${e}-byte ${type}`);
+    if (s.offset % align !== 0) {
+      const what = type.startsWith('complex') ? `the ${align}-byte alignment of ${type}` : `the ${align}-byte ${type}`;
+      throw new ShmemError(`${call}: ${arg} is at byte offset ${s.offset}, not aligned to ${what}`);
+    }
   }
 }
 

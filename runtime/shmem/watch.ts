@@ -66,12 +66,25 @@ export class ShmemWatch implements LandingListener, EventHandler {
 
   /** The NIC of `node` wrote `bytes` at `offset` of `mem`, visible at `visiblePs`: wakes the PEs that wait on those bytes then. */
   landed(node: number, mem: Uint8Array, offset: number, bytes: number, visiblePs: number): void {
+    this.written(node, mem.buffer, mem.byteOffset + offset, bytes, visiblePs);
+  }
+
+  /**
+   * A PE of `node` stored `bytes` at byte `from` of `buffer` (memory of a PE of that node) by
+   * load and store, through `shmem.ptr`, at `atPs`: wakes the PEs that wait on those bytes then,
+   * as a landing would.
+   */
+  stored(node: number, buffer: ArrayBufferLike, from: number, bytes: number, atPs: number): void {
+    this.written(node, buffer, from, bytes, atPs);
+  }
+
+  /** Bytes [from, from + bytes) of `buffer` on `node` changed, visible at `visiblePs`: wakes the PEs that wait on them then. */
+  private written(node: number, buffer: ArrayBufferLike, from: number, bytes: number, visiblePs: number): void {
     const list = this.byNode[node];
     if (list === undefined) return;
-    const from = mem.byteOffset + offset;
     const to = from + bytes;
     for (const w of list) {
-      if (w.buffer !== mem.buffer || to <= w.from || from >= w.to) continue;
+      if (w.buffer !== buffer || to <= w.from || from >= w.to) continue;
       // a wake-up already due no later sees this landing's bytes too: they are in memory by then
       const at = Math.max(visiblePs, this.engine.now);
       if (at >= w.wakeAt) continue;
