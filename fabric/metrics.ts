@@ -1,5 +1,5 @@
 import type { Machine } from './machine.ts';
-import { LATENCY_EDGES_PS, type NetworkCounters } from './network.ts';
+import { LATENCY_EDGES_PS, type LinkParams, type NetworkCounters } from './network.ts';
 import type { ClosGraph } from './topology/clos.ts';
 import type { DragonflyGraph } from './topology/dragonfly.ts';
 import { PORT_NODE, PORT_UNUSED, type PortGraph } from './topology/port-graph.ts';
@@ -27,6 +27,23 @@ export interface LinkClassMetrics {
   readonly creditStall: number;
 }
 
+/** Bit errors on one link class and their replays (link-retry.ts). */
+export interface LinkErrorMetrics {
+  readonly name: string;
+  readonly links: number;
+  /** The class's bit-error rate (link.ber). */
+  readonly ber: number;
+  /** Hardware packets that crossed the class's links. */
+  readonly packets: number;
+  /** Packets the receiving CRC rejected: each one replayed with what followed it. */
+  readonly retransmissions: number;
+  /** Time replays held the class's links (ps, summed over the links), and its share of their time. */
+  readonly replayPs: number;
+  readonly replayShare: number;
+  /** Per-hop retry: control packets corrupted (ignored, the next one carried the error). */
+  readonly controlErrors: number;
+}
+
 /**
  * Load per router, for a heat map laid out by the topology: `axes` names each coordinate
  * (torus: x, y, z; dragonfly: group, chassis, slot; Clos: rank, index; Kautz: index) and
@@ -52,6 +69,8 @@ export interface FabricMetrics {
   readonly latencyNs: Histogram;
   /** Packets routed minimally and non-minimally, for adaptive and Valiant routing; null otherwise. */
   readonly routing: { readonly minimal: number; readonly nonMinimal: number } | null;
+  /** Per link class, retransmissions and replay time; only when some class has a bit-error rate (link.ber). */
+  readonly linkErrors?: readonly LinkErrorMetrics[];
 }
 
 const round6 = (x: number): number => Number(x.toFixed(6));
@@ -97,6 +116,7 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
     hops: hopHistogram(c),
     latencyNs: latencyHistogram(c),
     routing: canRouteNonMinimally(machine.config.topology) ? { minimal: c.packets - c.nonMinimal, nonMinimal: c.nonMinimal } : null,
+    ...(c.retry !== null ? { linkErrors: linkErrors(g, c, machine.net.params.links, durationPs) } : {}),
   };
 }
 
@@ -126,6 +146,29 @@ function linkClasses(g: PortGraph, c: NetworkCounters, durationPs: number): Link
     const l = links[cls]!;
     if (l === 0) continue;
     out.push({ name: g.classNames[cls]!, links: l, utilisation: round6(util[cls]! / l), maxUtilisation: round6(max[cls]!), creditStall: round6(stall[cls]! / l) });
+  }
+  return out;
+}
+
+/** Retransmissions and replay time of every class with links (c.retry set). */
+function linkErrors(g: PortGraph, c: NetworkCounters, links: readonly LinkParams[], durationPs: number): LinkErrorMetrics[] {
+  const r = c.retry!;
+  const count = new Float64Array(g.classNames.length);
+  for (let gp = 0; gp < g.routers * g.radix; gp++) if (isLink(g, gp)) count[g.portClass[gp]!]!++;
+  const out: LinkErrorMetrics[] = [];
+  for (let cls = 0; cls < count.length; cls++) {
+    const n = count[cls]!;
+    if (n === 0) continue;
+    out.push({
+      name: g.classNames[cls]!,
+      links: n,
+      ber: links[cls]?.errors?.ber ?? 0,
+      packets: r.packets[cls]!,
+      retransmissions: r.retransmissions[cls]!,
+      replayPs: r.replayPs[cls]!,
+      replayShare: round6(r.replayPs[cls]! / (n * durationPs)),
+      controlErrors: r.controlErrors[cls]!,
+    });
   }
   return out;
 }
