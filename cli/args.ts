@@ -36,3 +36,31 @@ export function writeOutput(flag: string, path: string, text: string): void {
     throw new RangeError(`${flag} ${path}: cannot write it (${e instanceof Error ? e.message : String(e)})`, { cause: e });
   }
 }
+
+/** The positive number of option `--name`; throws naming it. */
+export function positiveNumber(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isFinite(v) || v <= 0 || text.trim() === '') throw new RangeError(`--${name} ${text}: expected a positive number`);
+  return v;
+}
+
+/** The non-negative number of option `--name`; throws naming it. */
+export function nonNegativeNumber(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isFinite(v) || v < 0 || text.trim() === '') throw new RangeError(`--${name} ${text}: expected a non-negative number`);
+  return v;
+}
+
+/** The non-negative integer of option `--name`; throws naming it. */
+export function nonNegativeInt(name: string, text: string): number {
+  const v = Number(text);
+  if (!Number.isSafeInteger(v) || v < 0 || text.trim() === '') throw new RangeError(`--${name} ${text}: expected a non-negative integer`);
+  return v;
+}
+
+/** The run's seed: a non-negative integer. */
+export function seedOf(text: string): number {
+  const seed = Number(text);
+  if (!Number.isSafeInteger(seed) || seed < 0 || text.trim() === '') throw new RangeError(`--seed ${text}: expected a non-negative integer`);
+  return seed;
+}

@@ -3,9 +3,7 @@ import { closeSync, openSync } from 'node:fs';
 import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
 import { machineTopology, resolveMachine } from '../fabric/machine.ts';
-import { histogramQuantile } from '../fabric/metrics.ts';
-import type { FabricMetrics } from '../runtime/metrics.ts';
-import { PATTERNS, runTraffic, sweepTraffic, type Pattern } from '../fabric/traffic.ts';
+import { PATTERNS } from '../fabric/traffic.ts';
 import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
@@ -16,8 +14,8 @@ import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
 import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
-import { formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
-import { parseKeyValues, positiveInt, writeOutput } from './args.ts';
+import { formatFabricMetrics, formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
+import { parseKeyValues, positiveInt, seedOf, writeOutput } from './args.ts';
 import { CALIBRATE_HELP, calibrateCommand, type CalibrateCliOptions } from './calibrate.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { CONFORMANCE_HELP, conformanceCommand, type ConformanceCliOptions } from './conformance.ts';
@@ -29,6 +27,7 @@ import { loadMachine, parseSets, withFidelity } from './machine-arg.ts';
 import { renderReport } from './report.ts';
 import { runReport } from './run-report.ts';
 import { formatTable } from './table.ts';
+import { trafficCommand, type TrafficCliOptions } from './traffic.ts';
 import { validateCommand, type ValidateCliOptions } from './validate.ts';
 
 /** Bad input: printed as one line, exit code 2. */
@@ -79,7 +78,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--skeleton', "skeleton run: buffers from ctx.alloc cost no memory and their bytes are never copied or reduced; sizes, simulated time, events and packets stay exactly those of a normal run; the apps skip their data checks (check: 'skipped (skeleton run)')")
     .option('--json', 'print one JSON object instead of a table')
-    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency; at --fidelity flow, the transfers carried as flows); with --json, include them')
+    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency; at --fidelity flow, the transfers carried as flows; retransmissions per link class when link.ber is set); with --json, include them')
     .option('--report <file>', 'write a self-contained HTML report: results vs size, time per rank, link-utilisation heat map laid out by the topology, hop and latency histograms, API calls, the full configuration (measures the run as --metrics does)')
     .option('--trace <file>', 'write a Chrome trace-event JSON timeline (open it in https://ui.perfetto.dev): one track per rank with compute, API calls and their arguments, and waits')
     .option('--trace-flows', 'with --trace: arrows from each MPI send to the receive that matched it')
@@ -349,7 +348,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--window <us>', 'measurement window in simulated us', '20')
     .option('--warmup <us>', 'warm-up before measuring, simulated us', '5')
     .option('--per-source', "report each source's share of the delivered bandwidth")
-    .option('--metrics', 'also measure the fabric over the window: link utilisation and credit stall per link class, hop and latency histograms, minimal-route share')
+    .option('--metrics', 'also measure the fabric over the window: link utilisation and credit stall per link class, hop and latency histograms, minimal-route share (and retransmissions per link class with --ber)')
+    .option('--ber <rates>', 'bit-error rate of every router-to-router lane (link.ber); a comma list runs each rate, one row per rate and load')
     .option('-s, --set <key=value>', 'set a machine parameter (repeatable)', collect, [])
     .option('--seed <s>', 'seed of the run', '1')
     .option('--json', 'print one JSON object')
@@ -361,7 +361,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         'router-to-router; packet latency runs from the injection channel to delivery at the NIC (a\n' +
         'response packet counts as a packet). Minimal share: for routings that can leave the minimal\n' +
         'path (dragonfly valiant and adaptive, Kautz multipath, torus table around broken links). With\n' +
-        '--json each row holds a `metrics` object (FabricMetrics).',
+        '--json each row holds a `metrics` object (FabricMetrics).\n\n' +
+        '--ber corrupts packets at random (from --seed) with probability 1 - (1 - BER)^(bits on the wire);\n' +
+        'the receiving CRC rejects them and the link replays them (go-back-N, or per-hop retry on\n' +
+        'sc5832): a saturated link then carries (1 - p) / (1 - p + W p) of its error-free load, for\n' +
+        'packet error probability p and W the packets a replay costs (README, Link errors). Rates per\n' +
+        'link class: --set link.ber=1e-12,global=1e-9.',
     )
     .action((opts: TrafficCliOptions) => {
       code = trafficCommand(opts, io);
@@ -388,106 +393,6 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     io.err(`phit: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
-}
-
-interface TrafficCliOptions {
-  machine: string;
-  nodes: string;
-  pattern: string;
-  load: string;
-  sweep?: boolean;
-  routing?: string;
-  hotspot: string;
-  window: string;
-  warmup: string;
-  perSource?: boolean;
-  metrics?: boolean;
-  set: string[];
-  seed: string;
-  json?: boolean;
-}
-
-function positiveNumber(name: string, text: string): number {
-  const v = Number(text);
-  if (!Number.isFinite(v) || v <= 0 || text.trim() === '') throw new UsageError(`--${name} ${text}: expected a positive number`);
-  return v;
-}
-
-function nonNegativeNumber(name: string, text: string): number {
-  const v = Number(text);
-  if (!Number.isFinite(v) || v < 0 || text.trim() === '') throw new UsageError(`--${name} ${text}: expected a non-negative number`);
-  return v;
-}
-
-function nonNegativeInt(name: string, text: string): number {
-  const v = Number(text);
-  if (!Number.isSafeInteger(v) || v < 0 || text.trim() === '') throw new UsageError(`--${name} ${text}: expected a non-negative integer`);
-  return v;
-}
-
-/** The run's seed: a non-negative integer. */
-function seedOf(text: string): number {
-  const seed = Number(text);
-  if (!Number.isSafeInteger(seed) || seed < 0 || text.trim() === '') throw new UsageError(`--seed ${text}: expected a non-negative integer`);
-  return seed;
-}
-
-function trafficCommand(opts: TrafficCliOptions, io: Io): number {
-  const spec = loadMachine(opts.machine);
-  if (!(PATTERNS as readonly string[]).includes(opts.pattern)) throw new UsageError(`--pattern ${opts.pattern}: valid: ${PATTERNS.join(', ')}`);
-  const nodes = positiveInt('nodes', opts.nodes);
-  const set = parseSets(opts.set, spec);
-  if (opts.routing !== undefined) set['routing.algorithm'] = opts.routing;
-  const config = resolveMachine(spec, nodes, set);
-  const base = {
-    pattern: opts.pattern as Pattern,
-    windowUs: positiveNumber('window', opts.window),
-    warmupUs: nonNegativeNumber('warmup', opts.warmup),
-    hotspot: nonNegativeInt('hotspot', opts.hotspot),
-    seed: seedOf(opts.seed),
-    perSource: opts.perSource ?? false,
-    metrics: opts.metrics ?? false,
-    ...(config.topology.kind === 'dragonfly'
-      ? { nodesPerGroup: config.topology.config.chassis * config.topology.config.routersPerChassis * config.topology.config.nodesPerRouter }
-      : {}),
-  };
-  const result = opts.sweep
-    ? sweepTraffic(config, base, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
-    : { rows: [runTraffic(config, { ...base, load: positiveNumber('load', opts.load) })], saturationFraction: null };
-  const out = { machine: spec.name, topology: config.topologySummary, nodes, pattern: opts.pattern, routing: config.topology.routing, ...result };
-  if (opts.json) {
-    io.out(JSON.stringify(out));
-    return 0;
-  }
-  io.out(`${opts.pattern} traffic on ${spec.name}: ${config.topologySummary}, ${nodes} nodes`);
-  io.out(formatTable(result.rows.map(({ sourceShares: _s, metrics: _m, ...r }) => r)));
-  if (opts.sweep) io.out(result.saturationFraction === null ? 'no saturation up to full load' : `saturates at ${result.saturationFraction} of peak injection`);
-  for (const row of result.rows) {
-    if (row.metrics) io.out(['', `fabric at load ${row.offeredFraction}:`, ...formatFabricMetrics(row.metrics, config.topology.routing)].join('\n'));
-  }
-  return 0;
-}
-
-/** Text lines of a fabric's metrics: link classes, hop histogram, latency percentiles, minimal share. */
-function formatFabricMetrics(f: FabricMetrics, routing: string): string[] {
-  const pct = (x: number): number => Number((100 * x).toFixed(2));
-  const lines = [
-    `over ${f.durationPs / 1e6} us, ${f.packets} packets delivered`,
-    formatTable(f.linkClasses.map((c) => ({ class: c.name, links: c.links, 'util%': pct(c.utilisation), 'max%': pct(c.maxUtilisation), 'creditStall%': pct(c.creditStall) }))),
-  ];
-  const h = f.hops;
-  const total = h.samples || 1;
-  lines.push(`hops (mean ${h.mean}, max ${h.max}): ${h.counts.map((n, i) => `${h.edges[i]}: ${pct(n / total)}%`).join(', ') || 'none'}`);
-  const l = f.latencyNs;
-  const q = (x: number): number => Number(histogramQuantile(l, x).toFixed(1));
-  lines.push(`packet latency ns: mean ${Number(l.mean.toFixed(1))}, p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${Number(l.max.toFixed(1))} (percentiles within their log bin, about 26 % wide)`);
-  lines.push(
-    f.routing === null
-      ? `routing ${routing}: minimal only`
-      : `routing ${routing}: ${pct(f.routing.minimal / (f.routing.minimal + f.routing.nonMinimal || 1))}% of packets minimal (${f.routing.nonMinimal} non-minimal)`,
-  );
-  if (f.flows !== null) lines.push(`flows: ${f.flows.transfers} block transfers carried as flows (${f.flows.bytes} bytes, in the link utilisation above), rates solved ${f.flows.solves} times`);
-  return lines;
 }
 
 interface TopoCliOptions {

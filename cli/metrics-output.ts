@@ -1,6 +1,7 @@
 /** `phit run --metrics` and `--trace` output: the per-rank and per-call tables, rank lists, trace files. */
 import { closeSync, writeSync } from 'node:fs';
-import type { CallStats, RankTime } from '../runtime/metrics.ts';
+import { histogramQuantile } from '../fabric/metrics.ts';
+import type { CallStats, FabricMetrics, RankTime } from '../runtime/metrics.ts';
 import { traceChunks, type Trace } from '../runtime/trace.ts';
 import { formatTable } from './table.ts';
 
@@ -45,4 +46,44 @@ export function writeTrace(fd: number, trace: Trace): number {
     closeSync(fd);
   }
   return bytes;
+}
+
+/** Text lines of a fabric's metrics: link classes, hop histogram, latency percentiles, minimal share, and link errors when a class has a bit-error rate. */
+export function formatFabricMetrics(f: FabricMetrics, routing: string): string[] {
+  const pct = (x: number): number => Number((100 * x).toFixed(2));
+  const lines = [
+    `over ${f.durationPs / 1e6} us, ${f.packets} packets delivered`,
+    formatTable(f.linkClasses.map((c) => ({ class: c.name, links: c.links, 'util%': pct(c.utilisation), 'max%': pct(c.maxUtilisation), 'creditStall%': pct(c.creditStall) }))),
+  ];
+  const h = f.hops;
+  const total = h.samples || 1;
+  lines.push(`hops (mean ${h.mean}, max ${h.max}): ${h.counts.map((n, i) => `${h.edges[i]}: ${pct(n / total)}%`).join(', ') || 'none'}`);
+  const l = f.latencyNs;
+  const q = (x: number): number => Number(histogramQuantile(l, x).toFixed(1));
+  lines.push(`packet latency ns: mean ${Number(l.mean.toFixed(1))}, p50 ${q(0.5)}, p90 ${q(0.9)}, p99 ${q(0.99)}, max ${Number(l.max.toFixed(1))} (percentiles within their log bin, about 26 % wide)`);
+  lines.push(
+    f.routing === null
+      ? `routing ${routing}: minimal only`
+      : `routing ${routing}: ${pct(f.routing.minimal / (f.routing.minimal + f.routing.nonMinimal || 1))}% of packets minimal (${f.routing.nonMinimal} non-minimal)`,
+  );
+  if (f.flows !== null) lines.push(`flows: ${f.flows.transfers} block transfers carried as flows (${f.flows.bytes} bytes, in the link utilisation above), rates solved ${f.flows.solves} times`);
+  if (f.linkErrors) {
+    const perHop = f.linkErrors.some((c) => c.controlErrors > 0);
+    lines.push('link errors (retransmissions: packets the receiving CRC rejected; replay: time their replays held the links, summed, and its share of the links\' time):');
+    lines.push(
+      formatTable(
+        f.linkErrors.map((c) => ({
+          class: c.name,
+          ber: c.ber,
+          packets: c.packets,
+          retransmissions: c.retransmissions,
+          'per 1e6': c.packets > 0 ? Number(((1e6 * c.retransmissions) / c.packets).toFixed(1)) : 0,
+          replayUs: Number((c.replayPs / 1e6).toFixed(3)),
+          'replay%': pct(c.replayShare),
+          ...(perHop ? { controlErrors: c.controlErrors } : {}),
+        })),
+      ),
+    );
+  }
+  return lines;
 }

@@ -3,6 +3,7 @@ import { Engine } from './engine/engine.ts';
 import { FIDELITY_LEVELS, type Fidelity } from './machines/fidelity.ts';
 import { presets } from './machines/index.ts';
 import { ParamReader, type MachineSpec } from './machines/spec.ts';
+import { berOfClass, checkBerClasses, linkEfficiency, resolveLinkErrors, type LinkErrorConfig, type LinkErrorParams } from './link-errors.ts';
 import { MAX_BUFFER_PHITS, Network, type AgeArbitration, type LinkParams, type NetworkParams } from './network.ts';
 import type { PacketFormatConfig } from './nic/packet-format.ts';
 import { putRequestPhits } from './nic/packet-format.ts';
@@ -106,6 +107,8 @@ export interface MachineConfig {
   readonly links: { readonly link: LinkParams; readonly optical?: LinkParams };
   /** Raw bandwidth of one link of each family, per direction, before link-layer efficiency (GB/s). */
   readonly rawLinkGBs: { readonly link: number; readonly optical?: number };
+  /** Bit errors per link class and the link-level retry (link-errors.ts). */
+  readonly linkErrors: LinkErrorConfig;
   readonly nic: NicParams;
   readonly cpu: CpuParams;
   readonly noise: NoiseParams;
@@ -249,6 +252,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     network,
     links: { link: linkOf('link'), ...(topology.kind === 'dragonfly' ? { optical: linkOf('optical') } : {}) },
     rawLinkGBs: { link: rawOf('link'), ...(topology.kind === 'dragonfly' ? { optical: rawOf('optical') } : {}) },
+    linkErrors: resolveLinkErrors(r),
     nic,
     cpu: {
       flopsPerPs: (r.number('cpu.gflops') * 1e9) / 1e12,
@@ -325,14 +329,47 @@ export interface Machine {
   hops(nodeA: number, nodeB: number): number;
 }
 
-/** Link timing of every link class of a built topology. */
+/** Link timing of every link class of a built topology, with its errors where `link.ber` gives the class a rate. */
 export function linksByClass(config: MachineConfig, graph: PortGraph): LinkParams[] {
+  checkBerClasses(config.linkErrors.ber, graph);
   return graph.classNames.map((name) => {
     const family = linkFamily(config.topology, name);
     const l = family === 'optical' ? config.links.optical : config.links.link;
     if (!l) throw new RangeError(`machine ${config.name}: no ${family} link parameters for link class ${name}`);
-    return l;
+    const ber = berOfClass(config.linkErrors.ber, name, graph.topology);
+    return ber > 0 ? { ...l, errors: linkErrorsOf(config, name, l, ber) } : l;
   });
+}
+
+/** The errors of link class `name` (timing `l`, bit-error rate `ber`); refuses a send buffer that does not cover the class's round trip. */
+function linkErrorsOf(config: MachineConfig, name: string, l: LinkParams, ber: number): LinkErrorParams {
+  const e = config.linkErrors;
+  const family = linkFamily(config.topology, name);
+  const raw = family === 'optical' ? config.rawLinkGBs.optical : config.rawLinkGBs.link;
+  const perHop = e.protocol === 'per-hop';
+  const errors: LinkErrorParams = {
+    ber,
+    wireBitsPerPs: ((raw ?? 0) * 8) / 1000,
+    protocol: e.protocol,
+    nackRoundTripPs: 2 * l.latencyPs + e.nackPs,
+    controlPs: perHop ? e.controlPs : 0,
+    controlBits: perHop ? e.controlBits : 0,
+    resumePs: perHop ? e.resumePhits * l.phitPs : 0,
+  };
+  // the send buffer holds a full packet and what follows it until its NACK could be back (the model never stalls a link on it)
+  const roundTripPs = errors.nackRoundTripPs + 2 * errors.controlPs + errors.resumePs;
+  const need = Math.ceil(roundTripPs / l.phitPs) + putRequestPhits(config.nic.format, config.nic.format.maxPayloadBytes) + l.overheadPhits;
+  if (e.sendBufferPhits < need) {
+    throw new RangeError(`parameter link.sendBuffer: ${e.sendBufferPhits} phits do not cover the round trip of a ${name} link with errors (${need} phits: a full packet and what follows it for ${(roundTripPs / 1000).toFixed(1)} ns)`);
+  }
+  return errors;
+}
+
+/** Network parameters as the flow level sees them: a link with errors moves full packets at its go-back-N efficiency. */
+function flowParams(params: NetworkParams, fullPacketPhits: number): NetworkParams {
+  if (!params.links.some((l) => l.errors !== undefined)) return params;
+  const links = params.links.map((l) => (l.errors === undefined ? l : { ...l, phitPs: l.phitPs / linkEfficiency(l.errors, (fullPacketPhits + l.overheadPhits) * l.phitPs) }));
+  return { ...params, links };
 }
 
 /** Raw bandwidth (GB/s per direction) of a link class of a machine. */
@@ -358,7 +395,7 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   let flowNet: FlowNetwork | null = null;
   if (config.fabric.fidelity === 'flow') {
     // large block transfers become flows over the same routes (the flow level)
-    const flows = new BteFlows(new FlowNetwork({ engine, graph, route, params: net.params, format: config.nic.format, routeSamples: spreadRoute ? 32 : 4, sampleLoads: graph.topology === 'torus', ...(spreadRoute ? { spreadRoute } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
+    const flows = new BteFlows(new FlowNetwork({ engine, graph, route, params: flowParams(net.params, putRequestPhits(config.nic.format, config.nic.format.maxPayloadBytes)), format: config.nic.format, routeSamples: spreadRoute ? 32 : 4, sampleLoads: graph.topology === 'torus', ...(spreadRoute ? { spreadRoute } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
     for (const nic of nics) {
       nic.flows = flows;
       nic.peers = nics;

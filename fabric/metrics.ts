@@ -1,6 +1,6 @@
 import type { Machine } from './machine.ts';
 import type { FlowCounters } from './flow/flow-network.ts';
-import { LATENCY_EDGES_PS, type NetworkCounters } from './network.ts';
+import { LATENCY_EDGES_PS, type LinkParams, type NetworkCounters } from './network.ts';
 import type { ClosGraph } from './topology/clos.ts';
 import type { DragonflyGraph } from './topology/dragonfly.ts';
 import { PORT_NODE, PORT_UNUSED, type PortGraph } from './topology/port-graph.ts';
@@ -26,6 +26,23 @@ export interface LinkClassMetrics {
   readonly maxUtilisation: number;
   /** Mean fraction of the run a link had a packet waiting for it that could not go for lack of credits. */
   readonly creditStall: number;
+}
+
+/** Bit errors on one link class and their replays (link-retry.ts). */
+export interface LinkErrorMetrics {
+  readonly name: string;
+  readonly links: number;
+  /** The class's bit-error rate (link.ber). */
+  readonly ber: number;
+  /** Hardware packets that crossed the class's links. */
+  readonly packets: number;
+  /** Packets the receiving CRC rejected: each one replayed with what followed it. */
+  readonly retransmissions: number;
+  /** Time replays held the class's links (ps, summed over the links), and its share of their time. */
+  readonly replayPs: number;
+  readonly replayShare: number;
+  /** Per-hop retry: control packets corrupted (ignored, the next one carried the error). */
+  readonly controlErrors: number;
 }
 
 /**
@@ -58,6 +75,8 @@ export interface FabricMetrics {
    * classes' utilisation too), their bytes and the solves of their rates; null at the other levels.
    */
   readonly flows: FlowCounters | null;
+  /** Per link class, retransmissions and replay time; only when some class has a bit-error rate (link.ber). */
+  readonly linkErrors?: readonly LinkErrorMetrics[];
 }
 
 const round6 = (x: number): number => Number(x.toFixed(6));
@@ -105,6 +124,7 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
     latencyNs: latencyHistogram(c),
     routing: canRouteNonMinimally(machine.config.topology) ? { minimal: c.packets - c.nonMinimal, nonMinimal: c.nonMinimal } : null,
     flows: machine.flows ? machine.flows.counters() : null,
+    ...(c.retry !== null ? { linkErrors: linkErrors(g, c, machine.net.params.links, durationPs) } : {}),
   };
 }
 
@@ -134,6 +154,29 @@ function linkClasses(g: PortGraph, c: NetworkCounters, durationPs: number): Link
     const l = links[cls]!;
     if (l === 0) continue;
     out.push({ name: g.classNames[cls]!, links: l, utilisation: round6(util[cls]! / l), maxUtilisation: round6(max[cls]!), creditStall: round6(stall[cls]! / l) });
+  }
+  return out;
+}
+
+/** Retransmissions and replay time of every class with links (c.retry set). */
+function linkErrors(g: PortGraph, c: NetworkCounters, links: readonly LinkParams[], durationPs: number): LinkErrorMetrics[] {
+  const r = c.retry!;
+  const count = new Float64Array(g.classNames.length);
+  for (let gp = 0; gp < g.routers * g.radix; gp++) if (isLink(g, gp)) count[g.portClass[gp]!]!++;
+  const out: LinkErrorMetrics[] = [];
+  for (let cls = 0; cls < count.length; cls++) {
+    const n = count[cls]!;
+    if (n === 0) continue;
+    out.push({
+      name: g.classNames[cls]!,
+      links: n,
+      ber: links[cls]?.errors?.ber ?? 0,
+      packets: r.packets[cls]!,
+      retransmissions: r.retransmissions[cls]!,
+      replayPs: r.replayPs[cls]!,
+      replayShare: round6(r.replayPs[cls]! / (n * durationPs)),
+      controlErrors: r.controlErrors[cls]!,
+    });
   }
   return out;
 }

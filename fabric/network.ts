@@ -1,4 +1,6 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
+import type { LinkErrorParams } from './link-errors.ts';
+import { LinkRetry, type RetryCounters } from './link-retry.ts';
 import type { PacketPool } from './packet.ts';
 import { modU32, type BoundRoute, type LoadView, type NextPort, type RouteChoice } from './routing/routing.ts';
 import { PORT_NODE, routerDistances, type PortGraph } from './topology/port-graph.ts';
@@ -58,6 +60,8 @@ export interface LinkParams {
   readonly latencyPs: number;
   /** Link-layer phits added to every packet (CRC, sideband, idle). */
   readonly overheadPhits: number;
+  /** Bit errors and their link-level retry (link-errors.ts); absent: the class never errs. */
+  readonly errors?: LinkErrorParams;
 }
 
 /** What the network hands delivered packets to (the NIC of a node). */
@@ -111,6 +115,8 @@ export interface NetworkCounters {
   readonly latencyMaxPs: number;
   /** Delivered packets whose route was non-minimal (see Network.enableMetrics). */
   readonly nonMinimal: number;
+  /** Retransmissions and replay time per link class, when some class has link errors; null otherwise. */
+  readonly retry: RetryCounters | null;
 }
 
 /**
@@ -239,6 +245,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
    */
   private readonly capPhits: number;
   private readonly endpoints: (Endpoint | undefined)[];
+  /** Link errors and their replays (link-retry.ts), or null when no link class errs: then a send pays one test of this field. */
+  readonly retry: LinkRetry | null;
   /** Packet-hops (channel traversals between routers) so far. */
   linkHops = 0;
   /** Packets delivered so far. */
@@ -299,6 +307,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.kindPhitPs = Float64Array.from([...params.links.map((l) => l.phitPs), params.ejectPhitPs, params.injectPhitPs]);
     this.kindLatPs = Float64Array.from([...params.links.map((l) => l.latencyPs), params.ejectLatencyPs, params.injectLatencyPs]);
     this.kindOvh = Int32Array.from([...params.links.map((l) => l.overheadPhits), 0, 0]);
+    this.retry = params.links.some((l) => l.errors !== undefined && l.errors.ber > 0) ? new LinkRetry(params.links.map((l) => l.errors), nLinkKinds + 2, engine.seed) : null;
     this.groupRot = new Uint16Array(nChan);
     this.grants = new Uint8Array(nChan);
     if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
@@ -408,6 +417,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.mLatMax = 0;
     this.mNonMin = 0;
     this.onMetricsReset?.();
+    this.retry?.resetCounters();
   }
 
   /** Told when the collector starts counting afresh (the flow level resets its own counters then). */
@@ -432,6 +442,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       latencySumPs: this.mLatSum,
       latencyMaxPs: this.mLatMax,
       nonMinimal: this.mNonMin,
+      retry: this.retry === null ? null : this.retry.snapshot(),
     };
   }
 
@@ -983,6 +994,16 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private spreadShare = 0;
   private spreadTail = 0;
 
+  /** The time replays of a packet of `units` hardware packets, serialized in `ser`, hold channel `chan` of kind `kind` (link-retry.ts); it stays busy that much longer. */
+  private replay(chan: number, kind: number, ser: number, units: number): number {
+    const r = this.retry!.replayPs(kind, ser, units);
+    if (r > 0) {
+      this.busyUntil[chan]! += r;
+      if (this.mOn) this.mBusy[chan]! += r;
+    }
+    return r;
+  }
+
   /** Puts packet `p`, leaving input queue `iq`, on channel `chan` now. */
   private send(chan: number, p: number, iq: number): void {
     const pk = this.pkts;
@@ -1036,6 +1057,13 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     if (chan >= this.nGP) pk.injectedAt[p] = now; // enters the network proper
     if (this.onHop) this.onHop(p, chan, now);
+    // the copy that gets through starts now, later if the link corrupts the packet
+    let start = now;
+    if (this.retry !== null) {
+      const replay = this.replay(chan, kind, ser, units);
+      start += replay;
+      end += replay;
+    }
     const lat = this.kindLatPs[kind]!;
     const down = this.chanDown[chan]!;
     pk.tailAt[p] = end + lat;
@@ -1045,7 +1073,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         this.linkHops++;
       }
       pk.at[p] = down;
-      this.engine.at(now + lat + this.params.routerLatencyPs, this.id, Ev.Arrive, p);
+      this.engine.at(start + lat + this.params.routerLatencyPs, this.id, Ev.Arrive, p);
     } else {
       this.engine.at(end + lat, this.id, Ev.Deliver, p);
     }

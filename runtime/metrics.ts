@@ -4,7 +4,7 @@
  * the HTML report.
  */
 
-export type { Histogram, LinkClassMetrics, RouterLoad, FabricMetrics } from '../fabric/metrics.ts';
+export type { Histogram, LinkClassMetrics, LinkErrorMetrics, RouterLoad, FabricMetrics } from '../fabric/metrics.ts';
 import type { FabricMetrics } from '../fabric/metrics.ts';
 
 /** Where one rank's time went (us); the three add up to the rank's finish time. */

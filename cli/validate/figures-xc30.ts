@@ -1,5 +1,6 @@
-/** Checks of the Cray XC (Aries) figures, seed 001_68348b17bd328203.txt (ids A1-A27). */
-import { machineSpec } from '../../fabric/machine.ts';
+/** Checks of the Cray XC (Aries) figures, seed 001_68348b17bd328203.txt (ids A1-A28). */
+import { machineSpec, rawLinkGBs } from '../../fabric/machine.ts';
+import { undetectedErrorsPerSecond } from '../../fabric/link-errors.ts';
 import { buildCeTree } from '../../fabric/nic/collective-engine.ts';
 import { getResponsePhits, putRequestPhits } from '../../fabric/nic/packet-format.ts';
 import { maxCablesPerPair, type DragonflyConfig, type DragonflyGraph } from '../../fabric/topology/dragonfly.ts';
@@ -29,6 +30,9 @@ const payloadEfficiency = (): number => {
   const f = c.nic.format;
   return (64 / ((putRequestPhits(f, 64) + f.responsePhits) * (f.phitBits / 8))) * (f.phitBits / 8 / c.links.link.phitPs / (c.rawLinkGBs.link / 1000));
 };
+
+/** Seconds in a year (365.25 days). */
+const YEAR_S = 365.25 * 86400;
 
 /** Why A27's range of random-AMO rates is widened. */
 const AMO_RANGE_WHY = 'a range of measured rates: its ends widened by the 15 % SEED-FIGURES.md gives a measured figure';
@@ -357,5 +361,16 @@ export const xc30Checks: readonly Check[] = [
     id: 'A27', machine: M, quantity: 'AMOs on 8192 random variables over 64 MiB, 4 KiB pages', source: PERF,
     paper: { relation: 'range', value: 50, high: 120, unit: 'M/s' }, tolerance: 0.15, toleranceWhy: AMO_RANGE_WHY, kind: 'predicted', tier: 'quick',
     measure: async () => rate('amorate', 8, 8, { vars: '8192', amos: '200', warmup: '50', arrayBytes: '64MiB' }, { 'dmapp.heapPage': '4KiB' }),
+  },
+  {
+    // the seed's formula over the model's links: every lane of every router-to-router link of a
+    // 25,000-node machine sends 60-byte CRC blocks all the time; a block with 4 or more bit
+    // errors (link.crcDistance) passes its 20-bit CRC with probability 2^-20
+    id: 'A28', machine: M, quantity: 'years between undetected link errors, 25,000 nodes at BER 1e-7 (20-bit CRC per 60 B)', source: `${S} "Network Reliability"`,
+    paper: { relation: 'atLeast', value: 7250, unit: 'years' }, paperText: 'under one undetected error in 7,250 years', kind: 'fitted', fittedParams: ['link.crcDistance'], tier: 'quick',
+    measure: async () => {
+      const c = config(M, 25000, { 'link.ber': '1e-7' });
+      return 1 / (undetectedErrorsPerSecond(c.linkErrors, topology(c).graph, (cls) => rawLinkGBs(c, cls)) * YEAR_S);
+    },
   },
 ];

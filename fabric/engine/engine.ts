@@ -84,8 +84,10 @@ export class Engine implements EventHandler {
   now = 0;
   /** Events processed so far. */
   events = 0;
-  /** The run's only source of randomness. */
+  /** The run's source of randomness. */
   readonly rng: Prng;
+  /** The seed the run started from (components with a stream of their own derive it from this). */
+  readonly seed: number;
   private readonly queue = new EventQueue(4096);
   private readonly handlers: EventHandler[] = [];
   private readonly threads: Thread[] = [];
@@ -99,6 +101,7 @@ export class Engine implements EventHandler {
   private nextProgress = Infinity;
 
   constructor(seed = 1) {
+    this.seed = seed;
     this.rng = new Prng(seed);
     this.selfId = this.register(this);
   }

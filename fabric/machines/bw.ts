@@ -1,6 +1,7 @@
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { linkErrorParams } from './link-error-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 003';
@@ -31,6 +32,17 @@ export const bw: MachineSpec = {
     'link.efficiency': { value: 1, help: 'payload efficiency per phit', source: `${S} §4.1: the data-link layer's sideband bits and EOP phit are counted in the packet format` },
     'link.latency': { value: '10ns', help: 'cable and SerDes latency', source: 'assumed' },
     'link.overheadPhits': { value: 0, help: 'link-layer phits per packet', source: `${S} §4.1: the EOP phit is in packet.eopPhits` },
+    ...linkErrorParams({
+      berSource: 'phit: errors off by default; the seed gives no measured rate',
+      retry: { value: 'go-back-n', source: `${S} §4.3: the LCB sends with a sliding window go-back-N protocol, send buffer and retry per packet` },
+      nackDelay: { value: '300ns', source: `estimate: the 256-phit input buffers cover the round trip across the channel (${S} §4.2): 256 x 1.28 ns = 328 ns, less the wire both ways` },
+      sendBuffer: { value: 512, source: 'estimate: the seed gives no size; covers a full packet and the 320 ns round trip (269 phits)' },
+      controlPacket: { value: '0B', source: `${S} §4.3: sequence numbers and acknowledgements ride in 2 sideband bits of every phit` },
+      resumePhits: { value: 0, source: 'go-back-n: the replay follows the NACK at once' },
+      crcBits: { value: 16, source: `estimate: ${S} §4.1, §4.3: the CRC sits in the 24-bit EOP phit beside its ok field; its width is not given` },
+      crcBlock: { value: '57B', source: `${S} §4.3: one CRC per packet; a 32-byte write is 19 24-bit phits (B4)` },
+      crcDistance: { value: 4, source: 'estimate: a 16-bit CRC such as CCITT\'s catches any 3 bit errors in up to 32,751 bits' },
+    }),
     'netlink.tiles': { value: 4, help: 'injection ports of a processor, one per slice', source: `${S} §2.2: four injection ports (B5)` },
     'netlink.clock': { value: '781.25MHz', help: 'phit rate of one injection port', source: `${S}: 18.75 Gb/s / 24-bit phits (B1)` },
     'netlink.latency': { value: '10ns', help: 'processor to R1 router latency', source: 'assumed: midplane links' },

@@ -1,6 +1,7 @@
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { linkErrorParams } from './link-error-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 002';
@@ -30,6 +31,17 @@ export const sc5832: MachineSpec = {
     'link.efficiency': { value: 0.8, help: 'payload efficiency of the line code', source: `${S} §3: 8b/10b coding (K3)` },
     'link.latency': { value: '10ns', help: 'wire and SerDes latency', source: 'assumed' },
     'link.overheadPhits': { value: 0, help: 'link-layer words per packet', source: `${S} §3: header and trailer are counted in the packet format` },
+    ...linkErrorParams({
+      berSource: `phit: errors off by default; ${S} §6.3: isolated bit errors so rare that the rate is far below 1e-18`,
+      retry: { value: 'per-hop', source: `${S} §3.1, §4.3: the receiver flags a bad CRC in its next control packet and drops data until the sender acknowledges; the sender replays from the packet after the last good sequence number` },
+      nackDelay: { value: '5ns', source: `estimate: one 200 MHz switch clock to compare the CRC when the trailer arrives (${S} §4.3)` },
+      sendBuffer: { value: 320, source: `${S} §3.2: sequence numbers 0-15 are not reused until acknowledged: 16 packets of at most 20 words` },
+      controlPacket: { value: '15B', source: `${S} §3.3: control packets are fifteen bytes, ending with four bytes of CRC (K8)` },
+      resumePhits: { value: 2, source: `estimate: ${S} §4.3 names "a special short data packet": a header and a trailer word` },
+      crcBits: { value: 32, source: `${S} §3.2: each packet ends with a 32-bit CRC` },
+      crcBlock: { value: '160B', source: `${S} §3.2: a packet of at most 20 words (header, 2 to 18 payload words, trailer)` },
+      crcDistance: { value: 5, source: 'estimate: the seed names no polynomial; the IEEE CRC-32 catches any 4 bit errors in up to 2,974 bits' },
+    }),
     'netlink.tiles': { value: 1, help: 'injection channels of the DMA engine', source: 'assumed' },
     'netlink.clock': { value: '250MHz', help: 'injection channel: one word per cycle', source: 'assumed: 2 GB/s into the switch' },
     'netlink.latency': { value: '5ns', help: 'DMA engine to switch latency', source: 'assumed' },

@@ -7,6 +7,7 @@
  */
 import { CLOS_RANKS } from '../topology/clos.ts';
 import { FIDELITY_LEVELS } from './fidelity.ts';
+import { isBerText, MAX_BER, RETRY_PROTOCOLS } from '../link-errors.ts';
 import { ROUTINGS_BY_TOPOLOGY, TOPOLOGY_KINDS } from '../topology/topologies.ts';
 import { parseBandwidth, parseBytes, parseHz, parseTimePs } from '../units.ts';
 
@@ -32,6 +33,8 @@ export type ParamKind =
   | { readonly type: 'hex'; readonly digits: number }
   /** none, or torus links like x+@1.2.3 joined by commas. */
   | { readonly type: 'brokenLinks' }
+  /** A bit-error rate, or class=rate items after an optional rate for the classes not named. */
+  | { readonly type: 'ber' }
   /** A word ("auto", "max", "nic") or a value of another kind. */
   | { readonly type: 'word'; readonly word: string; readonly meaning: string; readonly other: ParamKind };
 
@@ -58,6 +61,8 @@ const torus = (kind: ParamKind): ParamSchema => ({ kind, topology: 'torus' });
 const dragonfly = (kind: ParamKind): ParamSchema => ({ kind, topology: 'dragonfly' });
 const all = (kind: ParamKind): ParamSchema => ({ kind });
 const arbitration = (kind: ParamKind): ParamSchema => ({ kind, optional: true });
+/** Link errors are off on a machine without these keys (link-errors.ts: all or none). */
+const linkErrors = (kind: ParamKind): ParamSchema => ({ kind, optional: true });
 
 /** Every machine parameter key and the kind of its value. */
 export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
@@ -90,6 +95,15 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'link.efficiency': all(efficiency),
   'link.latency': all(time),
   'link.overheadPhits': all(count),
+  'link.ber': linkErrors({ type: 'ber' }),
+  'link.retry': linkErrors({ type: 'enum', values: RETRY_PROTOCOLS }),
+  'link.nackDelay': linkErrors(time),
+  'link.sendBuffer': linkErrors(positive),
+  'link.controlPacket': linkErrors(size),
+  'link.resumePhits': linkErrors(count),
+  'link.crcBits': linkErrors(positive),
+  'link.crcBlock': linkErrors(size),
+  'link.crcDistance': linkErrors(positive),
   'optical.lanes': dragonfly(positive),
   'optical.laneRate': dragonfly(bandwidth),
   'optical.efficiency': dragonfly(efficiency),
@@ -230,6 +244,8 @@ export function describeKind(kind: ParamKind, topology?: string): KindText {
       return { noun: `${kind.digits} hex digits`, expected: `exactly ${kind.digits} hex digits, e.g. ${'0'.repeat(kind.digits - 1)}f` };
     case 'brokenLinks':
       return { noun: 'a list of torus links', expected: 'none, or links like x+@1.2.3 (dimension, direction, router coordinates) joined by commas' };
+    case 'ber':
+      return { noun: 'a bit-error rate', expected: `a rate from 0 to ${MAX_BER} for every link class, or class=rate items after an optional rate for the others, e.g. 1e-12,global=1e-9` };
     case 'word': {
       const o = describeKind(kind.other, topology);
       return { noun: `${kind.word} or ${o.noun}`, expected: `${kind.word} (${kind.meaning}) or ${o.expected}` };
@@ -282,6 +298,8 @@ export function isValueOf(kind: ParamKind, text: string, topology?: string): boo
       return new RegExp(`^[0-9a-fA-F]{${kind.digits}}$`).test(text);
     case 'brokenLinks':
       return text.trim() === 'none' || text.split(',').every((item) => /^[a-z][+-]@\d+(\.\d+)*$/.test(item.trim()));
+    case 'ber':
+      return isBerText(text);
     case 'word':
       return text === kind.word || isValueOf(kind.other, text, topology);
   }

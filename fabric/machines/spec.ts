@@ -27,6 +27,10 @@ export class ParamReader {
     const topology = String(overrides['topology.kind'] ?? spec.params['topology.kind']?.value ?? '');
     validateParams(overrides, '', { machine: spec.name, valid: Object.keys(spec.params), topology });
   }
+  /** Whether the machine has parameter `key` (optional features lack theirs). */
+  has(key: string): boolean {
+    return Object.hasOwn(this.overrides, key) || Object.hasOwn(this.spec.params, key);
+  }
   raw(key: string): string | number {
     if (key in this.overrides) return this.overrides[key]!;
     const d = this.spec.params[key];

@@ -1,6 +1,7 @@
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { linkErrorParams } from './link-error-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 001';
@@ -42,6 +43,17 @@ export const xc30: MachineSpec = {
     'optical.efficiency': { value: 0.9, help: 'link-layer payload efficiency per flit', source: `${S}: LCB overhead 1 flit in 10 (A8)` },
     'optical.latency': { value: '15ns', help: 'latency of a global link', source: 'assumed: minimal routes within 500 ns (A22)' },
     'optical.overheadPhits': { value: 0, help: 'link-layer flits per packet', source: `${S}: per-flit overhead only` },
+    ...linkErrorParams({
+      berSource: `phit: errors off by default; ${S} "Network Reliability": measured rates on working links are better than 1e-12`,
+      retry: { value: 'go-back-n', source: `${S} "Aries Router": the link input logic checks the CRC and acknowledges success or failure; the sending link retransmits on an error` },
+      nackDelay: { value: '50ns', source: 'estimate: the CRC closes each set of ten flits (13 ns) and the answer rides in the sets of the reverse stream' },
+      sendBuffer: { value: 256, source: `estimate: ${S} "Aries Router": a send buffer that covers the round trip on a long optical cable; size not given` },
+      controlPacket: { value: '0B', source: `${S} "Aries Router": acknowledgements ride in the reverse stream` },
+      resumePhits: { value: 0, source: 'go-back-n: the replay follows the NACK at once' },
+      crcBits: { value: 20, source: `${S} "Aries Router", "Network Reliability": a 20-bit CRC on each set of ten 48-bit flits` },
+      crcBlock: { value: '60B', source: `${S} "Network Reliability": a 20-bit CRC protects 60 bytes across three lanes` },
+      crcDistance: { value: 4, source: `fitted: with 4 the seed's estimate for 25,000 nodes at BER 1e-7 comes out (A28); the seed gives no polynomial` },
+    }),
     'netlink.tiles': { value: 4, help: 'processor tiles a NIC injects through', source: `${S}: 4 processor tiles shared by NIC0/NIC1 (A2)` },
     'netlink.clock': { value: '875MHz', help: 'processor tile clock: one flit per cycle', source: `${S}: a 48-bit flit per clock at 875 MHz (A5)` },
     'netlink.latency': { value: '5ns', help: 'NIC to router latency', source: 'assumed' },

@@ -1,6 +1,7 @@
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { linkErrorParams } from './link-error-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 004';
@@ -33,6 +34,17 @@ export const xe6: MachineSpec = {
     'link.latency': { value: '15ns', help: 'wire and SerDes latency of a link', source: 'assumed: with router.latency gives 105 ns per hop (§V.A)' },
     'link.efficiency': { value: 1, help: 'link-layer payload efficiency per phit', source: 'assumed: Gemini overheads are counted per packet (link.overheadPhits)' },
     'link.overheadPhits': { value: 2, help: 'link-layer phits per packet (CRC, sideband, ack)', source: `assumed: makes a 64-byte write 64/(34x3 B) = 63 % efficient, §V.A` },
+    ...linkErrorParams({
+      berSource: 'phit: errors off by default; the seed gives no measured rate',
+      retry: { value: 'go-back-n', source: `${S} §IV: links deliver reliably with a sliding window protocol; the receiving link checks the CRC as a packet arrives and the sending link retransmits on an error` },
+      nackDelay: { value: '100ns', source: 'estimate: the seed gives no figure; about two full packets (43 ns each) for the CRC check and the NACK\'s slot in the reverse stream' },
+      sendBuffer: { value: 256, source: `estimate: ${S} §IV: a send buffer of sufficient size to cover the round trip; size not given` },
+      controlPacket: { value: '0B', source: `${S} §IV: the error returns in the link's reverse stream` },
+      resumePhits: { value: 0, source: 'go-back-n: the replay follows the NACK at once' },
+      crcBits: { value: 16, source: `${S} §IV: a 16-bit packet CRC` },
+      crcBlock: { value: '96B', source: `${S} §IV: it protects up to 64 bytes of data and the headers, 768 bits at most` },
+      crcDistance: { value: 4, source: 'estimate: a 16-bit CRC such as CCITT\'s catches any 3 bit errors in up to 32,751 bits' },
+    }),
     'netlink.tiles': { value: 8, help: 'router processor tiles the NICs inject through', source: `${S} §I: 8 tiles for the NICs` },
     'netlink.clock': { value: '800MHz', help: 'processor tile clock: one phit per cycle per tile', source: `${S} §V: router at 800 MHz; §V.A: one 64-byte (32-phit) packet per tile every 32 cycles` },
     'netlink.latency': { value: '5ns', help: 'NIC to router (and back) latency', source: 'assumed' },

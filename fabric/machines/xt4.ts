@@ -1,6 +1,7 @@
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { linkErrorParams } from './link-error-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 000';
@@ -34,6 +35,17 @@ export const xt4: MachineSpec = {
     'link.efficiency': { value: 1, help: 'payload efficiency per flit', source: 'assumed: flits carry their own framing' },
     'link.latency': { value: '5ns', help: 'wire latency', source: `assumed: with router.latency 50 ns per hop (S3)` },
     'link.overheadPhits': { value: 0, help: 'link-layer flits per packet', source: 'assumed' },
+    ...linkErrorParams({
+      berSource: 'phit: errors off by default; the seed gives no measured rate',
+      retry: { value: 'go-back-n', source: `${S} "SeaStar Router Microarchitecture": the LCB implements a sliding window go-back-N link-layer protocol` },
+      nackDelay: { value: '160ns', source: `estimate: the 96-flit input buffers cover the link's round trip at 3.2 Gb/s (${S} S5): 96 x 1.77 ns = 170 ns, less the wire both ways` },
+      sendBuffer: { value: 128, source: 'estimate: the seed gives no size; covers a full packet and the 170 ns round trip (105 flits)' },
+      controlPacket: { value: '0B', source: `assumed: ${S} "Flow Control": credits ride in the flit stream (idle flits); acknowledgements are taken to as well` },
+      resumePhits: { value: 0, source: 'go-back-n: the replay follows the NACK at once' },
+      crcBits: { value: 16, source: 'estimate: the seed names no CRC; a 16-bit packet CRC as on its successor Gemini (seed 004 §IV)' },
+      crcBlock: { value: '77B', source: `estimate: one CRC per packet, at most 9 68-bit flits (${S}, S7)` },
+      crcDistance: { value: 4, source: 'estimate: a 16-bit CRC such as CCITT\'s catches any 3 bit errors in up to 32,751 bits' },
+    }),
     'netlink.tiles': { value: 1, help: 'processor ports', source: `${S}: one processor port (S1)` },
     'netlink.clock': { value: '800MHz', help: 'processor port: one flit per cycle', source: 'assumed: faster than a link so a node can fill one' },
     'netlink.latency': { value: '5ns', help: 'NIC to router latency', source: 'assumed' },
