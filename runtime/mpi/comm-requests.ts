@@ -134,7 +134,7 @@ export class RequestComm extends CommBase {
     this.checkRequest('requestGetStatus', req);
     req.checkUsable('requestGetStatus');
     await this.poll('requestGetStatus', [req]);
-    return req.done ? { flag: true, status: req.peek() } : { flag: false, status: null };
+    return req.done ? { flag: true, status: req.statusForProgram() } : { flag: false, status: null };
   }
 
   /**
