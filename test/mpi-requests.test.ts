@@ -267,7 +267,8 @@ describe('getCount', () => {
           await mpi.send(new Uint8Array(0), 0, 1);
           return null;
         }
-        const st = await mpi.recv(new Int32Array(2), 1, 0);
+        // bytes into a byte buffer (6 bytes into an Int32Array would be MPI_ERR_TYPE), counted as other types
+        const st = await mpi.recv(new Uint8Array(8), 1, 0);
         const zero = await mpi.recv(new Int32Array(2), 1, 1);
         return {
           st,
@@ -282,7 +283,7 @@ describe('getCount', () => {
       },
     });
     const g = r.result!;
-    expect(g.st).toEqual({ source: 1, tag: 0, count: 1, bytes: 6 });
+    expect(g.st).toEqual({ source: 1, tag: 0, count: 6, bytes: 6 });
     expect(g.i32).toBe(g.UNDEFINED);
     expect(g.u16).toBe(3);
     expect(g.two).toBe(3);
