@@ -10,7 +10,7 @@ import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, checkAlgorithms } from '../runtime/mpi/coll/index.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
-import { simulate } from '../runtime/simulate.ts';
+import { simulate, type SimulateOptions, type SimulateProgress } from '../runtime/simulate.ts';
 import { ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
 import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
 import { formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
@@ -35,6 +35,8 @@ interface Io {
   err: (s: string) => void;
   /** stderr when it is a terminal: progress is drawn there; absent when piped (and in-process). */
   tty?: NodeJS.WriteStream;
+  /** In-process callers (tests): a run stops as a failure once it has processed more engine events than this. */
+  maxEvents?: number;
 }
 
 const defaultIo: Io = {
@@ -306,12 +308,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file (.yaml/.yml/.json, see 'phit machines show')`, 'xe6')
     .option('-n, --nodes <n>', 'number of nodes', '64')
     .option('--pattern <p>', `traffic pattern (${PATTERNS.join(', ')})`, 'uniform')
-    .option('--load <fraction>', 'offered load, fraction of each NIC peak injection bandwidth', '0.5')
+    .option('--load <fraction>', 'offered load, fraction of each NIC peak injection bandwidth (above 0, at most 1)', '0.5')
     .option('--sweep', 'sweep the load from 0.1 to 1.0 and report the saturation point')
     .option('--routing <name>', 'routing algorithm (see the machine preset)')
     .option('--hotspot <node>', 'hotspot pattern: the node everyone sends to', '0')
-    .option('--window <us>', 'measurement window in simulated us', '20')
-    .option('--warmup <us>', 'warm-up before measuring, simulated us', '5')
+    .option('--window <us>', 'measurement window in simulated us (at most 10000)', '20')
+    .option('--warmup <us>', 'warm-up before measuring, simulated us (at most 10000)', '5')
     .option('--per-source', "report each source's share of the delivered bandwidth")
     .option('--metrics', 'also measure the fabric over the window: link utilisation and credit stall per link class, hop and latency histograms, minimal-route share')
     .option('-s, --set <key=value>', 'set a machine parameter (repeatable)', collect, [])
@@ -371,15 +373,20 @@ interface TrafficCliOptions {
   json?: boolean;
 }
 
-function positiveNumber(name: string, text: string): number {
+/** Longest warm-up or measurement window of `phit traffic` (simulated us): every NIC offers packets all along. */
+const TRAFFIC_MAX_US = 10_000;
+
+function positiveNumber(name: string, text: string, max = Number.MAX_VALUE): number {
   const v = Number(text);
   if (!Number.isFinite(v) || v <= 0 || text.trim() === '') throw new UsageError(`--${name} ${text}: expected a positive number`);
+  if (v > max) throw new UsageError(`--${name} ${text}: at most ${max}`);
   return v;
 }
 
-function nonNegativeNumber(name: string, text: string): number {
+function nonNegativeNumber(name: string, text: string, max = Number.MAX_VALUE): number {
   const v = Number(text);
   if (!Number.isFinite(v) || v < 0 || text.trim() === '') throw new UsageError(`--${name} ${text}: expected a non-negative number`);
+  if (v > max) throw new UsageError(`--${name} ${text}: at most ${max}`);
   return v;
 }
 
@@ -405,8 +412,8 @@ function trafficCommand(opts: TrafficCliOptions, io: Io): number {
   const config = resolveMachine(spec, nodes, set);
   const base = {
     pattern: opts.pattern as Pattern,
-    windowUs: positiveNumber('window', opts.window),
-    warmupUs: nonNegativeNumber('warmup', opts.warmup),
+    windowUs: positiveNumber('window', opts.window, TRAFFIC_MAX_US),
+    warmupUs: nonNegativeNumber('warmup', opts.warmup, TRAFFIC_MAX_US),
     hotspot: nonNegativeInt('hotspot', opts.hotspot),
     seed: seedOf(opts.seed),
     perSource: opts.perSource ?? false,
@@ -417,7 +424,7 @@ function trafficCommand(opts: TrafficCliOptions, io: Io): number {
   };
   const result = opts.sweep
     ? sweepTraffic(config, base, [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0])
-    : { rows: [runTraffic(config, { ...base, load: positiveNumber('load', opts.load) })], saturationFraction: null };
+    : { rows: [runTraffic(config, { ...base, load: positiveNumber('load', opts.load, 1) })], saturationFraction: null };
   const out = { machine: spec.name, topology: config.topologySummary, nodes, pattern: opts.pattern, routing: config.topology.routing, ...result };
   if (opts.json) {
     io.out(JSON.stringify(out));
@@ -534,6 +541,17 @@ function traceOptions(opts: RunOptions, ranks: number): TraceOptions | undefined
   };
 }
 
+/** Progress options that stop a run after `cap` engine events (and pass progress on to `draw`). */
+function capped(cap: number, draw?: (p: SimulateProgress) => void): Pick<SimulateOptions<unknown>, 'onProgress' | 'progressEvery'> {
+  return {
+    progressEvery: Math.max(1, Math.min(cap, 1 << 18)),
+    onProgress: (p) => {
+      draw?.(p);
+      if (p.events > cap) throw new Error(`run stopped after ${p.events} engine events, more than the caller's cap of ${cap}`);
+    },
+  };
+}
+
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
   const app = await loadApp(appName);
   const spec = loadMachine(opts.machine);
@@ -570,9 +588,11 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   }
   // on a terminal, one line of progress on stderr (simulated time, events, events/s), erased at the end
   const line = io.tty ? progressLine(io.tty) : null;
+  const cap = io.maxEvents;
+  const progress = cap !== undefined ? capped(cap, line?.onProgress) : line ? { onProgress: line.onProgress } : {};
   let r;
   try {
-    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...(line ? { onProgress: line.onProgress } : {}) });
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...progress });
   } catch (e) {
     if (traceFd >= 0) closeSync(traceFd);
     throw e;
