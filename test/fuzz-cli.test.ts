@@ -80,6 +80,23 @@ const runParam: fc.Arbitrary<Case> = fc.constantFrom(...Object.values(apps)).cha
   ).map(({ item, names }) => ({ argv: ['run', app.name, '--nodes', String(Math.max(2, app.minRanks)), '--param', item], names })),
 );
 
+/** Sizes of a machine's structure within each count's cap whose product is beyond every machine. */
+const HUGE_STRUCTURE: Readonly<Record<string, string>> = {
+  'torus.nodesPerRouter': '1000000',
+  'dragonfly.chassis': '1000000',
+  'dragonfly.routersPerChassis': '1000000',
+  'dragonfly.blackLinks': '1000000',
+  'dragonfly.globalPorts': '1000000',
+  'dragonfly.nodesPerRouter': '5000',
+  'kautz.degree': '1000000',
+};
+
+/** `phit run --machine m --set key=huge` for a key of the machine's structure. */
+const runStructure: fc.Arbitrary<Case> = fc.constantFrom(...MACHINES.flatMap((m) => Object.keys(HUGE_STRUCTURE).filter((k) => k in presets[m]!.params).map((k) => [m, k] as const))).map(([m, k]) => ({
+  argv: ['run', 'pingpong', '--machine', m, '--nodes', '2', '--param', 'maxBytes=8', '--set', `${k}=${HUGE_STRUCTURE[k]!}`],
+  names: [HUGE_STRUCTURE[k]!],
+}));
+
 /** `phit run --machine m --set key=bad`, or a key the machine does not have. */
 const runSet: fc.Arbitrary<Case> = fc.constantFrom(...MACHINES).chain((m) =>
   fc.oneof(
@@ -165,6 +182,7 @@ describe('fuzz: bad command lines end in one line naming the bad value, exit 2 o
     ['run --param', 200, runParam],
     ['run --set', 200, runSet],
     ['run --coll', 50, runColl],
+    ['run --set of a huge structure', 20, runStructure],
     ['topo', 100, topo],
     ['traffic', 120, traffic],
     ['machines show, sweep, validate, conformance', 120, others],

@@ -93,7 +93,7 @@ export function badKindValue(kind: ParamKind): fc.Arbitrary<string> {
     case 'routing':
       return notOneOf(['dor', 'table', 'minimal', 'valiant', 'adaptive', 'ugal', 'source', 'multipath', 'updown', 'shortest']);
     case 'ints':
-      return fc.oneof(words, fc.constantFrom('0', '0x4', '8,,8', '8x', '-2,2,2', '1.5,2,2', '99999999x99999999x99999', '99999999999999999999', '1e3,2,2'));
+      return fc.oneof(words, fc.constantFrom('0', '0x4', '8,,8', '8x', '-2,2,2', '1.5,2,2', '99999999x99999999x99999', '99999999999999999999', '1e3,2,2', '1000x1000x1000', '1000000,1000000,1000000'));
     case 'bools':
       return fc.oneof(words, fc.constantFrom('yes,no', 'true,maybe', 'true,,false', 'TRUE'));
     case 'hex':
