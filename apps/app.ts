@@ -43,7 +43,7 @@ export interface App {
 export function resolveParams(app: Pick<App, 'name' | 'params'>, raw: Readonly<Record<string, string>>): ParamValues {
   const out: Record<string, number | string> = {};
   for (const k of Object.keys(raw)) {
-    if (!(k in app.params)) {
+    if (!Object.hasOwn(app.params, k)) {
       const valid = Object.keys(app.params);
       throw new RangeError(`unknown parameter "${k}" for app ${app.name}; valid: ${valid.length ? valid.join(', ') : '(none)'}`);
     }

@@ -37,17 +37,19 @@ export function writeOutput(flag: string, path: string, text: string): void {
   }
 }
 
-/** The positive number of option `--name`; throws naming it. */
-export function positiveNumber(name: string, text: string): number {
+/** The positive number of option `--name`, at most `max`; throws naming it. */
+export function positiveNumber(name: string, text: string, max = Number.MAX_VALUE): number {
   const v = Number(text);
   if (!Number.isFinite(v) || v <= 0 || text.trim() === '') throw new RangeError(`--${name} ${text}: expected a positive number`);
+  if (v > max) throw new RangeError(`--${name} ${text}: at most ${max}`);
   return v;
 }
 
-/** The non-negative number of option `--name`; throws naming it. */
-export function nonNegativeNumber(name: string, text: string): number {
+/** The non-negative number of option `--name`, at most `max`; throws naming it. */
+export function nonNegativeNumber(name: string, text: string, max = Number.MAX_VALUE): number {
   const v = Number(text);
   if (!Number.isFinite(v) || v < 0 || text.trim() === '') throw new RangeError(`--${name} ${text}: expected a non-negative number`);
+  if (v > max) throw new RangeError(`--${name} ${text}: at most ${max}`);
   return v;
 }
 

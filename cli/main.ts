@@ -11,7 +11,7 @@ import { checkCollective } from '../runtime/mpi/coll/check.ts';
 import { algorithmNames, loadAlgorithms } from './coll-file.ts';
 import { formatStudy, runStudy, studyReport, type StudyResult } from './coll-study.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
-import { simulate } from '../runtime/simulate.ts';
+import { simulate, type SimulateOptions, type SimulateProgress } from '../runtime/simulate.ts';
 import { ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
 import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
 import { formatFabricMetrics, formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
@@ -38,6 +38,8 @@ interface Io {
   err: (s: string) => void;
   /** stderr when it is a terminal: progress is drawn there; absent when piped (and in-process). */
   tty?: NodeJS.WriteStream;
+  /** In-process callers (tests): a run stops as a failure once it has processed more engine events than this. */
+  maxEvents?: number;
 }
 
 const defaultIo: Io = {
@@ -341,12 +343,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file (.yaml/.yml/.json, see 'phit machines show')`, 'xe6')
     .option('-n, --nodes <n>', 'number of nodes', '64')
     .option('--pattern <p>', `traffic pattern (${PATTERNS.join(', ')})`, 'uniform')
-    .option('--load <fraction>', 'offered load, fraction of each NIC peak injection bandwidth', '0.5')
+    .option('--load <fraction>', 'offered load, fraction of each NIC peak injection bandwidth (above 0, at most 1)', '0.5')
     .option('--sweep', 'sweep the load from 0.1 to 1.0 and report the saturation point')
     .option('--routing <name>', 'routing algorithm (see the machine preset)')
     .option('--hotspot <node>', 'hotspot pattern: the node everyone sends to', '0')
-    .option('--window <us>', 'measurement window in simulated us', '20')
-    .option('--warmup <us>', 'warm-up before measuring, simulated us', '5')
+    .option('--window <us>', 'measurement window in simulated us (at most 10000)', '20')
+    .option('--warmup <us>', 'warm-up before measuring, simulated us (at most 10000)', '5')
     .option('--per-source', "report each source's share of the delivered bandwidth")
     .option('--metrics', 'also measure the fabric over the window: link utilisation and credit stall per link class, hop and latency histograms, minimal-route share (and retransmissions per link class with --ber)')
     .option('--ber <rates>', 'bit-error rate of every router-to-router lane (link.ber); a comma list runs each rate, one row per rate and load')
@@ -545,6 +547,17 @@ async function checkCommand(check: string, ranks: string, machine: string, io: I
 /** The largest communicator `phit collectives --check` runs. */
 const MAX_CHECK_RANKS = 256;
 
+/** Progress options that stop a run after `cap` engine events (and pass progress on to `draw`). */
+function capped(cap: number, draw?: (p: SimulateProgress) => void): Pick<SimulateOptions<unknown>, 'onProgress' | 'progressEvery'> {
+  return {
+    progressEvery: Math.max(1, Math.min(cap, 1 << 18)),
+    onProgress: (p) => {
+      draw?.(p);
+      if (p.events > cap) throw new Error(`run stopped after ${p.events} engine events, more than the caller's cap of ${cap}`);
+    },
+  };
+}
+
 async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<number> {
   const app = await loadApp(appName);
   const spec = loadMachine(opts.machine);
@@ -582,9 +595,11 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   }
   // on a terminal, one line of progress on stderr (simulated time, events, events/s), erased at the end
   const line = io.tty ? progressLine(io.tty) : null;
+  const cap = io.maxEvents;
+  const progress = cap !== undefined ? capped(cap, line?.onProgress) : line ? { onProgress: line.onProgress } : {};
   let r;
   try {
-    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...(line ? { onProgress: line.onProgress } : {}) });
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...progress });
   } catch (e) {
     if (traceFd >= 0) closeSync(traceFd);
     throw e;

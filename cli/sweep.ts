@@ -13,14 +13,14 @@
  * machine that cannot be built from its parameters) gets an error row and the others still run.
  * With `--slurm` the points run as the tasks of one Slurm job array instead (sweep-slurm.ts).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, extname, resolve } from 'node:path';
 import cliProgress from 'cli-progress';
 import Tinypool from 'tinypool';
 import { parse as parseYaml } from 'yaml';
 import { resolveParams, type App } from '../apps/app.ts';
-import { resolveMachine } from '../fabric/machine.ts';
+import { MAX_NODES, MAX_PPN, resolveMachine } from '../fabric/machine.ts';
 import { closestKey, PARAM_SCHEMA, paramErrors } from '../fabric/machines/schema.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { positiveInt, writeOutput } from './args.ts';
@@ -140,10 +140,11 @@ export function parseSweep(text: string, name: string): SweepSpec {
       if (typeof v !== 'string' || v === '') throw bad(`${key}: expected a name, got ${show(v)}`);
       return v;
     });
-  const ints = (key: string, min: number, fallback: number): number[] => {
+  const ints = (key: string, min: number, fallback: number, max = Number.MAX_SAFE_INTEGER): number[] => {
     if (!(key in doc)) return [fallback];
     return list(key, doc[key]).map((v) => {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw bad(`${key}: ${show(v)} is not ${min === 0 ? 'a non-negative' : 'a positive'} integer`);
+      if (v > max) throw bad(`${key}: ${show(v)} is more than ${max}`);
       return v;
     });
   };
@@ -158,7 +159,8 @@ export function parseSweep(text: string, name: string): SweepSpec {
     const v = doc[key];
     if (v === undefined || v === null) return {};
     if (!isMapping(v)) throw bad(`${key}: expected a mapping of key: value (or key: [values]), got ${show(v)}`);
-    const out: Record<string, SweepValue[]> = {};
+    // nothing inherited: a key "__proto__" or "toString" is a key like any other (and refused as unknown)
+    const out = Object.create(null) as Record<string, SweepValue[]>;
     for (const [k, x] of Object.entries(v)) out[k] = list(`${key}.${k}`, x);
     return out;
   };
@@ -169,8 +171,8 @@ export function parseSweep(text: string, name: string): SweepSpec {
     name,
     apps: names(app.key, app.values),
     machines: names(machine.key, machine.values),
-    nodes: ints('nodes', 1, 1),
-    ppn: ints('ppn', 1, 1),
+    nodes: ints('nodes', 1, 1, MAX_NODES),
+    ppn: ints('ppn', 1, 1, MAX_PPN),
     params: table('params'),
     set: table('set'),
     seeds: ints('seed', 0, 1),
@@ -338,15 +340,16 @@ export async function runSweep(plan: SweepPlan, opts: RunSweepOptions = {}): Pro
   return rows as SweepRow[];
 }
 
-/** Reads, checks and plans a sweep file; throws RangeError on bad input. */
+/** Largest sweep file read (bytes): a matrix of runs is a few KiB. */
+const SWEEP_FILE_CAP = 1 << 20;
+
+/** Reads, checks and plans a sweep file; throws RangeError on bad input (a folder, a missing or too large file). */
 export async function loadSweep(path: string): Promise<SweepPlan> {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    throw new RangeError(`no such file: ${path}`);
-  }
-  return planSweep(parseSweep(text, path), dirname(resolve(path)));
+  const st = path === '' ? undefined : statSync(path, { throwIfNoEntry: false });
+  if (st === undefined) throw new RangeError(`sweep file "${path}": no such file`);
+  if (!st.isFile()) throw new RangeError(`sweep file "${path}": not a file (a sweep file is YAML or JSON)`);
+  if (st.size > SWEEP_FILE_CAP) throw new RangeError(`sweep file "${path}": ${st.size} bytes; a sweep file has at most ${SWEEP_FILE_CAP}`);
+  return planSweep(parseSweep(readFileSync(path, 'utf8'), path), dirname(resolve(path)));
 }
 
 /** A row with its axes and result flattened to columns (`params.n`, `set.mpi.eagerMaxBytes`, `result.timeUs`). */

@@ -7,6 +7,9 @@ import { loadMachine, parseSets } from './machine-arg.ts';
 import { formatFabricMetrics } from './metrics-output.ts';
 import { formatTable } from './table.ts';
 
+/** Longest warm-up or measurement window of `phit traffic` (simulated us): every NIC offers packets all along. */
+const TRAFFIC_MAX_US = 10_000;
+
 /** Options of `phit traffic` as commander hands them over. */
 export interface TrafficCliOptions {
   machine: string;
@@ -47,11 +50,11 @@ export function trafficCommand(opts: TrafficCliOptions, io: { out: (s: string) =
   if (opts.routing !== undefined) set['routing.algorithm'] = opts.routing;
   const bers = opts.ber === undefined ? null : parseBerList(opts.ber);
   if (bers !== null && !Object.hasOwn(spec.params, 'link.ber')) throw new RangeError(`--ber: machine ${spec.name} has no link-error parameters (link.ber and the keys beside it)`);
-  const load = opts.sweep ? 0 : positiveNumber('load', opts.load);
+  const load = opts.sweep ? 0 : positiveNumber('load', opts.load, 1);
   const options = {
     pattern: opts.pattern as Pattern,
-    windowUs: positiveNumber('window', opts.window),
-    warmupUs: nonNegativeNumber('warmup', opts.warmup),
+    windowUs: positiveNumber('window', opts.window, TRAFFIC_MAX_US),
+    warmupUs: nonNegativeNumber('warmup', opts.warmup, TRAFFIC_MAX_US),
     hotspot: nonNegativeInt('hotspot', opts.hotspot),
     seed: seedOf(opts.seed),
     perSource: opts.perSource ?? false,

@@ -16,7 +16,7 @@ function split(text: string, what: string): [number, string] {
 /** "105ns" -> 105000 (ps). */
 export function parseTimePs(text: string): number {
   const [v, u] = split(text, 'a time');
-  const f = TIME_PS[u];
+  const f = Object.hasOwn(TIME_PS, u) ? TIME_PS[u] : undefined;
   if (f === undefined) throw new RangeError(`unknown time unit in "${text}"; use one of ${Object.keys(TIME_PS).join(', ')}`);
   return Math.round(v * f);
 }
@@ -24,7 +24,7 @@ export function parseTimePs(text: string): number {
 /** "4MiB" -> 4194304 (bytes). */
 export function parseBytes(text: string): number {
   const [v, u] = split(text, 'a size');
-  const f = SIZE_B[u === '' ? 'B' : u];
+  const f = Object.hasOwn(SIZE_B, u === '' ? 'B' : u) ? SIZE_B[u === '' ? 'B' : u] : undefined;
   if (f === undefined) throw new RangeError(`unknown size unit in "${text}"; use one of ${Object.keys(SIZE_B).join(', ')}`);
   return Math.round(v * f);
 }
@@ -32,7 +32,7 @@ export function parseBytes(text: string): number {
 /** "650MHz" -> 650e6 (Hz). */
 export function parseHz(text: string): number {
   const [v, u] = split(text, 'a frequency');
-  const f = FREQ_HZ[u];
+  const f = Object.hasOwn(FREQ_HZ, u) ? FREQ_HZ[u] : undefined;
   if (f === undefined) throw new RangeError(`unknown frequency unit in "${text}"; use one of ${Object.keys(FREQ_HZ).join(', ')}`);
   return v * f;
 }

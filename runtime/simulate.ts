@@ -12,7 +12,7 @@ import { globalExitOf, Shmem } from './shmem/shmem.ts';
 import { ShmemJob } from './shmem/job.ts';
 import { Gni, GniJob } from './ugni/gni.ts';
 import { Detours } from './noise.ts';
-import { placeRanks, type Placement } from './placement.ts';
+import { PLACEMENTS, placeRanks, type Placement } from './placement.ts';
 import { makeContext, type MachineView, type RankProgram } from './rank.ts';
 import { Instrument } from './instrument.ts';
 import { collectFabricMetrics } from '../fabric/metrics.ts';
@@ -91,9 +91,7 @@ export interface SimulateResult<R = unknown> {
 
 /** Runs `program` on every rank of a simulated machine and returns rank 0's result and the time. */
 export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateResult<R>> {
-  if (opts === null || typeof opts !== 'object') throw new TypeError(`simulate: expected an options object, got ${describeValue(opts)}`);
-  if (typeof opts.machine !== 'string' && (opts.machine === null || typeof opts.machine !== 'object')) throw new TypeError(`simulate: machine must be a preset name or a machine spec, got ${describeValue(opts.machine)}`);
-  if (typeof opts.program !== 'function') throw new TypeError(`simulate: program must be a function (ctx) => ..., got ${describeValue(opts.program)}`);
+  checkOptions(opts);
   const spec = typeof opts.machine === 'string' ? machineSpec(opts.machine) : opts.machine;
   const ppn = opts.ppn ?? 1;
   if (typeof ppn !== 'number' || !Number.isInteger(ppn) || ppn < 1) throw new RangeError(`ppn must be a positive integer, got ${describeValue(ppn)}`);
@@ -212,6 +210,43 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
       : {}),
     ...(tracer ? { trace: tracer.result() } : {}),
   };
+}
+
+/** A plain object (not null, not an array). */
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Checks the type of every option given (an option left undefined takes its default); throws a
+ * TypeError or RangeError naming the option and the value. Values are checked further where they
+ * are used (nodes, ppn, set, algorithms, trace).
+ */
+function checkOptions(opts: SimulateOptions<unknown>): void {
+  if (!isRecord(opts)) throw new TypeError(`simulate: expected an options object, got ${describeValue(opts)}`);
+  const m = opts.machine as unknown;
+  if (typeof m !== 'string' && !(isRecord(m) && isRecord(m.params))) throw new TypeError(`simulate: machine must be a preset name or a machine spec ({name, title, seed, params}), got ${describeValue(m)}`);
+  if (typeof opts.program !== 'function') throw new TypeError(`simulate: program must be a function (ctx) => ..., got ${describeValue(opts.program)}`);
+  const given = (v: unknown): boolean => v !== undefined;
+  if (given(opts.ppn) && typeof opts.ppn !== 'number') throw new TypeError(`simulate: ppn must be a positive integer, got ${describeValue(opts.ppn)}`);
+  if (given(opts.seed) && !(typeof opts.seed === 'number' && Number.isSafeInteger(opts.seed) && opts.seed >= 0)) throw new RangeError(`simulate: seed must be a non-negative integer, got ${describeValue(opts.seed)}`);
+  if (given(opts.placement) && !(PLACEMENTS as readonly unknown[]).includes(opts.placement)) throw new RangeError(`simulate: placement must be one of ${PLACEMENTS.join(', ')}, got ${describeValue(opts.placement)}`);
+  for (const key of ['set', 'algorithms'] as const) {
+    const v = opts[key] as unknown;
+    if (!given(v)) continue;
+    if (!isRecord(v)) throw new TypeError(`simulate: ${key} must be an object of key: value, got ${describeValue(v)}`);
+    for (const [k, x] of Object.entries(v)) if (typeof x !== 'string' && typeof x !== 'number') throw new TypeError(`simulate: ${key}["${k}"] must be a text, got ${describeValue(x)}`);
+  }
+  for (const key of ['metrics', 'skeleton'] as const) {
+    if (given(opts[key]) && typeof opts[key] !== 'boolean') throw new TypeError(`simulate: ${key} must be true or false, got ${describeValue(opts[key])}`);
+  }
+  const t = opts.trace as unknown;
+  if (given(t) && !isRecord(t)) throw new TypeError(`simulate: trace must be {flows?, ranks?, maxEvents?}, got ${describeValue(t)}`);
+  if (isRecord(t) && given(t.flows) && typeof t.flows !== 'boolean') throw new TypeError(`simulate: trace.flows must be true or false, got ${describeValue(t.flows)}`);
+  if (isRecord(t) && given(t.ranks) && !Array.isArray(t.ranks)) throw new TypeError(`simulate: trace.ranks must be a list of ranks, got ${describeValue(t.ranks)}`);
+  if (given(opts.onProgress) && typeof opts.onProgress !== 'function') throw new TypeError(`simulate: onProgress must be a function, got ${describeValue(opts.onProgress)}`);
+  const every = opts.progressEvery as unknown;
+  if (given(every) && !(typeof every === 'number' && Number.isSafeInteger(every) && every >= 1)) throw new RangeError(`simulate: progressEvery must be a positive integer of engine events, got ${describeValue(every)}`);
 }
 
 /** Where a rank's time went. */

@@ -5,8 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aries, CABLES, GROUPS, globalBound, measure } from './aries-traffic.ts';
+import { LONG } from './helpers.ts';
 
-describe(`Aries uniform random traffic, ${GROUPS} groups x ${CABLES} cables (seed 001)`, () => {
+// the long tier (npm run test:long): minutes of one core
+describe.runIf(LONG)(`Aries uniform random traffic, ${GROUPS} groups x ${CABLES} cables (seed 001)`, () => {
   it('adaptive accepts within 10 % of minimal, both under the global-link bound', () => {
     const c = aries('minimal');
     if (c.topology.kind !== 'dragonfly') throw new Error('xc30 is a dragonfly');

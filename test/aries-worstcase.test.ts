@@ -6,8 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { aries, CABLES, GROUPS, globalBound, measure } from './aries-traffic.ts';
+import { LONG } from './helpers.ts';
 
-describe(`Aries worst-case traffic, ${GROUPS} groups x ${CABLES} cables (seed 001)`, () => {
+// the long tier (npm run test:long): minutes of one core
+describe.runIf(LONG)(`Aries worst-case traffic, ${GROUPS} groups x ${CABLES} cables (seed 001)`, () => {
   const c = aries('minimal');
   if (c.topology.kind !== 'dragonfly') throw new Error('xc30 is a dragonfly');
   const bundle = CABLES * c.topology.config.linksPerCable;

@@ -16,6 +16,7 @@ import { MpiWorld } from '../runtime/mpi/core.ts';
 import { Mpi } from '../runtime/mpi/mpi.ts';
 import { Proc } from '../runtime/proc.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { LONG } from './helpers.ts';
 
 const SEED = 'seed 002_d5d3150c0192c56e.txt';
 
@@ -142,7 +143,9 @@ describe(`sc5832 under random-pair load (${SEED} §6.1, K12-K15)`, () => {
 
   // rounds for a busy network throughout, as the seed measured: after a single 64 KiB round the
   // ranks that finish early lift the mean
-  it.each([['4KiB', '3'], ['64KiB', '2']])('K13, K15: %s messages, 108 nodes x 6 processes, within 25 %% of 670 MB/s / C', async (bytes, rounds) => {
+  // 64 KiB is the long tier (npm run test:long): over a minute of one core
+  it.for([['4KiB', '3', false], ['64KiB', '2', true]] as const)('K13, K15: %s messages, 108 nodes x 6 processes, within 25 %% of 670 MB/s / C', async ([bytes, rounds, long], { skip }) => {
+    if (long && !LONG) skip();
     const row = await pairs(108, { bytes, rounds, warmup: '1' });
     // random pairs on the 108-node graph travel about 3.5 hops (diameter 4)
     expect(row.hops).toBeGreaterThan(3);
@@ -158,7 +161,8 @@ describe(`sc5832 under random-pair load (${SEED} §6.1, K12-K15)`, () => {
    */
   const loaded = async (bytes: string): Promise<number> => (await pairs(324, { bytes, rounds: '2', warmup: '1', active: '1667' }, 'round-robin')).mbsMean;
 
-  it('K12: eager messages under load cost about 3 us per packet (t_ohd, BW = l / (t_ohd ceil((l-128)/128))) at 512 B and 1 KiB, within 25 %; 4 KiB (rendezvous) runs almost twice as fast as 1 KiB', async () => {
+  // the long tier (npm run test:long): a third of the machine, three runs, about a minute of one core
+  it.runIf(LONG)('K12: eager messages under load cost about 3 us per packet (t_ohd, BW = l / (t_ohd ceil((l-128)/128))) at 512 B and 1 KiB, within 25 %; 4 KiB (rendezvous) runs almost twice as fast as 1 KiB', async () => {
     const tOhd = (l: number, mbs: number): number => l / (mbs * Math.ceil((l - 128) / 128));
     const [b512, b1024, b4096] = [await loaded('512'), await loaded('1024'), await loaded('4KiB')];
     expect(within(tOhd(512, b512), 3, 0.25), `512 B: ${b512} MB/s, t_ohd ${tOhd(512, b512).toFixed(2)} us`).toBe(true);
@@ -195,7 +199,8 @@ describe(`sc5832 HPCC PTRANS and the order of the ranks (${SEED} §6, K16)`, () 
     return { commUs: row.commUs, busiestUs: (links.maxUtilisation * f.durationPs) / 1e6, meanUs: (links.utilisation * f.durationPs) / 1e6 };
   };
 
-  it('K16: in node order the busiest link carries more of the same traffic, and the exchange takes far longer, than with ranks placed at random', async () => {
+  // the long tier (npm run test:long): about a minute of one core (phit validate --all runs PTRANS on the whole machine, K16)
+  it.runIf(LONG)('K16: in node order the busiest link carries more of the same traffic, and the exchange takes far longer, than with ranks placed at random', async () => {
     const ordered = await run('contiguous');
     const random = await run('random');
     // the same bytes over paths of the same mean length: the mean link is as busy either way

@@ -194,7 +194,7 @@ describe('the phit binary', () => {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       ['cli/phit.mjs', 'run', 'halo3d', '--nodes', '8', '--param', 'nx=8', '--param', 'ny=8', '--param', 'nz=8', '--param', 'iterations=2', '--json'],
-      { cwd, timeout: 30_000 },
+      { cwd },
     );
     // execFile rejects on a non-zero exit code, so reaching here means exit 0
     expect(stderr).toBe('');
@@ -208,7 +208,7 @@ describe('the phit binary', () => {
 
   it('a rank awaiting a promise that never settles ends the run with exit 1 and a deadlock report naming it, not a silent exit', async () => {
     const cwd = fileURLToPath(new URL('..', import.meta.url));
-    const err = await promisify(execFile)(process.execPath, ['cli/phit.mjs', 'run', 'test/fixtures/never-settles.ts', '--machine', 'xe6', '--nodes', '2'], { cwd, timeout: 120_000 }).then(
+    const err = await promisify(execFile)(process.execPath, ['cli/phit.mjs', 'run', 'test/fixtures/never-settles.ts', '--machine', 'xe6', '--nodes', '2'], { cwd }).then(
       () => null,
       (e: { code?: number; stderr?: string }) => e,
     );
@@ -219,7 +219,7 @@ describe('the phit binary', () => {
 
   it('the binary exits 2 on bad input', async () => {
     const cwd = fileURLToPath(new URL('..', import.meta.url));
-    const err = await promisify(execFile)(process.execPath, ['cli/phit.mjs', 'run', 'pingpong', '--nodes', '0'], { cwd, timeout: 30_000 }).then(
+    const err = await promisify(execFile)(process.execPath, ['cli/phit.mjs', 'run', 'pingpong', '--nodes', '0'], { cwd }).then(
       () => null,
       (e: { code?: number; stderr?: string }) => e,
     );

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { LONG } from './helpers.ts';
 import { resolveParams, type Row } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
 import { simulate } from '../runtime/simulate.ts';
@@ -64,7 +65,8 @@ function worst(a: readonly Row[], b: readonly Row[]): number {
 
 const pct = (x: number): string => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)} %`;
 
-describe('fidelity levels against packet: the README accuracy table', () => {
+// the long tier (npm run test:long): every case at three levels, many minutes of one core
+describe.runIf(LONG)('fidelity levels against packet: the README accuracy table', () => {
   it('every case within its tolerance, and the README shows this very table', async () => {
     const lines = [
       '| case | machine | coarse: worst deviation | flow: worst deviation | packets simulated: packet / coarse / flow |',

@@ -6,7 +6,7 @@ describe('simulate() and ctx calls refuse bad values with a line naming them (is
   const ok = async (): Promise<void> => {};
   it.each([
     [{ machine: 'xe6', nodes: '4', program: ok }, /nodes must be a positive integer, got "4"/],
-    [{ machine: null, nodes: 2, program: ok }, /machine must be a preset name or a machine spec, got null/],
+    [{ machine: null, nodes: 2, program: ok }, /machine must be a preset name or a machine spec \(\{name, title, seed, params\}\), got null/],
     [{ machine: 'xe6', nodes: 2, ppn: 1e7, program: ok }, /ppn=10000000: at most 256 ranks per node/],
     [{ machine: 'xe6', nodes: 2e6, program: ok }, /nodes=2000000: at most 1000000/],
     [{ machine: 'xe6', nodes: 2, program: 'main' }, /program must be a function/],

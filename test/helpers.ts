@@ -8,6 +8,13 @@ import type { PacketPool } from '../fabric/packet.ts';
 import type { LoadView, RouteChoice, RouteFn } from '../fabric/routing/routing.ts';
 import type { TorusGraph } from '../fabric/topology/torus.ts';
 
+/**
+ * The long tier: simulations that take minutes of one core (full traffic studies, large
+ * calibration runs) run only with PHIT_LONG=1 (`npm run test:long`), so that `npm test` stays
+ * within 10 minutes on two cores. Their figures are the same checks, only run less often.
+ */
+export const LONG = process.env.PHIT_LONG === '1';
+
 /** Awaits `p` and returns what it rejected with; fails if it resolved. */
 export async function rejection(p: Promise<unknown>): Promise<Error> {
   try {

@@ -17,6 +17,12 @@ const small: Record<string, Record<string, string>> = {
   'osu-latency': { maxBytes: '4KiB', iterations: '2' },
   'osu-bw': { maxBytes: '16KiB', iterations: '2', window: '4' },
   'osu-bibw': { maxBytes: '16KiB', iterations: '2', window: '4' },
+  // the FFTs, PTRANS and the traffic apps at their defaults took 5 to 16 s each per machine
+  fft2d: { n: '64' },
+  fft3d: { n: '16' },
+  ptrans: { n: '256', nb: '16' },
+  pattern: { bytes: '16KiB', rounds: '1' },
+  randpairs: { bytes: '16KiB', rounds: '2' },
 };
 
 describe.each(Object.keys(presets))('machine %s', (machine) => {

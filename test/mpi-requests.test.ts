@@ -74,7 +74,7 @@ describe('REQUEST_NULL and inactive requests', () => {
     expect(g.isNull).toBe(true);
   });
 
-  it('a request whose completion wait returned is no longer active: waitAny skips it as MPI would a REQUEST_NULL handle', async () => {
+  it('a request whose completion wait returned is REQUEST_NULL: waitAny skips it, a second wait or test returns the empty status at once', async () => {
     const r = await simulate({
       machine: 'xe6',
       nodes: 2,
@@ -91,9 +91,12 @@ describe('REQUEST_NULL and inactive requests', () => {
         const reqs = [a, b];
         const any = await mpi.waitAny(reqs);
         const none = await mpi.waitAny(reqs);
-        // waiting it again still returns its status
+        // the first wait returned its completion: the request is REQUEST_NULL now
         const again = await mpi.wait(a);
-        return { first, activeAfter, any, none, again, aKept: reqs[0] === a, bNull: reqs[1] === mpi.REQUEST_NULL };
+        const direct = await a.wait();
+        const tested = await mpi.test(a);
+        const requestStatus = await mpi.requestGetStatus(a);
+        return { first, activeAfter, any, none, again, direct, tested, requestStatus, aKept: reqs[0] === a, bNull: reqs[1] === mpi.REQUEST_NULL };
       },
     });
     const g = r.result!;
@@ -101,7 +104,10 @@ describe('REQUEST_NULL and inactive requests', () => {
     expect(g.activeAfter).toBe(false);
     expect(g.any).toEqual({ index: 1, status: { source: 1, tag: 2, count: 1, bytes: 4 } });
     expect(g.none).toEqual({ index: UNDEFINED, status: EMPTY });
-    expect(g.again).toEqual(g.first);
+    expect(g.again).toEqual(EMPTY);
+    expect(g.direct).toEqual(EMPTY);
+    expect(g.tested).toBe(true);
+    expect(g.requestStatus).toEqual({ flag: true, status: EMPTY });
     expect(g.aKept).toBe(true);
     expect(g.bNull).toBe(true);
   });
@@ -199,8 +205,9 @@ describe('wait and test families return statuses', () => {
     expect(r.result).toEqual({
       early: null,
       some: [{ index: 0, status: { source: 1, tag: 101, count: 3, bytes: 6 } }],
+      // testSome returned the first completion: that request is REQUEST_NULL since, its status empty
       late: [
-        { source: 1, tag: 101, count: 3, bytes: 6 },
+        EMPTY,
         { source: 2, tag: 102, count: 3, bytes: 6 },
       ],
       data: [
@@ -260,7 +267,8 @@ describe('getCount', () => {
           await mpi.send(new Uint8Array(0), 0, 1);
           return null;
         }
-        const st = await mpi.recv(new Int32Array(2), 1, 0);
+        // bytes into a byte buffer (6 bytes into an Int32Array would be MPI_ERR_TYPE), counted as other types
+        const st = await mpi.recv(new Uint8Array(8), 1, 0);
         const zero = await mpi.recv(new Int32Array(2), 1, 1);
         return {
           st,
@@ -275,7 +283,7 @@ describe('getCount', () => {
       },
     });
     const g = r.result!;
-    expect(g.st).toEqual({ source: 1, tag: 0, count: 1, bytes: 6 });
+    expect(g.st).toEqual({ source: 1, tag: 0, count: 6, bytes: 6 });
     expect(g.i32).toBe(g.UNDEFINED);
     expect(g.u16).toBe(3);
     expect(g.two).toBe(3);

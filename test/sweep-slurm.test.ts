@@ -81,7 +81,7 @@ if (!slurm.up) {
 }
 
 describe('phit sweep --slurm with a stand-in sbatch (array tasks one after another on this host)', () => {
-  it('gives the bytes of the local sweep: CSV, JSON and report, error rows included; sbatch gets one task per runnable point', { timeout: 180_000 }, async () => {
+  it('gives the bytes of the local sweep: CSV, JSON and report, error rows included; sbatch gets one task per runnable point', async () => {
     file(
       'picky.ts',
       [
@@ -130,7 +130,7 @@ describe('phit sweep --slurm with a stand-in sbatch (array tasks one after anoth
     expect(readFileSync(join(dir, 'point-3.log'), 'utf8')).toMatch(/^point 3 \(pingpong xc30 nodes=2\) of .*mixed\.yaml: ok, [\d.]+ us simulated$/m);
   });
 
-  it('a task that leaves no result is an error row naming the task and its log; the others are the local rows; exit 1', { timeout: 180_000 }, async () => {
+  it('a task that leaves no result is an error row naming the task and its log; the others are the local rows; exit 1', async () => {
     const local = await sweep('small-local', example, '--workers', '1');
     expect(local.code).toBe(0);
     const jobDir = join(tmp, 'job-skip');
@@ -198,7 +198,7 @@ describe('phit sweep --slurm with a stand-in sbatch (array tasks one after anoth
 });
 
 describe.skipIf(!slurm.up)('phit sweep --slurm on a real Slurm', () => {
-  it('the example sweep as a job array gives the bytes of the local sweep', { timeout: 300_000 }, async () => {
+  it('the example sweep as a job array gives the bytes of the local sweep', async () => {
     const local = await sweep('real-local', example, '--workers', '1');
     expect(local.code).toBe(0);
     const jobDir = join(tmp, 'job-real');

@@ -196,7 +196,7 @@ describe('phit sweep', () => {
     // an output that cannot be written is refused before any point runs
     expect(await bad('x.yaml', 'app: pingpong\nmachine: xe6\nnodes: 2\n', '--out', join(tmp, 'no-dir', 'r.csv'))).toMatch(/^phit: --out .*r\.csv: cannot write it/);
     const missing = await phit('sweep', join(tmp, 'none.yaml'));
-    expect([missing.code, missing.err[0]]).toEqual([2, `phit: no such file: ${join(tmp, 'none.yaml')}`]);
+    expect([missing.code, missing.err[0]]).toEqual([2, `phit: sweep file "${join(tmp, 'none.yaml')}": no such file`]);
   });
 
   it('the matrix: every list is an axis, the last turns fastest, labels name the swept values', async () => {

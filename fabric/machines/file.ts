@@ -173,6 +173,13 @@ export function parseMachineFile(text: string, origin: string): MachineSpec {
     }
   }
 
+  // a topology.kind that is not one decides which keys exist: its own problem is the one to report
+  const kindPair = isMap(paramsNode) ? paramsNode.items.find((p) => isScalar(p.key) && p.key.value === 'topology.kind') : undefined;
+  const kindGiven = given.get('topology.kind');
+  const kindProblem = kindGiven === undefined ? null : checkParam('topology.kind', kindGiven.value);
+  if (kindProblem !== null) errors.push(`${origin}:${kindGiven!.line}: ${kindProblem}`);
+  if ((kindPair !== undefined && kindGiven === undefined) || kindProblem !== null) throw new RangeError(errors.join('\n'));
+
   // the table: the base's parameters (if any) with the file's on top
   // what "changed" is measured against: the base, else the preset of that name or seed file
   const reference = base ?? presets[name] ?? Object.values(presets).find((p) => seed !== undefined && p.seed === seed);

@@ -3,22 +3,22 @@
  * presets so that the documentation cannot drift from the defaults.
  */
 import { presets } from './index.ts';
-import { describeKind, PARAM_SCHEMA, type ParamKind } from './schema.ts';
+import { describeKind, PARAM_CAPS, PARAM_SCHEMA, type ParamKind } from './schema.ts';
 import type { MachineSpec } from './spec.ts';
 
 /** A kind in a few words, with its units: `time (ps, ns, us, ms, s)`. */
 export function kindLabel(kind: ParamKind): string {
   switch (kind.type) {
     case 'time':
-      return 'time (ps, ns, us, ms, s)';
+      return 'time (ps, ns, us, ms, s; at most 1 hour)';
     case 'size':
-      return 'size (B, KB, MB, GB, KiB, MiB, GiB)';
+      return 'size (B, KB, MB, GB, KiB, MiB, GiB; at most 1 TiB)';
     case 'bandwidth':
-      return 'bandwidth (B/s, KB/s, MB/s, GB/s, Mb/s, Gb/s)';
+      return 'bandwidth (B/s, KB/s, MB/s, GB/s, Mb/s, Gb/s; 1B/s to 1000TB/s)';
     case 'frequency':
-      return 'frequency (Hz, kHz, MHz, GHz)';
+      return 'frequency (Hz, kHz, MHz, GHz; 1Hz to 1000GHz)';
     case 'int':
-      return kind.min === 0 ? 'integer >= 0' : `integer >= ${kind.min}`;
+      return `integer >= ${kind.min}, <= ${PARAM_CAPS.int}`;
     case 'routing':
       return 'routing of the topology';
     case 'word':

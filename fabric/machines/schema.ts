@@ -64,8 +64,8 @@ const arbitration = (kind: ParamKind): ParamSchema => ({ kind, optional: true })
 /** Link errors are off on a machine without these keys (link-errors.ts: all or none). */
 const linkErrors = (kind: ParamKind): ParamSchema => ({ kind, optional: true });
 
-/** Every machine parameter key and the kind of its value. */
-export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
+/** Every machine parameter key and the kind of its value (nothing inherited: `toString` is no key). */
+export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = Object.freeze(Object.assign(Object.create(null) as Record<string, ParamSchema>, {
   'topology.kind': all({ type: 'enum', values: TOPOLOGY_KINDS }),
   'routing.algorithm': all({ type: 'routing' }),
   'torus.dims': torus(auto({ type: 'ints' }, 'a balanced torus that holds the nodes')),
@@ -195,7 +195,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = {
   'dmapp.overhead': all(time),
   'dmapp.vmdh': all(flag),
   'dmapp.heapPage': all(size),
-};
+}));
 
 /** A kind in words: what a value is (`a time`) and what is expected (`a number and one of ps, ...`). */
 export interface KindText {
@@ -228,7 +228,7 @@ export function describeKind(kind: ParamKind, topology?: string): KindText {
     case 'enum':
       return { noun: `one of ${kind.values.join(', ')}`, expected: `one of ${kind.values.join(', ')}` };
     case 'routing': {
-      const known = topology !== undefined && topology in ROUTINGS_BY_TOPOLOGY;
+      const known = topology !== undefined && Object.hasOwn(ROUTINGS_BY_TOPOLOGY, topology);
       if (known) {
         const names = ROUTINGS_BY_TOPOLOGY[topology as TopologyKind];
         return { noun: `a ${topology} routing`, expected: `one of ${names.join(', ')}` };
@@ -262,8 +262,75 @@ function parses(f: (s: string) => number, s: string, positiveOnly: boolean): boo
   }
 }
 
-/** Whether `text` is a value of `kind` (topology narrows routing names). */
+/**
+ * The largest values a parameter may take, so that a value is refused before anything is
+ * allocated or simulated: no machine part is slower than an hour, larger than a TiB, or counts
+ * more than a million of anything.
+ */
+export const PARAM_CAPS = {
+  /** A time: one hour of simulated time (ps), as `ctx.compute` allows in one call. */
+  timePs: 3600e12,
+  /** A size (bytes): 1 TiB. */
+  bytes: 2 ** 40,
+  /** A bandwidth (bytes per ps): from 1 B/s to 1 PB/s. */
+  minBytesPerPs: 1e-12,
+  maxBytesPerPs: 1e3,
+  /** A frequency (Hz): from 1 Hz to 1 THz. */
+  minHz: 1,
+  maxHz: 1e12,
+  /** An integer, or each integer of a list. */
+  int: 1_000_000,
+} as const;
+
+/** The reading of `text` by `parse`, or null when it does not read. */
+function reading(parse: (s: string) => number, text: string): number | null {
+  try {
+    return parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Why a value that reads as one of `kind` is beyond its cap (`is more than 1 TiB`), or null. */
+function beyondCap(kind: ParamKind, text: string): string | null {
+  const c = PARAM_CAPS;
+  switch (kind.type) {
+    case 'time': {
+      const v = reading(parseTimePs, text);
+      return v !== null && v > c.timePs ? 'is more than 1 hour (3600s)' : null;
+    }
+    case 'size': {
+      const v = reading(parseBytes, text);
+      return v !== null && v > c.bytes ? 'is more than 1 TiB' : null;
+    }
+    case 'bandwidth': {
+      const v = reading(parseBandwidth, text);
+      return v !== null && v > 0 && (v < c.minBytesPerPs || v > c.maxBytesPerPs) ? 'is outside 1B/s to 1000TB/s' : null;
+    }
+    case 'frequency': {
+      const v = reading(parseHz, text);
+      return v !== null && v > 0 && (v < c.minHz || v > c.maxHz) ? 'is outside 1Hz to 1000GHz' : null;
+    }
+    case 'int': {
+      const v = Number(text);
+      return text.trim() !== '' && Number.isInteger(v) && v > c.int ? `is more than ${c.int}` : null;
+    }
+    case 'ints':
+      return readsAs(kind, text) && text.split(/[,x]/).some((x) => Number(x) > c.int) ? `has an entry of more than ${c.int}` : null;
+    case 'word':
+      return text === kind.word ? null : beyondCap(kind.other, text);
+    default:
+      return null;
+  }
+}
+
+/** Whether `text` is a value of `kind` within its cap (topology narrows routing names). */
 export function isValueOf(kind: ParamKind, text: string, topology?: string): boolean {
+  return readsAs(kind, text, topology) && beyondCap(kind, text) === null;
+}
+
+/** Whether `text` reads as a value of `kind`, caps aside. */
+function readsAs(kind: ParamKind, text: string, topology?: string): boolean {
   switch (kind.type) {
     case 'time':
       return parses(parseTimePs, text, false);
@@ -287,7 +354,7 @@ export function isValueOf(kind: ParamKind, text: string, topology?: string): boo
     case 'enum':
       return kind.values.includes(text);
     case 'routing': {
-      const lists = topology !== undefined && topology in ROUTINGS_BY_TOPOLOGY ? [ROUTINGS_BY_TOPOLOGY[topology as TopologyKind]] : Object.values(ROUTINGS_BY_TOPOLOGY);
+      const lists = topology !== undefined && Object.hasOwn(ROUTINGS_BY_TOPOLOGY, topology) ? [ROUTINGS_BY_TOPOLOGY[topology as TopologyKind]] : Object.values(ROUTINGS_BY_TOPOLOGY);
       return lists.some((names) => names.includes(text));
     }
     case 'ints':
@@ -301,7 +368,7 @@ export function isValueOf(kind: ParamKind, text: string, topology?: string): boo
     case 'ber':
       return isBerText(text);
     case 'word':
-      return text === kind.word || isValueOf(kind.other, text, topology);
+      return text === kind.word || readsAs(kind.other, text, topology);
   }
 }
 
@@ -314,6 +381,8 @@ export function checkParam(key: string, value: string | number, topology?: strin
   if (!s) return `unknown parameter "${key}"; did you mean ${closestKey(key, Object.keys(PARAM_SCHEMA))}?`;
   const text = String(value);
   if (isValueOf(s.kind, text, topology)) return null;
+  const cap = readsAs(s.kind, text, topology) ? beyondCap(s.kind, text) : null;
+  if (cap !== null) return `${key}: "${text}" ${cap}`;
   const d = describeKind(s.kind, topology);
   return `${key}: "${text}" is not ${d.noun}; expected ${d.expected}`;
 }

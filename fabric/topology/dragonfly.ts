@@ -1,5 +1,5 @@
 import type { ParamReader } from '../machines/spec.ts';
-import { newPortArrays, type PortGraph } from './port-graph.ts';
+import { checkGraphSize, newPortArrays, type PortGraph } from './port-graph.ts';
 
 /** Configuration of a Cray XC style dragonfly (seed 001, "Dragonfly Implementation"). */
 export interface DragonflyConfig {
@@ -240,6 +240,8 @@ export function resolveDragonfly(r: ParamReader, nodes: number): DragonflyConfig
   const perGroup = base.chassis * base.routersPerChassis * base.nodesPerRouter;
   const groupsText = r.string('dragonfly.groups');
   const groups = groupsText === 'auto' ? Math.ceil(nodes / perGroup) : r.int('dragonfly.groups');
+  const sizes = `dragonfly.groups=${groupsText === 'auto' ? `auto (${groups})` : groups}, dragonfly.chassis=${base.chassis}, dragonfly.routersPerChassis=${base.routersPerChassis}, dragonfly.blackLinks=${base.blackLinks}, dragonfly.globalPorts=${base.globalPorts}, dragonfly.nodesPerRouter=${base.nodesPerRouter}`;
+  checkGraphSize(groups * base.chassis * base.routersPerChassis, dragonflyLayout({ ...base, groups: 1, cablesPerPair: 0, nodes }).radix, sizes);
   if (groups < 1) throw new RangeError(`parameter dragonfly.groups: expected at least 1, got ${groups}`);
   if (nodes > groups * perGroup) throw new RangeError(`nodes=${nodes} does not fit ${groups} dragonfly groups of ${perGroup} nodes`);
   const cablesText = r.string('dragonfly.cablesPerPair');

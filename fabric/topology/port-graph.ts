@@ -36,6 +36,17 @@ export const PORT_NODE = 0;
 /** Port class of a port that is not wired. */
 export const PORT_UNUSED = 1;
 
+/** Most routers of a topology: one per node of the largest run (MAX_NODES), checked before anything is built. */
+export const MAX_ROUTERS = 1_000_000;
+/** Most ports of one router (the seed routers have at most 64; 4096 keeps a router's queues countable). */
+export const MAX_RADIX = 4096;
+
+/** Throws a RangeError naming `from` (the parameters that give the size) if a graph of `routers` routers of `radix` ports is beyond the caps. */
+export function checkGraphSize(routers: number, radix: number, from: string): void {
+  if (routers > MAX_ROUTERS) throw new RangeError(`${from}: ${routers} routers; at most ${MAX_ROUTERS}`);
+  if (radix > MAX_RADIX) throw new RangeError(`${from}: ${radix} ports per router; at most ${MAX_RADIX}`);
+}
+
 /** The port and node arrays every builder fills. */
 export type PortArrays = Pick<PortGraph, 'peerRouter' | 'peerPort' | 'portNode' | 'portClass' | 'nodeRouter' | 'nodePort'>;
 

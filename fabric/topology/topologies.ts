@@ -8,7 +8,7 @@ import { buildSeastarTables, parseBrokenLinks, SEASTAR_VCS, seastarTableRoute } 
 import { buildClos, closRank, CLOS_RANKS, type ClosConfig, type ClosRank } from './clos.ts';
 import { buildKautz, kautzSize, type KautzConfig } from './kautz.ts';
 import { buildDragonfly, resolveDragonfly, type DragonflyConfig } from './dragonfly.ts';
-import type { PortGraph } from './port-graph.ts';
+import { checkGraphSize, type PortGraph } from './port-graph.ts';
 import { balancedDims, buildTorus, type TorusConfig } from './torus.ts';
 
 /**
@@ -54,7 +54,9 @@ export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
         if (s !== 'true' && s !== 'false') throw new RangeError(`parameter torus.wrap: expected true/false per dimension, got "${s}"`);
         return s === 'true';
       });
-      const slots = dims.reduce((a, b) => a * b, 1) * nodesPerRouter;
+      const routers = dims.reduce((a, b) => a * b, 1);
+      checkGraphSize(routers, nodesPerRouter + 2 * links.reduce((a, b) => a + b, 0), `torus.dims=${dimsText === 'auto' ? `auto (${dims.join('x')})` : dimsText}, torus.links=${r.string('torus.links')}, torus.nodesPerRouter=${nodesPerRouter}`);
+      const slots = routers * nodesPerRouter;
       if (nodes > slots) throw new RangeError(`nodes=${nodes} does not fit torus ${dims.join('x')} with ${nodesPerRouter} nodes per router (${slots} slots)`);
       if (!TORUS_ROUTINGS.includes(routing)) throw new RangeError(`unknown routing "${routing}" for torus; valid: ${TORUS_ROUTINGS.join(', ')}`);
       const brokenLinks = r.string('torus.brokenLinks');
@@ -80,6 +82,7 @@ export function resolveTopology(r: ParamReader, nodes: number): TopologySpec {
       }
       assertKautzRoutable(degree, diameter);
       const size = kautzSize(degree, diameter);
+      checkGraphSize(size, 1 + 2 * degree, `kautz.degree=${degree}, kautz.diameter=${diameter}`);
       if (nodes > size) throw new RangeError(`nodes=${nodes} does not fit a Kautz graph of degree ${degree} and diameter ${diameter} (${size} nodes)`);
       return { kind, config: { degree, diameter, nodes }, routing };
     }

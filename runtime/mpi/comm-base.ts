@@ -440,7 +440,8 @@ export class CommBase {
     this.checkRank(call, 'source', source, true);
     this.checkTag(call, tag, true);
     const elem = layout ? layout.elemBytes : 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
-    return this.world.irecv(this.proc.rank, bytes, elem, this.src(source), tag, this.shape.ctx, `${call}(source=${fmtSource(source)}, tag=${fmtTag(tag)})`, this.shape.inv, layout?.unpack);
+    const what = `${call}(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
+    return this.world.irecv(this.proc.rank, bytes, elem, this.src(source), tag, this.shape.ctx, what, this.shape.inv, layout?.unpack, undefined, layout === undefined);
   }
 }
 

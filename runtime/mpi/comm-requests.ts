@@ -134,7 +134,7 @@ export class RequestComm extends CommBase {
     this.checkRequest('requestGetStatus', req);
     req.checkUsable('requestGetStatus');
     await this.poll('requestGetStatus', [req]);
-    return req.done ? { flag: true, status: req.peek() } : { flag: false, status: null };
+    return req.done ? { flag: true, status: req.statusForProgram() } : { flag: false, status: null };
   }
 
   /**
@@ -265,7 +265,7 @@ export class RequestComm extends CommBase {
     const { world, shape } = this;
     const rank = this.proc.rank;
     const from = this.src(source);
-    return this.persistent(what, () => world.irecv(rank, bytes, elem, from, tag, shape.ctx, what, shape.inv, null, 0));
+    return this.persistent(what, () => world.irecv(rank, bytes, elem, from, tag, shape.ctx, what, shape.inv, null, 0, true));
   }
 
   /** Starts an inactive persistent request (MPI_Start); MPI_ERR_REQUEST if it is active, freed, or not persistent. */

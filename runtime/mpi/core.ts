@@ -359,9 +359,10 @@ export class MpiWorld implements EventHandler {
   /**
    * Posts a receive into `buf`; completes at once if a matching message already arrived. `inv`
    * maps world ranks to the communicator's ranks for the status (null: MPI_COMM_WORLD); `unpack`
-   * moves a derived datatype's bytes from `buf` to the user's layout at completion.
+   * moves a derived datatype's bytes from `buf` to the user's layout at completion; `whole`: a
+   * message must fill whole elements of `elemBytes` bytes (a typed array buffer).
    */
-  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null, unpack: Posted['unpack'] = null, requestOverheadPs = this.params.requestOverheadPs): Request {
+  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null, unpack: Posted['unpack'] = null, requestOverheadPs = this.params.requestOverheadPs, whole = false): Request {
     const me = this.eps[dst]!;
     const req = new Request(me.proc, this.params.testOverheadPs, what, me);
     if (source === PROC_NULL) {
@@ -370,7 +371,7 @@ export class MpiWorld implements EventHandler {
     }
     me.poll();
     if (requestOverheadPs > 0) me.proc.charge(requestOverheadPs);
-    const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0, unpack };
+    const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0, unpack, whole };
     // the receive is posted at the rank's own time
     const at = me.proc.time();
     if (at > me.proc.engine.now) {
@@ -439,12 +440,12 @@ export class MpiWorld implements EventHandler {
    * Receives message `msg`, which `matchProbe` took for rank `dst`, into `buf` (MPI_Imrecv): as a
    * receive that has just matched it, at the rank's own time; a rendezvous pull starts then.
    */
-  receiveMatched(dst: number, msg: Msg, searchPs: number, buf: Uint8Array, elemBytes: number, what: string, inv: Int32Array | null): Request {
+  receiveMatched(dst: number, msg: Msg, searchPs: number, buf: Uint8Array, elemBytes: number, what: string, inv: Int32Array | null, whole = false): Request {
     const me = this.eps[dst]!;
     const req = new Request(me.proc, this.params.testOverheadPs, what, me);
     me.poll();
     if (this.params.requestOverheadPs > 0) me.proc.charge(this.params.requestOverheadPs);
-    const posted: Posted = { source: msg.src, tag: msg.tag, ctx: msg.ctx, buf, elemBytes, req, inv, searchPs };
+    const posted: Posted = { source: msg.src, tag: msg.tag, ctx: msg.ctx, buf, elemBytes, req, inv, searchPs, whole };
     this.runAt(me.proc, me.proc.time(), () => this.deliver(me, msg, posted, true));
     return req;
   }
@@ -558,8 +559,13 @@ export class MpiWorld implements EventHandler {
     const env = a;
     const P = this.params;
     this.dropSender(a);
-    if (env.bytes > p.buf.length) {
-      p.req.fail(new MpiError('MPI_ERR_TRUNCATE', `message of ${env.bytes} bytes from rank ${env.src} (tag ${env.tag}) does not fit the ${p.buf.length}-byte receive buffer`));
+    const partial = p.whole === true && env.bytes % p.elemBytes !== 0;
+    if (env.bytes > p.buf.length || partial) {
+      p.req.fail(
+        partial
+          ? new MpiError('MPI_ERR_TYPE', `message of ${env.bytes} bytes from rank ${env.src} (tag ${env.tag}) is not a whole number of the receive buffer's ${p.elemBytes}-byte elements`)
+          : new MpiError('MPI_ERR_TRUNCATE', `message of ${env.bytes} bytes from rank ${env.src} (tag ${env.tag}) does not fit the ${p.buf.length}-byte receive buffer`),
+      );
       if (env.kind === 'rts') this.reply(me, env, 'fin');
       else if (env.sync) this.ack(me, env, a.local);
       return;

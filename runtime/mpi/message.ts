@@ -103,6 +103,8 @@ export interface Posted {
   searchPs: number;
   /** A derived-datatype receive: unpacks the first `bytes` received bytes into the user's layout, returns the CPU time (ps) it took. */
   readonly unpack?: ((bytes: number) => number) | null;
+  /** The buffer is a typed array of `elemBytes`-byte elements (the short form): a message must fill whole elements (else MPI_ERR_TYPE). */
+  readonly whole?: boolean;
 }
 
 /** Whether posted receive (or probe) `p` takes message `env`: context, source and tag, wildcards allowed. */

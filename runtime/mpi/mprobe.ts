@@ -30,7 +30,8 @@ export class Message {
 
   /**
    * Receives the message into `buf` on rank `rank` (MPI_Imrecv); MPI_ERR_REQUEST if it was
-   * received already or belongs to another rank. Not for MESSAGE_NO_PROC.
+   * received already or belongs to another rank; MPI_ERR_TYPE at completion if it does not fill
+   * whole elements of `elemBytes` bytes. Not for MESSAGE_NO_PROC.
    */
   receive(world: MpiWorld, rank: number, buf: Uint8Array, elemBytes: number, call: string): Request {
     const m = this.msg!;
@@ -38,7 +39,7 @@ export class Message {
     if (this.received) throw new MpiError('MPI_ERR_REQUEST', `${what}: the message was received already (a matched message is received once)`);
     if (rank !== this.rank) throw new MpiError('MPI_ERR_REQUEST', `${what}: the message was matched by rank ${this.rank}, not this rank (${rank})`);
     this.received = true;
-    return world.receiveMatched(rank, m, this.searchPs, buf, elemBytes, what, this.inv);
+    return world.receiveMatched(rank, m, this.searchPs, buf, elemBytes, what, this.inv, true);
   }
 }
 

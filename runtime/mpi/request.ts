@@ -97,6 +97,12 @@ export class Request {
   protected inactive = false;
   /** The completion has been returned by a wait or test (MPI would have freed the request then). */
   private taken = false;
+  /**
+   * Its status (or error) has been handed to the program: MPI set the handle to MPI_REQUEST_NULL
+   * then, so waits and tests give the empty status from now on. `test` returns no status and
+   * leaves it for one wait.
+   */
+  private returned = false;
   /** Freed by `requestFree`: using it again is MPI_ERR_REQUEST. */
   private freed = false;
 
@@ -196,11 +202,13 @@ export class Request {
    * request's error.
    */
   take(): Status {
-    if (this.inactive) return EMPTY_STATUS;
+    // a status already returned left MPI_REQUEST_NULL in the caller's handle: the empty status
+    if (this.inactive || this.returned) return EMPTY_STATUS;
     const cpu = this.completionCpuPs;
     this.completionCpuPs = 0;
     this.proc.completion(this.completedAt, cpu);
     this.taken = true;
+    this.returned = true;
     // a persistent request is inactive once its completion is returned, ready to start again
     if (this.persistent) this.inactive = true;
     if (this.failure) throw this.failure;
@@ -222,6 +230,7 @@ export class Request {
   protected activate(): void {
     this.inactive = false;
     this.taken = false;
+    this.returned = false;
     this.completed = false;
     this.result = null;
     this.failure = null;
@@ -252,10 +261,19 @@ export class Request {
     return this.result!;
   }
 
-  /** Blocks until the operation completes and returns its status. */
+  /** What MPI_Request_get_status gives the program: as `peek`, but the empty status once a wait returned the status (the handle is REQUEST_NULL then). */
+  statusForProgram(): Status {
+    return this.returned ? EMPTY_STATUS : this.peek();
+  }
+
+  /**
+   * Blocks until the operation completes and returns its status. A status is returned once: MPI
+   * then sets the caller's handle to MPI_REQUEST_NULL, so a second wait on the same request
+   * returns the empty status at once, as one on REQUEST_NULL does.
+   */
   wait(reason?: WaitReason): Promise<Status> {
     if (this.freed) return Promise.reject(new MpiError('MPI_ERR_REQUEST', `wait: the request ${this.what} was freed by requestFree`));
-    if (this.inactive) return Promise.resolve(EMPTY_STATUS);
+    if (this.inactive || this.returned) return Promise.resolve(EMPTY_STATUS);
     this.proc.settle();
     if (this.completed) return settled(this);
     const pending = this.proc.pendingWait;
@@ -269,7 +287,10 @@ export class Request {
     this.progress?.poll();
     await this.proc.cpu(this.testCostPs, `test(${this.what})`);
     if (!this.done) return false;
+    const fresh = !this.inactive && !this.returned;
     this.take();
+    // the completion is taken, but its status is not returned: the next wait still returns it
+    if (fresh) this.returned = false;
     return true;
   }
 
