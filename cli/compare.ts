@@ -1,5 +1,6 @@
 /**
- * `phit compare`: one app on several machines, one worker thread per machine, one table.
+ * `phit compare`: one app, or one MPI trace replayed (`--trace`), on several machines, one worker
+ * thread per machine, one table.
  *
  * Each machine's row gives the simulated time, the communication share and the app's figure of
  * merit. The runtime charges time to a rank only for `ctx.compute`, so the communication share
@@ -18,6 +19,8 @@ import { resolveMachine } from '../fabric/machine.ts';
 import type { MachineSpec } from '../fabric/machines/spec.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { openTrace } from '../replay/open.ts';
+import { replayProgram } from '../replay/replay.ts';
 import { parseKeyValues, positiveInt } from './args.ts';
 import { loadMachine, parseSets, withFidelity } from './machine-arg.ts';
 import { formatTable } from './table.ts';
@@ -69,6 +72,9 @@ export interface CompareTask {
   readonly seed: number;
   /** A skeleton run (sizes only, no bytes; the same time): default false. */
   readonly skeleton?: boolean;
+  /** An MPI trace to replay instead of the app (its format guessed from the file), and the factor on its computation. */
+  readonly trace?: string;
+  readonly computeScale?: number;
 }
 
 /** One machine's row of the comparison (nulls when the run failed). */
@@ -119,6 +125,8 @@ export interface CompareResult {
   readonly seed: number;
   /** Whether the runs were skeleton runs. */
   readonly skeleton: boolean;
+  /** Whether a trace was replayed (`app` is then the replay's title). */
+  readonly replay?: boolean;
   readonly rows: readonly CompareRow[];
   /** How the merit column is titled and read; null when no run gave one. */
   readonly merit: { readonly label: string; readonly higherIsBetter: boolean } | null;
@@ -166,6 +174,7 @@ function failed(machine: string, e: unknown): CompareOutcome {
 
 /** Runs one machine of a comparison (what each worker thread does); a failure becomes the row's `error`. */
 export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
+  if (task.trace !== undefined) return replayOne(task, task.trace);
   try {
     const app = await loadApp(task.app);
     const params = checkAppInput(app, task);
@@ -194,6 +203,18 @@ export async function compareOne(task: CompareTask): Promise<CompareOutcome> {
   }
 }
 
+/** Replays a trace on one machine of a comparison: a skeleton run, no figure of merit. */
+async function replayOne(task: CompareTask, trace: string): Promise<CompareOutcome> {
+  try {
+    const source = openTrace(trace);
+    const r = await simulate({ machine: task.spec, nodes: task.nodes, ppn: task.ppn, seed: task.seed, set: task.set, skeleton: true, program: replayProgram(source, { computeScale: task.computeScale ?? 1 }) });
+    const t = r.simulatedTimeUs;
+    return { machine: task.machine, simulatedTimeUs: t, commShare: t > 0 ? Math.min(1, Math.max(0, 1 - r.computeUs / t)) : null, merit: null, meritKey: null };
+  } catch (e) {
+    return failed(task.machine, e);
+  }
+}
+
 /** Options of a comparison, parsed. */
 export interface CompareOptions {
   /** Built-in app name or path of a user's program. */
@@ -209,10 +230,14 @@ export interface CompareOptions {
   readonly seed?: number;
   /** Skeleton runs: sizes only, no bytes, the same simulated time (default false). */
   readonly skeleton?: boolean;
+  /** An MPI trace to replay instead of the app: `app` is then only the table's title; the runs are skeleton runs. */
+  readonly trace?: string;
+  /** Factor on the trace's computation times (default 1). */
+  readonly computeScale?: number;
 }
 
 /**
- * Runs one app on several machines in parallel worker threads. Bad input (unknown app or
+ * Runs one app (or replays one trace) on several machines in parallel worker threads. Bad input (unknown app or
  * machine, bad parameter, too few ranks, a configuration no machine accepts) throws RangeError
  * before any worker starts; a machine that cannot build the configuration or whose run fails
  * gets a row with `error`, and the others still run.
@@ -228,11 +253,24 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
   const ppn = opts.ppn ?? 1;
   const seed = opts.seed ?? 1;
   const set = opts.set ?? {};
-  const skeleton = opts.skeleton === true;
-  const app = await loadApp(opts.app);
-  const appPath = opts.app.includes('/') || USER_FILE.test(opts.app) ? resolve(opts.app) : opts.app;
-  checkAppInput(app, { nodes: opts.nodes, ppn, params: opts.params ?? {} });
-  const tasks: CompareTask[] = specs.map((spec) => ({ app: appPath, machine: spec.name, spec, nodes: opts.nodes, ppn, params: { ...opts.params }, set: { ...set }, seed, skeleton }));
+  const trace = opts.trace === undefined ? undefined : resolve(opts.trace);
+  const skeleton = opts.skeleton === true || trace !== undefined;
+  let appName: string;
+  let appPath: string;
+  if (trace !== undefined) {
+    // a bad trace file is bad input: read its ranks (and its first definitions) before any worker starts
+    const source = openTrace(trace);
+    if (opts.nodes * ppn !== source.ranks) throw new RangeError(`--nodes ${opts.nodes} --ppn ${ppn} gives ${opts.nodes * ppn} ranks; the trace ${opts.trace} has ${source.ranks}`);
+    appName = `replay of ${opts.trace} (${source.format})`;
+    appPath = appName;
+  } else {
+    const app = await loadApp(opts.app);
+    appName = app.name;
+    appPath = opts.app.includes('/') || USER_FILE.test(opts.app) ? resolve(opts.app) : opts.app;
+    checkAppInput(app, { nodes: opts.nodes, ppn, params: opts.params ?? {} });
+  }
+  const replay = trace !== undefined ? { trace, computeScale: opts.computeScale ?? 1 } : {};
+  const tasks: CompareTask[] = specs.map((spec) => ({ app: appPath, machine: spec.name, spec, nodes: opts.nodes, ppn, params: { ...opts.params }, set: { ...set }, seed, skeleton, ...replay }));
   // sizes and machine parameters that one machine cannot take fail that machine's row only
   const early = new Map<string, CompareOutcome>();
   for (const t of tasks) {
@@ -256,11 +294,12 @@ export async function compare(opts: CompareOptions): Promise<CompareResult> {
   }
   const firstMerit = outcomes.find((o) => o.meritLabel !== undefined);
   return {
-    app: app.name,
+    app: appName,
     nodes: opts.nodes,
     ppn,
     seed,
     skeleton,
+    ...(trace !== undefined ? { replay: true } : {}),
     rows: outcomes.map(({ meritLabel: _l, higherIsBetter: _h, lastRow: _r, ...row }) => row),
     merit: firstMerit ? { label: firstMerit.meritLabel!, higherIsBetter: firstMerit.higherIsBetter! } : null,
   };
@@ -284,7 +323,9 @@ export function formatCompare(r: CompareResult): string {
     'commShare = 1 - mean compute time over ranks / simulated time (all time not computing counts as communication)',
     r.merit
       ? `${meritColumn}: figure of merit from the last result row, ${r.merit.higherIsBetter ? 'higher' : 'lower'} is better`
-      : 'no figure of merit: the app declares none and its result has no rate, bandwidth or latencyUs',
+      : r.replay
+        ? 'a replay has no figure of merit: compare the simulated times'
+        : 'no figure of merit: the app declares none and its result has no rate, bandwidth or latencyUs',
   ];
   for (const row of r.rows) if (row.error !== undefined && row.error.length > 60) lines.push(`${row.machine}: ${row.error}`);
   return lines.join('\n');
@@ -292,9 +333,11 @@ export function formatCompare(r: CompareResult): string {
 
 /** `phit compare` options as commander hands them over. */
 export interface CompareCliOptions {
-  readonly app: string;
+  readonly app?: string;
+  readonly trace?: string;
+  readonly computeScale: string;
   readonly machines: string;
-  readonly nodes: string;
+  readonly nodes?: string;
   readonly ppn: string;
   readonly param: readonly string[];
   readonly set: readonly string[];
@@ -309,11 +352,23 @@ export interface CompareCliOptions {
 export async function compareCommand(opts: CompareCliOptions, io: { out: (s: string) => void }): Promise<number> {
   const seed = Number(opts.seed);
   if (!Number.isInteger(seed) || seed < 0) throw new RangeError(`--seed ${opts.seed}: expected a non-negative integer`);
+  if ((opts.app === undefined) === (opts.trace === undefined)) throw new RangeError('give one of --app <app> and --trace <file>');
+  const scale = Number(opts.computeScale);
+  if (!Number.isFinite(scale) || scale < 0 || opts.computeScale.trim() === '') throw new RangeError(`--compute-scale ${opts.computeScale}: expected a non-negative number`);
+  const ppn = positiveInt('ppn', opts.ppn);
+  let nodes: number;
+  if (opts.nodes !== undefined) nodes = positiveInt('nodes', opts.nodes);
+  else if (opts.trace !== undefined) {
+    const ranks = openTrace(opts.trace).ranks;
+    if (ranks % ppn !== 0) throw new RangeError(`--ppn ${ppn}: the trace's ${ranks} ranks do not fill whole nodes of ${ppn}; give --nodes and --ppn whose product is ${ranks}`);
+    nodes = ranks / ppn;
+  } else nodes = 2;
   const r = await compare({
-    app: opts.app,
+    app: opts.app ?? '',
+    ...(opts.trace !== undefined ? { trace: opts.trace, computeScale: scale } : {}),
     machines: opts.machines.split(',').map((m) => m.trim()).filter((m) => m !== ''),
-    nodes: positiveInt('nodes', opts.nodes),
-    ppn: positiveInt('ppn', opts.ppn),
+    nodes,
+    ppn,
     params: parseKeyValues(opts.param, '--param'),
     set: parseSets(withFidelity(opts.set, opts.fidelity)),
     seed,

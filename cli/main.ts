@@ -93,10 +93,12 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
 
   program
     .command('compare')
-    .description('run one app on several machines in parallel and compare simulated time, communication share and figure of merit')
-    .requiredOption('-a, --app <app>', 'built-in app or a path to a .ts file (as for run)')
+    .description('run one app (or replay one MPI trace) on several machines in parallel and compare simulated time, communication share and figure of merit')
+    .option('-a, --app <app>', 'built-in app or a path to a .ts file (as for run)')
+    .option('--trace <file>', 'replay this MPI trace (SimGrid, DUMPI .meta or OTF2 .otf2, as for replay) instead of an app; skeleton runs')
+    .option('--compute-scale <f>', 'with --trace: factor on the traced time between calls', '1')
     .option('--machines <list>', 'comma-separated machine presets or machine files (.yaml/.yml/.json), one row each in this order', Object.keys(presets).join(','))
-    .option('-n, --nodes <n>', 'number of nodes', '2')
+    .option('-n, --nodes <n>', "number of nodes (default 2; with --trace, the trace's ranks / --ppn)")
     .option('--ppn <p>', 'ranks per node', '1')
     .option('-p, --param <key=value>', 'set an app parameter (repeatable)', collect, [])
     .option('-s, --set <key=value>', 'set a machine parameter (repeatable); a machine it does not apply to shows an error', collect, [])
@@ -110,6 +112,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         'spend in ctx.compute counts as communication (sending, waiting, collectives).\n' +
         "Figure of merit: the key the app declares, read from its last result row; else that row's\n" +
         'first key ending in GBs, MBs, Gflops, GUPS or Mps (higher is better); else latencyUs.\n' +
+        'With --trace, one MPI trace is replayed on every machine as phit replay does (no figure of merit):\n' +
+        '  phit compare --trace test/fixtures/traces/otf2/halo/halo.otf2 --machines xe6,xc30,bw\n' +
         'Exit code 1 when the run fails on some machine (its row shows the error), 2 on bad input.',
     )
     .action(async (opts: CompareCliOptions) => {

@@ -1,5 +1,5 @@
 /**
- * `phit replay`: an MPI trace (SimGrid time-independent, DUMPI) replayed rank by rank on a
+ * `phit replay`: an MPI trace (SimGrid time-independent, DUMPI, OTF2) replayed rank by rank on a
  * simulated machine, every traced call issued through phit's MPI, the gaps between calls as
  * computation. A skeleton run: traced messages move their sizes only.
  */
@@ -43,7 +43,10 @@ export const REPLAY_HELP =
   '           SimGrid traces collectives on MPI_COMM_WORLD and records no reduction op (sum is used).\n' +
   '  dumpi    DUMPI (SST): the .meta file; its <fileprefix>-NNNN.bin files beside it. The time between\n' +
   '           a call\'s return and the next call\'s entry (wall clock, else CPU clock) becomes compute.\n' +
-  '  OTF2 is not read yet.\n' +
+  '  otf2     OTF2 (Score-P): the .otf2 anchor file; <name>.def and <name>/<location>.evt beside it.\n' +
+  '           Each Enter/Leave of an MPI_* region is one call built from the MPI events inside it;\n' +
+  '           no datatype or op is traced: reductions sum elements of the widest size dividing the\n' +
+  '           bytes; an alltoallv gets an exchange with every rank\'s traced totals.\n' +
   '\nEvery traced call is issued with its arguments (peer, tag, communicator, bytes, root, op) through\n' +
   "phit's MPI, so protocols, collective algorithms and network are the simulated machine's. Buffers are\n" +
   'skeleton buffers (sizes move, bytes do not). Calls with no message (MPI_Comm_rank, MPI_Wtime, type\n' +
@@ -154,15 +157,15 @@ export async function replayCommand(tracePath: string, opts: ReplayCliOptions, i
 export function addReplayCommand(program: Command, run: (trace: string, opts: ReplayCliOptions) => Promise<void>): void {
   program
     .command('replay')
-    .description('replay an MPI trace (SimGrid time-independent, DUMPI) rank by rank on a simulated machine')
-    .argument('<trace>', 'a SimGrid trace (list file or actions file) or a DUMPI .meta file')
+    .description('replay an MPI trace (SimGrid time-independent, DUMPI, OTF2) rank by rank on a simulated machine')
+    .argument('<trace>', 'a SimGrid trace (list file or actions file), a DUMPI .meta file or an OTF2 .otf2 anchor file')
     .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file`, 'xe6')
     .option('-n, --nodes <n>', 'number of nodes (default: the trace\'s ranks / --ppn)')
     .option('--ppn <p>', 'ranks per node', '1')
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')}`, 'contiguous')
     .option('--compute-scale <f>', 'factor on the traced time between calls (2: a processor half as fast)', '1')
     .option('--unsupported <map|skip>', 'calls phit does not replay: map to the nearest supported call, or skip', 'map')
-    .option('--format <format>', 'the trace format (simgrid, dumpi); default: guessed from the file')
+    .option('--format <format>', 'the trace format (simgrid, dumpi, otf2); default: guessed from the file')
     .option('-s, --set <key=value>', 'set a machine parameter (repeatable)', (v: string, prev: string[]) => [...prev, v], [])
     .option('--fidelity <level>', 'what the fabric simulates: packet, coarse or flow; same as --set fabric.fidelity=<level>')
     .option('--seed <s>', 'seed of the run', '1')

@@ -1,6 +1,6 @@
 /**
  * The MPI calls of a trace as the replay issues them: every reader (SimGrid time-independent,
- * DUMPI) turns its records into these, one rank at a time, and the replay program
+ * DUMPI, OTF2) turns its records into these, one rank at a time, and the replay program
  * (`replay.ts`) issues each through phit's MPI. Sizes are bytes; ranks are relative to the
  * call's communicator; communicators and requests are the trace's own handles (numbers).
  */
@@ -135,7 +135,7 @@ export interface RankTrace {
 
 /** A trace on disk: its ranks and a reader for each. */
 export interface TraceSource {
-  /** The format's name (`simgrid`, `dumpi`). */
+  /** The format's name (`simgrid`, `dumpi`, `otf2`). */
   readonly format: string;
   /** The file named on the command line. */
   readonly path: string;

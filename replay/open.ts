@@ -2,27 +2,29 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { TraceFormatError, type TraceSource } from './calls.ts';
 import { openDumpi } from './dumpi.ts';
+import { openOtf2 } from './otf2.ts';
 import { openSimgrid } from './simgrid.ts';
 
 /** The formats `openTrace` reads. */
-export const TRACE_FORMATS = ['simgrid', 'dumpi'] as const;
+export const TRACE_FORMATS = ['simgrid', 'dumpi', 'otf2'] as const;
 export type TraceFormat = (typeof TRACE_FORMATS)[number];
 
 /**
  * Opens `path` as a trace: `format`, or guessed (a `.meta` file is DUMPI, an `.otf2` anchor file
- * is OTF2, which phit does not read yet, a `.bin` file points to its `.meta`, anything else is
- * SimGrid text). Throws TraceFormatError naming the file and what was expected.
+ * is OTF2, a `.bin` file points to its `.meta`, an `.evt` or `.def` file to the anchor file,
+ * anything else is SimGrid text). Throws TraceFormatError naming the file and what was expected.
  */
 export function openTrace(path: string, format?: TraceFormat): TraceSource {
   if (!existsSync(path)) throw new TraceFormatError(`${path}: no such file`);
-  if (!statSync(path).isFile()) throw new TraceFormatError(`${path}: not a file (give a SimGrid trace or list file, or a DUMPI .meta file)`);
+  if (!statSync(path).isFile()) throw new TraceFormatError(`${path}: not a file (give a SimGrid trace or list file, a DUMPI .meta file or an OTF2 .otf2 anchor file)`);
   const kind = format ?? guess(path);
-  return kind === 'dumpi' ? openDumpi(path) : openSimgrid(path);
+  return kind === 'dumpi' ? openDumpi(path) : kind === 'otf2' ? openOtf2(path) : openSimgrid(path);
 }
 
 function guess(path: string): TraceFormat {
   if (path.endsWith('.meta')) return 'dumpi';
-  if (path.endsWith('.otf2')) throw new TraceFormatError(`${path}: an OTF2 anchor file; phit reads SimGrid time-independent traces and DUMPI (.meta) so far`);
+  if (path.endsWith('.otf2')) return 'otf2';
+  if (path.endsWith('.evt') || path.endsWith('.def')) throw new TraceFormatError(`${path}: a file inside an OTF2 archive; give the archive's .otf2 anchor file`);
   const head = new Uint8Array(4);
   const fd = openSync(path, 'r');
   try {

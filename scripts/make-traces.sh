@@ -5,10 +5,15 @@
 #                    libsimgrid-dev): <prog>.trace lists <prog>_files/rank-<n>.txt
 #   dumpi/<prog>/    a DUMPI trace (sst-dumpi's libdumpi built against Debian's MPICH, the
 #                    programs run with mpirun): <prog>.meta and <prog>-00NN.bin
+#   otf2/<prog>/     an OTF2 trace written through the OTF2 library (Debian's
+#                    libopen-trace-format2-dev) by src/otf2-tracer.c, an MPI profiling library
+#                    recording Score-P's MPI events (Score-P itself is not packaged by Debian):
+#                    <prog>.otf2 (anchor), <prog>.def (global definitions), <prog>/<rank>.evt;
+#                    <prog>.enters counts the regions entered as otf2-print reads them
 # Missing Debian packages are installed with apt-get. sst-dumpi's source is taken from
 # $DUMPI_SRC (a checkout), else cloned from GitHub. Run from anywhere:
 #   scripts/make-traces.sh            # both formats
-#   scripts/make-traces.sh simgrid    # one of them
+#   scripts/make-traces.sh simgrid    # one of them (simgrid, dumpi, otf2)
 # SimGrid names a rank's file after the time of the run; it is renamed rank-<n>.txt (n = rank + 1,
 # SimGrid's numbering) and the list rewritten to match. DUMPI's files are renamed after the
 # program and the .meta's fileprefix rewritten to match; the records are left as the tool wrote them.
@@ -91,9 +96,33 @@ dumpi() {
   done
 }
 
+otf2() {
+  need mpicc mpich libmpich-dev build-essential
+  if [ ! -e /usr/include/otf2/otf2.h ]; then
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends libopen-trace-format2-dev otf2-tools
+  fi
+  mpicc -O1 -shared -fPIC "$src/otf2-tracer.c" -o "$work/libotf2tracer.so" -lotf2
+  for p in "${progs[@]}"; do
+    mpicc -O1 "$src/$p.c" -o "$work/o-$p" -L"$work" -Wl,-rpath,"$work" -lotf2tracer
+    rm -rf "$work/otf2-$p"
+    mkdir -p "$work/otf2-$p"
+    OTF2_TRACE="$work/otf2-$p/$p" mpirun -np $ranks "$work/o-$p" >"$work/$p.log" 2>&1 || { cat "$work/$p.log"; exit 1; }
+    otf2-print "$work/otf2-$p/$p.otf2" >/dev/null || { echo "otf2-print cannot read $p's trace" >&2; exit 1; }
+    dest=$out/otf2/$p
+    rm -rf "$dest"
+    mkdir -p "$dest"
+    cp -r "$work/otf2-$p/." "$dest/"
+    # the regions entered, counted by the OTF2 library's own reader: what the tests expect
+    otf2-print "$dest/$p.otf2" | sed -n 's/^ENTER .*Region: "\([^"]*\)".*/\1/p' | sort | uniq -c | awk '{print $2, $1}' >"$dest/$p.enters"
+    echo "otf2/$p: $(ls "$dest/$p"/*.evt | wc -l) ranks, $(otf2-print "$dest/$p.otf2" | grep -c '^[A-Z_]* ') events"
+  done
+}
+
 case $what in
-  all) simgrid; dumpi ;;
+  all) simgrid; dumpi; otf2 ;;
   simgrid) simgrid ;;
   dumpi) dumpi ;;
-  *) echo "usage: $0 [all|simgrid|dumpi]" >&2; exit 2 ;;
+  otf2) otf2 ;;
+  *) echo "usage: $0 [all|simgrid|dumpi|otf2]" >&2; exit 2 ;;
 esac

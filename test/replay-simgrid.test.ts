@@ -171,7 +171,7 @@ describe('SimGrid trace grammar and bad files', () => {
     const r = await phit('replay', '--help');
     expect(r.code).toBe(0);
     const text = r.out.join('\n');
-    for (const w of ['--compute-scale', '--unsupported <map|skip>', '--nodes', '--ppn', '--placement', 'simgrid  SimGrid time-independent', 'dumpi    DUMPI', 'OTF2 is not read yet', 'phit replay test/fixtures/traces/simgrid/halo/halo.trace']) expect(text).toContain(w);
+    for (const w of ['--compute-scale', '--unsupported <map|skip>', '--nodes', '--ppn', '--placement', 'simgrid  SimGrid time-independent', 'dumpi    DUMPI', 'otf2     OTF2 (Score-P)', 'phit replay test/fixtures/traces/simgrid/halo/halo.trace']) expect(text).toContain(w);
   });
 
   it('the run must have the trace\'s ranks: a mismatch is bad input', async () => {

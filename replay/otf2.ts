@@ -1,0 +1,140 @@
+/**
+ * OTF2 traces (Score-P's format): the anchor file `<name>.otf2`, the global definitions
+ * `<name>.def` beside it, and one event file per location, `<name>/<location>.evt`. Each MPI rank
+ * is the location the MPI comm-locations group lists at its rank. A rank's events are read in
+ * order; the events between the Enter and the Leave of a region named after an MPI function
+ * become that call (`otf2-calls.ts`), the time from one MPI call's Leave to the next one's Enter
+ * becomes computation, and regions of user code are passed through. Peers are ranks in the
+ * event's communicator; communicators other than the world and self are created where the trace
+ * creates them, with their members and order from the definitions.
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { SELF, TraceFormatError, WORLD, type RankTrace, type TraceCall, type TraceSource } from './calls.ts';
+import { UNDEFINED } from './otf2-buffer.ts';
+import { regionCalls, type RegionContext } from './otf2-calls.ts';
+import { readAnchor, readGlobalDefs, readMappings, type Otf2Comm, type Otf2Defs } from './otf2-defs.ts';
+import { EV, Otf2EventReader, type Otf2Event } from './otf2-events.ts';
+import { Otf2Peers } from './otf2-peers.ts';
+
+/** Replay handles of communicators other than the world and self: the OTF2 id plus this. */
+const HANDLE_BASE = 16;
+
+/** Opens an OTF2 trace from its anchor file. */
+export function openOtf2(anchorPath: string): TraceSource {
+  const anchor = readAnchor(anchorPath);
+  const defs = readGlobalDefs(anchorPath, anchor);
+  const dir = join(dirname(anchorPath), basename(anchorPath, '.otf2'));
+  const ranks = defs.rankLocations.length;
+  if (ranks === 0) throw new TraceFormatError(`${anchorPath}: the definitions name no MPI ranks (no comm-locations group and no CPU locations)`);
+  const files = defs.rankLocations.map((l) => join(dir, `${l}.evt`));
+  const missing = files.find((f) => !existsSync(f));
+  if (missing) throw new TraceFormatError(`${anchorPath}: expected the event file of every rank in ${basename(dir)}/ (${ranks} ranks); ${basename(missing)} is missing`);
+  const offset = defs.globalOffset;
+  const reader = (rank: number): Otf2EventReader => new Otf2EventReader(files[rank]!, anchor.chunkSizeEvents, offset, readMappings(files[rank]!.replace(/\.evt$/, '.def'), anchor));
+  const world = [...defs.comms.values()].find((c) => !c.self && c.parent === UNDEFINED && c.members.length === ranks && c.members.every((m, i) => m === i));
+  const peers = new Otf2Peers(reader);
+  return { format: 'otf2', path: anchorPath, ranks, open: (rank) => new Otf2Rank(rank, reader, defs, world?.id ?? null, peers) };
+}
+
+/** One rank's calls. */
+class Otf2Rank implements RankTrace, RegionContext {
+  private readonly events: Otf2EventReader;
+  /** A second cursor over the same file that finds receive completions ahead of the main one. */
+  private ahead: Otf2EventReader | null = null;
+  private readonly irecvs = new Map<number, Otf2Event[]>();
+  private readonly queue: TraceCall[] = [];
+  /** When the previous MPI call returned (ticks), or null before the first. */
+  private lastLeave: number | null = null;
+  private readonly psPerTick: number;
+  /** Counted collectives this rank made so far, by communicator. */
+  private readonly countedSeq = new Map<number, number>();
+  /** Communicators this rank got from create-handle collectives. */
+  private readonly taken = new Set<number>();
+
+  constructor(
+    readonly rank: number,
+    private readonly reader: (rank: number) => Otf2EventReader,
+    private readonly defs: Otf2Defs,
+    private readonly worldId: number | null,
+    private readonly peers: Otf2Peers,
+  ) {
+    this.events = reader(rank);
+    this.psPerTick = 1e12 / defs.timerResolution;
+  }
+
+  next(): TraceCall | null {
+    while (this.queue.length === 0) if (!this.region()) return null;
+    return this.queue.shift()!;
+  }
+
+  /** Reads up to the end of the next MPI region and queues its calls; false at the end of the file. */
+  private region(): boolean {
+    for (;;) {
+      const e = this.events.next();
+      if (e === null) return false;
+      if (e.type !== EV.enter) continue;
+      const name = this.defs.regions.get(e.region);
+      if (name === undefined) throw new TraceFormatError(`${this.events.where(e.at)}: an Enter of region ${e.region}, which the definitions do not define`);
+      if (!/^mpi_/i.test(name)) continue;
+      const inside: Otf2Event[] = [];
+      let depth = 1;
+      let leave: Otf2Event | null = null;
+      while (leave === null) {
+        const x = this.events.next();
+        if (x === null) throw new TraceFormatError(`${this.events.path}: ends inside ${name} (entered at byte ${e.at}); expected its Leave`);
+        if (x.type === EV.enter) depth++;
+        else if (x.type === EV.leave) {
+          if (--depth === 0) leave = x;
+        } else inside.push(x);
+      }
+      if (this.lastLeave !== null && e.time > this.lastLeave) {
+        this.queue.push({ call: 'compute', name: 'compute', ps: Math.round((e.time - this.lastLeave) * this.psPerTick), flops: 0 });
+      }
+      this.lastLeave = leave.time;
+      this.queue.push(...regionCalls(name, inside, this));
+      return true;
+    }
+  }
+
+  comm(id: number, e: Otf2Event): Otf2Comm {
+    const c = this.defs.comms.get(id);
+    if (!c) throw new TraceFormatError(`${this.events.where(e.at)}: an event on communicator ${id}, which the definitions do not define`);
+    return c;
+  }
+
+  handle(c: Otf2Comm): number {
+    return c.id === this.worldId ? WORLD : c.self ? SELF : c.id + HANDLE_BASE;
+  }
+
+  irecv(request: number): Otf2Event | null {
+    const queued = this.irecvs.get(request);
+    if (queued && queued.length > 0) return queued.shift()!;
+    this.ahead ??= this.reader(this.rank);
+    for (let e = this.ahead.next(); e !== null; e = this.ahead.next()) {
+      if (e.type !== EV.mpiIrecv) continue;
+      if (e.request === request) return e;
+      const q = this.irecvs.get(e.request);
+      if (q) q.push(e);
+      else this.irecvs.set(e.request, [e]);
+    }
+    return null;
+  }
+
+  counted(c: Otf2Comm): ReturnType<Otf2Peers['rows']> {
+    const seq = this.countedSeq.get(c.id) ?? 0;
+    this.countedSeq.set(c.id, seq + 1);
+    return this.peers.rows(c, seq);
+  }
+
+  created(parent: Otf2Comm): Otf2Comm | null {
+    for (const c of this.defs.comms.values()) {
+      if (this.taken.has(c.id) || c.self || c.id === this.worldId) continue;
+      if (c.parent !== parent.id && c.parent !== UNDEFINED) continue;
+      if (!c.members.includes(this.rank)) continue;
+      this.taken.add(c.id);
+      return c;
+    }
+    return null;
+  }
+}
