@@ -249,6 +249,7 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
   const rma = (name: string, bytes: (a: readonly unknown[]) => number, pe: number): CallSpec => ({ name, bytes, args: (a) => ({ pe: num(a[pe]), bytes: bytes(a) }) });
   const out: Record<string, CallSpec> = {
     init: { name: 'shmem_init' },
+    startPes: { name: 'start_pes' },
     finalize: { name: 'shmem_finalize' },
     malloc: { name: 'shmem_malloc', args: (a) => ({ size: num(a[0]) }) },
     calloc: { name: 'shmem_calloc' },

@@ -262,6 +262,26 @@ describe('OpenSHMEM 1.4 active-set collectives', () => {
     expect(res[0]).toBeNull();
   });
 
+  it('every *_SYNC_SIZE is one size: a pSync of COLLECT_SYNC_SIZE initialised over BCAST_SYNC_SIZE elements serves collect32 (tests-uh test_shmem_collects)', async () => {
+    const res = await run('xe6', 2, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const sizes = [s.BARRIER_SYNC_SIZE, s.SYNC_SIZE, s.BCAST_SYNC_SIZE, s.REDUCE_SYNC_SIZE, s.COLLECT_SYNC_SIZE, s.ALLTOALL_SYNC_SIZE, s.ALLTOALLS_SYNC_SIZE];
+      const ps = await s.malloc(8 * s.COLLECT_SYNC_SIZE);
+      ps.int64().fill(s.SYNC_VALUE, 0, s.BCAST_SYNC_SIZE);
+      const src = await s.malloc(4 * 4);
+      const dst = await s.malloc(4 * 8);
+      src.int32().set([0, 1, 2, 3].map((i) => s.myPe() * 10 + i));
+      await s.barrierAll();
+      await s.fcollect32(dst, src, 4, 0, 0, 2, ps);
+      return { sizes, got: [...dst.int32()], clean: ps.int64().every((v) => v === s.SYNC_VALUE) };
+    });
+    for (const r of res) {
+      expect(new Set(r.sizes).size).toBe(1);
+      expect(r.got).toEqual([0, 1, 2, 3, 10, 11, 12, 13]);
+      expect(r.clean).toBe(true);
+    }
+  });
+
   it('a pSync never reset to SYNC_VALUE fails on entry with one line naming the element, its value and the PE', async () => {
     const err = await rejection(
       run('xe6', 2, 1, async (ctx) => {

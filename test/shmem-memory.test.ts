@@ -150,12 +150,14 @@ describe('SHMEM memory and query calls', () => {
     }
   });
 
-  it('initThread gives the level asked for (a PE is one thread), queryThread reports it (THREAD_SINGLE after init); pcontrol takes integer levels', async () => {
+  it('startPes(0) starts SHMEM as init does; initThread gives the level asked for (a PE is one thread), queryThread reports it (THREAD_SINGLE after init); pcontrol takes integer levels', async () => {
     const r = await simulate({
       machine: 'xe6',
       nodes: 2,
       program: async (ctx) => {
         const s = ctx.shmem;
+        const badStart = await failure(() => s.startPes(0.5));
+        s.startPes(0);
         const before = s.queryThread();
         const provided = s.initThread(ctx.rank === 0 ? s.THREAD_MULTIPLE : s.THREAD_FUNNELED);
         const after = s.queryThread();
@@ -164,10 +166,10 @@ describe('SHMEM memory and query calls', () => {
         s.pcontrol(2);
         const badLevel = await failure(() => s.pcontrol(0.5));
         await s.barrierAll();
-        return { before, provided, after, bad, badLevel };
+        return { before, provided, after, bad, badLevel, badStart };
       },
     });
-    expect(r.rankResults[0]).toEqual({ before: 0, provided: 3, after: 3, bad: 'ShmemError: initThread: requested=4; valid: THREAD_SINGLE (0), THREAD_FUNNELED (1), THREAD_SERIALIZED (2), THREAD_MULTIPLE (3)', badLevel: 'ShmemError: pcontrol: level=0.5 must be an integer' });
+    expect(r.rankResults[0]).toEqual({ before: 0, provided: 3, after: 3, bad: 'ShmemError: initThread: requested=4; valid: THREAD_SINGLE (0), THREAD_FUNNELED (1), THREAD_SERIALIZED (2), THREAD_MULTIPLE (3)', badLevel: 'ShmemError: pcontrol: level=0.5 must be an integer', badStart: 'ShmemError: startPes: npes=0.5 must be an integer (it is unused; pass 0)' });
     expect(r.rankResults[1]).toMatchObject({ before: 0, provided: 1, after: 1 });
   });
 

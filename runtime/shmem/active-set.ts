@@ -27,18 +27,21 @@ const PSYNC_ROUNDS = 32;
 export class ShmemActiveSet extends ShmemLocks {
   /** What every element of a pSync holds between calls (SHMEM_SYNC_VALUE). */
   readonly SYNC_VALUE = SYNC_VALUE;
-  /** Elements (longs) of a pSync of `barrier` and `sync` (SHMEM_BARRIER_SYNC_SIZE, SHMEM_SYNC_SIZE). */
-  readonly BARRIER_SYNC_SIZE = PSYNC_ROUNDS;
-  readonly SYNC_SIZE = PSYNC_ROUNDS;
-  /** Elements of a pSync of `broadcast32/64` (SHMEM_BCAST_SYNC_SIZE). */
-  readonly BCAST_SYNC_SIZE = PSYNC_ROUNDS;
-  /** Elements of a pSync of the `..._to_all` reductions (SHMEM_REDUCE_SYNC_SIZE). */
-  readonly REDUCE_SYNC_SIZE = PSYNC_ROUNDS;
-  /** Elements of a pSync of `collect32/64` and `fcollect32/64`: the counters and a size word (SHMEM_COLLECT_SYNC_SIZE). */
+  /**
+   * Elements (longs) of a pSync, one size for every call (SHMEM_BARRIER_SYNC_SIZE,
+   * SHMEM_SYNC_SIZE, SHMEM_BCAST_SYNC_SIZE, SHMEM_REDUCE_SYNC_SIZE, SHMEM_COLLECT_SYNC_SIZE,
+   * SHMEM_ALLTOALL_SYNC_SIZE, SHMEM_ALLTOALLS_SYNC_SIZE): the dissemination counters and
+   * collect's size word. One size, so that a pSync sized or initialised by one constant serves
+   * a call that needs another's (tests-uh's collects test initialises SHMEM_BCAST_SYNC_SIZE
+   * elements of a pSync of SHMEM_COLLECT_SYNC_SIZE); every call checks all of them.
+   */
+  readonly BARRIER_SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly BCAST_SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly REDUCE_SYNC_SIZE = PSYNC_ROUNDS + 1;
   readonly COLLECT_SYNC_SIZE = PSYNC_ROUNDS + 1;
-  /** Elements of a pSync of `alltoall32/64` and `alltoalls32/64` (SHMEM_ALLTOALL_SYNC_SIZE, SHMEM_ALLTOALLS_SYNC_SIZE). */
-  readonly ALLTOALL_SYNC_SIZE = PSYNC_ROUNDS;
-  readonly ALLTOALLS_SYNC_SIZE = PSYNC_ROUNDS;
+  readonly ALLTOALL_SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly ALLTOALLS_SYNC_SIZE = PSYNC_ROUNDS + 1;
   /** The least elements of a reduction's pWrk (SHMEM_REDUCE_MIN_WRKDATA_SIZE); it needs max(nreduce / 2 + 1, this). */
   readonly REDUCE_MIN_WRKDATA_SIZE = 16;
 

@@ -67,6 +67,16 @@ export class Shmem extends ShmemActiveSet {
     this.ready();
   }
 
+  /**
+   * OpenSHMEM 1.0's start (start_pes, deprecated since 1.2; Fortran's `call start_pes(0)`): `init`.
+   * `npes` is unused and should be 0, as the specification says; `num_pes` and `my_pe` of that
+   * era are `nPes` and `myPe`.
+   */
+  startPes(npes: number): void {
+    if (!Number.isInteger(npes)) throw new ShmemError(`startPes: npes=${npes} must be an integer (it is unused; pass 0)`);
+    this.init();
+  }
+
   /** Ends SHMEM use (shmem_finalize): completes outstanding operations and synchronises all PEs. */
   async finalize(): Promise<void> {
     await this.barrierAll();
