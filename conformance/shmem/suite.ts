@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { MachineSpec } from '../../fabric/machines/spec.ts';
+import { DeadlockError } from '../../fabric/engine/engine.ts';
 import { ShmemGlobalExit } from '../../runtime/shmem/shmem.ts';
 import { simulate } from '../../runtime/simulate.ts';
 import { ShmemTest, TestExit, type PrintedLine, type ShmemProgramModule } from './harness.ts';
@@ -40,8 +41,15 @@ export interface ShmemSuiteTest {
   readonly program?: string;
   /** Machine parameters of this run (`noise.kind`: a test that needs the timing to vary). */
   readonly set?: Readonly<Record<string, string>>;
-  /** What the run must end with: an exit status (default 0), and whether its last line of output must say Passed (tests-uh's runner). */
-  readonly expect?: { readonly exitCode?: number; readonly passedLine?: boolean };
+  /**
+   * What the run must end with: an exit status (default 0); for tests-uh (`passedLine`), what
+   * its runner expects: `Pass` (the default: the last line says Passed, and here no line says
+   * Failed), `Fail` (the run ends without that) or `Timeout` (the run never ends: here, a
+   * deadlock report).
+   */
+  readonly expect?: { readonly exitCode?: number; readonly passedLine?: boolean; readonly result?: 'Pass' | 'Fail' | 'Timeout' };
+  /** Why the expectation differs from the suite's own (a test that fails on any correct SHMEM). */
+  readonly note?: string;
 }
 
 /** A suite: its name, directories and manifest, and its ported programs by key. */
@@ -152,6 +160,7 @@ export async function runTest(suite: ShmemSuite, test: ShmemSuiteTest, opts: Run
     for (const rc of r.rankResults) if ((rc & 0xff) !== 0 && status === 0) status = rc & 0xff;
   } catch (e) {
     const wallMs = performance.now() - t0;
+    if (e instanceof DeadlockError && test.expect?.result === 'Timeout') return { test, verdict: 'pass', detail: '', wallMs, events, output: [] };
     if (e instanceof ShmemGlobalExit) {
       status = e.status & 0xff;
       return judge(test, status, lines, wallMs, events, output, `shmem_global_exit(${e.status}) by PE ${e.pe}`);
@@ -167,10 +176,13 @@ function judge(test: ShmemSuiteTest, status: number, lines: readonly PrintedLine
   const fail = (detail: string): Outcome => ({ test, verdict: 'fail', detail, wallMs, events, output: output() });
   if (status !== want) return fail(`exit status ${status}${how ? ` (${how})` : ''}, expected ${want}`);
   if (test.expect?.passedLine && test.expect.exitCode === undefined) {
+    const result = test.expect.result ?? 'Pass';
+    if (result === 'Timeout') return fail('the run ended; tests-uh expects it to hang (Timeout): here, a deadlock report');
     const failed = lines.find((l) => /Failed/.test(l.line));
-    if (failed) return fail(`PE ${failed.pe} printed: ${failed.line.trim()}`);
     const last = lines[lines.length - 1];
-    if (!last || !/Passed/.test(last.line)) return fail(`the last line of output ${last ? `(PE ${last.pe}: ${last.line.trim()})` : '(none)'} does not say Passed`);
+    const why = failed ? `PE ${failed.pe} printed: ${failed.line.trim()}` : !last || !/Passed/.test(last.line) ? `the last line of output ${last ? `(PE ${last.pe}: ${last.line.trim()})` : '(none)'} does not say Passed` : null;
+    if (result === 'Pass' && why) return fail(why);
+    if (result === 'Fail' && !why) return fail('the test printed Passed; tests-uh expects it to fail');
   }
   return { test, verdict: 'pass', detail: '', wallMs, events, output: [] };
 }

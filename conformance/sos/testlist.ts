@@ -40,7 +40,7 @@ interface Spec {
 }
 
 const run = (name: string, more: Omit<Spec, 'name'> = {}): Spec => ({ name, ...more });
-const deprecated = (name: string, more: Omit<Spec, 'name'> = {}): Spec => ({ name, args: ['deprecated'], program: `unit/${name}`, ...more });
+const deprecated = (name: string, more: Omit<Spec, 'name'> = {}): Spec => ({ name, args: ['deprecated'], ...more });
 const todo = (name: string, call: string): Spec => ({ name, status: `todo: ${call}` });
 const needs = (name: string, what: string): Spec => ({ name, status: `needs: ${what}` });
 const omit = (name: string, why: string): Spec => ({ name, status: `omit: ${why}` });
@@ -54,7 +54,7 @@ const SPECS: readonly Spec[] = [
   run('accessible_ping'),
   run('max_reduction'),
   run('big_reduction', { program: 'unit/max_reduction' }),
-  run('to_all'),
+  todo('to_all', 'long double reductions (shmem_longdouble_max_reduce, _min_, _sum_, _prod_reduce; the test reduces all seven types in one check): phit\'s team reductions have no long double type'),
   run('strided_put', { configs: PAIR }),
   run('barrier'),
   run('bcast'),
@@ -105,36 +105,49 @@ const SPECS: readonly Spec[] = [
   run('c11_test_shmem_put'),
   run('c11_test_shmem_put_signal'),
   run('c11_test_shmem_atomic_fetch'),
+  deprecated('c11_test_shmem_atomic_fetch'),
   run('c11_test_shmem_atomic_set'),
+  deprecated('c11_test_shmem_atomic_set'),
   run('c11_test_shmem_atomic_add'),
+  deprecated('c11_test_shmem_atomic_add'),
   run('c11_test_shmem_atomic_inc'),
+  deprecated('c11_test_shmem_atomic_inc'),
   run('c11_test_shmem_atomic_and', { program: 'unit/c11_bitwise' }),
   run('c11_test_shmem_atomic_or', { program: 'unit/c11_bitwise' }),
   run('c11_test_shmem_atomic_xor', { program: 'unit/c11_bitwise' }),
   run('c11_test_shmem_atomic_swap'),
+  deprecated('c11_test_shmem_atomic_swap'),
   run('c11_test_shmem_atomic_cswap'),
+  deprecated('c11_test_shmem_atomic_cswap'),
   run('c11_test_shmem_wait_until'),
   run('c11_test_shmem_wait_until_vector'),
   run('c11_shmem_wait_until_all_any_some'),
   run('c11_test_shmem_test'),
   run('c11_shmem_test_vector'),
   run('c11_shmem_test_all_any_some'),
-  run('c11_shmem_team_collective_types'),
-  run('c11_shmem_team_reduce'),
+  todo('c11_shmem_team_collective_types', 'typed team broadcast, collect, fcollect, alltoall and alltoalls on float, char, signed char, short, the 8- and 16-bit integers and long double (shmem_float_broadcast, ...): phit\'s typed team collectives take int32, uint32, int64, uint64 and float64 only'),
+  todo('c11_shmem_team_reduce', 'long double and complex reductions (shmem_longdouble_max_reduce, shmem_complexd_sum_reduce, shmem_complexf_prod_reduce, ...): phit\'s team reductions have neither type'),
   run('get_nbi'),
   run('put_nbi'),
   run('rma_coverage'),
   run('collect'),
   run('repeated_barriers'),
+  deprecated('repeated_barriers'),
   run('repeated_syncs'),
+  deprecated('repeated_syncs'),
   run('broadcast_active_set'),
+  deprecated('broadcast_active_set'),
   run('reduce_active_set'),
+  deprecated('reduce_active_set'),
   run('reduce_in_place'),
   run('bcast_in_place'),
   run('collect_active_set'),
+  deprecated('collect_active_set'),
   run('atomic_bitwise'),
   run('nop_collectives'),
+  deprecated('nop_collectives'),
   run('self_collectives'),
+  deprecated('self_collectives'),
   run('zero_comm'),
   run('sync-size'),
   run('many-ctx'),
@@ -153,7 +166,7 @@ const SPECS: readonly Spec[] = [
   run('shmem_team_shared'),
   run('shmem_team_split_2d'),
   run('shmem_team_translate'),
-  run('shmem_team_reduce'),
+  todo('shmem_team_reduce', 'long double and complex reductions (shmem_longdouble_max_reduce, shmem_complexd_sum_reduce, shmem_complexf_prod_reduce, ...): phit\'s team reductions have neither type'),
   run('shmem_team_get_config'),
   run('shmem_team_negative_stride'),
   run('shmem_ctx_get_team'),
@@ -163,6 +176,52 @@ const SPECS: readonly Spec[] = [
   run('fadd_nbi'),
   // built unless the launcher is MPI's PMI
   run('global_exit'),
+  // built with --enable-profiling: rma_coverage through the pshmem_ names (phit's calls are both)
+  run('rma_coverage_pshmem', { program: 'unit/rma_coverage' }),
+  run('pcontrol'),
+  // built with C++: the C11 tests' checks with the typed C names (shmem_int_p, ...), and four more
+  todo('cxx_test_shmem_complex', 'complex reductions (shmem_complexd_sum_reduce, shmem_complexf_prod_reduce, ...): phit\'s team reductions have no complex types'),
+  run('cxx_test_shmem_g', { program: 'unit/c11_test_shmem_g' }),
+  run('cxx_test_shmem_get', { program: 'unit/c11_test_shmem_get' }),
+  run('cxx_test_shmem_p', { program: 'unit/c11_test_shmem_p' }),
+  run('cxx_test_shmem_put', { program: 'unit/c11_test_shmem_put' }),
+  run('cxx_test_shmem_atomic_fetch', { program: 'unit/c11_test_shmem_atomic_fetch' }),
+  deprecated('cxx_test_shmem_atomic_fetch', { program: 'unit/c11_test_shmem_atomic_fetch' }),
+  run('cxx_test_shmem_atomic_set', { program: 'unit/c11_test_shmem_atomic_set' }),
+  deprecated('cxx_test_shmem_atomic_set', { program: 'unit/c11_test_shmem_atomic_set' }),
+  run('cxx_test_shmem_atomic_add', { program: 'unit/c11_test_shmem_atomic_add' }),
+  deprecated('cxx_test_shmem_atomic_add', { program: 'unit/c11_test_shmem_atomic_add' }),
+  run('cxx_test_shmem_atomic_inc', { program: 'unit/c11_test_shmem_atomic_inc' }),
+  deprecated('cxx_test_shmem_atomic_inc', { program: 'unit/c11_test_shmem_atomic_inc' }),
+  run('cxx_test_shmem_atomic_and', { program: 'unit/c11_bitwise' }),
+  run('cxx_test_shmem_atomic_or', { program: 'unit/c11_bitwise' }),
+  run('cxx_test_shmem_atomic_xor', { program: 'unit/c11_bitwise' }),
+  run('cxx_test_shmem_atomic_swap', { program: 'unit/c11_test_shmem_atomic_swap' }),
+  deprecated('cxx_test_shmem_atomic_swap', { program: 'unit/c11_test_shmem_atomic_swap' }),
+  run('cxx_test_shmem_atomic_cswap', { program: 'unit/c11_test_shmem_atomic_cswap' }),
+  deprecated('cxx_test_shmem_atomic_cswap', { program: 'unit/c11_test_shmem_atomic_cswap' }),
+  run('cxx_test_shmem_wait_until', { program: 'unit/c11_test_shmem_wait_until' }),
+  run('cxx_test_shmem_test', { program: 'unit/c11_test_shmem_test' }),
+  run('cxx_test_shmem_bitwise_reduce'),
+  todo('cxx_test_shmem_max_min_reduce', 'long double reductions (shmem_longdouble_max_reduce, shmem_longdouble_min_reduce): phit\'s team reductions have no long double type'),
+  todo('cxx_test_shmem_sum_prod_reduce', 'long double and complex reductions (shmem_longdouble_sum_reduce, shmem_complexd_prod_reduce, ...): phit\'s team reductions have neither type'),
+  run('cxx_shmem_test_all'),
+  // built with Fortran
+  run('hello_f'),
+  todo('complex_reductions_f', 'complex to_all reductions (shmem_comp4_sum_to_all, shmem_comp8_prod_to_all, ...): phit\'s active-set reductions have no complex types'),
+  run('set_fetch_f'),
+  run('shmem_info_f'),
+  // built with pthreads
+  needs('mt_a2a', 'threads (pthreads of one PE calling SHMEM at once, shmem_init_thread(SHMEM_THREAD_MULTIPLE))'),
+  needs('mt_contention', 'threads (pthreads of one PE calling SHMEM at once, shmem_init_thread(SHMEM_THREAD_MULTIPLE))'),
+  needs('mt_membar', 'threads (pthreads of one PE calling SHMEM at once, shmem_init_thread(SHMEM_THREAD_MULTIPLE))'),
+  needs('mt_lock_test', 'threads (pthreads of one PE calling SHMEM at once, shmem_init_thread(SHMEM_THREAD_MULTIPLE))'),
+  needs('threading', 'threads (pthreads of one PE calling SHMEM at once, shmem_init_thread(SHMEM_THREAD_MULTIPLE))'),
+  needs('web', 'threads (pthreads of one PE calling SHMEM at once, shmem_init_thread(SHMEM_THREAD_MULTIPLE))'),
+  needs('thread_wait', 'threads (a pthread stores to a variable another pthread of the same PE waits on)'),
+  run('query_thread_funneled'),
+  // in test/unit but in no check_PROGRAMS
+  omit('spam', 'not built by test/unit/Makefile.am (in none of its check_PROGRAMS lists)'),
 ];
 
 function expand(specs: readonly Spec[]): ShmemSuiteTest[] {
@@ -180,10 +239,6 @@ function expand(specs: readonly Spec[]): ShmemSuiteTest[] {
 /** Every entry: one per test, arguments and PE count. */
 export const SOS_TESTS: readonly ShmemSuiteTest[] = expand(SPECS);
 
-/** The programs of test/unit/Makefile.am (check_PROGRAMS in every configuration), for the manifest check. */
-export const SOS_PROGRAM_COUNT = SPECS.filter((s) => s.args === undefined).length;
-
-void deprecated;
-void todo;
-void needs;
-void omit;
+/** The programs of test/unit/Makefile.am (check_PROGRAMS in every configuration, spam.c too), one spec each, and the deprecated builds. */
+export const SOS_PROGRAMS = SPECS.filter((s) => s.args === undefined).map((s) => s.name);
+export const SOS_DEPRECATED = SPECS.filter((s) => s.args !== undefined).map((s) => s.name);

@@ -1,9 +1,9 @@
 // SOS test/unit/c11_test_shmem_atomic_and.c, c11_test_shmem_atomic_or.c and
-// c11_test_shmem_atomic_xor.c: for every bitwise atomic type (skipped when npes-1 exceeds its
+// c11_test_shmem_atomic_xor.c (and their cxx_test_shmem_atomic_*.cpp twins): for every bitwise atomic type (skipped when npes-1 exceeds its
 // size in bytes, as the tests do) and each form (blocking, fetching, fetching nbi; default and
 // SHMEM_CTX_DEFAULT), every PE applies its bit (1 << mype; for and, all but it) to a static on
 // every PE, checking each fetched old value; after a barrier the static holds the npes bits
-// set (or) or cleared (and, xor). One port for the three, told apart by the test's name.
+// set (or) or cleared (and, xor). One port for the six, told apart by the test's name.
 import type { ShmemTest } from '../../shmem/harness.ts';
 import { atomic, ATOMIC_BITWISE_TYPES, carray, cast, cget, cset, ctype, cview, eq, type CType, type CValue } from '../../shmem/ctypes.ts';
 
@@ -16,7 +16,7 @@ const bxor = (T: CType, a: CValue, b: CValue): CValue => cast(T, BigInt(a) ^ Big
 const bnot = (T: CType, a: CValue): CValue => cast(T, ~BigInt(a));
 
 export default async function c11Bitwise(t: ShmemTest): Promise<number> {
-  const which = t.name.replace('c11_test_shmem_atomic_', '') as Which;
+  const which = t.name.replace(/^(c11|cxx)_test_shmem_atomic_/, '') as Which;
   const NAME = OPNAMES[which];
   const ops = ['', 'CTX_', 'FETCH_', 'CTX_FETCH_', 'FETCH_NBI', 'CTX_FETCH_NBI'].map((f) => (f.endsWith('NBI') ? f.replace('NBI', `${NAME}_NBI`) : `${f}${NAME}`));
   const s = t.shmem;

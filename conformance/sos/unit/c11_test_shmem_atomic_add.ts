@@ -1,4 +1,4 @@
-// SOS test/unit/c11_test_shmem_atomic_add.c: for every integer atomic type and each form of add
+// SOS test/unit/c11_test_shmem_atomic_add.c (and cxx_test_shmem_atomic_add.cpp): for every integer atomic type and each form of add
 // (add, fetch_add, fetch_add_nbi; default and SHMEM_CTX_DEFAULT; deprecated build: shmem_add
 // too), every PE adds mype+1 to a static on every PE; after a barrier it holds npes(npes+1)/2,
 // and every old value fetched is at most that.
@@ -9,8 +9,12 @@ const OPS = ['ADD', 'ATOMIC_ADD', 'CTX_ATOMIC_ADD', 'FADD', 'ATOMIC_FETCH_ADD', 
 
 export default async function c11TestShmemAtomicAdd(t: ShmemTest): Promise<number> {
   const s = t.shmem;
-  // shmem_add is only in the deprecated build
-  const ops = OPS.filter((op) => op !== 'ADD' || t.has('deprecated'));
+  // shmem_add is only in the deprecated build; cxx_test_shmem_atomic_add (the same checks with
+  // the typed C names) has shmem_TYPE_fadd there too, ahead of the others
+  const cxx = t.name.startsWith('cxx_');
+  const deprecatedOnly = cxx ? ['ADD', 'FADD'] : ['ADD'];
+  const ordered = cxx ? ['ADD', 'FADD', ...OPS.filter((op) => op !== 'ADD' && op !== 'FADD')] : OPS;
+  const ops = ordered.filter((op) => !deprecatedOnly.includes(op) || t.has('deprecated'));
   const remotes = await t.statics(ops.flatMap(() => ATOMIC_INT_TYPES.map(() => 8)));
   s.init();
   let rc = 0;

@@ -1,4 +1,4 @@
-// SOS test/unit/c11_test_shmem_test.c: for each wait type, a p of mype+1 to the right neighbour, then polling shmem_test(NE 0) on its own copy.
+// SOS test/unit/c11_test_shmem_test.c (and cxx_test_shmem_test.cpp): for each wait type, a p of mype+1 to the right neighbour, then polling shmem_test(NE 0) on its own copy.
 import type { ShmemTest } from '../../shmem/harness.ts';
 import { cast, ctype, cview, eq, p, waitOf, type CTypeName } from '../../shmem/ctypes.ts';
 
@@ -10,7 +10,9 @@ export default async function c11TestShmemTest(t: ShmemTest): Promise<number> {
   const remotes = await t.statics(TYPES.map(() => 8));
   s.init();
   let rc = 0;
-  for (const [k, name] of TYPES.entries()) {
+  // cxx_ (the same checks with the typed C names) has no short or unsigned short
+  const types = t.name.startsWith('cxx_') ? TYPES.filter((n) => !n.endsWith('short')) : TYPES;
+  for (const [k, name] of types.entries()) {
     const T = ctype(name);
     const remote = remotes[k]!;
     const mype = s.myPe();
