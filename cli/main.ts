@@ -19,6 +19,7 @@ import { parseKeyValues, positiveInt, seedOf, writeOutput } from './args.ts';
 import { CALIBRATE_HELP, calibrateCommand, type CalibrateCliOptions } from './calibrate.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { CONFORMANCE_HELP, conformanceCommand, type ConformanceCliOptions } from './conformance.ts';
+import { SHMEM_CONFORMANCE_HELP, shmemConformanceCommand } from './conformance-shmem.ts';
 import { progressLine } from './progress.ts';
 import { addReplayCommand, replayCommand } from './replay.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
@@ -221,18 +222,23 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
 
   program
     .command('conformance')
-    .description("run the MPICH test suite's tests (pt2pt, coll, comm, group, topo, datatype, rma), ported to phit programs: pass or fail per test, counts per directory")
+    .description("run a test suite ported to phit programs: MPICH's (pt2pt, coll, comm, group, topo, datatype, rma; the default), SOS's unit tests (--suite sos) or the tests-uh feature tests (--suite tests-uh): pass or fail per test, counts per directory")
+    .option('--suite <name>', 'mpich (default), sos or tests-uh', 'mpich')
     .option('-m, --machine <name|file>', `machine preset (${Object.keys(presets).join(', ')}) or a machine file`, 'xe6')
-    .option('--dir <dir>', 'only the tests of this directory (pt2pt, coll, comm, group, topo, datatype, rma)')
-    .option('--only <name>', 'only this test (every testlist variant of it), e.g. sendrecv3 or coll/allred')
+    .option('--dir <dir>', 'only the tests of this directory (mpich: pt2pt, coll, comm, group, topo, datatype, rma; sos: unit; tests-uh: C, Fortran/transfer, ...)')
+    .option('--only <name>', 'only this test (every variant and PE count of it), e.g. sendrecv3, coll/allred, put1 or test_shmem_put')
+    .option('--np <n>', 'SHMEM suites: only the runs on this many PEs')
     .option('--long', 'also run the long tier (the tests CI cannot afford)')
     .option('--fidelity <level>', 'fabric fidelity of the runs: packet, coarse or flow (default flow)')
-    .option('--try-needs', 'also run the ported tests listed as needing a feature (to see whether it has landed)')
-    .option('-v, --verbose', 'also list the tests not run (needs, omit, long tier)')
+    .option('--try-needs', 'also run the ported tests listed as needing a feature or a call (to see whether it has landed)')
+    .option('-v, --verbose', 'also list the tests not run (needs, todo, omit, long tier)')
     .option('--json', 'print one JSON object: every test with its verdict, and the counts')
-    .addHelpText('after', CONFORMANCE_HELP)
-    .action(async (opts: ConformanceCliOptions) => {
-      code = await conformanceCommand(opts, io);
+    .addHelpText('after', CONFORMANCE_HELP + '\n' + SHMEM_CONFORMANCE_HELP)
+    .action(async (opts: ConformanceCliOptions & { suite: string; np?: string }) => {
+      if (opts.suite === 'mpich') {
+        if (opts.np !== undefined) throw new UsageError('--np: only for the SHMEM suites (--suite sos or tests-uh); MPICH tests run on their testlist rank count');
+        code = await conformanceCommand(opts, io);
+      } else code = await shmemConformanceCommand(opts.suite, opts, io);
     });
 
   program

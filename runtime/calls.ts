@@ -249,6 +249,7 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
   const rma = (name: string, bytes: (a: readonly unknown[]) => number, pe: number): CallSpec => ({ name, bytes, args: (a) => ({ pe: num(a[pe]), bytes: bytes(a) }) });
   const out: Record<string, CallSpec> = {
     init: { name: 'shmem_init' },
+    startPes: { name: 'start_pes' },
     finalize: { name: 'shmem_finalize' },
     malloc: { name: 'shmem_malloc', args: (a) => ({ size: num(a[0]) }) },
     calloc: { name: 'shmem_calloc' },
@@ -260,6 +261,9 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     teamPtr: { name: 'shmem_team_ptr', args: (a) => ({ ...afterTeam(a).team, pe: num(a[2]) }) },
     addrAccessible: { name: 'shmem_addr_accessible', args: (a) => ({ pe: num(a[1]) }) },
     peAccessible: { name: 'shmem_pe_accessible', args: (a) => ({ pe: num(a[0]) }) },
+    initThread: { name: 'shmem_init_thread', args: (a) => ({ requested: num(a[0]) }) },
+    queryThread: { name: 'shmem_query_thread' },
+    pcontrol: { name: 'shmem_pcontrol', args: (a) => ({ level: num(a[0]) }) },
     infoGetVersion: { name: 'shmem_info_get_version' },
     infoGetName: { name: 'shmem_info_get_name' },
     globalExit: { name: 'shmem_global_exit', args: (a) => ({ status: num(a[0]) }) },
@@ -326,6 +330,10 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     const bytes = (a: readonly unknown[]): number => num(a[2]) * (bits / 8);
     out[`broadcast${bits}`] = { name: `shmem_broadcast${bits}`, bytes, args: (a) => ({ ...set(a, 4), root: num(a[3]), bytes: bytes(a) }) };
     for (const c of ['collect', 'fcollect']) out[`${c}${bits}`] = { name: `shmem_${c}${bits}`, bytes, args: (a) => ({ ...set(a, 3), bytes: bytes(a) }) };
+    // every PE sends nelems elements to each PE of the set
+    const all = (a: readonly unknown[], n: number, at: number): number => num(a[n]) * num(a[at + 2]) * (bits / 8);
+    out[`alltoall${bits}`] = { name: `shmem_alltoall${bits}`, bytes: (a) => all(a, 2, 3), args: (a) => ({ ...set(a, 3), bytes: all(a, 2, 3) }) };
+    out[`alltoalls${bits}`] = { name: `shmem_alltoalls${bits}`, bytes: (a) => all(a, 4, 5), args: (a) => ({ ...set(a, 5), dst: num(a[2]), sst: num(a[3]), bytes: all(a, 4, 5) }) };
   }
   for (const [ctype, size, ops] of [
     ['int', 4, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],

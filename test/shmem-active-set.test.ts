@@ -1,6 +1,6 @@
 /**
  * The active-set collectives of OpenSHMEM 1.4 (barrier, sync, broadcast32/64, collect32/64,
- * fcollect32/64, the typed ..._to_all reductions) with their pSync and pWrk: real data on
+ * fcollect32/64, alltoall32/64, alltoalls32/64, the typed ..._to_all reductions) with their pSync and pWrk: real data on
  * overlapping sets, the pSync back to SYNC_VALUE after every call, and the checks the
  * specification asks for (a pSync not reset, PEs of one set passing different triplets). Ports
  * the deprecated branches of SOS test/unit/reduce_active_set.c, broadcast_active_set.c,
@@ -214,6 +214,72 @@ describe('OpenSHMEM 1.4 active-set collectives', () => {
       return errors;
     });
     expect(res).toEqual(res.map(() => []));
+  });
+
+  it('alltoall32/64 and alltoalls32/64 on the active set of PEs 1, 3, 5: block j to set PE j, the pSync back to SYNC_VALUE; too small a dest fails naming the routine', async () => {
+    const res = await run('xe6', 3, 2, async (ctx) => {
+      const s = ctx.shmem;
+      const me = s.myPe();
+      const ps = await psync(s, s.ALLTOALL_SYNC_SIZE);
+      const a = await s.malloc(8 * 16);
+      const b = await s.malloc(8 * 16);
+      if (me % 2 === 0) return null;
+      const idx = (me - 1) / 2;
+      // alltoall32: 2 ints to each of the 3 PEs
+      a.int32().set(Array.from({ length: 6 }, (_, i) => me * 100 + i));
+      b.int32().fill(-1);
+      await s.alltoall32(b, a, 2, 1, 1, 3, ps);
+      const a32 = [...b.int32().subarray(0, 7)];
+      // alltoall64: 1 long each
+      a.int64().set([10n * BigInt(me), 10n * BigInt(me) + 1n, 10n * BigInt(me) + 2n]);
+      await s.alltoall64(b, a, 1, 1, 1, 3, ps);
+      const a64 = [...b.int64().subarray(0, 3)];
+      // alltoalls64: 2 longs to each PE, from every element of source (sst 1) to every second of dest (dst 2)
+      a.int64().set(Array.from({ length: 6 }, (_, i) => BigInt(me * 1000 + i)));
+      b.int64().fill(-1n);
+      await s.alltoalls64(b, a, 2, 1, 2, 1, 1, 3, ps);
+      const as64 = [...b.int64().subarray(0, 12)];
+      // alltoalls32: 1 int to each PE, from every second element of source (sst 2)
+      a.int32().set(Array.from({ length: 6 }, (_, i) => me * 10 + i));
+      b.int32().fill(-1);
+      await s.alltoalls32(b, a, 1, 2, 1, 1, 1, 3, ps);
+      const as32 = [...b.int32().subarray(0, 4)];
+      const clean = ps.int64().every((v) => v === s.SYNC_VALUE);
+      const small = await rejection(s.alltoall32(b, a, 32, 1, 1, 3, ps));
+      return { idx, a32, a64, as64, as32, clean, small: small.message };
+    });
+    const set = [1, 3, 5];
+    for (const pe of set) {
+      const r = res[pe]!;
+      const i = r.idx;
+      expect(r.a32).toEqual([...set.flatMap((p) => [p * 100 + 2 * i, p * 100 + 2 * i + 1]), -1]);
+      expect(r.a64).toEqual(set.map((p) => 10n * BigInt(p) + BigInt(i)));
+      expect(r.as64).toEqual(set.flatMap((p) => [BigInt(p * 1000 + 2 * i), -1n, BigInt(p * 1000 + 2 * i + 1), -1n]));
+      expect(r.as32).toEqual([...set.map((p) => p * 10 + 2 * i), -1]);
+      expect(r.clean).toBe(true);
+      expect(r.small).toBe('alltoall32: 384 bytes at dest run past the end of its symmetric object (128 bytes from byte offset 0)');
+    }
+    expect(res[0]).toBeNull();
+  });
+
+  it('every *_SYNC_SIZE is one size: a pSync of COLLECT_SYNC_SIZE initialised over BCAST_SYNC_SIZE elements serves collect32 (tests-uh test_shmem_collects)', async () => {
+    const res = await run('xe6', 2, 1, async (ctx) => {
+      const s = ctx.shmem;
+      const sizes = [s.BARRIER_SYNC_SIZE, s.SYNC_SIZE, s.BCAST_SYNC_SIZE, s.REDUCE_SYNC_SIZE, s.COLLECT_SYNC_SIZE, s.ALLTOALL_SYNC_SIZE, s.ALLTOALLS_SYNC_SIZE];
+      const ps = await s.malloc(8 * s.COLLECT_SYNC_SIZE);
+      ps.int64().fill(s.SYNC_VALUE, 0, s.BCAST_SYNC_SIZE);
+      const src = await s.malloc(4 * 4);
+      const dst = await s.malloc(4 * 8);
+      src.int32().set([0, 1, 2, 3].map((i) => s.myPe() * 10 + i));
+      await s.barrierAll();
+      await s.fcollect32(dst, src, 4, 0, 0, 2, ps);
+      return { sizes, got: [...dst.int32()], clean: ps.int64().every((v) => v === s.SYNC_VALUE) };
+    });
+    for (const r of res) {
+      expect(new Set(r.sizes).size).toBe(1);
+      expect(r.got).toEqual([0, 1, 2, 3, 10, 11, 12, 13]);
+      expect(r.clean).toBe(true);
+    }
   });
 
   it('a pSync never reset to SYNC_VALUE fails on entry with one line naming the element, its value and the PE', async () => {

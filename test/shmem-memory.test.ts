@@ -1,7 +1,8 @@
 /**
  * The symmetric-heap and query calls of OpenSHMEM 1.5 §9.2, §9.3 and §9.1: `realloc`, `align`,
  * `ptr` (a view on the PEs of this node, null elsewhere), `addrAccessible`, `peAccessible`,
- * `infoGetVersion`, `infoGetName` and `globalExit`, with real data and their error cases.
+ * `infoGetVersion`, `infoGetName`, `globalExit`, the thread levels (`initThread`, `queryThread`)
+ * and `pcontrol`, with real data and their error cases.
  */
 import { describe, expect, it } from 'vitest';
 import { ShmemError, ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
@@ -43,12 +44,16 @@ describe('SHMEM memory and query calls', () => {
         const al = await s.align(4096, 24);
         const hinted = await s.mallocWithHints(8, s.MALLOC_ATOMICS_REMOTE | s.MALLOC_SIGNAL_REMOTE);
         await s.atomicAdd(hinted, 5, (me + 1) % n);
-        const badHints = await failure(s.mallocWithHints(8, 4));
+        const badHints = await failure(s.mallocWithHints(8, 1.5));
+        // a hint the library does not know is ignored (SOS's shmem_malloc_with_hints passes ~MALLOC_ATOMICS_REMOTE)
+        const unknownHint = await s.mallocWithHints(8, ~s.MALLOC_ATOMICS_REMOTE);
+        await s.pInt64(unknownHint, BigInt(me), (me + 1) % n);
         await s.pFloat64(al, me + 0.5, (me + 1) % n);
         await s.barrierAll();
         const hintedValue = hinted.int64()[0];
+        const unknownHintValue = unknownHint.int64()[0];
         const shrunk = (await s.realloc(b, 8))!;
-        return { kept, far, stale, made: c !== null && c.bytes, gone, al: al.float64()[0], shrunk: [...shrunk.int64()], badAlign: await failure(s.align(48, 8)), badSize: await failure(s.realloc(shrunk, -1)), hintedValue, badHints };
+        return { kept, far, stale, made: c !== null && c.bytes, gone, al: al.float64()[0], shrunk: [...shrunk.int64()], badAlign: await failure(s.align(48, 8)), badSize: await failure(s.realloc(shrunk, -1)), hintedValue, badHints, unknownHintValue };
       },
     });
     for (const [pe, x] of r.rankResults.entries()) {
@@ -62,7 +67,8 @@ describe('SHMEM memory and query calls', () => {
       expect(x.shrunk).toEqual([BigInt(left * 10)]);
       expect(x.badAlign).toBe('ShmemError: align: alignment=48 must be a power of two');
       expect(x.hintedValue).toBe(5n);
-      expect(x.badHints).toBe('ShmemError: mallocWithHints: hints=4; valid: 0 or an OR of MALLOC_ATOMICS_REMOTE (1) and MALLOC_SIGNAL_REMOTE (2)');
+      expect(x.badHints).toBe('ShmemError: mallocWithHints: hints=1.5 must be an integer (0 or an OR of MALLOC_ATOMICS_REMOTE (1) and MALLOC_SIGNAL_REMOTE (2))');
+      expect(x.unknownHintValue).toBe(BigInt(left));
       expect(x.badSize).toBe('ShmemError: realloc: bytes=-1 must be a non-negative integer');
     }
   });
@@ -118,6 +124,53 @@ describe('SHMEM memory and query calls', () => {
       expect(x.badPe).toBe('ShmemError: ptr: pe=4 is not a PE (0..3)');
       expect(x.badAddr).toBe('ShmemError: ptr: dest is not a symmetric address of PE ' + res.indexOf(x) + ' (allocate it with shmem.malloc; private memory cannot be named remotely)');
     }
+  });
+
+  it('a 0-byte malloc, calloc, mallocWithHints or align returns null without a barrier (OpenSHMEM 1.5 §9.3), free(null) does nothing; a negative size is refused', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async (ctx) => {
+        const s = ctx.shmem;
+        s.init();
+        // only PE 0 calls these: a barrier among them would never complete
+        const zero = ctx.rank === 0 ? [await s.malloc(0), await s.calloc(0, 8), await s.calloc(4, 0), await s.mallocWithHints(0, s.MALLOC_SIGNAL_REMOTE), await s.align(64, 0), await s.realloc(null, 0)] : [];
+        if (ctx.rank === 0) await s.free(null);
+        const bad = await failure(s.malloc(-8));
+        const a = await s.calloc(2, 8);
+        await s.pInt64(a, 7n, 1 - ctx.rank);
+        await s.barrierAll();
+        return { zero, bad, value: a.int64()[0] };
+      },
+    });
+    expect(r.rankResults[0]!.zero).toEqual([null, null, null, null, null, null]);
+    for (const x of r.rankResults) {
+      expect(x.bad).toBe('ShmemError: malloc: bytes=-8 must be a non-negative integer');
+      expect(x.value).toBe(7n);
+    }
+  });
+
+  it('startPes(0) starts SHMEM as init does; initThread gives the level asked for (a PE is one thread), queryThread reports it (THREAD_SINGLE after init); pcontrol takes integer levels', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async (ctx) => {
+        const s = ctx.shmem;
+        const badStart = await failure(() => s.startPes(0.5));
+        s.startPes(0);
+        const before = s.queryThread();
+        const provided = s.initThread(ctx.rank === 0 ? s.THREAD_MULTIPLE : s.THREAD_FUNNELED);
+        const after = s.queryThread();
+        const bad = await failure(() => s.initThread(4));
+        s.pcontrol(1);
+        s.pcontrol(2);
+        const badLevel = await failure(() => s.pcontrol(0.5));
+        await s.barrierAll();
+        return { before, provided, after, bad, badLevel, badStart };
+      },
+    });
+    expect(r.rankResults[0]).toEqual({ before: 0, provided: 3, after: 3, bad: 'ShmemError: initThread: requested=4; valid: THREAD_SINGLE (0), THREAD_FUNNELED (1), THREAD_SERIALIZED (2), THREAD_MULTIPLE (3)', badLevel: 'ShmemError: pcontrol: level=0.5 must be an integer', badStart: 'ShmemError: startPes: npes=0.5 must be an integer (it is unused; pass 0)' });
+    expect(r.rankResults[1]).toMatchObject({ before: 0, provided: 1, after: 1 });
   });
 
   it('globalExit(3) on one PE ends the run while the others wait in a barrier, reported with its status, PE and time; a non-integer status is refused', async () => {

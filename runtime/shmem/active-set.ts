@@ -10,7 +10,8 @@ const PSYNC_ROUNDS = 32;
 
 /**
  * The active-set collectives of OpenSHMEM 1.4 and earlier (deprecated in 1.5, still in most SHMEM
- * codes): `barrier`, `sync`, `broadcast32/64`, `collect32/64`, `fcollect32/64` and the typed
+ * codes): `barrier`, `sync`, `broadcast32/64`, `collect32/64`, `fcollect32/64`,
+ * `alltoall32/64`, `alltoalls32/64` and the typed
  * `..._to_all` reductions, over the PEs `PE_start + i * 2^logPE_stride`, i < PE_size, with a
  * user's symmetric `pSync` (and `pWrk` for reductions).
  *
@@ -26,15 +27,21 @@ const PSYNC_ROUNDS = 32;
 export class ShmemActiveSet extends ShmemLocks {
   /** What every element of a pSync holds between calls (SHMEM_SYNC_VALUE). */
   readonly SYNC_VALUE = SYNC_VALUE;
-  /** Elements (longs) of a pSync of `barrier` and `sync` (SHMEM_BARRIER_SYNC_SIZE, SHMEM_SYNC_SIZE). */
-  readonly BARRIER_SYNC_SIZE = PSYNC_ROUNDS;
-  readonly SYNC_SIZE = PSYNC_ROUNDS;
-  /** Elements of a pSync of `broadcast32/64` (SHMEM_BCAST_SYNC_SIZE). */
-  readonly BCAST_SYNC_SIZE = PSYNC_ROUNDS;
-  /** Elements of a pSync of the `..._to_all` reductions (SHMEM_REDUCE_SYNC_SIZE). */
-  readonly REDUCE_SYNC_SIZE = PSYNC_ROUNDS;
-  /** Elements of a pSync of `collect32/64` and `fcollect32/64`: the counters and a size word (SHMEM_COLLECT_SYNC_SIZE). */
+  /**
+   * Elements (longs) of a pSync, one size for every call (SHMEM_BARRIER_SYNC_SIZE,
+   * SHMEM_SYNC_SIZE, SHMEM_BCAST_SYNC_SIZE, SHMEM_REDUCE_SYNC_SIZE, SHMEM_COLLECT_SYNC_SIZE,
+   * SHMEM_ALLTOALL_SYNC_SIZE, SHMEM_ALLTOALLS_SYNC_SIZE): the dissemination counters and
+   * collect's size word. One size, so that a pSync sized or initialised by one constant serves
+   * a call that needs another's (tests-uh's collects test initialises SHMEM_BCAST_SYNC_SIZE
+   * elements of a pSync of SHMEM_COLLECT_SYNC_SIZE); every call checks all of them.
+   */
+  readonly BARRIER_SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly BCAST_SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly REDUCE_SYNC_SIZE = PSYNC_ROUNDS + 1;
   readonly COLLECT_SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly ALLTOALL_SYNC_SIZE = PSYNC_ROUNDS + 1;
+  readonly ALLTOALLS_SYNC_SIZE = PSYNC_ROUNDS + 1;
   /** The least elements of a reduction's pWrk (SHMEM_REDUCE_MIN_WRKDATA_SIZE); it needs max(nreduce / 2 + 1, this). */
   readonly REDUCE_MIN_WRKDATA_SIZE = 16;
 
@@ -80,6 +87,23 @@ export class ShmemActiveSet extends ShmemLocks {
   /** As `fcollect32`, 8-byte elements (shmem_fcollect64). */
   async fcollect64(dest: Symmetric, source: Symmetric, nelems: number, PE_start: number, logPE_stride: number, PE_size: number, pSync: Symmetric): Promise<void> {
     return this.collectSet('fcollect64', 8, true, dest, source, nelems, PE_start, logPE_stride, PE_size, pSync);
+  }
+
+  /** Block j (`nelems` 4-byte elements) of `source` to block `me` of `dest` on the set's PE j, for every PE j of the set (shmem_alltoall32). */
+  async alltoall32(dest: Symmetric, source: Symmetric, nelems: number, PE_start: number, logPE_stride: number, PE_size: number, pSync: Symmetric): Promise<void> {
+    return this.alltoallSet('alltoall32', 4, dest, source, nelems, PE_start, logPE_stride, PE_size, pSync);
+  }
+  /** As `alltoall32`, 8-byte elements (shmem_alltoall64). */
+  async alltoall64(dest: Symmetric, source: Symmetric, nelems: number, PE_start: number, logPE_stride: number, PE_size: number, pSync: Symmetric): Promise<void> {
+    return this.alltoallSet('alltoall64', 8, dest, source, nelems, PE_start, logPE_stride, PE_size, pSync);
+  }
+  /** Strided `alltoall32`: on the set's PE j, element (me * nelems + k) * dst of `dest` gets element (j * nelems + k) * sst of `source`, k < nelems (shmem_alltoalls32). */
+  async alltoalls32(dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, PE_start: number, logPE_stride: number, PE_size: number, pSync: Symmetric): Promise<void> {
+    return this.alltoallsSet('alltoalls32', 4, dest, source, dst, sst, nelems, PE_start, logPE_stride, PE_size, pSync);
+  }
+  /** As `alltoalls32`, 8-byte elements (shmem_alltoalls64). */
+  async alltoalls64(dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, PE_start: number, logPE_stride: number, PE_size: number, pSync: Symmetric): Promise<void> {
+    return this.alltoallsSet('alltoalls64', 8, dest, source, dst, sst, nelems, PE_start, logPE_stride, PE_size, pSync);
   }
 
   // the typed reductions of 1.4 (shmem_TYPE_OP_to_all), with the operators the 1.4 specification
@@ -277,12 +301,33 @@ export class ShmemActiveSet extends ShmemLocks {
   private async collectSet(call: string, e: number, fixed: boolean, dest: Symmetric, source: Symmetric, nelems: number, start: number, log: number, size: number, pSync: Symmetric): Promise<void> {
     this.checkCount(call, 'nelems', nelems);
     this.checkSetBlock(call, 'source', source, nelems * e, e);
-    this.checkSym(call, 'dest', dest);
-    if (dest.offset % e !== 0) throw new ShmemError(`${call}: dest is at byte offset ${dest.offset}, not aligned to ${e}-byte elements`);
-    if (fixed) this.checkRange(call, 'dest', dest, nelems * e * size);
+    if (fixed) this.checkSetBlock(call, 'dest', dest, nelems * e * size, e);
+    else if (dest !== null) {
+      // checked against the total once the sizes are in; null is fine when every PE gives nothing (Annex C)
+      this.checkSym(call, 'dest', dest);
+      if (dest.offset % e !== 0) throw new ShmemError(`${call}: dest is at byte offset ${dest.offset}, not aligned to ${e}-byte elements`);
+    }
     const g = this.activeSet(call, start, log, size, pSync, this.COLLECT_SYNC_SIZE, fixed ? { nelems } : {});
     if (fixed) await this.groupFcollect(call, g, dest, source, nelems * e);
     else await this.groupCollect(call, g, dest, source, nelems * e);
+  }
+
+  private async alltoallSet(call: string, e: number, dest: Symmetric, source: Symmetric, nelems: number, start: number, log: number, size: number, pSync: Symmetric): Promise<void> {
+    this.checkCount(call, 'nelems', nelems);
+    this.checkSetBlock(call, 'dest', dest, nelems * e * size, e);
+    this.checkSetBlock(call, 'source', source, nelems * e * size, e);
+    const g = this.activeSet(call, start, log, size, pSync, this.ALLTOALL_SYNC_SIZE, { nelems });
+    await this.groupAlltoall(call, g, dest, source, nelems * e);
+  }
+
+  private async alltoallsSet(call: string, e: number, dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, start: number, log: number, size: number, pSync: Symmetric): Promise<void> {
+    this.checkStride(call, dst, sst, nelems);
+    // the last element each side touches: block size-1, element nelems-1
+    const span = (st: number): number => (nelems === 0 ? 0 : ((size * nelems - 1) * st + 1) * e);
+    this.checkSetBlock(call, 'dest', dest, span(dst), e);
+    this.checkSetBlock(call, 'source', source, span(sst), e);
+    const g = this.activeSet(call, start, log, size, pSync, this.ALLTOALLS_SYNC_SIZE, { dst, sst, nelems });
+    await this.groupAlltoalls(call, g, dest, source, dst, sst, nelems, e);
   }
 
   private async toAll(call: string, op: ReduceOp, type: ReduceElemType, dest: Symmetric, source: Symmetric, nreduce: number, start: number, log: number, size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {

@@ -1,7 +1,7 @@
 import { ShmemCollectives, SYNC_VALUE, type Group } from './collectives.ts';
 import { DMAPP_OF_SIZE } from './elements.ts';
 import { fold, type ReduceElemType, type ReduceOp } from './reduce-ops.ts';
-import { ShmemError, type Symmetric } from './symmetric.ts';
+import { ShmemError, Symmetric } from './symmetric.ts';
 
 /**
  * The collectives of a group of PEs (a team or an active set), over DMAPP as the world ones are:
@@ -17,10 +17,13 @@ export class ShmemGroupCollectives extends ShmemCollectives {
    */
   protected async groupBroadcast(call: string, g: Group, dest: Symmetric, source: Symmetric, nbytes: number, root: number, rootToo: boolean): Promise<void> {
     await this.disseminate(call, g);
-    if (g.me === root) {
+    // with nothing to copy, dest and source may be anything (OpenSHMEM Annex C)
+    if (nbytes === 0) {
+      // nothing moves
+    } else if (g.me === root) {
       const same = dest.segment === source.segment && dest.offset === source.offset;
-      if (rootToo && nbytes > 0 && !same && this.moves(dest.local, source.local)) dest.local.set(source.local.subarray(0, nbytes));
-    } else if (nbytes > 0) {
+      if (rootToo && !same && this.moves(dest.local, source.local)) dest.local.set(source.local.subarray(0, nbytes));
+    } else {
       await this.nic(call, this.dmapp.get(g.pes.pe(root), source.segment, source.offset, dest.local.subarray(0, nbytes)));
     }
     await this.disseminate(call, g);
@@ -29,7 +32,7 @@ export class ShmemGroupCollectives extends ShmemCollectives {
   /** Concatenates every PE's `nbytes` of `source` into `dest` on every PE, in group order: a sync, a put to every PE, quiet, a sync. */
   protected async groupFcollect(call: string, g: Group, dest: Symmetric, source: Symmetric, nbytes: number): Promise<void> {
     await this.disseminate(call, g);
-    await this.putToGroup(call, g.pes, g.me, dest.segment, dest.offset + g.me * nbytes, this.copyOf(source.local.subarray(0, nbytes)));
+    if (nbytes > 0) await this.putToGroup(call, g.pes, g.me, dest.segment, dest.offset + g.me * nbytes, this.copyOf(source.local.subarray(0, nbytes)));
     await this.nic(call, this.dmapp.gsyncWait());
     await this.disseminate(call, g);
   }
@@ -45,7 +48,8 @@ export class ShmemGroupCollectives extends ShmemCollectives {
     const n = g.pes.size;
     const seg = g.seg;
     const view = new DataView(seg.local.buffer, seg.local.byteOffset, seg.local.byteLength);
-    const block = this.copyOf(source.local.subarray(0, nbytes));
+    // a PE that gives nothing may pass any source (OpenSHMEM Annex C)
+    const block = nbytes > 0 ? this.copyOf(source.local.subarray(0, nbytes)) : new Uint8Array(0);
     view.setBigInt64(g.scratch, BigInt(nbytes), true);
     await this.disseminate(call, g);
     const sizes = new BigInt64Array(n);
@@ -60,12 +64,21 @@ export class ShmemGroupCollectives extends ShmemCollectives {
       if (i < g.me) before += Number(sizes[i]);
       total += Number(sizes[i]);
     }
-    if (total > dest.bytes) {
+    // dest is checked against the total: when nothing is collected it may be anything (Annex C)
+    const why =
+      total === 0
+        ? null
+        : !(dest instanceof Symmetric)
+          ? `dest is not a symmetric address of PE ${this.dmapp.pe}, and the ${n} PEs contribute ${total} bytes`
+          : total > dest.bytes
+            ? `the ${n} PEs contribute ${total} bytes in all (this PE ${nbytes}), more than the ${dest.bytes} bytes at dest (byte offset ${dest.offset} of its symmetric object)`
+            : null;
+    if (why !== null) {
       await this.disseminate(call, g);
       if (g.nextEpoch === null) view.setBigInt64(g.scratch, SYNC_VALUE, true);
-      throw new ShmemError(`${call}: the ${n} PEs contribute ${total} bytes in all (this PE ${nbytes}), more than the ${dest.bytes} bytes at dest (byte offset ${dest.offset} of its symmetric object)`);
+      throw new ShmemError(`${call}: ${why}`);
     }
-    await this.putToGroup(call, g.pes, g.me, dest.segment, dest.offset + before, block);
+    if (nbytes > 0) await this.putToGroup(call, g.pes, g.me, dest.segment, dest.offset + before, block);
     await this.nic(call, this.dmapp.gsyncWait());
     await this.disseminate(call, g);
     // every PE got this size word before it entered the last sync

@@ -87,9 +87,56 @@ export class Shmem extends ShmemActiveSet {
     this.ready();
   }
 
+  /**
+   * OpenSHMEM 1.0's start (start_pes, deprecated since 1.2; Fortran's `call start_pes(0)`): `init`.
+   * `npes` is unused and should be 0, as the specification says; `num_pes` and `my_pe` of that
+   * era are `nPes` and `myPe`.
+   */
+  startPes(npes: number): void {
+    if (!Number.isInteger(npes)) throw new ShmemError(`startPes: npes=${npes} must be an integer (it is unused; pass 0)`);
+    this.init();
+  }
+
   /** Ends SHMEM use (shmem_finalize): completes outstanding operations and synchronises all PEs. */
   async finalize(): Promise<void> {
     await this.barrierAll();
+  }
+
+  /** SHMEM_THREAD_SINGLE, SHMEM_THREAD_FUNNELED, SHMEM_THREAD_SERIALIZED, SHMEM_THREAD_MULTIPLE: the thread levels of `initThread`. */
+  readonly THREAD_SINGLE = 0;
+  readonly THREAD_FUNNELED = 1;
+  readonly THREAD_SERIALIZED = 2;
+  readonly THREAD_MULTIPLE = 3;
+  private threadLevel = 0;
+
+  /**
+   * Marks the start of SHMEM use asking for thread level `requested` (shmem_init_thread) and
+   * returns the level provided: the one requested, as a phit PE is one thread of control, so
+   * the promise of every level holds (no two threads ever call SHMEM at once). Fails on a level
+   * that is none of THREAD_SINGLE .. THREAD_MULTIPLE.
+   */
+  initThread(requested: number): number {
+    if (!Number.isInteger(requested) || requested < this.THREAD_SINGLE || requested > this.THREAD_MULTIPLE) {
+      throw new ShmemError(`initThread: requested=${requested}; valid: THREAD_SINGLE (0), THREAD_FUNNELED (1), THREAD_SERIALIZED (2), THREAD_MULTIPLE (3)`);
+    }
+    this.threadLevel = requested;
+    this.ready();
+    return requested;
+  }
+
+  /** The thread level SHMEM was started with (shmem_query_thread): THREAD_SINGLE after `init`, the level provided after `initThread`. */
+  queryThread(): number {
+    return this.threadLevel;
+  }
+
+  /**
+   * The profiling control of the OpenSHMEM profiling interface (shmem_pcontrol): level 0 disables profiling, 1
+   * enables it, 2 asks for a profile to be flushed, others mean what a profiling library says.
+   * phit's measurements (--metrics, traces) cover the whole run whatever the level, so this only
+   * checks that `level` is an integer.
+   */
+  pcontrol(level: number): void {
+    if (!Number.isInteger(level)) throw new ShmemError(`pcontrol: level=${level} must be an integer`);
   }
 
   /** The OpenSHMEM version this library implements (shmem_info_get_version). */
@@ -116,11 +163,15 @@ export class Shmem extends ShmemActiveSet {
 
   /**
    * Allocates `bytes` (zeroed) on the symmetric heap (shmem_malloc). Every PE makes the same
-   * calls in the same order; returns after a barrier, so every PE's copy exists.
+   * calls in the same order; returns after a barrier, so every PE's copy exists. A size of 0
+   * allocates nothing and returns null at once, without the barrier (OpenSHMEM 1.5 §9.3.1).
    */
-  async malloc(bytes: number, opts: MallocOptions = {}): Promise<Symmetric> {
+  malloc(bytes: 0, opts?: MallocOptions): Promise<null>;
+  malloc(bytes: number, opts?: MallocOptions): Promise<Symmetric>;
+  async malloc(bytes: number, opts: MallocOptions = {}): Promise<Symmetric | null> {
     if (!Number.isInteger(bytes) || bytes < 0) throw new ShmemError(`malloc: bytes=${bytes} must be a non-negative integer`);
     this.ready();
+    if (bytes === 0) return null;
     const seg = this.dmapp.malloc(bytes, opts);
     this.heap.live.add(seg.id);
     this.job.memory[this.dmapp.pe]!.set(seg.id, seg.local);
@@ -159,20 +210,26 @@ export class Shmem extends ShmemActiveSet {
 
   /**
    * Allocates `bytes` with usage hints (shmem_malloc_with_hints): 0 or an OR of
-   * MALLOC_ATOMICS_REMOTE and MALLOC_SIGNAL_REMOTE. The hints change nothing here (Cray's NIC
+   * MALLOC_ATOMICS_REMOTE and MALLOC_SIGNAL_REMOTE; other bits are ignored, as the specification
+   * lets a library ignore any hint it cannot use. The hints change nothing here (Cray's NIC
    * serves atomics on any registered memory alike); the allocation is `malloc`'s.
    */
-  async mallocWithHints(bytes: number, hints: number, opts: MallocOptions = {}): Promise<Symmetric> {
-    if (!Number.isInteger(hints) || hints < 0 || (hints & ~3) !== 0) throw new ShmemError(`mallocWithHints: hints=${hints}; valid: 0 or an OR of MALLOC_ATOMICS_REMOTE (1) and MALLOC_SIGNAL_REMOTE (2)`);
+  mallocWithHints(bytes: 0, hints: number, opts?: MallocOptions): Promise<null>;
+  mallocWithHints(bytes: number, hints: number, opts?: MallocOptions): Promise<Symmetric>;
+  async mallocWithHints(bytes: number, hints: number, opts: MallocOptions = {}): Promise<Symmetric | null> {
+    // a hint the library does not know is ignored, as OpenSHMEM 1.5 §9.3.2 says of a hint it cannot use
+    if (!Number.isInteger(hints)) throw new ShmemError(`mallocWithHints: hints=${hints} must be an integer (0 or an OR of MALLOC_ATOMICS_REMOTE (1) and MALLOC_SIGNAL_REMOTE (2))`);
     return this.malloc(bytes, opts);
   }
 
   /**
    * Allocates `bytes` aligned to `alignment` bytes (shmem_align). Every allocation is a symmetric
    * segment of its own, which starts at offset 0 and so meets any alignment: this checks
-   * `alignment` (a power of two, as the C library's) and allocates as `malloc`.
+   * `alignment` (a power of two, as the C library's) and allocates as `malloc` (null for 0 bytes).
    */
-  async align(alignment: number, bytes: number, opts: MallocOptions = {}): Promise<Symmetric> {
+  align(alignment: number, bytes: 0, opts?: MallocOptions): Promise<null>;
+  align(alignment: number, bytes: number, opts?: MallocOptions): Promise<Symmetric>;
+  async align(alignment: number, bytes: number, opts: MallocOptions = {}): Promise<Symmetric | null> {
     if (!Number.isInteger(alignment) || alignment < 1 || (alignment & (alignment - 1)) !== 0) throw new ShmemError(`align: alignment=${alignment} must be a power of two`);
     return this.malloc(bytes, opts);
   }
@@ -227,15 +284,17 @@ export class Shmem extends ShmemActiveSet {
     return Number.isInteger(pe) && pe >= 0 && pe < this.dmapp.npes;
   }
 
-  /** Allocates `count` elements of `size` bytes, zeroed (shmem_calloc). */
-  async calloc(count: number, size: number, opts: MallocOptions = {}): Promise<Symmetric> {
+  /** Allocates `count` elements of `size` bytes, zeroed (shmem_calloc); null at once, without a barrier, when either is 0. */
+  calloc(count: number, size: number, opts?: MallocOptions): Promise<Symmetric>;
+  async calloc(count: number, size: number, opts: MallocOptions = {}): Promise<Symmetric | null> {
     if (!Number.isInteger(count) || count < 0) throw new ShmemError(`calloc: count=${count} must be a non-negative integer`);
     if (!Number.isInteger(size) || size < 0) throw new ShmemError(`calloc: size=${size} must be a non-negative integer`);
     return this.malloc(count * size, opts);
   }
 
-  /** Frees an allocation (shmem_free): a barrier first, then every later access to it fails. */
-  async free(obj: Symmetric): Promise<void> {
+  /** Frees an allocation (shmem_free): a barrier first, then every later access to it fails; null (what a 0-byte malloc gives) is no action, without a barrier. */
+  async free(obj: Symmetric | null): Promise<void> {
+    if (obj === null) return;
     this.checkSym('free', 'obj', obj);
     if (obj.offset !== 0) throw new ShmemError(`free: obj is at byte offset ${obj.offset} of an allocation, not its start`);
     await this.barrierAll();

@@ -135,9 +135,12 @@ export class ShmemTeamCollectives extends ShmemTeams {
     const t = this.checkTeam(call, 'team', team);
     this.checkCount(call, 'nbytes', nbytes);
     this.checkBlock(call, 'source', source, nbytes, e, type);
-    // the total is known only once the sizes are in: dest is checked against it then
-    this.checkSym(call, 'dest', dest);
-    if (dest.offset % e !== 0) throw new ShmemError(`${call}: dest is at byte offset ${dest.offset}, not aligned to the ${e}-byte ${type}`);
+    // the total is known only once the sizes are in: dest is checked against it then (a null
+    // dest is fine when every PE gives nothing, OpenSHMEM Annex C)
+    if (dest !== null) {
+      this.checkSym(call, 'dest', dest);
+      if (dest.offset % e !== 0) throw new ShmemError(`${call}: dest is at byte offset ${dest.offset}, not aligned to the ${e}-byte ${type}`);
+    }
     await this.groupCollect(call, this.teamGroup(call, t, { type }), dest, source, nbytes);
   }
 
