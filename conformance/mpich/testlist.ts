@@ -340,7 +340,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'coll', name: 'p_neighb_alltoall', np: 4, status: 'needs: persistent neighbourhood collectives (MPI_Neighbor_*_init)' },
   { dir: 'coll', name: 'p_neighb_alltoallv', np: 4, status: 'needs: persistent neighbourhood collectives (MPI_Neighbor_*_init)' },
   { dir: 'coll', name: 'p_neighb_alltoallw', np: 4, status: 'needs: persistent neighbourhood collectives (MPI_Neighbor_*_init)' },
-  { dir: 'coll', name: 'p_order', np: 2, status: 'known-failure: persistent collectives are matched in the order they are started, not in the order of their init calls: rank 0 starts its bcastInit request then its barrierInit one, rank 1 the other way round, and the start fails with MPI_ERR_OTHER (ibarrier where rank 0 called ibcast); MPI 4 matches a persistent collective at its init, so its starts may come in any order' },
+  { dir: 'coll', name: 'p_order', np: 2, status: 'run' },
   { dir: 'coll', name: 'p_inactive', np: 1, status: 'run' },
   { dir: 'coll', name: 'bcasttest', np: 16, envVariants: 5, status: 'run' },
   { dir: 'coll', name: 'bcasttest', np: 32, envVariants: 5, status: 'run', long: true },
