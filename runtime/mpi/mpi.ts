@@ -1,5 +1,6 @@
 import type { Proc } from '../proc.ts';
 import { ERROR_CODES } from './error-classes.ts';
+import { Info, INFO_NULL } from './info.ts';
 import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
 import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, type MpiWorld } from './core.ts';
@@ -14,6 +15,7 @@ import { getCount, MpiError, type Request, type Status } from './request.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
 export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
+export { Info, INFO_NULL } from './info.ts';
 export type { Message } from './mprobe.ts';
 export type { Completion } from './comm-base.ts';
 export { Datatype } from './datatype.ts';
@@ -61,6 +63,9 @@ export class Mpi extends Comm {
   readonly ERRORS_RETURN = ERRORS_RETURN;
   /** MPI's error classes by name without the MPI_ prefix (mpi.ERR_RANK, mpi.ERR_TRUNCATE, ...), MPICH's numbers. */
   readonly errorCodes: Readonly<Record<string, number>> = ERROR_CODES;
+
+  /** No hints (MPI_INFO_NULL), where a call takes an info object. */
+  readonly INFO_NULL = INFO_NULL;
 
   /** Split type of `splitType`: the ranks of one node (MPI_COMM_TYPE_SHARED). */
   readonly COMM_TYPE_SHARED = COMM_TYPE_SHARED;
@@ -148,6 +153,11 @@ export class Mpi extends Comm {
    */
   opCreate(fn: (inout: ReduceArray, input: ReduceArray) => void, commute: boolean, options?: OpOptions): Op {
     return opCreate(fn, commute, options);
+  }
+
+  /** A new, empty info object (MPI_Info_create), to pass hints to a call that takes them. */
+  infoCreate(): Info {
+    return new Info();
   }
 
   /** The text of an error code (MPI_Error_string), e.g. `MPI_ERR_RANK: invalid rank`. */
