@@ -3,6 +3,13 @@ import type { MpichProgram } from './mtest.ts';
 /** A ported test's module: its default export is the rank program. */
 export type ProgramModule = { readonly default: MpichProgram };
 
+/** One build of a C source that MPICH compiles into several tests (its named export). */
+function build<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): () => Promise<ProgramModule> {
+  return async () => ({ default: (await load())[name] as ProgramModule['default'] });
+}
+
+const fetchAndOp = () => import('./rma/fetch_and_op.ts');
+
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
   'pt2pt/anyall': () => import('./pt2pt/anyall.ts'),
@@ -230,6 +237,21 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/compare_and_swap': () => import('./rma/compare_and_swap.ts'),
   'rma/contention_put': () => import('./rma/contention_put.ts'),
   'rma/contention_putget': () => import('./rma/contention_putget.ts'),
+  'rma/fetch_and_op_char': build(fetchAndOp, 'fetchAndOpChar'),
+  'rma/fetch_and_op_char_hwacc': build(fetchAndOp, 'fetchAndOpCharHwacc'),
+  'rma/fetch_and_op_char_accop_hwacc': build(fetchAndOp, 'fetchAndOpCharAccopHwacc'),
+  'rma/fetch_and_op_short': build(fetchAndOp, 'fetchAndOpShort'),
+  'rma/fetch_and_op_short_hwacc': build(fetchAndOp, 'fetchAndOpShortHwacc'),
+  'rma/fetch_and_op_short_accop_hwacc': build(fetchAndOp, 'fetchAndOpShortAccopHwacc'),
+  'rma/fetch_and_op_int': build(fetchAndOp, 'fetchAndOpInt'),
+  'rma/fetch_and_op_int_hwacc': build(fetchAndOp, 'fetchAndOpIntHwacc'),
+  'rma/fetch_and_op_int_accop_hwacc': build(fetchAndOp, 'fetchAndOpIntAccopHwacc'),
+  'rma/fetch_and_op_long': build(fetchAndOp, 'fetchAndOpLong'),
+  'rma/fetch_and_op_long_hwacc': build(fetchAndOp, 'fetchAndOpLongHwacc'),
+  'rma/fetch_and_op_long_accop_hwacc': build(fetchAndOp, 'fetchAndOpLongAccopHwacc'),
+  'rma/fetch_and_op_double': build(fetchAndOp, 'fetchAndOpDouble'),
+  'rma/fetch_and_op_double_hwacc': build(fetchAndOp, 'fetchAndOpDoubleHwacc'),
+  'rma/fetch_and_op_double_accop_hwacc': build(fetchAndOp, 'fetchAndOpDoubleAccopHwacc'),
   'rma/get_flushlocal': () => import('./rma/get_flushlocal.ts'),
   'rma/getgroup': () => import('./rma/getgroup.ts'),
   'rma/lock_nested': () => import('./rma/lock_nested.ts'),
