@@ -9,6 +9,7 @@ function build<M extends Record<string, unknown>>(load: () => Promise<M>, name: 
 }
 
 const fetchAndOp = () => import('./rma/fetch_and_op.ts');
+const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -265,5 +266,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/test3': () => import('./rma/test3.ts'),
   'rma/test4': () => import('./rma/test4.ts'),
   'rma/test5': () => import('./rma/test5.ts'),
+  'rma/win_dynamic_rma_flush_get': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetPlain'),
+  'rma/win_dynamic_rma_flush_get_collattach': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetCollattach'),
   'rma/wintest': () => import('./rma/wintest.ts'),
 };
