@@ -9,6 +9,7 @@ function build<M extends Record<string, unknown>>(load: () => Promise<M>, name: 
 }
 
 const fetchAndOp = () => import('./rma/fetch_and_op.ts');
+const wrmaFlushGet = () => import('./rma/wrma_flush_get.ts');
 const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
@@ -253,6 +254,11 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/fetch_and_op_double': build(fetchAndOp, 'fetchAndOpDouble'),
   'rma/fetch_and_op_double_hwacc': build(fetchAndOp, 'fetchAndOpDoubleHwacc'),
   'rma/fetch_and_op_double_accop_hwacc': build(fetchAndOp, 'fetchAndOpDoubleAccopHwacc'),
+  'rma/put_flush_get': build(wrmaFlushGet, 'putFlushGet'),
+  'rma/acc_flush_get': build(wrmaFlushGet, 'accFlushGet'),
+  'rma/gacc_flush_get': build(wrmaFlushGet, 'gaccFlushGet'),
+  'rma/fop_flush_get': build(wrmaFlushGet, 'fopFlushGet'),
+  'rma/cas_flush_get': build(wrmaFlushGet, 'casFlushGet'),
   'rma/get_flushlocal': () => import('./rma/get_flushlocal.ts'),
   'rma/getgroup': () => import('./rma/getgroup.ts'),
   'rma/lock_nested': () => import('./rma/lock_nested.ts'),
