@@ -10,6 +10,7 @@ function build<M extends Record<string, unknown>>(load: () => Promise<M>, name: 
 
 const fetchAndOp = () => import('./rma/fetch_and_op.ts');
 const wrmaFlushGet = () => import('./rma/wrma_flush_get.ts');
+const winSharedRmaFlushLoad = () => import('./rma/win_shared_rma_flush_load.ts');
 const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
@@ -274,5 +275,10 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/test5': () => import('./rma/test5.ts'),
   'rma/win_dynamic_rma_flush_get': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetPlain'),
   'rma/win_dynamic_rma_flush_get_collattach': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetCollattach'),
+  'rma/win_shared_put_flush_load': build(winSharedRmaFlushLoad, 'winSharedPutFlushLoad'),
+  'rma/win_shared_acc_flush_load': build(winSharedRmaFlushLoad, 'winSharedAccFlushLoad'),
+  'rma/win_shared_gacc_flush_load': build(winSharedRmaFlushLoad, 'winSharedGaccFlushLoad'),
+  'rma/win_shared_fop_flush_load': build(winSharedRmaFlushLoad, 'winSharedFopFlushLoad'),
+  'rma/win_shared_cas_flush_load': build(winSharedRmaFlushLoad, 'winSharedCasFlushLoad'),
   'rma/wintest': () => import('./rma/wintest.ts'),
 };
