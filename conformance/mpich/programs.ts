@@ -11,6 +11,7 @@ function build<M extends Record<string, unknown>>(load: () => Promise<M>, name: 
 const fetchAndOp = () => import('./rma/fetch_and_op.ts');
 const wrmaFlushGet = () => import('./rma/wrma_flush_get.ts');
 const winSharedRmaFlushLoad = () => import('./rma/win_shared_rma_flush_load.ts');
+const overlapWinsRma = () => import('./rma/overlap_wins_rma.ts');
 const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
@@ -267,6 +268,11 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/locknull': () => import('./rma/locknull.ts'),
   'rma/manyget': () => import('./rma/manyget.ts'),
   'rma/nullpscw': () => import('./rma/nullpscw.ts'),
+  'rma/overlap_wins_put': build(overlapWinsRma, 'overlapWinsPut'),
+  'rma/overlap_wins_acc': build(overlapWinsRma, 'overlapWinsAcc'),
+  'rma/overlap_wins_gacc': build(overlapWinsRma, 'overlapWinsGacc'),
+  'rma/overlap_wins_fop': build(overlapWinsRma, 'overlapWinsFop'),
+  'rma/overlap_wins_cas': build(overlapWinsRma, 'overlapWinsCas'),
   'rma/rget_unlock': () => import('./rma/rget_unlock.ts'),
   'rma/test1': () => import('./rma/test1.ts'),
   'rma/test2': () => import('./rma/test2.ts'),
