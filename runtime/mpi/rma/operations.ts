@@ -136,13 +136,7 @@ export class WinOperations {
   /** MPI_Accumulate's long form, for predefined datatypes and contiguous types of one. */
   accumulate(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<void>;
   async accumulate(...a: unknown[]): Promise<void> {
-    if (a.length <= 4) {
-      await this.combine('accumulate', a[0] as ReduceArray, null, a[1] as number, a[2] as number, a[3] as Op, false);
-      return;
-    }
-    const [buf, oc, ot, target, disp, tc, tt, op] = a as [ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
-    const origin = accumulateValues('accumulate', 'origin', buf, oc, ot);
-    checkAccumulateTarget('accumulate', origin, tc, tt);
+    const [origin, target, disp, op] = accumulateArgs('accumulate', a);
     await this.combine('accumulate', origin, null, target, disp, op, false);
   }
 
@@ -151,14 +145,7 @@ export class WinOperations {
   /** MPI_Get_accumulate's long form, for predefined datatypes and contiguous types of one. */
   getAccumulate(origin: ArrayBufferView | null, originCount: number, originType: Datatype, result: ArrayBufferView, resultCount: number, resultType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<void>;
   async getAccumulate(...a: unknown[]): Promise<void> {
-    if (a.length <= 5) {
-      await this.combine('getAccumulate', a[0] as ReduceArray | null, a[1] as ReduceArray, a[2] as number, a[3] as number, a[4] as Op, false);
-      return;
-    }
-    const [buf, oc, ot, res, rc, rt, target, disp, tc, tt, op] = a as [ArrayBufferView | null, number, Datatype, ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
-    const result = accumulateValues('getAccumulate', 'result', res, rc, rt);
-    const origin = buf === null ? null : accumulateValues('getAccumulate', 'origin', buf, oc, ot);
-    checkAccumulateTarget('getAccumulate', result, tc, tt);
+    const [origin, result, target, disp, op] = getAccumulateArgs('getAccumulate', a);
     await this.combine('getAccumulate', origin, result, target, disp, op, false);
   }
 
@@ -179,12 +166,20 @@ export class WinOperations {
   }
 
   /** An accumulate whose request completes when `origin` may be reused (MPI_Raccumulate; passive-target epochs only). */
-  async raccumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<Request> {
+  raccumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<Request>;
+  /** MPI_Raccumulate's long form, for predefined datatypes and contiguous types of one. */
+  raccumulate(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<Request>;
+  async raccumulate(...a: unknown[]): Promise<Request> {
+    const [origin, target, disp, op] = accumulateArgs('raccumulate', a);
     return (await this.combine('raccumulate', origin, null, target, disp, op, true))!;
   }
 
   /** A getAccumulate whose request completes with the old elements in `result` (MPI_Rget_accumulate). */
-  async rgetAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<Request> {
+  rgetAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<Request>;
+  /** MPI_Rget_accumulate's long form, for predefined datatypes and contiguous types of one. */
+  rgetAccumulate(origin: ArrayBufferView | null, originCount: number, originType: Datatype, result: ArrayBufferView, resultCount: number, resultType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<Request>;
+  async rgetAccumulate(...a: unknown[]): Promise<Request> {
+    const [origin, result, target, disp, op] = getAccumulateArgs('rgetAccumulate', a);
     return (await this.combine('rgetAccumulate', origin, result, target, disp, op, true))!;
   }
 
@@ -391,4 +386,23 @@ function bytesOf(buf: ArrayBufferView): Uint8Array {
 
 function elementsOf(buf: ArrayBufferView): number {
   return 'BYTES_PER_ELEMENT' in buf ? buf.byteLength / (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : buf.byteLength;
+}
+
+/** An accumulate's arguments, short form (origin, target, disp, op) or long (origin, count, type, target, disp, count, type, op). */
+function accumulateArgs(call: string, a: readonly unknown[]): [ReduceArray, number, number, Op] {
+  if (a.length <= 4) return a as [ReduceArray, number, number, Op];
+  const [buf, oc, ot, target, disp, tc, tt, op] = a as [ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
+  const origin = accumulateValues(call, 'origin', buf, oc, ot);
+  checkAccumulateTarget(call, origin, tc, tt);
+  return [origin, target, disp, op];
+}
+
+/** A get-accumulate's arguments, short form (origin, result, target, disp, op) or long (with a count and type for each buffer). */
+function getAccumulateArgs(call: string, a: readonly unknown[]): [ReduceArray | null, ReduceArray, number, number, Op] {
+  if (a.length <= 5) return a as [ReduceArray | null, ReduceArray, number, number, Op];
+  const [buf, oc, ot, res, rc, rt, target, disp, tc, tt, op] = a as [ArrayBufferView | null, number, Datatype, ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
+  const result = accumulateValues(call, 'result', res, rc, rt);
+  const origin = buf === null ? null : accumulateValues(call, 'origin', buf, oc, ot);
+  checkAccumulateTarget(call, result, tc, tt);
+  return [origin, result, target, disp, op];
 }
