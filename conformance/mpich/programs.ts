@@ -51,6 +51,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'pt2pt/precv_anysrc_exp': () => import('./pt2pt/precv_anysrc_exp.ts'),
   'pt2pt/probe_unexp': () => import('./pt2pt/probe_unexp.ts'),
   'pt2pt/probenull': () => import('./pt2pt/probenull.ts'),
+  'pt2pt/pscancel': () => import('./pt2pt/pscancel.ts'),
   'pt2pt/pssend': () => import('./pt2pt/pssend.ts'),
   'pt2pt/rcancel': () => import('./pt2pt/rcancel.ts'),
   'pt2pt/recv_any': () => import('./pt2pt/recv_any.ts'),

@@ -110,7 +110,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'pt2pt', name: 'recvnull', np: 1, status: 'run' },
   { dir: 'pt2pt', name: 'scancel', np: 2, status: 'run' },
   { dir: 'pt2pt', name: 'scancel2', np: 2, status: 'run' },
-  { dir: 'pt2pt', name: 'pscancel', np: 2, status: 'todo: not ported yet (phit has persistent requests now)' },
+  { dir: 'pt2pt', name: 'pscancel', np: 2, status: 'run' },
   { dir: 'pt2pt', name: 'rcancel', np: 2, status: 'run' },
   { dir: 'pt2pt', name: 'cancelrecv', np: 2, status: 'run' },
   { dir: 'pt2pt', name: 'scancel_unmatch', np: 2, status: 'run' },
