@@ -276,6 +276,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/lockcontention': () => import('./rma/lockcontention.ts'),
   'rma/locknull': () => import('./rma/locknull.ts'),
   'rma/manyget': () => import('./rma/manyget.ts'),
+  'rma/mixedsync': () => import('./rma/mixedsync.ts'),
   'rma/nullpscw': () => import('./rma/nullpscw.ts'),
   'rma/nullpscw_shm': build(() => import('./rma/nullpscw.ts'), 'nullpscwShm'),
   'rma/overlap_wins_put': build(overlapWinsRma, 'overlapWinsPut'),
