@@ -54,6 +54,60 @@ describe('persistent collectives (MPI 4)', () => {
     r.rankResults.forEach((got, me) => expect(got).toEqual([0, 1, 2, 3].map((i) => i * 4 + me)));
   });
 
+  it('persistent collectives match in the order of their inits: ranks may start them in different orders', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 3,
+      program: async ({ mpi }) => {
+        const b = Int32Array.of(-1, -1);
+        const sum = new Float64Array(1);
+        const bc = mpi.bcastInit(b, 1);
+        const ar = mpi.allreduceInit(Float64Array.of(mpi.rank + 1), sum, mpi.SUM);
+        const got: number[] = [];
+        for (let it = 0; it < 3; it++) {
+          if (mpi.rank === 1) b.set([it, 7 * it]);
+          // rank 0 starts the allreduce first, the others the bcast: the init order matches them
+          if (mpi.rank === 0) mpi.startAll([ar, bc]);
+          else mpi.startAll([bc, ar]);
+          await mpi.waitAll(mpi.rank === 2 ? [ar, bc] : [bc, ar]);
+          got.push(b[0]!, b[1]!, sum[0]!);
+        }
+        return got;
+      },
+    });
+    for (const got of r.rankResults) expect(got).toEqual([0, 0, 6, 1, 7, 6, 2, 14, 6]);
+  });
+
+  it('inits made in different orders are MPI_ERR_OTHER, naming both calls', async () => {
+    const err = await rejection(
+      simulate({
+        machine: 'xe6',
+        nodes: 2,
+        program: async ({ mpi }) => {
+          if (mpi.rank === 0) mpi.bcastInit(new Int32Array(1), 0);
+          mpi.barrierInit();
+          if (mpi.rank === 1) mpi.bcastInit(new Int32Array(1), 0);
+        },
+      }),
+    );
+    expect(String(err)).toMatch(/MPI_ERR_OTHER: barrierInit .*calls barrierInit where rank 0 called bcastInit/);
+  });
+
+  it('a start whose arguments differ from another rank\'s start of the same request is an MPI error', async () => {
+    const err = await rejection(
+      simulate({
+        machine: 'xe6',
+        nodes: 2,
+        program: async ({ mpi }) => {
+          const req = mpi.bcastInit(new Int32Array(1), mpi.rank);
+          mpi.start(req);
+          await mpi.wait(req);
+        },
+      }),
+    );
+    expect(String(err)).toMatch(/MPI_ERR_ROOT: ibcast .*bcastInit request/);
+  });
+
   it('starting an active persistent collective is MPI_ERR_REQUEST', async () => {
     const err = await rejection(
       simulate({

@@ -117,6 +117,41 @@ describe('accumulates take (buffer, count, datatype) for predefined types', () =
     expect(res[0]!.counter).toEqual([3n, 77n]);
   });
 
+  it('raccumulate and rgetAccumulate in their long forms; a target type of another size is MPI_ERR_TYPE', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi }) => {
+        const mem = Int32Array.of(10, 20, 30);
+        const win = await mpi.winCreate(mem);
+        win.setErrhandler(mpi.ERRORS_RETURN);
+        await win.lockAll();
+        const old = new Int32Array(2);
+        let bad = '';
+        if (mpi.rank === 1) {
+          const a = await win.raccumulate(Int32Array.of(1, 2), 2, mpi.INT, 0, 1, 2, mpi.INT, mpi.SUM);
+          await mpi.wait(a);
+          await win.flush(0);
+          const g = await win.rgetAccumulate(Int32Array.of(5, 5), 2, mpi.INT, old, 2, mpi.INT, 0, 0, 2, mpi.INT, mpi.PROD);
+          await mpi.wait(g);
+          try {
+            await win.raccumulate(Int32Array.of(1, 2), 2, mpi.INT, 0, 0, 1, mpi.DOUBLE, mpi.SUM);
+          } catch (e) {
+            bad = String(e);
+          }
+        }
+        await win.unlockAll();
+        await mpi.barrier();
+        await win.free();
+        return { mem: [...mem], old: [...old], bad };
+      },
+    });
+    const res = r.rankResults as readonly { mem: number[]; old: number[]; bad: string }[];
+    expect(res[0]!.mem).toEqual([50, 105, 32]);
+    expect(res[1]!.old).toEqual([10, 21]);
+    expect(res[1]!.bad).toMatch(/MPI_ERR_TYPE: raccumulate: the target's 1 x MPI_DOUBLE do not match the origin's 2 x Int32/);
+  });
+
   it('a non-contiguous type in an accumulate is MPI_ERR_TYPE', async () => {
     const r = await simulate({
       machine: 'xe6',

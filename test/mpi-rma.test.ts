@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { rejection } from './helpers.ts';
 
 /** Every rank's result of `program` on `nodes` x `ppn` ranks of `machine`. */
 async function run<R>(machine: string, nodes: number, ppn: number, program: (ctx: RankContext) => Promise<R>): Promise<readonly R[]> {
@@ -432,6 +433,55 @@ describe('one-sided MPI: dynamic and shared windows', () => {
     expect(res[1]!.mem).toEqual([1, 1, 7, 8, 1, 1, 1, 1]);
     expect(res[0]!.back).toEqual([1, 7]);
     expect(res[1]!.more).toEqual([-1, 11, 12, -1]);
+  });
+
+  it('xe6: regions of one buffer attached back to back have back-to-back addresses, and one put, get or accumulate reaches across them', async () => {
+    const res = await run('xe6', 2, 1, async ({ mpi }) => {
+      const win = await mpi.winCreateDynamic();
+      const mem = new Int32Array(8).fill(-1);
+      const addr = new Float64Array(2);
+      if (mpi.rank === 1) {
+        // the second half first: its address still follows from its offset in the buffer
+        addr[1] = win.attach(mem.subarray(4));
+        addr[0] = win.attach(mem.subarray(0, 4));
+      }
+      await mpi.bcast(addr, 1);
+      const back = new Int32Array(6);
+      await win.lockAll();
+      if (mpi.rank === 0) {
+        await win.put(Int32Array.of(10, 11, 12, 13, 14, 15), 1, addr[0]! + 4);
+        await win.flush(1);
+        await win.accumulate(Int32Array.of(100, 100, 100), 1, addr[0]! + 8, mpi.SUM);
+        await win.flush(1);
+        await win.get(back, 1, addr[0]! + 4);
+        await win.flush(1);
+      }
+      await win.unlockAll();
+      await mpi.barrier();
+      await win.free();
+      return { addr: [...addr], mem: [...mem], back: [...back] };
+    });
+    expect(res[1]!.addr[1]! - res[1]!.addr[0]!).toBe(16);
+    expect(res[1]!.mem).toEqual([-1, 10, 111, 112, 113, 14, 15, -1]);
+    expect(res[0]!.back).toEqual([10, 111, 112, 113, 14, 15]);
+  });
+
+  it('an access reaching from one attached buffer into another is MPI_ERR_RMA_RANGE: their addresses are not adjacent', async () => {
+    const err = await rejection(
+      run('xe6', 2, 1, async ({ mpi }) => {
+        const win = await mpi.winCreateDynamic();
+        const addr = new Float64Array(2);
+        if (mpi.rank === 1) {
+          addr[0] = win.attach(new Int32Array(25));
+          addr[1] = win.attach(new Int32Array(25));
+        }
+        await mpi.bcast(addr, 1);
+        await win.lockAll();
+        if (mpi.rank === 0) await win.put(new Int32Array(30), 1, addr[0]!);
+        await win.unlockAll();
+      }),
+    );
+    expect(String(err)).toMatch(/MPI_ERR_RMA_RANGE: put: no region attached at rank 1 holds 120 bytes at address/);
   });
 
   it('xe6: winAllocateShared on one node: segments are contiguous, every rank loads and stores its neighbours\' directly, and RMA calls reach them too', async () => {

@@ -6,7 +6,7 @@ import { RequestComm } from './comm-requests.ts';
 import { describe, isReduceArray, type CollOptions } from './constants.ts';
 import { ceContribution, ceRefusal, ceTree, nodeCombine, nodeGroup, sharesNodes, writeCeResult, type NodeHost } from './node-collectives.ts';
 import type { Op, ReduceArray } from './ops.ts';
-import type { CollCall, CollLedger } from './agreement.ts';
+import { CollLedger, type CollCall } from './agreement.ts';
 import { MpiError, Request, type Status } from './request.ts';
 
 /**
@@ -23,6 +23,8 @@ export class CollBase extends RequestComm {
   /** Collective calls this rank has made on this communicator (all members make them in the same order). */
   private collCalls = 0;
   private lastRun: CollRun | null = null;
+  /** While a persistent collective starts: the call number and ledger its init reserved. */
+  private pinned: PinnedCall | null = null;
 
   // ---------------------------------------------------------------- collectives
 
@@ -43,7 +45,30 @@ export class CollBase extends RequestComm {
         skeleton: this.proc.skeleton,
       };
     }
-    return tagged(this.collTransport, this.collCalls);
+    return tagged(this.collTransport, this.pinned ? this.pinned.call : this.collCalls);
+  }
+
+  /**
+   * Reserves a collective call for a persistent collective at its init (MPI 4.0 §6.13: persistent
+   * collectives match in the order of their init calls): `c` (the init) takes this rank's next
+   * call number and is checked against the other ranks' inits; each start then runs on that number
+   * (`startPinned`), in whatever order a rank starts its requests.
+   */
+  protected reserveCall(c: CollCall): PinnedCall {
+    this.agree(c);
+    const call = this.collCalls;
+    const ledger = this.size > 1 ? this.world.memo(`pcoll:${this.shape.ctx}:${call}`, () => new CollLedger(this.shape.members, `the ${c.call} request ${call} of the communicator of context ${this.shape.ctx}`)) : null;
+    return { call, ledger };
+  }
+
+  /** Runs `start` (one start of a persistent collective) on the call `pin` reserved: its arguments are checked against the other ranks' starts of the same request. */
+  protected startPinned<T>(pin: PinnedCall, start: () => T): T {
+    this.pinned = pin;
+    try {
+      return start();
+    } finally {
+      this.pinned = null;
+    }
   }
 
   /**
@@ -186,6 +211,10 @@ export class CollBase extends RequestComm {
    */
   protected agree(c: CollCall): void {
     this.live(c.call);
+    if (this.pinned) {
+      this.pinned.ledger?.enter(this.rank, c);
+      return;
+    }
     this.collCalls++;
     if (this.size > 1) (this.ledger ??= this.world.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
   }
@@ -215,6 +244,12 @@ export class CollBase extends RequestComm {
       if (displs![r]! + counts![r]! > length) throw new MpiError('MPI_ERR_COUNT', `${call}: block ${r} (${displsName}[${r}]=${displs![r]}, ${countsName}[${r}]=${counts![r]}) runs past the buffer's ${length} elements`);
     }
   }
+}
+
+/** A collective call number a persistent collective's init reserved, and the ledger its starts are checked in. */
+export interface PinnedCall {
+  readonly call: number;
+  readonly ledger: CollLedger | null;
 }
 
 /** Tags one collective call's algorithm may use (util.ts TAG: bases up to 0x1e0, phases 0..15). */

@@ -9,9 +9,11 @@ import type { Request } from './request.ts';
  * Persistent collectives (MPI 4.0 §6.13): `allreduceInit(...)` and the others bind a
  * collective's arguments to an inactive request; each `start` (or `startAll`) runs the
  * nonblocking collective once with the buffers' data of then, and a wait or test completes it and
- * leaves the request ready for the next start. Every rank starts its persistent collectives in
- * the same order, as it calls collectives; the arguments are checked at each start (against the
- * other ranks' too). The request's allocation (mpi.requestOverhead) is paid once, at the init.
+ * leaves the request ready for the next start. Persistent collectives match in the order of their
+ * init calls (every rank makes its inits, like its collective calls, in the same order); a rank
+ * may start its requests in any order. The arguments are checked at each start (against the
+ * other ranks' starts of the same request). The request's allocation (mpi.requestOverhead) is
+ * paid once, at the init.
  */
 export class PersistentCollComm extends CollComm {
   /** Persistent barrier (MPI_Barrier_init): each `start` runs one ibarrier with these arguments. */
@@ -97,7 +99,8 @@ export class PersistentCollComm extends CollComm {
   private collInit(call: string, startOp: () => Request): Request {
     this.live(call);
     const P = this.world.params;
+    const pin = this.reserveCall({ call });
     if (P.requestOverheadPs > 0) this.proc.charge(P.requestOverheadPs);
-    return new PersistentRequest(this.proc, P.testOverheadPs, `${call}()`, this.world.progressOf(this.proc.rank), startOp);
+    return new PersistentRequest(this.proc, P.testOverheadPs, `${call}()`, this.world.progressOf(this.proc.rank), () => this.startPinned(pin, startOp));
   }
 }

@@ -15,6 +15,7 @@ import { guardMethods } from './errhandler.ts';
 import { InterComm } from './intercomm.ts';
 import { MpiError, waitAll, type Request } from './request.ts';
 import { CartTopology } from './topology.ts';
+import { checkInfo, type Info } from './info.ts';
 import { allocateShared, checkDispUnit, checkSize, makeWindow, type AllocatedWin } from './rma/create.ts';
 import { viewBytes, type Win, type WinHost } from './rma/window.ts';
 
@@ -303,8 +304,9 @@ export class Comm extends TopoComm<Comm> {
 
   // ---------------------------------------------------------------- one-sided windows (rma/)
 
-  /** A window over `buf` (MPI_Win_create; collective); `dispUnit` defaults to the size of buf's elements. */
-  async winCreate(buf: ArrayBufferView, dispUnit?: number): Promise<Win> {
+  /** A window over `buf` (MPI_Win_create; collective); `dispUnit` defaults to the size of buf's elements; `info`'s hints are accepted and ignored. */
+  async winCreate(buf: ArrayBufferView, dispUnit?: number, info?: Info | null): Promise<Win> {
+    checkInfo('winCreate', info);
     const mem = viewBytes('winCreate', buf);
     const unit = dispUnit ?? ('BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1);
     checkDispUnit('winCreate', unit);
@@ -312,7 +314,8 @@ export class Comm extends TopoComm<Comm> {
   }
 
   /** A window over `bytes` of memory the library allocates (MPI_Win_allocate; collective): `{ win, buf }`. */
-  async winAllocate(bytes: number, dispUnit = 1): Promise<AllocatedWin> {
+  async winAllocate(bytes: number, dispUnit = 1, info?: Info | null): Promise<AllocatedWin> {
+    checkInfo('winAllocate', info);
     checkSize('winAllocate', bytes);
     checkDispUnit('winAllocate', dispUnit);
     const buf = new Uint8Array(bytes);
@@ -324,7 +327,8 @@ export class Comm extends TopoComm<Comm> {
    * A window over memory that the communicator's ranks, all on one node, share (MPI_Win_allocate_shared;
    * collective): `{ win, buf }`; `win.sharedQuery(r)` gives rank r's segment to load and store.
    */
-  async winAllocateShared(bytes: number, dispUnit = 1): Promise<AllocatedWin> {
+  async winAllocateShared(bytes: number, dispUnit = 1, info?: Info | null): Promise<AllocatedWin> {
+    checkInfo('winAllocateShared', info);
     checkSize('winAllocateShared', bytes);
     checkDispUnit('winAllocateShared', dispUnit);
     const node = this.proc.node;
@@ -335,7 +339,8 @@ export class Comm extends TopoComm<Comm> {
   }
 
   /** A window without memory, to which each rank attaches its own (MPI_Win_create_dynamic; collective). */
-  async winCreateDynamic(): Promise<Win> {
+  async winCreateDynamic(info?: Info | null): Promise<Win> {
+    checkInfo('winCreateDynamic', info);
     return makeWindow(await this.winHost('winCreateDynamic'), 'dynamic', null, 1, 4096);
   }
 

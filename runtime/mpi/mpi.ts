@@ -1,5 +1,6 @@
 import type { Proc } from '../proc.ts';
 import { ERROR_CODES } from './error-classes.ts';
+import { checkInfo, Info, INFO_NULL } from './info.ts';
 import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
 import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, type MpiWorld } from './core.ts';
@@ -11,9 +12,11 @@ import { pack, packSize, unpack } from './datatype-pack.ts';
 import * as rma from './rma/constants.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 import { getCount, MpiError, type Request, type Status } from './request.ts';
+import { describe } from './constants.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
 export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
+export { Info, INFO_NULL } from './info.ts';
 export type { Message } from './mprobe.ts';
 export type { Completion } from './comm-base.ts';
 export { Datatype } from './datatype.ts';
@@ -61,6 +64,9 @@ export class Mpi extends Comm {
   readonly ERRORS_RETURN = ERRORS_RETURN;
   /** MPI's error classes by name without the MPI_ prefix (mpi.ERR_RANK, mpi.ERR_TRUNCATE, ...), MPICH's numbers. */
   readonly errorCodes: Readonly<Record<string, number>> = ERROR_CODES;
+
+  /** No hints (MPI_INFO_NULL), where a call takes an info object. */
+  readonly INFO_NULL = INFO_NULL;
 
   /** Split type of `splitType`: the ranks of one node (MPI_COMM_TYPE_SHARED). */
   readonly COMM_TYPE_SHARED = COMM_TYPE_SHARED;
@@ -148,6 +154,29 @@ export class Mpi extends Comm {
    */
   opCreate(fn: (inout: ReduceArray, input: ReduceArray) => void, commute: boolean, options?: OpOptions): Op {
     return opCreate(fn, commute, options);
+  }
+
+  /**
+   * `bytes` of memory from the library (MPI_Alloc_mem), for windows and messages alike; view it
+   * with any typed array. `info`'s hints are accepted and ignored. Give it back with `freeMem`.
+   */
+  allocMem(bytes: number, info?: Info | null): Uint8Array {
+    checkInfo('allocMem', info);
+    if (!Number.isInteger(bytes) || bytes < 0) throw new MpiError('MPI_ERR_SIZE', `allocMem: bytes=${bytes} must be a non-negative integer`);
+    const mem = new Uint8Array(bytes);
+    this.allocated.add(mem.buffer);
+    return mem;
+  }
+
+  /** Gives back memory of `allocMem` (MPI_Free_mem): MPI_ERR_BASE for memory it did not give or gave back already. */
+  freeMem(mem: ArrayBufferView): void {
+    if (!ArrayBuffer.isView(mem) || !this.allocated.delete(mem.buffer)) throw new MpiError('MPI_ERR_BASE', `freeMem: ${describe(mem)} is not memory of allocMem that is still allocated`);
+  }
+  private readonly allocated = new WeakSet<ArrayBufferLike>();
+
+  /** A new, empty info object (MPI_Info_create), to pass hints to a call that takes them. */
+  infoCreate(): Info {
+    return new Info();
   }
 
   /** The text of an error code (MPI_Error_string), e.g. `MPI_ERR_RANK: invalid rank`. */

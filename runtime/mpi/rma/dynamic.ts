@@ -18,10 +18,15 @@ const ALIGN = 64;
  * registered with the rank's NIC and listed in the rank's region table, which origins read with
  * a get and keep (as Open MPI's osc/rdma does): an origin that finds no region for an address in
  * its copy reads the table again, and fails with MPI_ERR_RMA_RANGE if it is not there either.
+ * Addresses are as a C program's: views of one ArrayBuffer get addresses that differ by their
+ * byte offsets, so regions attached back to back in one buffer are back to back in addresses too,
+ * and one operation may reach across them (as MPICH allows).
  */
 export class RegionTable {
   private list: Region[] = [];
   private next = FIRST_ADDRESS;
+  /** The address of byte 0 of each buffer a region was attached from. */
+  private readonly bases = new WeakMap<ArrayBufferLike, number>();
   /** Changes on every attach and detach. */
   version = 0;
 
@@ -35,8 +40,13 @@ export class RegionTable {
       throw new MpiError('MPI_ERR_RMA_ATTACH', 'attach: the memory overlaps a region already attached to this window');
     }
     if (this.list.length >= MAX_REGIONS) throw new MpiError('MPI_ERR_RMA_ATTACH', `attach: ${MAX_REGIONS} regions are attached to this window already, the most it takes`);
-    const address = this.next;
-    this.next = Math.ceil((address + Math.max(1, mem.length)) / ALIGN) * ALIGN;
+    let base = this.bases.get(mem.buffer);
+    if (base === undefined) {
+      base = this.next;
+      this.bases.set(mem.buffer, base);
+      this.next = Math.ceil((base + Math.max(1, mem.buffer.byteLength)) / ALIGN) * ALIGN;
+    }
+    const address = base + mem.byteOffset;
     const handle = proc.nic.register(mem, { inst: proc.inst });
     this.list = [...this.list, { address, mem, handle }];
     this.version++;
@@ -60,7 +70,23 @@ export class RegionTable {
   }
 }
 
-/** The region of `regions` holding bytes [address, address + bytes), or undefined. */
-export function findRegion(regions: readonly Region[], address: number, bytes: number): Region | undefined {
-  return regions.find((r) => address >= r.address && address + bytes <= r.address + r.mem.length);
+/**
+ * The regions of `regions` holding bytes [address, address + bytes), in address order: one, or
+ * several attached back to back; undefined when some byte is in none.
+ */
+export function findRegions(regions: readonly Region[], address: number, bytes: number): Region[] | undefined {
+  if (bytes === 0) {
+    const r = regions.find((x) => address >= x.address && address <= x.address + x.mem.length);
+    return r ? [r] : undefined;
+  }
+  const out: Region[] = [];
+  let at = address;
+  const end = address + bytes;
+  do {
+    const r = regions.find((x) => at >= x.address && at < x.address + x.mem.length);
+    if (!r) return undefined;
+    out.push(r);
+    at = r.address + r.mem.length;
+  } while (at < end);
+  return out;
 }

@@ -6,7 +6,7 @@ import { MpiError, type Request, type Status } from '../request.ts';
 import { amoFor, checkAccumulate, isQuadword, softwareRmw, type RmwContext } from './accumulate.ts';
 import { NO_OP } from './constants.ts';
 import { CTRL_TABLE, type TargetInfo } from './control.ts';
-import { findRegion, type Region } from './dynamic.ts';
+import { findRegions, type Region } from './dynamic.ts';
 import { Epochs } from './epochs.ts';
 import type { WinHost, WinParts, WinShared } from './parts.ts';
 import { RmaNic } from './transport.ts';
@@ -14,6 +14,38 @@ import { accumulateValues, checkAccumulateTarget, typedTransfer } from './typed.
 import type { Datatype } from '../datatype.ts';
 
 export const EMPTY = new Uint8Array(0);
+
+/** Bytes [from, from + bytes) past an operation's target displacement, and where they are on the target's NIC. */
+export interface Piece {
+  readonly from: number;
+  readonly bytes: number;
+  readonly handle: number;
+  readonly offset: number;
+}
+
+/**
+ * Where an operation's bytes are at the target: one registration (`handle`, `offset` of the
+ * displacement), or, for a dynamic window's access reaching across regions attached back to
+ * back, one piece per region (`pieces`).
+ */
+export interface Target {
+  readonly t: TargetInfo;
+  readonly handle: number;
+  readonly offset: number;
+  readonly pieces: readonly Piece[] | null;
+}
+
+/** The pieces of bytes [from, from + bytes) past the target displacement of `at`, each inside one registration. */
+export function piecesOf(at: Target, from: number, bytes: number): Piece[] {
+  if (!at.pieces) return [{ from, bytes, handle: at.handle, offset: at.offset + from }];
+  const out: Piece[] = [];
+  for (const p of at.pieces) {
+    const lo = Math.max(from, p.from);
+    const hi = Math.min(from + bytes, p.from + p.bytes);
+    if (hi > lo) out.push({ from: lo, bytes: hi - lo, handle: p.handle, offset: p.offset + (lo - p.from) });
+  }
+  return out;
+}
 
 /**
  * The communication calls of a window (MPI-3.1 §11.3) and the checks they share: the target,
@@ -84,16 +116,17 @@ export class WinOperations {
       req?.complete(status);
       return req;
     }
-    let left = x.segments.length;
+    const pieces = x.segments.flatMap((g) => piecesOf(at, g.target, g.bytes).map((p) => ({ p, origin: g.origin + p.from - g.target })));
+    let left = pieces.length;
     let failed: NicStatus = NicStatus.Ok;
     const one = (s: NicStatus): void => {
       if (s !== NicStatus.Ok) failed = s;
       if (--left === 0 && req) this.settle(req, failed, status, what);
     };
-    for (const g of x.segments) {
-      const local = x.user.subarray(g.origin, g.origin + g.bytes);
+    for (const { p, origin } of pieces) {
+      const local = x.user.subarray(origin, origin + p.bytes);
       const done = req ? (op === 'put' ? { onLocal: () => one(NicStatus.Ok) } : { onDone: one }) : {};
-      await this.nic.issue({ op, target, proc: at.t.proc, handle: at.handle, offset: at.offset + g.target, local, ...done }, what);
+      await this.nic.issue({ op, target, proc: at.t.proc, handle: p.handle, offset: p.offset, local, ...done }, what);
     }
     return req;
   }
@@ -103,13 +136,7 @@ export class WinOperations {
   /** MPI_Accumulate's long form, for predefined datatypes and contiguous types of one. */
   accumulate(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<void>;
   async accumulate(...a: unknown[]): Promise<void> {
-    if (a.length <= 4) {
-      await this.combine('accumulate', a[0] as ReduceArray, null, a[1] as number, a[2] as number, a[3] as Op, false);
-      return;
-    }
-    const [buf, oc, ot, target, disp, tc, tt, op] = a as [ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
-    const origin = accumulateValues('accumulate', 'origin', buf, oc, ot);
-    checkAccumulateTarget('accumulate', origin, tc, tt);
+    const [origin, target, disp, op] = accumulateArgs('accumulate', a);
     await this.combine('accumulate', origin, null, target, disp, op, false);
   }
 
@@ -118,14 +145,7 @@ export class WinOperations {
   /** MPI_Get_accumulate's long form, for predefined datatypes and contiguous types of one. */
   getAccumulate(origin: ArrayBufferView | null, originCount: number, originType: Datatype, result: ArrayBufferView, resultCount: number, resultType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<void>;
   async getAccumulate(...a: unknown[]): Promise<void> {
-    if (a.length <= 5) {
-      await this.combine('getAccumulate', a[0] as ReduceArray | null, a[1] as ReduceArray, a[2] as number, a[3] as number, a[4] as Op, false);
-      return;
-    }
-    const [buf, oc, ot, res, rc, rt, target, disp, tc, tt, op] = a as [ArrayBufferView | null, number, Datatype, ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
-    const result = accumulateValues('getAccumulate', 'result', res, rc, rt);
-    const origin = buf === null ? null : accumulateValues('getAccumulate', 'origin', buf, oc, ot);
-    checkAccumulateTarget('getAccumulate', result, tc, tt);
+    const [origin, result, target, disp, op] = getAccumulateArgs('getAccumulate', a);
     await this.combine('getAccumulate', origin, result, target, disp, op, false);
   }
 
@@ -146,12 +166,20 @@ export class WinOperations {
   }
 
   /** An accumulate whose request completes when `origin` may be reused (MPI_Raccumulate; passive-target epochs only). */
-  async raccumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<Request> {
+  raccumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<Request>;
+  /** MPI_Raccumulate's long form, for predefined datatypes and contiguous types of one. */
+  raccumulate(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<Request>;
+  async raccumulate(...a: unknown[]): Promise<Request> {
+    const [origin, target, disp, op] = accumulateArgs('raccumulate', a);
     return (await this.combine('raccumulate', origin, null, target, disp, op, true))!;
   }
 
   /** A getAccumulate whose request completes with the old elements in `result` (MPI_Rget_accumulate). */
-  async rgetAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<Request> {
+  rgetAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<Request>;
+  /** MPI_Rget_accumulate's long form, for predefined datatypes and contiguous types of one. */
+  rgetAccumulate(origin: ArrayBufferView | null, originCount: number, originType: Datatype, result: ArrayBufferView, resultCount: number, resultType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<Request>;
+  async rgetAccumulate(...a: unknown[]): Promise<Request> {
+    const [origin, result, target, disp, op] = getAccumulateArgs('rgetAccumulate', a);
     return (await this.combine('rgetAccumulate', origin, result, target, disp, op, true))!;
   }
 
@@ -181,6 +209,7 @@ export class WinOperations {
     const at = await this.access(call, target, disp, o.byteLength, false);
     if (!at) return;
     const what = `${call}(target=${target}, disp=${disp})`;
+    if (at.pieces) throw new MpiError('MPI_ERR_RMA_RANGE', `${call}: the element at address ${disp} lies across two attached regions`);
     if (isQuadword(o) && at.offset % 8 === 0 && !this.skeleton(o, res, target)) {
       await this.nic.issue(
         { op: 'amo', target, proc: at.t.proc, handle: at.handle, offset: at.offset, local: bytesOf(res), amo: { op: 'cswap', width: 8, operand: BigInt.asUintN(64, o[0]!), compare: BigInt.asUintN(64, (compare as BigInt64Array)[0]!), fetch: true }, ordered: true },
@@ -209,8 +238,18 @@ export class WinOperations {
       req?.complete(status);
       return req;
     }
-    const done = req ? (op === 'put' ? { onLocal: () => req.complete(status) } : { onDone: (s: NicStatus) => this.settle(req, s, status, what) }) : {};
-    await this.nic.issue({ op, target, proc: at.t.proc, handle: at.handle, offset: at.offset, local: bytes, ...done }, what);
+    const pieces = piecesOf(at, 0, bytes.length);
+    let left = pieces.length;
+    let failed: NicStatus = NicStatus.Ok;
+    const one = (s: NicStatus): void => {
+      if (s !== NicStatus.Ok) failed = s;
+      if (--left === 0 && req) this.settle(req, failed, status, what);
+    };
+    for (const p of pieces) {
+      const local = pieces.length === 1 ? bytes : bytes.subarray(p.from, p.from + p.bytes);
+      const done = req ? (op === 'put' ? { onLocal: () => one(NicStatus.Ok) } : { onDone: one }) : {};
+      await this.nic.issue({ op, target, proc: at.t.proc, handle: p.handle, offset: p.offset, local, ...done }, what);
+    }
     return req;
   }
 
@@ -228,9 +267,16 @@ export class WinOperations {
       req?.complete(status);
       return req;
     }
+    const size = o.BYTES_PER_ELEMENT;
+    const pieces = piecesOf(at, 0, o.byteLength);
+    const split = pieces.find((p) => p.bytes % size !== 0);
+    if (split) throw new MpiError('MPI_ERR_RMA_RANGE', `${call}: an element at byte ${split.from + split.bytes} past the displacement lies across two attached regions`);
     const amo = this.skeleton(o, result, target) ? null : amoFor(op, o, at.offset);
-    if (amo === null) {
-      await softwareRmw(this.rmw, at.t, at.handle, at.offset, o, result, op, null, what);
+    if (amo === null || pieces.length > 1) {
+      for (const p of pieces) {
+        const [i, n] = [p.from / size, p.bytes / size];
+        await softwareRmw(this.rmw, at.t, p.handle, p.offset, o.subarray(i, i + n), result ? result.subarray(i, i + n) : null, op, null, what);
+      }
       req?.complete(status);
       return req;
     }
@@ -267,7 +313,7 @@ export class WinOperations {
    * do), the epoch (request-based calls need a passive-target one), and the target's range;
    * returns where the bytes are on the target's NIC.
    */
-  protected async access(call: string, target: number, disp: number, bytes: number, passive: boolean): Promise<{ t: TargetInfo; handle: number; offset: number } | null> {
+  protected async access(call: string, target: number, disp: number, bytes: number, passive: boolean): Promise<Target | null> {
     if (target === PROC_NULL) return null;
     this.checkRank(call, 'target', target);
     if (passive) this.epochs.passive(call, target);
@@ -275,28 +321,31 @@ export class WinOperations {
     if (!Number.isInteger(disp) || disp < 0) throw new MpiError('MPI_ERR_DISP', `${call}: disp=${disp} must be a non-negative integer`);
     const t = this.parts.targets[target]!;
     if (this.parts.flavor === 'dynamic') {
-      const r = await this.region(call, t, disp, bytes);
-      return { t, handle: r.handle, offset: disp - r.address };
+      const rs = await this.regions(call, t, disp, bytes);
+      const r = rs[0]!;
+      if (rs.length === 1) return { t, handle: r.handle, offset: disp - r.address, pieces: null };
+      const pieces = rs.map((x) => ({ from: Math.max(x.address - disp, 0), bytes: Math.min(x.address + x.mem.length, disp + bytes) - Math.max(x.address, disp), handle: x.handle, offset: Math.max(disp - x.address, 0) }));
+      return { t, handle: r.handle, offset: disp - r.address, pieces };
     }
     const offset = disp * t.dispUnit;
     if (offset + bytes > t.size) {
       throw new MpiError('MPI_ERR_RMA_RANGE', `${call}: ${bytes} bytes at displacement ${disp} (byte ${offset}) run past the end of rank ${target}'s ${t.size}-byte window`);
     }
-    return { t, handle: t.memHandle, offset };
+    return { t, handle: t.memHandle, offset, pieces: null };
   }
 
-  /** The region of a dynamic window at `t` holding [address, address + bytes): from this origin's copy of its table, read again when it is not there. */
-  protected async region(call: string, t: TargetInfo, address: number, bytes: number): Promise<Region> {
+  /** The regions of a dynamic window at `t` holding [address, address + bytes): from this origin's copy of its table, read again when they are not there. */
+  protected async regions(call: string, t: TargetInfo, address: number, bytes: number): Promise<Region[]> {
     const table = this.shared.tables[t.rank]!;
     const copy = this.tableCopies[t.rank];
-    let r = copy ? findRegion(copy, address, bytes) : undefined;
-    if (!r || !table.regions.includes(r)) {
+    let r = copy ? findRegions(copy, address, bytes) : undefined;
+    if (!r || !r.every((x) => table.regions.includes(x))) {
       const n = Math.max(1, table.regions.length);
       const what = `${call}: reading rank ${t.rank}'s table of attached regions`;
       const s = await this.nic.run({ op: 'get', target: t.rank, proc: t.proc, handle: t.ctrlHandle, offset: CTRL_TABLE, local: new Uint8Array(16 * n), internal: true }, what);
       if (s !== NicStatus.Ok) throw new MpiError('MPI_ERR_OTHER', `${what}: the NIC failed the read with status ${statusName(s)}`);
       this.tableCopies[t.rank] = table.regions;
-      r = findRegion(table.regions, address, bytes);
+      r = findRegions(table.regions, address, bytes);
     }
     if (!r) throw new MpiError('MPI_ERR_RMA_RANGE', `${call}: no region attached at rank ${t.rank} holds ${bytes} bytes at address ${address}`);
     return r;
@@ -337,4 +386,23 @@ function bytesOf(buf: ArrayBufferView): Uint8Array {
 
 function elementsOf(buf: ArrayBufferView): number {
   return 'BYTES_PER_ELEMENT' in buf ? buf.byteLength / (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : buf.byteLength;
+}
+
+/** An accumulate's arguments, short form (origin, target, disp, op) or long (origin, count, type, target, disp, count, type, op). */
+function accumulateArgs(call: string, a: readonly unknown[]): [ReduceArray, number, number, Op] {
+  if (a.length <= 4) return a as [ReduceArray, number, number, Op];
+  const [buf, oc, ot, target, disp, tc, tt, op] = a as [ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
+  const origin = accumulateValues(call, 'origin', buf, oc, ot);
+  checkAccumulateTarget(call, origin, tc, tt);
+  return [origin, target, disp, op];
+}
+
+/** A get-accumulate's arguments, short form (origin, result, target, disp, op) or long (with a count and type for each buffer). */
+function getAccumulateArgs(call: string, a: readonly unknown[]): [ReduceArray | null, ReduceArray, number, number, Op] {
+  if (a.length <= 5) return a as [ReduceArray | null, ReduceArray, number, number, Op];
+  const [buf, oc, ot, res, rc, rt, target, disp, tc, tt, op] = a as [ArrayBufferView | null, number, Datatype, ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
+  const result = accumulateValues(call, 'result', res, rc, rt);
+  const origin = buf === null ? null : accumulateValues(call, 'origin', buf, oc, ot);
+  checkAccumulateTarget(call, result, tc, tt);
+  return [origin, result, target, disp, op];
 }
