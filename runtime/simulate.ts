@@ -235,7 +235,11 @@ function checkOptions(opts: SimulateOptions<unknown>): void {
     const v = opts[key] as unknown;
     if (!given(v)) continue;
     if (!isRecord(v)) throw new TypeError(`simulate: ${key} must be an object of key: value, got ${describeValue(v)}`);
-    for (const [k, x] of Object.entries(v)) if (typeof x !== 'string' && typeof x !== 'number') throw new TypeError(`simulate: ${key}["${k}"] must be a text, got ${describeValue(x)}`);
+    for (const [k, x] of Object.entries(v)) {
+      // an algorithm may also be a user's, made by userAlgorithm()
+      if (key === 'algorithms' && isRecord(x) && typeof x.fn === 'function') continue;
+      if (typeof x !== 'string' && typeof x !== 'number') throw new TypeError(`simulate: ${key}["${k}"] must be a text${key === 'algorithms' ? ' or an algorithm made by userAlgorithm()' : ''}, got ${describeValue(x)}`);
+    }
   }
   for (const key of ['metrics', 'skeleton'] as const) {
     if (given(opts[key]) && typeof opts[key] !== 'boolean') throw new TypeError(`simulate: ${key} must be true or false, got ${describeValue(opts[key])}`);
