@@ -10,6 +10,9 @@ const small: Record<string, Record<string, string>> = {
   putget: { maxBytes: '16KiB', iterations: '2', window: '4' },
   halo3d: { nx: '8', ny: '8', nz: '8', iterations: '2' },
   cg: { n: '6', iterations: '5' },
+  lulesh: { s: '3', iterations: '2' },
+  hpcg: { n: '4', iterations: '2', levels: '3' },
+  'npb-is': { iterations: '2' },
   randomring: { bytes: '4KiB', patterns: '2', loops: '1' },
   allreduce: { maxBytes: '1KiB', iterations: '2' },
   alltoall: { maxBytes: '1KiB', iterations: '2' },
@@ -26,7 +29,7 @@ describe.each(Object.keys(presets))('machine %s', (machine) => {
     const r = await simulate({ machine, nodes: 8, ppn: 2, program: (ctx) => app.main(ctx, params) });
     const rows = (r.result as unknown as { rows: Record<string, unknown>[] }).rows;
     expect(rows.length).toBeGreaterThan(0);
-    if (name === 'halo3d' || name === 'cg') expect(rows[0]!.check).toBe('passed');
+    if (['halo3d', 'cg', 'lulesh', 'hpcg', 'npb-is'].includes(name)) expect(rows[0]!.check).toBe('passed');
     expect(r.simulatedTimeUs).toBeGreaterThan(0);
     expect(r.packets).toBeGreaterThan(0);
   });
