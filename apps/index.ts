@@ -12,6 +12,7 @@ import { halo3d } from './halo3d.ts';
 import { hpcg } from './hpcg.ts';
 import { lulesh } from './lulesh.ts';
 import { npbIs } from './npb-is.ts';
+import { npbMg } from './npb-mg.ts';
 import { osuBibw } from './osu-bibw.ts';
 import { osuBw } from './osu-bw.ts';
 import { osuLatency } from './osu-latency.ts';
@@ -24,7 +25,7 @@ import { pattern } from './pattern.ts';
 import { randpairs } from './randpairs.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, lulesh, hpcg, 'npb-is': npbIs });
+export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, lulesh, hpcg, 'npb-is': npbIs, 'npb-mg': npbMg });
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {
