@@ -9,6 +9,10 @@ import { fft3d } from './fft3d.ts';
 import { gups } from './gups.ts';
 import { halo2d } from './halo2d.ts';
 import { halo3d } from './halo3d.ts';
+import { hpcg } from './hpcg.ts';
+import { lulesh } from './lulesh.ts';
+import { npbIs } from './npb-is.ts';
+import { npbMg } from './npb-mg.ts';
 import { osuBibw } from './osu-bibw.ts';
 import { osuBw } from './osu-bw.ts';
 import { osuLatency } from './osu-latency.ts';
@@ -22,7 +26,7 @@ import { randpairs } from './randpairs.ts';
 import { summa } from './summa.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa });
+export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-is': npbIs, 'npb-mg': npbMg });
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

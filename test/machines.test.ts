@@ -11,6 +11,10 @@ const small: Record<string, Record<string, string>> = {
   halo3d: { nx: '8', ny: '8', nz: '8', iterations: '2' },
   cg: { n: '6', iterations: '5' },
   summa: { n: '64' },
+  lulesh: { s: '3', iterations: '2' },
+  hpcg: { n: '4', iterations: '2', levels: '3' },
+  'npb-is': { iterations: '2' },
+  'npb-mg': { iterations: '1' },
   randomring: { bytes: '4KiB', patterns: '2', loops: '1' },
   allreduce: { maxBytes: '1KiB', iterations: '2' },
   alltoall: { maxBytes: '1KiB', iterations: '2' },
@@ -33,7 +37,7 @@ describe.each(Object.keys(presets))('machine %s', (machine) => {
     const r = await simulate({ machine, nodes: 8, ppn: 2, program: (ctx) => app.main(ctx, params) });
     const rows = (r.result as unknown as { rows: Record<string, unknown>[] }).rows;
     expect(rows.length).toBeGreaterThan(0);
-    if (name === 'halo3d' || name === 'cg' || name === 'summa') expect(rows[0]!.check).toBe('passed');
+    if (['halo3d', 'cg', 'summa', 'lulesh', 'hpcg', 'npb-is', 'npb-mg'].includes(name)) expect(rows[0]!.check).toBe('passed');
     expect(r.simulatedTimeUs).toBeGreaterThan(0);
     expect(r.packets).toBeGreaterThan(0);
   });
