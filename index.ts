@@ -11,7 +11,7 @@ export type { Mpi, Request, Status, Completion, Message, Op, NumericArray, Datat
 export { MpiError } from './runtime/mpi/mpi.ts';
 // collective algorithms written by users (--coll allreduce=./my-allreduce.ts), and their check
 export { Schedule, userAlgorithm, type Part, type UserAlgorithmModule } from './runtime/mpi/coll/schedule.ts';
-export { checkCollective, type CheckResult } from './runtime/mpi/coll/check.ts';
+export { checkCollective, type CheckResult } from './runtime/coll-check.ts';
 export type { Dmapp, MallocOptions, SymmetricSegment } from './runtime/dmapp/dmapp.ts';
 export { DmappError } from './runtime/dmapp/dmapp.ts';
 export { DeadlockError, RankError } from './fabric/engine/engine.ts';

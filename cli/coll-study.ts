@@ -9,7 +9,7 @@ import Tinypool from 'tinypool';
 import { sizeSweep } from '../apps/app.ts';
 import { resolveMachine } from '../fabric/machine.ts';
 import { parseBytes } from '../fabric/units.ts';
-import { runStudyPoint, selectorChoice, STUDY_COLLECTIVES, studyAlgorithms, type StudyCollective, type StudyPoint, type StudyTask } from '../runtime/mpi/coll/study.ts';
+import { runStudyPoint, selectorChoice, STUDY_COLLECTIVES, studyAlgorithms, type StudyCollective, type StudyPoint, type StudyTask } from '../runtime/coll-study.ts';
 import { loadMachine } from './machine-arg.ts';
 import type { ReportDoc, ReportSection } from './report.ts';
 import { formatTable } from './table.ts';

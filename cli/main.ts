@@ -7,7 +7,7 @@ import { PATTERNS } from '../fabric/traffic.ts';
 import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { ALGORITHMS, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
-import { checkCollective } from '../runtime/mpi/coll/check.ts';
+import { checkCollective } from '../runtime/coll-check.ts';
 import { algorithmNames, loadAlgorithms } from './coll-file.ts';
 import { formatStudy, runStudy, studyReport, type StudyResult } from './coll-study.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';

@@ -74,5 +74,5 @@ export class SkeletonStore {
  * per message on the common paths.
  */
 export function inStore(v: ArrayBufferView, store: SkeletonStore | null): boolean {
-  return store !== null && v.buffer === store.buffer;
+  return store !== null && store.holds(v);
 }

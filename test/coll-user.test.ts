@@ -1,6 +1,6 @@
 /** Collective algorithms written by users on the schedule API: plugged in by file, checked with real data, bad ones reported with round and ranks. */
 import { describe, expect, it } from 'vitest';
-import { checkCollective } from '../runtime/mpi/coll/check.ts';
+import { checkCollective } from '../runtime/coll-check.ts';
 import { ALGORITHMS } from '../runtime/mpi/coll/index.ts';
 import { userAlgorithm } from '../runtime/mpi/coll/schedule.ts';
 import { MpiError } from '../runtime/mpi/request.ts';

@@ -181,17 +181,19 @@ export class FlowNetwork implements EventHandler {
 
   /** Transfers started as flows (a pool of flows counts once), their bytes and the solves of the rates, since `resetCounters`. */
   counters(): FlowCounters {
-    return { transfers: this.cTransfers, bytes: this.cBytes, solves: this.cSolves };
+    return { transfers: this.cTransfers, bytes: this.cBytes, solves: this.nSolves - this.solvesBase };
   }
 
   /** Counts afresh from now: `counters` and the busy time `addChannelBusy` adds. */
   resetCounters(): void {
-    this.cTransfers = this.cBytes = this.cSolves = 0;
+    this.cTransfers = this.cBytes = 0;
+    this.solvesBase = this.nSolves;
     this.res.markCarried(this.engine.now);
   }
   private cTransfers = 0;
   private cBytes = 0;
-  private cSolves = 0;
+  /** `nSolves` when the counters were last reset. */
+  private solvesBase = 0;
 
   /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
   routesOf(src: number, dst: number, vcClass: number, ordered = false, path?: number): readonly FlowRoute[] {
@@ -377,7 +379,6 @@ export class FlowNetwork implements EventHandler {
   /** Solves the rates of every flow connected to a pending start or end, now. */
   flush(): void {
     if (this.dirtyFlows.length === 0 && this.dirtyRes.length === 0) return;
-    this.cSolves++;
     const now = this.engine.now;
     this.collectComponent();
     const nf = this.compNf;

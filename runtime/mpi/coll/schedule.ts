@@ -72,9 +72,8 @@ export class Schedule {
 
   /** Copies `count` elements of `src` from `srcOffset` into `dst` at `dstOffset`; returns the CPU time to yield. */
   copy(dst: Buf, dstOffset: number, src: Buf, srcOffset: number, count: number): number {
-    for (const [name, v, max] of [['dstOffset', dstOffset, dst.length], ['srcOffset', srcOffset, src.length]] as const) {
-      if (!Number.isInteger(v) || v < 0 || v + count > max) throw new MpiError('MPI_ERR_ARG', `copy: ${name} ${v} and count ${count} fall outside a buffer of ${max} elements`);
-    }
+    checkRange('dstOffset', dstOffset, count, dst.length);
+    checkRange('srcOffset', srcOffset, count, src.length);
     return copy(this.t, dst, dstOffset, src, srcOffset, count);
   }
 
@@ -94,6 +93,13 @@ export class Schedule {
     }
     if (!Number.isInteger(tag) || tag < 0 || tag >= USER_TAGS) throw new MpiError('MPI_ERR_TAG', `${call}: tag must be an integer in [0, ${USER_TAGS}), got ${tag}`);
     return [off, count, tag];
+  }
+}
+
+/** `count` elements from `offset` lie within a buffer of `length` elements (MPI_ERR_ARG naming `name` otherwise). */
+function checkRange(name: string, offset: number, count: number, length: number): void {
+  if (!Number.isInteger(offset) || !Number.isInteger(count) || offset < 0 || count < 0 || offset + count > length) {
+    throw new MpiError('MPI_ERR_ARG', `copy: ${name} ${offset} and count ${count} fall outside a buffer of ${length} elements`);
   }
 }
 

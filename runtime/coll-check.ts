@@ -4,10 +4,10 @@
  * independent reference, with a commutative op (sum) and, unless the algorithm needs one, a
  * non-commutative one (composition of affine maps modulo a prime).
  */
-import type { Comm } from '../comm.ts';
-import { opCreate, SUM, type Op } from '../ops.ts';
-import { simulate } from '../../simulate.ts';
-import { ALGORITHMS, CE_ALGORITHM, type AlgorithmChoice, type Collective } from './index.ts';
+import type { Comm } from './mpi/comm.ts';
+import { opCreate, SUM, type Op } from './mpi/ops.ts';
+import { simulate } from './simulate.ts';
+import { ALGORITHMS, CE_ALGORITHM, type AlgorithmChoice, type Collective } from './mpi/coll/index.ts';
 
 /** One communicator size's outcome. */
 export interface CheckResult {

@@ -4,11 +4,11 @@
  * fabric's link utilisation over the timed calls' run. `phit collectives --study` runs a matrix
  * of these in worker threads (cli/coll-study.ts).
  */
-import type { MachineSpec } from '../../../fabric/machines/spec.ts';
-import type { Comm } from '../comm.ts';
-import { SUM } from '../ops.ts';
-import { simulate } from '../../simulate.ts';
-import { ALGORITHMS, chooseAlgorithm, type Collective } from './index.ts';
+import type { MachineSpec } from '../fabric/machines/spec.ts';
+import type { Comm } from './mpi/comm.ts';
+import { SUM } from './mpi/ops.ts';
+import { simulate } from './simulate.ts';
+import { ALGORITHMS, chooseAlgorithm, type Collective } from './mpi/coll/index.ts';
 
 /** The collectives a study runs (those whose every rank contributes the same size). */
 export const STUDY_COLLECTIVES = ['barrier', 'bcast', 'reduce', 'allreduce', 'allgather', 'alltoall', 'reduceScatterBlock', 'gather', 'scatter', 'scan', 'exscan'] as const;
@@ -118,6 +118,6 @@ export function studyAlgorithms(c: StudyCollective): string[] {
 /** What MPICH's rules pick for `c` at `bytes` per rank on `ranks` ranks (sizes as chooseAlgorithm takes them). */
 export function selectorChoice(c: StudyCollective, ranks: number, bytes: number): string {
   const b = elems(bytes) * 8;
-  const size = c === 'allgather' ? b * ranks : c === 'reduceScatterBlock' ? b * ranks : b;
+  const size = c === 'allgather' || c === 'reduceScatterBlock' ? b * ranks : b;
   return chooseAlgorithm(c as Collective, ranks, size);
 }
