@@ -11,12 +11,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DUMPI_FUNCTIONS } from '../replay/dumpi-layouts.ts';
 import { openTrace } from '../replay/open.ts';
 import { replayProgram, type RankReplay } from '../replay/replay.ts';
-import type { Request } from '../runtime/mpi/mpi.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { phit } from './helpers.ts';
+import { expectTracedCalls, FLOW, writtenRing } from './replay-checks.ts';
 
 const DIR = 'test/fixtures/traces/dumpi';
-const FLOW = { 'fabric.fidelity': 'flow' };
 const tmp = mkdtempSync(join(tmpdir(), 'phit-replay-dumpi-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -60,41 +59,14 @@ describe('DUMPI traces made by libdumpi under MPICH', () => {
       const want = footerCounts(`${DIR}/${prog}`);
       for (const l of LOCAL) delete want[l];
       const r = await replay(`${DIR}/${prog}/${prog}.meta`);
-      const ranks = r.rankResults as RankReplay[];
-      // a wait on a request the replay already completed (MPI_REQUEST_NULL, a test that succeeded) issues nothing;
-      // a request the trace left pending is waited for at the end
-      const done = ranks.reduce((a, x) => a + x.doneRequests, 0);
-      if (done > 0) want.MPI_Wait = want.MPI_Wait! - done;
-      const leftover = ranks.filter((x) => x.leftPending > 0).length;
-      if (leftover > 0) want.MPI_Waitall = (want.MPI_Waitall ?? 0) + leftover;
-      const got = Object.fromEntries(r.metrics!.calls.map((c) => [c.name, c.calls]));
-      expect(got).toEqual(want);
-      for (const [name, b] of Object.entries(bytes[prog]!)) expect(r.metrics!.calls.find((c) => c.name === name)!.bytes, name).toBe(b);
-      expect(ranks.every((x) => Object.keys(x.unsupported).length === 0)).toBe(true);
+      expectTracedCalls(r, want, bytes[prog]!);
     });
   }
 
   it('the traced ring without its host gaps predicts within 10 % of the ring written as a phit program; with them, later', async () => {
     const bare = await replay(`${DIR}/ring/ring.meta`, 0);
     const timed = await replay(`${DIR}/ring/ring.meta`, 1);
-    const written = await simulate({
-      machine: 'xe6',
-      nodes: 16,
-      skeleton: true,
-      set: FLOW,
-      program: async (ctx) => {
-        const { mpi } = ctx;
-        const out = ctx.alloc(Uint8Array, 1 << 20);
-        const inb = ctx.alloc(Uint8Array, 1 << 20);
-        for (const n of [8, 4096, 1 << 20]) {
-          for (let it = 0; it < 10; it++) {
-            const reqs: Request[] = [mpi.irecv(inb.subarray(0, n), (ctx.rank + 15) % 16, 1), mpi.isend(out.subarray(0, n), (ctx.rank + 1) % 16, 1)];
-            await mpi.waitAll(reqs);
-          }
-        }
-        await mpi.barrier();
-      },
-    });
+    const written = await writtenRing();
     expect(Math.abs(bare.simulatedTimeUs - written.simulatedTimeUs) / written.simulatedTimeUs).toBeLessThan(0.1);
     // the gaps the tool measured between calls on the tracing host are computation here
     const compute = (timed.rankResults as RankReplay[]).map((x) => x.computePs);

@@ -10,9 +10,9 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTrace } from '../replay/open.ts';
 import { replayProgram, type RankReplay } from '../replay/replay.ts';
-import type { Request } from '../runtime/mpi/mpi.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { phit } from './helpers.ts';
+import { FLOW, writtenRing } from './replay-checks.ts';
 
 const DIR = 'test/fixtures/traces/simgrid';
 const tmp = mkdtempSync(join(tmpdir(), 'phit-replay-simgrid-'));
@@ -46,7 +46,6 @@ function tally(list: string): { calls: Record<string, number>; bytes: Record<str
 }
 
 /** Bulk transfers as flows: the ring's megabyte messages would take a minute packet by packet. */
-const FLOW = { 'fabric.fidelity': 'flow' };
 
 async function replay(list: string, set: Record<string, string> = {}) {
   const source = openTrace(list);
@@ -77,27 +76,7 @@ describe('SimGrid traces made by smpirun -trace-ti', () => {
 
   it('a traced ring replayed on xe6 predicts within 10 % of the same ring written as a phit program', async () => {
     const traced = await replay(`${DIR}/ring/ring.trace`);
-    // ring.c, line by line
-    const written = await simulate({
-      machine: 'xe6',
-      nodes: 16,
-      skeleton: true,
-      set: FLOW,
-      program: async (ctx) => {
-        const { mpi } = ctx;
-        const left = (ctx.rank + ctx.size - 1) % ctx.size;
-        const right = (ctx.rank + 1) % ctx.size;
-        const out = ctx.alloc(Uint8Array, 1 << 20);
-        const inb = ctx.alloc(Uint8Array, 1 << 20);
-        for (const bytes of [8, 4096, 1 << 20]) {
-          for (let it = 0; it < 10; it++) {
-            const reqs: Request[] = [mpi.irecv(inb.subarray(0, bytes), left, 1), mpi.isend(out.subarray(0, bytes), right, 1)];
-            await mpi.waitAll(reqs);
-          }
-        }
-        await mpi.barrier();
-      },
-    });
+    const written = await writtenRing();
     expect(written.simulatedTimeUs).toBeGreaterThan(1000);
     expect(Math.abs(traced.simulatedTimeUs - written.simulatedTimeUs) / written.simulatedTimeUs).toBeLessThan(0.1);
     // and the replay follows the machine: a slower link makes both slower
