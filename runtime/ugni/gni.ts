@@ -2,6 +2,13 @@ import { CqEventKind, CompletionQueue, type CqEvent } from '../../fabric/nic/cq.
 import { NicStatus, statusName, type AmoOp, type AmoRequest, type NicTransfer } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 import { GNI_CQMODE, GNI_RC, type GniAmoCmd, type GniFailure, type GniPostType, type GniResult } from './codes.ts';
+import { checkBoundEp, checkCdm, checkCq, checkEp, checkNic, fail } from './checks.ts';
+import { GniJob } from './job.ts';
+import { GniCdm, GniCq, GniEp, GniNic, type GniCompletedResult, type GniCqEvent, type GniCqResult, type GniMemHandle, type GniPostDescriptor, type GniRecvBuffer, type GniSendDescriptor, type GniSmsgAttr, type GniSmsgResult, type SmsgMessage } from './objects.ts';
+
+export { GniJob } from './job.ts';
+export { GniCdm, GniCq, GniEp, GniNic } from './objects.ts';
+export type { GniCompletedResult, GniCqEvent, GniCqResult, GniMemHandle, GniPostCommon, GniPostDescriptor, GniRecvBuffer, GniRmaDescriptor, GniSendDescriptor, GniSmsgAttr, GniSmsgResult, SmsgMessage } from './objects.ts';
 
 export { GNI_CQMODE, GNI_FMA_ATOMIC, GNI_POST, GNI_RC, GniError, gniCheck } from './codes.ts';
 export type { GniAmoCmd, GniFailure, GniPostType, GniRc, GniResult } from './codes.ts';
@@ -22,216 +29,6 @@ export const GNI_SMSG_INST_BASE = 1024;
 export const GNI_MAX_CDMS = 8;
 
 const SUCCESS = { rc: GNI_RC.SUCCESS } as const;
-
-function fail(rc: GniFailure['rc'], message: string): GniFailure {
-  return { rc, message };
-}
-
-/** A communication domain (GNI_CdmCreate): instance id, protection tag and cookie. */
-export class GniCdm {
-  /** @internal */ nic: GniNic | null = null;
-  /** @internal */ destroyed = false;
-  constructor(
-    /** Rank that created it. */
-    readonly rank: number,
-    readonly instId: number,
-    readonly ptag: number,
-    readonly cookie: number,
-    readonly modes: number,
-  ) {}
-}
-
-/** A CDM attached to the NIC (GNI_CdmAttach's nic handle): it holds one FMA descriptor. */
-export class GniNic {
-  /** @internal */ destroyed = false;
-  /** @internal */ readonly eps = new Set<GniEp>();
-  /** @internal short messages that arrived before their endpoint was ready, by `rank/instId` of the sender. */
-  readonly unclaimed = new Map<string, SmsgMessage[]>();
-  constructor(
-    readonly cdm: GniCdm,
-    /** NIC address of the node (GNI_CdmAttach's local address). */
-    readonly localAddress: number,
-    /** FMA descriptor the NIC handed out. */
-    readonly fmaDescriptor: number,
-    /** NIC instance id of this CDM's short-message mailbox (and of its receive queue for RDMA_SEND). */
-    readonly mailboxInst: number,
-    /** Domain key the NIC compares (ptag and cookie together): traffic between different keys is refused. */
-    readonly domain: number,
-  ) {}
-}
-
-/** A completion queue (GNI_CqCreate) over the NIC's CompletionQueue. */
-export class GniCq {
-  /** @internal */ destroyed = false;
-  /** @internal */ waiting = false;
-  constructor(
-    readonly nic: GniNic,
-    /** @internal the queue the NIC writes. */
-    readonly queue: CompletionQueue,
-  ) {}
-
-  /** Entries the queue holds. */
-  get entries(): number {
-    return this.queue.entries;
-  }
-}
-
-/** Short-message state of an endpoint (GNI_SmsgInit). */
-interface SmsgState {
-  readonly msgMaxSize: number;
-  credits: number;
-  readonly rxCq: GniCq | null;
-  sendSeq: number;
-  recvSeq: number;
-  /** In-order messages ready for smsgGetNext; the head stays until smsgRelease. */
-  readonly inbox: SmsgMessage[];
-  /** Messages that overtook an earlier one, by sequence number. */
-  readonly early: Map<number, SmsgMessage>;
-}
-
-/** @internal One short message as it travels (meta) and waits in a mailbox. */
-export interface SmsgMessage {
-  readonly srcRank: number;
-  readonly srcInstId: number;
-  readonly seq: number;
-  readonly msgId: number;
-  readonly tag: number;
-  /** The sender's endpoint, credited back when the receiver releases the message. */
-  readonly creditTo: GniEp;
-  payload: Uint8Array;
-}
-
-/** An endpoint (GNI_EpCreate), bound to one remote process's CDM by epBind. */
-export class GniEp {
-  /** @internal */ destroyed = false;
-  /** @internal */ remoteRank = -1;
-  /** @internal */ remoteInstId = -1;
-  /** @internal */ outstanding = 0;
-  /** @internal */ smsg: SmsgState | null = null;
-  constructor(
-    readonly nic: GniNic,
-    /** Source completion queue of local events (null: none). */
-    readonly cq: GniCq | null,
-  ) {}
-
-  /** Whether epBind has bound it. */
-  get bound(): boolean {
-    return this.remoteRank >= 0;
-  }
-}
-
-/** A registered memory segment (GNI_MemRegister's memory handle): what a peer needs to address it. */
-export interface GniMemHandle {
-  /** Rank that registered it (for the reader; the endpoint decides where a post goes). */
-  readonly rank: number;
-  readonly node: number;
-  /** The NIC's memory-domain handle. */
-  readonly handle: number;
-  /** Bytes registered. */
-  readonly length: number;
-}
-
-/** What every transfer descriptor has. */
-interface GniPostCommon {
-  /** GNI_CQMODE bits; default LOCAL_EVENT. */
-  readonly cqMode?: number;
-  /** Local bytes: source of a put or send, destination of a get, the fetched old value of an AMO. */
-  readonly local?: Uint8Array;
-  /** Registration holding `local` (needed by gets, RDMA and fetching AMOs). */
-  readonly localMemHndl?: GniMemHandle;
-  /** Bytes to move (default `local.length`); of an AMO, its width, 8 (default) or 4. */
-  readonly length?: number;
-  /** User data returned in the local event (the C descriptor's post_id). */
-  readonly postId?: number;
-  /** Source CQ for this post instead of the endpoint's. */
-  readonly srcCq?: GniCq;
-}
-
-/** A put, get or AMO descriptor (gni_post_descriptor_t) for postFma and postRdma. */
-export interface GniRmaDescriptor extends GniPostCommon {
-  readonly type: Exclude<GniPostType, 'RDMA_SEND'>;
-  readonly remoteMemHndl: GniMemHandle;
-  /** Byte offset in the remote segment. */
-  readonly remoteOffset: number;
-  /** Data of the remote event (default: the initiator's CDM instance id). */
-  readonly remoteEventData?: number;
-  readonly amoCmd?: GniAmoCmd;
-  readonly firstOperand?: bigint;
-  readonly secondOperand?: bigint;
-}
-
-/**
- * A send descriptor for postRdma (phit extension, see postRecvBuffer): `local` goes, without a
- * remote address, into the next receive buffer the endpoint's peer domain posted. The receiver's
- * RECV event always goes to its buffer's CQ; the REMOTE_EVENT bit of `cqMode` changes nothing.
- */
-export interface GniSendDescriptor extends GniPostCommon {
-  readonly type: 'RDMA_SEND';
-  readonly local: Uint8Array;
-  readonly localMemHndl: GniMemHandle;
-}
-
-/** A transfer descriptor for postFma and postRdma. */
-export type GniPostDescriptor = GniRmaDescriptor | GniSendDescriptor;
-
-/**
- * A receive buffer for RDMA_SEND (phit extension, see postRecvBuffer): `length` bytes at
- * `offset` of a registration, reported with `userId` at `cq` when a message fills it.
- */
-export interface GniRecvBuffer {
-  readonly memHndl: GniMemHandle;
-  /** Byte offset in the registration; default 0. */
-  readonly offset?: number;
-  /** Bytes; default the rest of the registration from `offset`. */
-  readonly length?: number;
-  /** Returned as the RECV event's data. */
-  readonly userId: number;
-  /** CQ of the RECV event (a CQ of the same nic handle). */
-  readonly cq: GniCq;
-}
-
-/** A completion-queue event as cqGetEvent hands it out. */
-export interface GniCqEvent {
-  /** POST: a postFma/postRdma; SMSG: a short message; RECV: an RDMA_SEND took a posted receive buffer. */
-  readonly type: 'POST' | 'SMSG' | 'RECV';
-  /** local: at the initiator (source CQ); remote: at the target. */
-  readonly source: 'local' | 'remote';
-  /** Whether the transaction succeeded (GNI_CQ_STATUS_OK). */
-  readonly ok: boolean;
-  /**
-   * The NIC's status word, by name (`Ok`, `DomainRefused`, `BadHandle`, `OutOfBounds`,
-   * `Misaligned`, and for RDMA_SEND `NoReceiveBuffer`, `ReceiveOverflow`).
-   */
-  readonly status: string;
-  /**
-   * Local POST: the descriptor's postId; remote POST: its remoteEventData; local SMSG: the msgId;
-   * remote SMSG: the sender's CDM instance id; RECV: the receive buffer's userId.
-   */
-  readonly data: number;
-  /** Node of the process whose transaction raised the event. */
-  readonly sourceNode: number;
-  /** RECV only: the message's bytes (in the buffer when ok; too many for it on ReceiveOverflow). */
-  readonly length?: number;
-}
-
-/** What cqGetEvent and cqWaitEvent return: an event (SUCCESS, or TRANSACTION_ERROR for a failed one) or a code. */
-export type GniCqResult = GniResult<{ readonly event: GniCqEvent }> | (GniFailure & { readonly rc: 'GNI_RC_TRANSACTION_ERROR'; readonly event: GniCqEvent });
-
-/** What getCompleted returns: the descriptor of a local POST event. */
-export type GniCompletedResult = GniResult<{ readonly desc: GniPostDescriptor }> | (GniFailure & { readonly rc: 'GNI_RC_TRANSACTION_ERROR'; readonly desc: GniPostDescriptor });
-
-/** What smsgGetNext returns: the next message, header bytes followed by data bytes. */
-export type GniSmsgResult = GniResult<{ readonly msg: Uint8Array; readonly tag: number; readonly msgId: number }>;
-
-/** Attributes of a mailbox (gni_smsg_attr_t, reduced to what the model uses). */
-export interface GniSmsgAttr {
-  /** Largest message (header plus data), bytes. */
-  readonly msgMaxSize: number;
-  /** Messages a sender may have unreleased at the receiver. */
-  readonly mboxMaxCredit: number;
-  /** CQ of this side's receive events (default: the endpoint's CQ). */
-  readonly rxCq?: GniCq;
-}
 
 /** A short message on the fabric CQ: a CqEvent marked as SMSG. */
 interface SmsgCqEvent extends CqEvent {
@@ -263,65 +60,6 @@ const AMO_CMDS: Readonly<Record<GniAmoCmd, readonly [AmoOp, boolean]>> = {
 };
 
 const EMPTY = new Uint8Array(0);
-
-/** One round of `exchange`: what each rank gave, and who waits for the rest. */
-interface ExchangeRound {
-  readonly values: unknown[];
-  arrived: number;
-  readonly waiting: Proc[];
-}
-
-/**
- * State shared by the uGNI faces of one job (what PMI and ALPS give a real job): an out-of-band
- * allgather (`exchange`) that costs no network traffic, and the directory of attached CDMs by
- * (rank, instance id), which stands for the mailbox addresses a real job exchanges before SMSG.
- */
-export class GniJob {
-  private readonly rounds: ExchangeRound[] = [];
-  private readonly nextRound: number[];
-  private readonly cdms = new Map<string, GniNic>();
-
-  constructor(readonly procs: readonly Proc[]) {
-    this.nextRound = new Array<number>(procs.length).fill(0);
-  }
-
-  /**
-   * Rank `rank` joins its next exchange round with `value`; resolves with every rank's value of
-   * that round once all ranks have joined it (a rank never sees a value given after it asked).
-   */
-  async exchange(rank: number, value: unknown): Promise<unknown[]> {
-    const proc = this.procs[rank]!;
-    const k = this.nextRound[rank]!;
-    this.nextRound[rank] = k + 1;
-    let round = this.rounds[k];
-    if (!round) this.rounds[k] = round = { values: new Array<unknown>(this.procs.length), arrived: 0, waiting: [] };
-    round.values[rank] = value;
-    round.arrived++;
-    if (round.arrived === this.procs.length) {
-      for (const p of round.waiting.splice(0)) p.wake();
-    } else {
-      await proc.cpu(0, 'gni.exchange');
-      while (round.arrived < this.procs.length) {
-        round.waiting.push(proc);
-        await proc.engine.suspend(proc.thread, () => `gni.exchange (round ${k}: ${round.arrived} of ${this.procs.length} ranks joined)`);
-      }
-    }
-    return round.values.slice();
-  }
-
-  /** @internal */ addCdm(rank: number, instId: number, nic: GniNic): void {
-    this.cdms.set(`${rank}/${instId}`, nic);
-  }
-
-  /** @internal */ removeCdm(rank: number, instId: number): void {
-    this.cdms.delete(`${rank}/${instId}`);
-  }
-
-  /** @internal The attached CDM of `rank` with instance id `instId`. */
-  cdm(rank: number, instId: number): GniNic | undefined {
-    return this.cdms.get(`${rank}/${instId}`);
-  }
-}
 
 /**
  * The uGNI face over the NIC (DESIGN.md: uGNI over the NIC), one per process: communication
@@ -394,7 +132,7 @@ export class Gni {
    * GNI_RC_ERROR_RESOURCE when the NIC has none left.
    */
   cdmAttach(cdm: GniCdm, deviceId = 0): GniResult<{ readonly nic: GniNic; readonly localAddress: number }> {
-    const bad = this.checkCdm('cdmAttach', cdm);
+    const bad = checkCdm('cdmAttach', cdm, this.rank);
     if (bad) return bad;
     if (deviceId !== 0) return fail(GNI_RC.INVALID_PARAM, `cdmAttach: deviceId=${deviceId}; this node has device 0 only`);
     if (cdm.nic) return fail(GNI_RC.INVALID_STATE, `cdmAttach: domain instId=${cdm.instId} is already attached`);
@@ -417,7 +155,7 @@ export class Gni {
 
   /** GNI_CdmDestroy: detaches the domain, returning its FMA descriptor; its endpoints and CQs become unusable. */
   cdmDestroy(cdm: GniCdm): GniResult {
-    const bad = this.checkCdm('cdmDestroy', cdm);
+    const bad = checkCdm('cdmDestroy', cdm, this.rank);
     if (bad) return bad;
     cdm.destroyed = true;
     const nic = cdm.nic;
@@ -437,7 +175,7 @@ export class Gni {
 
   /** GNI_CqCreate: a completion queue of `entries` events on `nic`. */
   cqCreate(nic: GniNic, entries: number): GniResult<{ readonly cq: GniCq }> {
-    const bad = this.checkNic('cqCreate', nic);
+    const bad = checkNic('cqCreate', nic, this.rank);
     if (bad) return bad;
     if (!Number.isInteger(entries) || entries < 1) return fail(GNI_RC.INVALID_PARAM, `cqCreate: entries=${entries} must be a positive integer`);
     const cq = new GniCq(nic, new CompletionQueue(entries));
@@ -449,7 +187,7 @@ export class Gni {
 
   /** GNI_CqDestroy. */
   cqDestroy(cq: GniCq): GniResult {
-    const bad = this.checkCq('cqDestroy', cq);
+    const bad = checkCq('cqDestroy', cq, this.rank);
     if (bad) return bad;
     cq.destroyed = true;
     cq.queue.onEvent = null;
@@ -462,7 +200,7 @@ export class Gni {
    * queue overran (events were lost; those that fitted follow). Costs one poll of CPU time.
    */
   async cqGetEvent(cq: GniCq): Promise<GniCqResult> {
-    const bad = this.checkCq('cqGetEvent', cq);
+    const bad = checkCq('cqGetEvent', cq, this.rank);
     if (bad) return bad;
     await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, 'gni.cqGetEvent');
     return this.takeEvent(cq);
@@ -470,7 +208,7 @@ export class Gni {
 
   /** GNI_CqWaitEvent (no timeout): like cqGetEvent but blocks while the queue is empty. */
   async cqWaitEvent(cq: GniCq): Promise<GniCqResult> {
-    const bad = this.checkCq('cqWaitEvent', cq);
+    const bad = checkCq('cqWaitEvent', cq, this.rank);
     if (bad) return bad;
     for (;;) {
       await this.proc.cpu(this.proc.machine.config.mpi.testOverheadPs, 'gni.cqWaitEvent');
@@ -487,7 +225,7 @@ export class Gni {
    * TRANSACTION_ERROR, with the descriptor, when the transaction failed.
    */
   getCompleted(cq: GniCq, event: GniCqEvent): GniCompletedResult {
-    const bad = this.checkCq('getCompleted', cq);
+    const bad = checkCq('getCompleted', cq, this.rank);
     if (bad) return bad;
     const rec = this.completed.get(event);
     if (!rec) return fail(GNI_RC.INVALID_PARAM, 'getCompleted: not a local POST event of this process, or its descriptor was already retrieved');
@@ -531,7 +269,7 @@ export class Gni {
 
   /** GNI_EpCreate: an endpoint on `nic` whose local events go to `cq` (null: none). */
   epCreate(nic: GniNic, cq: GniCq | null = null): GniResult<{ readonly ep: GniEp }> {
-    const bad = this.checkNic('epCreate', nic) ?? (cq === null ? undefined : this.checkCq('epCreate', cq));
+    const bad = checkNic('epCreate', nic, this.rank) ?? (cq === null ? undefined : checkCq('epCreate', cq, this.rank));
     if (bad) return bad;
     if (cq && cq.nic !== nic) return fail(GNI_RC.INVALID_PARAM, 'epCreate: the CQ belongs to another nic handle');
     const ep = new GniEp(nic, cq);
@@ -541,7 +279,7 @@ export class Gni {
 
   /** GNI_EpBind: binds the endpoint to the domain of instance id `remoteInstId` at rank `remoteRank`. */
   epBind(ep: GniEp, remoteRank: number, remoteInstId: number): GniResult {
-    const bad = this.checkEp('epBind', ep);
+    const bad = checkEp('epBind', ep, this.rank);
     if (bad) return bad;
     if (!isUint(remoteRank, this.size)) return fail(GNI_RC.INVALID_PARAM, `epBind: remoteRank=${remoteRank} is not a rank (0..${this.size - 1})`);
     if (!isUint(remoteInstId, 2 ** 32)) return fail(GNI_RC.INVALID_PARAM, `epBind: remoteInstId=${remoteInstId} must be an integer in 0..2^32-1`);
@@ -553,7 +291,7 @@ export class Gni {
 
   /** GNI_EpUnbind: GNI_RC_NOT_DONE while posts on it are outstanding. Drops its mailbox state. */
   epUnbind(ep: GniEp): GniResult {
-    const bad = this.checkEp('epUnbind', ep);
+    const bad = checkEp('epUnbind', ep, this.rank);
     if (bad) return bad;
     if (!ep.bound) return fail(GNI_RC.INVALID_STATE, 'epUnbind: the endpoint is not bound');
     if (ep.outstanding > 0) return fail(GNI_RC.NOT_DONE, `epUnbind: ${ep.outstanding} transactions are outstanding`);
@@ -565,7 +303,7 @@ export class Gni {
 
   /** GNI_EpDestroy. */
   epDestroy(ep: GniEp): GniResult {
-    const bad = this.checkEp('epDestroy', ep);
+    const bad = checkEp('epDestroy', ep, this.rank);
     if (bad) return bad;
     ep.destroyed = true;
     ep.smsg = null;
@@ -580,7 +318,7 @@ export class Gni {
    * of transfers into it go there. The handle is what peers need (share it with `exchange`).
    */
   memRegister(nic: GniNic, bytes: Uint8Array, dstCq: GniCq | null = null): GniResult<{ readonly memHndl: GniMemHandle }> {
-    const bad = this.checkNic('memRegister', nic) ?? (dstCq === null ? undefined : this.checkCq('memRegister', dstCq));
+    const bad = checkNic('memRegister', nic, this.rank) ?? (dstCq === null ? undefined : checkCq('memRegister', dstCq, this.rank));
     if (bad) return bad;
     if (!(bytes instanceof Uint8Array)) return fail(GNI_RC.INVALID_PARAM, 'memRegister: bytes must be a Uint8Array');
     if (dstCq && dstCq.nic !== nic) return fail(GNI_RC.INVALID_PARAM, 'memRegister: dstCq belongs to another nic handle');
@@ -592,7 +330,7 @@ export class Gni {
 
   /** GNI_MemDeregister: later accesses through the handle fail (BadHandle). */
   memDeregister(nic: GniNic, memHndl: GniMemHandle): GniResult {
-    const bad = this.checkNic('memDeregister', nic);
+    const bad = checkNic('memDeregister', nic, this.rank);
     if (bad) return bad;
     const reg = this.regs.get(memHndl?.handle);
     if (!reg || reg.mh !== memHndl || reg.nic !== nic) return fail(GNI_RC.INVALID_PARAM, 'memDeregister: not a registration of this nic handle');
@@ -611,10 +349,10 @@ export class Gni {
    * NoReceiveBuffer at the sender only. Costs the CPU time of a BTE descriptor post.
    */
   async postRecvBuffer(nic: GniNic, buf: GniRecvBuffer): Promise<GniResult> {
-    const bad = this.checkNic('postRecvBuffer', nic);
+    const bad = checkNic('postRecvBuffer', nic, this.rank);
     if (bad) return bad;
     if (buf === null || typeof buf !== 'object') return fail(GNI_RC.INVALID_PARAM, 'postRecvBuffer: buf must be a receive buffer');
-    const badCq = this.checkCq('postRecvBuffer', buf.cq);
+    const badCq = checkCq('postRecvBuffer', buf.cq, this.rank);
     if (badCq) return badCq;
     if (buf.cq.nic !== nic) return fail(GNI_RC.INVALID_PARAM, 'postRecvBuffer: buf.cq belongs to another nic handle');
     const mh = buf.memHndl;
@@ -659,7 +397,7 @@ export class Gni {
   }
 
   private async post(call: 'postFma' | 'postRdma', ep: GniEp, desc: GniPostDescriptor): Promise<GniResult> {
-    const bad = this.checkBoundEp(call, ep);
+    const bad = checkBoundEp(call, ep, this.rank);
     if (bad) return bad;
     if (desc === null || typeof desc !== 'object') return fail(GNI_RC.INVALID_PARAM, `${call}: desc must be a post descriptor`);
     const fma = call === 'postFma';
@@ -794,7 +532,7 @@ export class Gni {
     const wantRemote = (cqMode & (GNI_CQMODE.REMOTE_EVENT | GNI_CQMODE.GLOBAL_EVENT)) !== 0;
     const srcCq = desc.srcCq ?? ep.cq;
     if (desc.srcCq) {
-      const b = this.checkCq(call, desc.srcCq);
+      const b = checkCq(call, desc.srcCq, this.rank);
       if (b) return b;
     }
     if (wantLocal && !srcCq) return fail(GNI_RC.INVALID_PARAM, `${call}: cqMode asks for a local event but the endpoint has no CQ and desc.srcCq is not set`);
@@ -817,7 +555,7 @@ export class Gni {
    * events at `attr.rxCq` (default: the endpoint's CQ).
    */
   smsgInit(ep: GniEp, attr: GniSmsgAttr): GniResult {
-    const bad = this.checkBoundEp('smsgInit', ep);
+    const bad = checkBoundEp('smsgInit', ep, this.rank);
     if (bad) return bad;
     if (attr === null || typeof attr !== 'object') return fail(GNI_RC.INVALID_PARAM, 'smsgInit: attr must be mailbox attributes');
     if (!Number.isInteger(attr.msgMaxSize) || attr.msgMaxSize < 1 || attr.msgMaxSize > GNI_SMSG_MAX_BYTES) {
@@ -825,7 +563,7 @@ export class Gni {
     }
     if (!Number.isInteger(attr.mboxMaxCredit) || attr.mboxMaxCredit < 1) return fail(GNI_RC.INVALID_PARAM, `smsgInit: attr.mboxMaxCredit=${attr.mboxMaxCredit} must be a positive integer`);
     if (attr.rxCq) {
-      const b = this.checkCq('smsgInit', attr.rxCq);
+      const b = checkCq('smsgInit', attr.rxCq, this.rank);
       if (b) return b;
     }
     if (ep.smsg) return fail(GNI_RC.INVALID_STATE, 'smsgInit: the endpoint is already initialised for short messages');
@@ -846,7 +584,7 @@ export class Gni {
 
   /** GNI_SmsgSendWTag: smsgSend with a tag the receiver reads with the message. */
   async smsgSendWTag(ep: GniEp, header: Uint8Array, data: Uint8Array, msgId: number, tag: number): Promise<GniResult> {
-    const bad = this.checkBoundEp('smsgSend', ep);
+    const bad = checkBoundEp('smsgSend', ep, this.rank);
     if (bad) return bad;
     const s = ep.smsg;
     if (!s) return fail(GNI_RC.INVALID_STATE, 'smsgSend: smsgInit the endpoint first');
@@ -887,7 +625,7 @@ export class Gni {
 
   /** GNI_SmsgGetNext: the oldest unreleased message from the endpoint's peer, or GNI_RC_NOT_DONE. Costs one poll. */
   async smsgGetNext(ep: GniEp): Promise<GniSmsgResult> {
-    const bad = this.checkBoundEp('smsgGetNext', ep);
+    const bad = checkBoundEp('smsgGetNext', ep, this.rank);
     if (bad) return bad;
     const s = ep.smsg;
     if (!s) return fail(GNI_RC.INVALID_STATE, 'smsgGetNext: smsgInit the endpoint first');
@@ -899,7 +637,7 @@ export class Gni {
 
   /** GNI_SmsgRelease: frees the message smsgGetNext returned, giving its credit back to the sender. */
   smsgRelease(ep: GniEp): GniResult {
-    const bad = this.checkBoundEp('smsgRelease', ep);
+    const bad = checkBoundEp('smsgRelease', ep, this.rank);
     if (bad) return bad;
     const s = ep.smsg;
     if (!s) return fail(GNI_RC.INVALID_STATE, 'smsgRelease: smsgInit the endpoint first');
@@ -941,43 +679,6 @@ export class Gni {
         cq.queue.post(ev);
       }
     }
-  }
-
-  // --- handle checks
-
-  private checkCdm(call: string, cdm: GniCdm): GniFailure | undefined {
-    if (!(cdm instanceof GniCdm) || cdm.rank !== this.rank) return fail(GNI_RC.INVALID_PARAM, `${call}: not a domain created by rank ${this.rank}`);
-    if (cdm.destroyed) return fail(GNI_RC.INVALID_PARAM, `${call}: the domain was destroyed`);
-    return undefined;
-  }
-
-  private checkNic(call: string, nic: GniNic): GniFailure | undefined {
-    if (!(nic instanceof GniNic) || nic.cdm.rank !== this.rank) return fail(GNI_RC.INVALID_PARAM, `${call}: not a nic handle of rank ${this.rank}`);
-    if (nic.destroyed) return fail(GNI_RC.INVALID_STATE, `${call}: the domain of the nic handle was destroyed`);
-    return undefined;
-  }
-
-  private checkCq(call: string, cq: GniCq): GniFailure | undefined {
-    if (!(cq instanceof GniCq)) return fail(GNI_RC.INVALID_PARAM, `${call}: not a completion queue`);
-    const bad = this.checkNic(call, cq.nic);
-    if (bad) return bad;
-    if (cq.destroyed) return fail(GNI_RC.INVALID_PARAM, `${call}: the completion queue was destroyed`);
-    return undefined;
-  }
-
-  private checkEp(call: string, ep: GniEp): GniFailure | undefined {
-    if (!(ep instanceof GniEp)) return fail(GNI_RC.INVALID_PARAM, `${call}: not an endpoint`);
-    const bad = this.checkNic(call, ep.nic);
-    if (bad) return bad;
-    if (ep.destroyed) return fail(GNI_RC.INVALID_PARAM, `${call}: the endpoint was destroyed`);
-    return undefined;
-  }
-
-  private checkBoundEp(call: string, ep: GniEp): GniFailure | undefined {
-    const bad = this.checkEp(call, ep);
-    if (bad) return bad;
-    if (!ep.bound) return fail(GNI_RC.INVALID_STATE, `${call}: the endpoint is not bound (epBind first)`);
-    return undefined;
   }
 }
 
