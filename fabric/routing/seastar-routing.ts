@@ -1,7 +1,11 @@
 import type { PacketPool } from '../packet.ts';
-import { PORT_UNUSED } from '../topology/port-graph.ts';
 import type { TorusGraph } from '../topology/torus.ts';
 import type { RouteChoice, RouteFn } from './routing.ts';
+import { brokenLinkName, routerName, withBrokenLinks, type BrokenLink } from './broken-links.ts';
+import { nidLayout, SEASTAR_GLUT_ENTRIES } from './seastar-nids.ts';
+
+export { SEASTAR_GLUT_ENTRIES, SEASTAR_LUT_ENTRIES } from './seastar-nids.ts';
+export { brokenLinkName, parseBrokenLinks, withBrokenLinks, type BrokenLink } from './broken-links.ts';
 
 /*
  * Table-driven routing of the Cray XT4 SeaStar, with its fault rules (seed 000, "Routing",
@@ -88,10 +92,6 @@ export const SEASTAR_PROCESSOR_PORT = 6;
 export const SEASTAR_EJECT = 6;
 /** Table entry: no route (a GLUT slot of the router's own partition, a NID with no router). */
 export const SEASTAR_NO_ROUTE = 0xff;
-/** Global table entries: one per partition NID[14:12] (seed 000, S8). */
-export const SEASTAR_GLUT_ENTRIES = 8;
-/** Local table entries: one per NID[11:0] (seed 000, S8). */
-export const SEASTAR_LUT_ENTRIES = 4096;
 /** Largest number of table entries (bytes) stored; above it entries are computed at each lookup. */
 export const SEASTAR_STORE_LIMIT = 32 * 1024 * 1024;
 /** Largest router count for which the fault check walks every route. */
@@ -102,14 +102,6 @@ const NONE = SEASTAR_NO_ROUTE;
 const PROC = SEASTAR_PROCESSOR_PORT;
 const TABLES = 7;
 const DIR_NAMES = ['x+', 'x-', 'y+', 'y-', 'z+', 'z-'];
-const DIM_LETTERS = 'xyzwvu'; // as torus.ts names the dimensions
-
-/** A broken link: the link of `router` in dimension `dim` (0 = x), direction `dir` (0 = +, 1 = -); unusable both ways. */
-export interface BrokenLink {
-  readonly router: number;
-  readonly dim: number;
-  readonly dir: 0 | 1;
-}
 
 /** How to build the tables. */
 export interface SeastarTableOptions {
@@ -117,91 +109,6 @@ export interface SeastarTableOptions {
   readonly store?: boolean;
   /** Walk every route ('all') or only those that meet an entry changed by the faults; default by size. */
   readonly check?: 'all' | 'near-faults';
-}
-
-/** Name of router r's coordinates, "x.y.z". */
-function routerName(g: TorusGraph, r: number): string {
-  const n = g.dims.length;
-  return Array.from(g.coords.subarray(r * n, r * n + n)).join('.');
-}
-
-/** The text form of a broken link, e.g. "x+@1.2.3". */
-export function brokenLinkName(g: TorusGraph, b: BrokenLink): string {
-  return `${DIM_LETTERS[b.dim] ?? `d${b.dim}`}${b.dir === 0 ? '+' : '-'}@${routerName(g, b.router)}`;
-}
-
-/** Throws a RangeError naming the item unless `b` is an existing link of the fault-free graph g. */
-function checkLink(g: TorusGraph, b: BrokenLink, what: string): void {
-  const n = g.dims.length;
-  if (!Number.isInteger(b.router) || b.router < 0 || b.router >= g.routers) {
-    throw new RangeError(`${what}: router ${b.router} is outside the torus (0..${g.routers - 1})`);
-  }
-  if (!Number.isInteger(b.dim) || b.dim < 0 || b.dim >= n) throw new RangeError(`${what}: dimension ${b.dim} is not one of 0..${n - 1}`);
-  if (b.dir !== 0 && b.dir !== 1) throw new RangeError(`${what}: direction ${String(b.dir)} must be 0 (+) or 1 (-)`);
-  if (g.peerRouter[b.router * g.radix + g.groupPort[2 * b.dim + b.dir]!]! < 0) {
-    throw new RangeError(`${what}: router ${routerName(g, b.router)} has no ${brokenLinkName(g, b).split('@')[0]} link (mesh edge or a dimension of size 1)`);
-  }
-}
-
-/**
- * Parses a list of broken links: "none", or comma-separated items "<dim><+|->@<coordinates>", e.g.
- * "x+@1.2.3,y-@0.0.0" (the link leaving router (1,2,3) in +x, ...). Throws a RangeError naming the
- * bad item.
- */
-export function parseBrokenLinks(text: string, g: TorusGraph): BrokenLink[] {
-  const t = text.trim();
-  if (t === 'none') return [];
-  const n = g.dims.length;
-  const letters = DIM_LETTERS.slice(0, n);
-  const out: BrokenLink[] = [];
-  for (const raw of t.split(',')) {
-    const item = raw.trim();
-    const m = /^([a-z])([+-])@(\d+(?:\.\d+)*)$/.exec(item);
-    if (!m) {
-      throw new RangeError(`broken link "${item}": expected none or <${letters.split('').join('|')}><+|->@<${n} coordinates joined by '.'>, e.g. x+@1.2.3`);
-    }
-    const dim = letters.indexOf(m[1]!);
-    if (dim < 0) throw new RangeError(`broken link "${item}": dimension "${m[1]}" is not one of ${letters.split('').join(', ')}`);
-    const cs = m[3]!.split('.').map(Number);
-    if (cs.length !== n) throw new RangeError(`broken link "${item}": expected ${n} coordinates, got ${cs.length}`);
-    let router = 0;
-    let stride = 1;
-    for (let d = 0; d < n; d++) {
-      const k = g.dims[d]!;
-      if (cs[d]! >= k) throw new RangeError(`broken link "${item}": coordinate ${DIM_LETTERS[d]} = ${cs[d]} is outside the torus (0..${k - 1})`);
-      router += cs[d]! * stride;
-      stride *= k;
-    }
-    const b: BrokenLink = { router, dim, dir: m[2] === '+' ? 0 : 1 };
-    checkLink(g, b, `broken link "${item}"`);
-    out.push(b);
-  }
-  return out;
-}
-
-/**
- * A copy of the fault-free torus g whose broken links are unwired at both ends (peer -1, class
- * PORT_UNUSED), every parallel port of the direction (the SeaStar has one), so that distances and
- * the network see the faults. g is not changed.
- */
-export function withBrokenLinks(g: TorusGraph, broken: readonly BrokenLink[]): TorusGraph {
-  const peerRouter = g.peerRouter.slice();
-  const peerPort = g.peerPort.slice();
-  const portClass = g.portClass.slice();
-  broken.forEach((b, i) => {
-    checkLink(g, b, `broken link ${i} (${brokenLinkName(g, b)})`);
-    const first = b.router * g.radix + g.groupPort[2 * b.dim + b.dir]!;
-    for (let l = 0; l < g.links[b.dim]!; l++) {
-      const gp = first + l;
-      const back = g.peerRouter[gp]! * g.radix + g.peerPort[gp]!;
-      for (const q of [gp, back]) {
-        peerRouter[q] = -1;
-        peerPort[q] = -1;
-        portClass[q] = PORT_UNUSED;
-      }
-    }
-  });
-  return { ...g, peerRouter, peerPort, portClass };
 }
 
 /** Direction round a ring from c to t: 0 (+) or 1 (-); shortest way, ties +, as torusDor. */
@@ -512,38 +419,6 @@ export class SeastarTables {
   entryForNode(r: number, inp: number, dst: number): number {
     return this.entryForRouter(r, inp, this.nodeRouter[dst]!);
   }
-}
-
-/** The NID layout: x slowest, whole yz planes per partition; RangeError when 15 bits do not suffice. */
-function nidLayout(g: TorusGraph): { partitions: number; planesPerPartition: number; lutSize: number; nodeNid: Int32Array; routerNid: Int32Array; routerPartition: Uint8Array; partLo: Int32Array; partHi: Int32Array } {
-  const [X, Y, Z] = [g.dims[0]!, g.dims[1]!, g.dims[2]!];
-  const npr = g.nodesPerRouter;
-  const plane = Y * Z * npr;
-  if (plane > SEASTAR_LUT_ENTRIES) {
-    throw new RangeError(`seastar routing: a yz plane of ${Y}x${Z} routers x ${npr} nodes has ${plane} NIDs, more than the ${SEASTAR_LUT_ENTRIES} of a partition (NID[11:0])`);
-  }
-  const ppp = Math.floor(SEASTAR_LUT_ENTRIES / plane);
-  const partitions = Math.ceil(X / ppp);
-  if (partitions > SEASTAR_GLUT_ENTRIES) {
-    throw new RangeError(`seastar routing: ${X} yz planes of ${plane} NIDs need ${partitions} partitions of ${ppp} planes; 15-bit NIDs have ${SEASTAR_GLUT_ENTRIES} (at most 32K nodes, S1)`);
-  }
-  const partLo = new Int32Array(SEASTAR_GLUT_ENTRIES);
-  const partHi = new Int32Array(SEASTAR_GLUT_ENTRIES);
-  for (let p = 0; p < partitions; p++) {
-    partLo[p] = p * ppp;
-    partHi[p] = Math.min(X, (p + 1) * ppp) - 1;
-  }
-  const routerNid = new Int32Array(g.routers);
-  const routerPartition = new Uint8Array(g.routers);
-  for (let r = 0; r < g.routers; r++) {
-    const x = g.coords[r * 3]!;
-    const p = Math.floor(x / ppp);
-    routerPartition[r] = p;
-    routerNid[r] = p * SEASTAR_LUT_ENTRIES + ((x - p * ppp) * Y * Z + g.coords[r * 3 + 1]! * Z + g.coords[r * 3 + 2]!) * npr;
-  }
-  const nodeNid = new Int32Array(g.nodes);
-  for (let n = 0; n < g.nodes; n++) nodeNid[n] = routerNid[g.nodeRouter[n]!]! + g.nodePort[n]!;
-  return { partitions, planesPerPartition: ppp, lutSize: Math.min(ppp, X) * plane, nodeNid, routerNid, routerPartition, partLo, partHi };
 }
 
 /**
