@@ -273,11 +273,16 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         code = await studyCommand(opts, io);
         return;
       }
+      let count = 0;
       for (const [coll, algs] of Object.entries(ALGORITHMS)) {
         io.out(`${coll}:`);
-        for (const a of Object.values(algs)) io.out(`  ${a.name}${a.commutativeOnly ? ' (commutative ops only)' : ''}: ${a.help}`);
+        for (const a of Object.values(algs)) {
+          count++;
+          io.out(`  ${a.name} [${a.origin}]${a.commutativeOnly ? ' (commutative ops only)' : ''}: ${a.help}; time ${a.cost}`);
+        }
       }
       io.out("  collectiveEngine (allreduce and barrier): the NIC's collective engine, on machines that have one (xc30); automatic for one item of a predefined op other than product with --set mpi.collectiveEngine=yes (off by default, as in Cray MPT)");
+      io.out(`${count} algorithms (and the collective engine). Times in the Hockney model: α per message, β per byte, γ per byte combined, n bytes, p ranks, P nodes, s segment bytes.`);
       io.out("The automatic choice follows MPICH's rules by message size and communicator size.");
     });
 

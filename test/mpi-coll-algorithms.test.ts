@@ -5,11 +5,24 @@ import { MpiError } from '../runtime/mpi/request.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
 
+/**
+ * A node layout for node-aware algorithms, by size: every rank on its own node, contiguous blocks
+ * of four, or an irregular, non-contiguous grouping (correctness must not depend on where ranks
+ * really are; timing does, and is tested elsewhere).
+ */
+function layout(size: number): number[] {
+  if (size % 3 === 0) return Array.from({ length: size }, (_, r) => r);
+  if (size % 3 === 1) return Array.from({ length: size }, (_, r) => Math.floor(r / 4));
+  const k = Math.ceil(size / 3);
+  return Array.from({ length: size }, (_, r) => h(size, r, 99) % k);
+}
+
 /** The algorithms' transport over MPI_COMM_WORLD's point-to-point calls. */
 function worldTransport(ctx: RankContext): CollTransport {
   return {
     rank: ctx.mpi.rank,
     size: ctx.mpi.size,
+    nodes: layout(ctx.mpi.size),
     isend: (buf, dest, tag) => ctx.mpi.isend(buf, dest, tag),
     irecv: (buf, source, tag) => ctx.mpi.irecv(buf, source, tag),
     flopsPerPs: 0.5,
@@ -582,5 +595,18 @@ describe('selectAlgorithm checks a requested name', () => {
   it('an unknown collective or a bad size fails with MPI_ERR_ARG', () => {
     expect(() => selectAlgorithm('allToAll' as Collective, 4, 1)).toThrow(/MPI_ERR_ARG.*valid: barrier, bcast/);
     expect(() => selectAlgorithm('bcast', 0, 1)).toThrow(/MPI_ERR_ARG.*size/);
+  });
+});
+
+describe('the listing of algorithms', () => {
+  it('gives every algorithm an origin among the libraries and a cost formula in α, β, γ', () => {
+    const origins = new Set(['MPICH', 'Open MPI', 'MVAPICH2', 'Cray MPT', 'phit']);
+    for (const [coll, algs] of Object.entries(ALGORITHMS)) {
+      for (const a of Object.values(algs)) {
+        expect(origins.has(a.origin), `${coll}/${a.name} origin ${a.origin}`).toBe(true);
+        expect(a.cost, `${coll}/${a.name} cost`).toMatch(/α/);
+        if (a.name !== 'dissemination' && coll !== 'barrier') expect(a.cost, `${coll}/${a.name} cost`).toMatch(/β/);
+      }
+    }
   });
 });

@@ -169,7 +169,7 @@ describe('choosing algorithms', () => {
     const out: string[] = [];
     expect(await main(['collectives'], { out: (s) => out.push(s), err: () => {} })).toBe(0);
     expect(out).toContain('allreduce:');
-    expect(out.some((l) => l.startsWith('  rabenseifner (commutative ops only):'))).toBe(true);
+    expect(out.some((l) => l.startsWith('  rabenseifner [MPICH] (commutative ops only):') && l.includes('; time 2·lg p·α'))).toBe(true);
     const err: string[] = [];
     const code = await main(['run', 'halo2d', '--nodes', '2', '--coll', 'allreduce=nope'], { out: () => {}, err: (s) => err.push(s) });
     expect(code).not.toBe(0);

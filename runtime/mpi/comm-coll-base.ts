@@ -43,6 +43,7 @@ export class CollBase extends RequestComm {
         flopsPerPs: cpu.flopsPerPs,
         copyBytesPerPs: this.world.params.copyBytesPerPs,
         skeleton: this.proc.skeleton,
+        nodes: nodeGroup(this.nodeHost).leaderOf,
       };
     }
     return tagged(this.collTransport, this.pinned ? this.pinned.call : this.collCalls);
@@ -198,7 +199,7 @@ export class CollBase extends RequestComm {
         return recv;
       }
       const t = this.transport;
-      const leaders: CollTransport = { ...t, rank: g.leaders.indexOf(this.rank), size: n, isend: (b, d, tag, w) => t.isend(b, g.leaders[d]!, tag, w), irecv: (b, s, tag, w) => t.irecv(b, g.leaders[s]!, tag, w) };
+      const leaders: CollTransport = { ...t, rank: g.leaders.indexOf(this.rank), size: n, nodes: undefined, isend: (b, d, tag, w) => t.isend(b, g.leaders[d]!, tag, w), irecv: (b, s, tag, w) => t.irecv(b, g.leaders[s]!, tag, w) };
       if (coll === 'barrier') await this.collective((alg as Algorithm<'barrier'>).fn(leaders), what);
       else await this.collective((alg as Algorithm<'allreduce'>).fn(leaders, acc!, recv!, op!), what);
       return recv;
@@ -294,6 +295,7 @@ class CallTransport implements CollTransport {
   readonly flopsPerPs: number;
   readonly copyBytesPerPs: number;
   readonly skeleton: SkeletonStore | null;
+  readonly nodes: ArrayLike<number> | undefined;
 
   constructor(
     private readonly base: CollTransport,
@@ -304,6 +306,7 @@ class CallTransport implements CollTransport {
     this.flopsPerPs = base.flopsPerPs;
     this.copyBytesPerPs = base.copyBytesPerPs;
     this.skeleton = base.skeleton ?? null;
+    this.nodes = base.nodes;
   }
 
   isend(buf: Uint8Array, dest: number, tag: number, what: string): Request {

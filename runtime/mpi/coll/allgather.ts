@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Request } from '../request.ts';
 import { doublingChunks, ringChunks } from './chunks.ts';
 import type { Coll, CollTransport } from './transport.ts';
@@ -81,3 +82,17 @@ export function* allgathervLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, 
   yield copy(t, recvBuf, displs[me]!, sendBuf, 0, mine);
   yield reqs;
 }
+
+/** The allgather's algorithms (n: the whole gathered result). */
+export const ALLGATHER: AlgorithmSpecs<'allgather'> = {
+  recursiveDoubling: { fn: allgatherRecursiveDoubling, origin: 'MPICH', cost: 'lg p·α + (p-1)/p·nβ', help: 'log2 n exchanges of doubling size, extra ranks folded in' },
+  bruck: { fn: allgatherBruck, origin: 'MPICH', cost: 'ceil(lg p)·α + (p-1)/p·nβ', help: 'ceil(log2 n) steps for any n, then a local rotation' },
+  ring: { fn: allgatherRing, origin: 'MPICH', cost: '(p-1)·α + (p-1)/p·nβ', help: 'n - 1 steps around a ring' },
+};
+
+/** The allgatherv's algorithms (n: the whole gathered result). */
+export const ALLGATHERV: AlgorithmSpecs<'allgatherv'> = {
+  recursiveDoubling: { fn: allgathervRecursiveDoubling, origin: 'MPICH', cost: 'lg p·α + (p-1)/p·nβ', help: 'recursive doubling over packed blocks, then unpacked' },
+  ring: { fn: allgathervRing, origin: 'MPICH', cost: '(p-1)·α + (p-1)/p·nβ', help: 'n - 1 steps around a ring' },
+  linear: { fn: allgathervLinear, origin: 'Open MPI', cost: '(p-1)·α + (p-1)/p·nβ, all at once', help: 'every rank sends to every rank at once' },
+};

@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Op } from '../ops.ts';
 import { bcastBinomial } from './bcast.ts';
 import { halve, reduceBinomial } from './reduce.ts';
@@ -106,3 +107,11 @@ export function* allreduceReduceBcast(t: CollTransport, sendBuf: Buf, recvBuf: B
   yield* reduceBinomial(t, sendBuf, acc, op, 0);
   yield* bcastBinomial(t, acc, 0);
 }
+
+/** The allreduce's algorithms. */
+export const ALLREDUCE: AlgorithmSpecs<'allreduce'> = {
+  recursiveDoubling: { fn: allreduceRecursiveDoubling, origin: 'MPICH', cost: 'ceil(lg p)·(α + nβ + nγ)', help: 'whole-buffer exchanges over the largest power of two' },
+  rabenseifner: { fn: allreduceRabenseifner, commutativeOnly: true, origin: 'MPICH', cost: '2·lg p·α + 2·(p-1)/p·nβ + (p-1)/p·nγ', help: 'reduce-scatter by recursive halving + recursive-doubling allgather' },
+  ring: { fn: allreduceRing, commutativeOnly: true, origin: 'Open MPI', cost: '2·(p-1)·α + 2·(p-1)/p·nβ + (p-1)/p·nγ', help: 'ring reduce-scatter + ring allgather' },
+  reduceBcast: { fn: allreduceReduceBcast, origin: 'Open MPI', cost: '2·ceil(lg p)·(α + nβ) + ceil(lg p)·nγ', help: 'binomial reduce to rank 0 + binomial broadcast' },
+};

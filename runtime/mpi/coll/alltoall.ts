@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Request } from '../request.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, chargeCopy, copy, exchange, isPof2, recv, send, setAt, TAG, type Buf } from './util.ts';
@@ -104,3 +105,16 @@ function* alltoallvLinearWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At,
   yield copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
   yield reqs;
 }
+
+/** The alltoall's algorithms (n: one block, to one rank). */
+export const ALLTOALL: AlgorithmSpecs<'alltoall'> = {
+  bruck: { fn: alltoallBruck, origin: 'MPICH', cost: 'ceil(lg p)·(α + p/2·nβ)', help: 'ceil(log2 n) packed messages per rank' },
+  pairwise: { fn: alltoallPairwise, origin: 'MPICH', cost: '(p-1)·(α + nβ)', help: 'n - 1 pairwise exchanges' },
+  linear: { fn: alltoallLinear, origin: 'MPICH', cost: '(p-1)·(α + nβ), all at once', help: 'all receives and sends posted at once' },
+};
+
+/** The alltoallv's algorithms (n: the bytes a rank sends to one rank). */
+export const ALLTOALLV: AlgorithmSpecs<'alltoallv'> = {
+  pairwise: { fn: alltoallvPairwise, origin: 'Open MPI', cost: '(p-1)·(α + nβ)', help: 'n - 1 pairwise exchanges' },
+  linear: { fn: alltoallvLinear, origin: 'MPICH', cost: '(p-1)·(α + nβ), all at once', help: 'all receives and sends posted at once' },
+};

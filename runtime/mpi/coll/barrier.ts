@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { Fold, TAG } from './util.ts';
 
@@ -32,3 +33,9 @@ export function* barrierRecursiveDoubling(t: CollTransport): Coll {
   }
   if (f.absorbs) yield [t.isend(EMPTY, f.me - 1, tag + 2, `${what} release to ${f.me - 1}`)];
 }
+
+/** The barrier's algorithms. */
+export const BARRIER: AlgorithmSpecs<'barrier'> = {
+  dissemination: { fn: barrierDissemination, origin: 'MPICH', cost: 'ceil(lg p)·α', help: 'ceil(log2 n) rounds, one message each way' },
+  recursiveDoubling: { fn: barrierRecursiveDoubling, origin: 'Open MPI', cost: '(floor(lg p) + 2)·α', help: 'pairwise exchanges over the largest power of two, extra ranks folded in' },
+};

@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Request } from '../request.ts';
 import { doublingChunks, ringChunks, scatterChunks } from './chunks.ts';
 import type { Coll, CollTransport } from './transport.ts';
@@ -62,3 +63,11 @@ export function* bcastScatterRing(t: CollTransport, buf: Buf, root: number): Col
   yield* scatterChunks(t, buf, vr, off, real, TAG.bcast + 5, what);
   yield* ringChunks(t, buf, vr, off, (v) => off(v + 1) - off(v), real, TAG.bcast + 6, what);
 }
+
+/** The broadcast's algorithms. */
+export const BCAST: AlgorithmSpecs<'bcast'> = {
+  binomial: { fn: bcastBinomial, origin: 'MPICH', cost: 'ceil(lg p)·(α + nβ)', help: 'binomial tree, whole buffer per edge' },
+  scatterRecursiveDoubling: { fn: bcastScatterRecursiveDoubling, origin: 'MPICH', cost: '2·lg p·α + 2·(p-1)/p·nβ', help: 'van de Geijn: binomial scatter + recursive-doubling allgather' },
+  scatterRing: { fn: bcastScatterRing, origin: 'MPICH', cost: '(lg p + p - 1)·α + 2·(p-1)/p·nβ', help: 'van de Geijn: binomial scatter + ring allgather' },
+  linear: { fn: bcastLinear, origin: 'Open MPI', cost: '(p-1)·(α + nβ)', help: 'the root sends to every rank' },
+};

@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import { MpiError, type Request } from '../request.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, chargeCopy, copy, recv, send, setAt, TAG, type Buf } from './util.ts';
@@ -113,3 +114,15 @@ export function* gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | 
   }
   yield chargeCopy(t, sendBuf, total);
 }
+
+/** The gather's algorithms (n: the whole gathered result). */
+export const GATHER: AlgorithmSpecs<'gather'> = {
+  binomial: { fn: gatherBinomial, origin: 'MPICH', cost: 'ceil(lg p)·α + (p-1)/p·nβ', help: 'binomial tree, subtrees packed' },
+  linear: { fn: gatherLinear, origin: 'Open MPI', cost: '(p-1)·α + (p-1)/p·nβ', help: 'the root receives from every rank at once' },
+};
+
+/** The gatherv's algorithms (n: the whole gathered result). */
+export const GATHERV: AlgorithmSpecs<'gatherv'> = {
+  binomial: { fn: gathervBinomial, origin: 'phit', cost: '2·ceil(lg p)·α + (p-1)/p·nβ', help: 'binomial tree, each subtree announcing its size first' },
+  linear: { fn: gathervLinear, origin: 'MPICH', cost: '(p-1)·α + (p-1)/p·nβ', help: 'the root receives from every rank at once' },
+};

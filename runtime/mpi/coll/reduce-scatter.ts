@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Op } from '../ops.ts';
 import { reduceBinomial, halve } from './reduce.ts';
 import { scattervLinear } from './scatter.ts';
@@ -97,3 +98,11 @@ export function* reduceScatterReduceScatterv(t: CollTransport, sendBuf: Buf, rec
   yield* reduceBinomial(t, sendBuf.subarray(0, total), whole, op, 0);
   yield* scattervLinear(t, whole, recvCounts, at, recvBuf, 0);
 }
+
+/** The reduce-scatter's algorithms (n: the whole input); reduceScatterBlock runs the same ones. */
+export const REDUCE_SCATTER: AlgorithmSpecs<'reduceScatter'> = {
+  recursiveHalving: { fn: reduceScatterRecursiveHalving, commutativeOnly: true, origin: 'MPICH', cost: 'lg p·α + (p-1)/p·n(β + γ)', help: 'recursive halving, extra ranks folded in' },
+  pairwise: { fn: reduceScatterPairwise, commutativeOnly: true, origin: 'MPICH', cost: '(p-1)·α + (p-1)/p·n(β + γ)', help: 'n - 1 pairwise exchanges of one block' },
+  ring: { fn: reduceScatterRing, commutativeOnly: true, origin: 'Open MPI', cost: '(p-1)·α + (p-1)/p·n(β + γ)', help: 'each block travels the ring once' },
+  reduceScatterv: { fn: reduceScatterReduceScatterv, origin: 'Open MPI', cost: 'ceil(lg p)·(α + nβ + nγ) + (p-1)·α + (p-1)/p·nβ', help: 'binomial reduce to rank 0 + linear scatterv' },
+};

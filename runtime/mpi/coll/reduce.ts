@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Op } from '../ops.ts';
 import { MpiError, type Request } from '../request.ts';
 import type { Coll, CollTransport } from './transport.ts';
@@ -136,3 +137,10 @@ export function* halve(t: CollTransport, op: Op, acc: Buf, tmp: Buf, f: Fold, of
     yield combine(t, op, acc.subarray(ka, ka + kc), tmp.subarray(ka, ka + kc), peer < nr);
   }
 }
+
+/** The reduction's algorithms. */
+export const REDUCE: AlgorithmSpecs<'reduce'> = {
+  binomial: { fn: reduceBinomial, origin: 'MPICH', cost: 'ceil(lg p)·(α + nβ + nγ)', help: 'binomial tree (rooted at 0 and forwarded for non-commutative ops)' },
+  rabenseifner: { fn: reduceRabenseifner, commutativeOnly: true, origin: 'MPICH', cost: '2·lg p·α + 2·(p-1)/p·nβ + (p-1)/p·nγ', help: 'reduce-scatter by recursive halving + binomial gather' },
+  linear: { fn: reduceLinear, origin: 'Open MPI', cost: '(p-1)·(α + nβ + nγ)', help: 'the root receives from every rank and combines in rank order' },
+};

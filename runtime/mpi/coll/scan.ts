@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Op } from '../ops.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, combine, copy, exchange, recv, send, TAG, type Buf } from './util.ts';
@@ -98,3 +99,15 @@ export function* exscanLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: 
   yield combine(t, op, next, sendBuf, false);
   yield send(t, next, 0, count, me + 1, TAG.exscan + 1, what);
 }
+
+/** The scan's algorithms. */
+export const SCAN: AlgorithmSpecs<'scan'> = {
+  recursiveDoubling: { fn: scanRecursiveDoubling, origin: 'MPICH', cost: 'ceil(lg p)·(α + nβ + nγ)', help: 'log2 n exchanges of partial results' },
+  linear: { fn: scanLinear, origin: 'Open MPI', cost: '(p-1)·(α + nβ + nγ)', help: 'a chain from rank 0' },
+};
+
+/** The exscan's algorithms. */
+export const EXSCAN: AlgorithmSpecs<'exscan'> = {
+  recursiveDoubling: { fn: exscanRecursiveDoubling, origin: 'MPICH', cost: 'ceil(lg p)·(α + nβ + nγ)', help: 'log2 n exchanges of partial results' },
+  linear: { fn: exscanLinear, origin: 'Open MPI', cost: '(p-1)·(α + nβ + nγ)', help: 'a chain from rank 0' },
+};

@@ -1,3 +1,4 @@
+import type { AlgorithmSpecs } from './algorithm.ts';
 import { MpiError, type Request } from '../request.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, chargeCopy, copy, recv, send, setAt, TAG, type Buf } from './util.ts';
@@ -122,3 +123,15 @@ export function* scattervBinomial(t: CollTransport, sendBuf: Buf | null, counts:
   yield copy(t, recvBuf, 0, buf, 0, sizes[0]!);
   yield reqs;
 }
+
+/** The scatter's algorithms (n: the root's whole buffer). */
+export const SCATTER: AlgorithmSpecs<'scatter'> = {
+  binomial: { fn: scatterBinomial, origin: 'MPICH', cost: 'ceil(lg p)·α + (p-1)/p·nβ', help: 'binomial tree, subtrees packed' },
+  linear: { fn: scatterLinear, origin: 'Open MPI', cost: '(p-1)·α + (p-1)/p·nβ', help: 'the root sends to every rank at once' },
+};
+
+/** The scatterv's algorithms (n: the root's whole buffer). */
+export const SCATTERV: AlgorithmSpecs<'scatterv'> = {
+  binomial: { fn: scattervBinomial, origin: 'phit', cost: '2·ceil(lg p)·α + (p-1)/p·nβ', help: 'binomial tree, each subtree sent its counts first' },
+  linear: { fn: scattervLinear, origin: 'MPICH', cost: '(p-1)·α + (p-1)/p·nβ', help: 'the root sends to every rank at once' },
+};

@@ -132,7 +132,7 @@ export function userAlgorithm<C extends Collective>(collective: C, name: string,
   const label = `${collective}(${name})`;
   const base = TAG[(collective === 'reduceScatterBlock' ? 'reduceScatter' : collective) as keyof typeof TAG];
   const fn = ((t: CollTransport, ...args: never[]) => drive(new Schedule(t, label, base), run, args)) as unknown as CollectiveFns[C];
-  return Object.freeze({ name, fn, commutativeOnly: mod.commutativeOnly ?? false, help: `user algorithm (${name})` });
+  return Object.freeze({ name, fn, commutativeOnly: mod.commutativeOnly ?? false, origin: 'user', cost: 'as written', help: `user algorithm (${name})` });
 }
 
 /**

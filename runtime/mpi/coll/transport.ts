@@ -29,6 +29,11 @@ export interface CollTransport {
   readonly flopsPerPs: number;
   /** Processor model: bytes copied per ps. */
   readonly copyBytesPerPs: number;
+  /**
+   * The node of each communicator rank (any numbering: ranks with equal values share a node's
+   * memory), for node-aware algorithms; absent: every rank on a node of its own.
+   */
+  readonly nodes?: ArrayLike<number>;
   /** A skeleton run's store: buffers on it are moved and combined as sizes only (absent or null: a normal run). */
   readonly skeleton?: SkeletonStore | null;
 }
