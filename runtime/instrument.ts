@@ -51,6 +51,8 @@ export class Instrument implements MpiObserver {
   private readonly open: (Open | null)[];
   private readonly comms: number[];
   private readonly specs = { shmem: shmemCalls(), shmemCtx: shmemCtxCalls(), dmapp: dmappCalls(), gni: gniCalls() };
+  /** Rounds of collective schedules, as spans inside their calls: only when tracing. */
+  readonly round?: MpiObserver['round'];
 
   constructor(
     private readonly procs: readonly Proc[],
@@ -59,6 +61,11 @@ export class Instrument implements MpiObserver {
   ) {
     this.open = procs.map(() => null);
     this.comms = procs.map(() => 0);
+    if (trace) {
+      this.round = (rank, index, fromPs, toPs, what) => {
+        if (trace.traces(rank)) trace.round(rank, index, fromPs, toPs, what);
+      };
+    }
   }
 
   /** Wraps the calls of rank `r`'s faces. */
@@ -81,11 +88,11 @@ export class Instrument implements MpiObserver {
 
   sent(src: number, dst: number, seq: number, ctx: number): void {
     // even contexts carry the program's messages, odd ones the collectives' own
-    if (this.trace?.flows && ctx % 2 === 0) this.trace.sent(src, dst, seq);
+    if (this.trace?.flows) this.trace.sent(src, dst, seq, ctx % 2 === 1);
   }
 
-  matched(dst: number, src: number, seq: number, ctx: number): void {
-    if (this.trace?.flows && ctx % 2 === 0) this.trace.matched(dst, src, seq);
+  matched(dst: number, src: number, seq: number, _ctx: number): void {
+    if (this.trace?.flows) this.trace.matched(dst, src, seq);
   }
 
   algorithm(rank: number, name: string): void {

@@ -1,15 +1,16 @@
 /**
  * Rank timelines in the Chrome trace-event format, which https://ui.perfetto.dev and
  * chrome://tracing open: one process per node, one thread per rank, complete events for
- * computation, API calls (with their arguments) and the waits inside them, and optional flow
- * arrows from each MPI send to the receive that matched it. Timestamps are simulated time in us.
+ * computation, API calls (with their arguments), the waits inside them and the rounds of
+ * collective schedules, and optional flow arrows from each MPI send to the receive that matched
+ * it (the program's messages and, in their own category, the collectives'). Timestamps are simulated time in us.
  */
 import type { Proc, SpanKind, SpanListener } from './proc.ts';
 import { SPAN_COMPUTE } from './proc.ts';
 
 /** What `simulate({ trace })` records. */
 export interface TraceOptions {
-  /** Flow arrows from each user-level MPI send to the receive that matched it (default false). */
+  /** Flow arrows from each MPI send (the program's and the collectives') to the receive that matched it (default false). */
   readonly flows?: boolean;
   /** Ranks to record (default all). */
   readonly ranks?: readonly number[];
@@ -73,7 +74,7 @@ export class TraceRecorder {
   private readonly max: number;
   private truncatedAtPs = -1;
   private nextFlow = 1;
-  /** Sends whose flow may still start: `src:dst:seq` -> (flow start time ps). */
+  /** Sends whose flow may still start: `src:dst:seq` -> flow start time (ps), negated (minus one) for a collective's message. */
   private readonly pendingFlows = new Map<string, number>();
   readonly flows: boolean;
 
@@ -135,23 +136,36 @@ export class TraceRecorder {
     e.dur = us(toPs - fromPs);
   }
 
-  /** A user-level send: its flow starts now on the sender's track. */
-  sent(src: number, dst: number, seq: number): void {
-    if (this.traced[src] && this.traced[dst]) this.pendingFlows.set(`${src}:${dst}:${seq}`, this.procs[src]!.time());
+  /**
+   * A send: its flow starts now on the sender's track. `collective`: a message of a collective's
+   * schedule (category `coll-flow`), else the program's own (category `flow`).
+   */
+  sent(src: number, dst: number, seq: number, collective = false): void {
+    if (!this.traced[src] || !this.traced[dst]) return;
+    const at = this.procs[src]!.time();
+    this.pendingFlows.set(`${src}:${dst}:${seq}`, collective ? -1 - at : at);
   }
 
   /** The receive of that send matched it: the flow ends now on the receiver's track. */
   matched(dst: number, src: number, seq: number): void {
     const key = `${src}:${dst}:${seq}`;
-    const from = this.pendingFlows.get(key);
-    if (from === undefined) return;
+    const v = this.pendingFlows.get(key);
+    if (v === undefined) return;
     this.pendingFlows.delete(key);
     if (!this.room(2)) return;
+    const collective = v < 0;
+    const from = collective ? -1 - v : v;
+    const cat = collective ? 'coll-flow' : 'flow';
     const id = this.nextFlow++;
     const s = this.procs[src]!;
     const d = this.procs[dst]!;
-    this.events.push({ name: 'message', cat: 'flow', ph: 's', id, ts: us(from), pid: s.node, tid: src });
-    this.events.push({ name: 'message', cat: 'flow', ph: 'f', bp: 'e', id, ts: us(d.engine.now), pid: d.node, tid: dst });
+    this.events.push({ name: 'message', cat, ph: 's', id, ts: us(from), pid: s.node, tid: src });
+    this.events.push({ name: 'message', cat, ph: 'f', bp: 'e', id, ts: us(d.engine.now), pid: d.node, tid: dst });
+  }
+
+  /** Round `index` of a collective's schedule on rank `r`, from posting to the end of its wait: a span inside the call. */
+  round(r: number, index: number, fromPs: number, toPs: number, what: string): void {
+    this.push({ name: `round ${index}`, cat: 'round', ph: 'X', ts: us(fromPs), dur: us(toPs - fromPs), pid: this.procs[r]!.node, tid: r, args: { waitsFor: what } });
   }
 
   /** The finished trace. */

@@ -66,12 +66,28 @@ describe('Chrome trace of rank timelines', () => {
       const inside = calls.some((c) => c.tid === w.tid && c.ts <= w.ts + 1e-9 && w.ts + w.dur! <= c.ts + c.dur! + 1e-6);
       expect(inside, `wait ${JSON.stringify(w)} outside every call`).toBe(true);
     }
-    // a flow per halo message: 6 faces x 3 iterations x 8 ranks
-    expect(by.s!.length).toBe(6 * 3 * 8);
+    // a flow per halo message: 6 faces x 3 iterations x 8 ranks; the allreduces' own messages in their own category
+    expect(by.s!.filter((e) => e.cat === 'flow').length).toBe(6 * 3 * 8);
+    const allreduces = x.filter((e) => e.name === 'MPI_Allreduce');
+    // recursive doubling on 8 ranks: 3 messages per rank and call (the program's other collectives add theirs)
+    expect(by.s!.filter((e) => e.cat === 'coll-flow').length).toBeGreaterThanOrEqual(allreduces.length * 3);
+    // each allreduce's rounds lie inside it, in order, each waiting for its exchange's partner
+    for (const c of allreduces) {
+      const rounds = x.filter((e) => e.cat === 'round' && e.tid === c.tid && e.ts >= c.ts - 1e-9 && e.ts + e.dur! <= c.ts + c.dur! + 1e-6);
+      expect(rounds.length, `rounds of ${JSON.stringify(c)}`).toBeGreaterThanOrEqual(1);
+      expect(rounds.length).toBeLessThanOrEqual(3);
+      const inOrder = [...rounds].sort((a, b) => a.ts - b.ts);
+      expect(inOrder.map((e) => e.name)).toEqual(inOrder.map((_, i) => `round ${i}`));
+      for (const e of rounds) expect(String(e.args!.waitsFor)).toMatch(/allreduce\(recursive doubling, MPI_SUM\)/);
+    }
+    // every round lies inside a call of its rank
+    for (const e of x.filter((e) => e.cat === 'round')) {
+      expect(calls.some((c) => c.tid === e.tid && c.ts <= e.ts + 1e-9 && e.ts + e.dur! <= c.ts + c.dur! + 1e-6), `round ${JSON.stringify(e)} outside every call`).toBe(true);
+    }
     expect(r.trace!.metadata).toMatchObject({ ranks: 8, truncated: false, flows: true });
     // a rank's calls and computations tile its time: none overlaps the next
     for (let rank = 0; rank < 8; rank++) {
-      const top = x.filter((e) => e.tid === rank && e.name !== 'wait').sort((a, b) => a.ts - b.ts);
+      const top = x.filter((e) => e.tid === rank && e.name !== 'wait' && e.cat !== 'round').sort((a, b) => a.ts - b.ts);
       for (let i = 1; i < top.length; i++) expect(top[i]!.ts).toBeGreaterThanOrEqual(top[i - 1]!.ts + top[i - 1]!.dur! - 1e-6);
     }
   });
@@ -83,8 +99,9 @@ describe('Chrome trace of rank timelines', () => {
     expect(r.simulatedTimeUs).toBe(plain.simulatedTimeUs);
     expect(r.events).toBe(plain.events);
     const by = checkSchema(parsed(r.trace!));
-    expect(by.s).toHaveLength(8);
-    for (const s of by.s!) {
+    const flows = by.s!.filter((e) => e.cat === 'flow');
+    expect(flows).toHaveLength(8);
+    for (const s of flows) {
       const f = by.f!.find((e) => e.id === s.id)!;
       expect(f.tid).toBe(1 - s.tid);
     }

@@ -1,8 +1,19 @@
 import type { Proc } from '../proc.ts';
 import type { Coll, Step } from './coll/transport.ts';
+import type { MpiObserver } from './core.ts';
 import { Request, type Progress, type RequestWaiter, type Status } from './request.ts';
 
 const DONE: Status = Object.freeze({ source: -1, tag: -1, count: 0, bytes: 0 });
+
+/**
+ * Told of each round of a collective's schedule (a step that waits for messages): its number
+ * from 0, when it was posted and when its wait was over (ps of the rank's clock), and what it
+ * waited for (the requests' descriptions).
+ */
+export type RoundListener = (index: number, fromPs: number, toPs: number, what: string) => void;
+
+/** Requests named in a round's description; more are counted. */
+const ROUND_NAMES = 4;
 
 /**
  * One rank's run of a collective algorithm (a generator of steps, see `Step`), driven by the
@@ -25,6 +36,11 @@ export class CollRun implements RequestWaiter {
   private waitN: readonly Request[] | null = null;
   private left = 0;
   private readonly resumeFn = (): void => this.resume();
+  /** Told of each round (trace timelines); null: nobody listens. */
+  rounds: RoundListener | null = null;
+  private roundIndex = 0;
+  private roundFromPs = 0;
+  private roundWhat = '';
 
   constructor(
     private readonly proc: Proc,
@@ -77,7 +93,16 @@ export class CollRun implements RequestWaiter {
       err = e;
     }
     this.stepEnds();
+    if (this.rounds !== null) this.rounds(this.roundIndex++, this.roundFromPs, this.proc.time(), this.roundWhat);
     this.advance(err);
+  }
+
+  /** Notes a round that starts now, waiting for `reqs`. */
+  private roundStarts(reqs: readonly Request[]): void {
+    this.roundFromPs = this.proc.time();
+    const names = reqs.slice(0, ROUND_NAMES).map((r) => r.what);
+    if (reqs.length > ROUND_NAMES) names.push(`and ${reqs.length - ROUND_NAMES} more`);
+    this.roundWhat = names.join('; ');
   }
 
   /** A wait of the algorithm has ended: the library's bookkeeping before the next step (mpi.collectiveStep). */
@@ -119,6 +144,7 @@ export class CollRun implements RequestWaiter {
       }
       if (step instanceof Request) {
         if (!step.done) {
+          if (this.rounds !== null) this.roundStarts([step]);
           this.wait1 = step;
           this.left = 1;
           step.waiter = this;
@@ -140,6 +166,7 @@ export class CollRun implements RequestWaiter {
         left++;
       }
       if (left > 0) {
+        if (this.rounds !== null) this.roundStarts(step);
         this.waitN = step;
         this.left = left;
         if (this.blocking) this.progress.enter();
@@ -153,4 +180,11 @@ export class CollRun implements RequestWaiter {
       this.stepEnds();
     }
   }
+}
+
+/** Tells `observer` of the rounds of rank `rank`'s run `run`, if it watches rounds. */
+export function watchRounds(run: CollRun, observer: MpiObserver | null | undefined, rank: number): void {
+  const round = observer?.round;
+  if (round === undefined) return;
+  run.rounds = (index, fromPs, toPs, what) => round.call(observer, rank, index, fromPs, toPs, what);
 }

@@ -1,7 +1,7 @@
 import type { CeResult } from '../../fabric/nic/collective-engine.ts';
 import type { SkeletonStore } from '../../fabric/skeleton.ts';
 import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
-import { CollRun } from './coll-run.ts';
+import { CollRun, watchRounds } from './coll-run.ts';
 import { RequestComm } from './comm-requests.ts';
 import { describe, isReduceArray, type CollOptions } from './constants.ts';
 import { ceContribution, ceRefusal, ceTree, nodeCombine, nodeGroup, sharesNodes, writeCeResult, type NodeHost } from './node-collectives.ts';
@@ -88,6 +88,7 @@ export class CollBase extends RequestComm {
   protected launch(alg: Coll, what: string, blocking: boolean): Request {
     const P = this.world.params;
     const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs, blocking, P.testOverheadPs);
+    watchRounds(run, this.world.observer, this.proc.rank);
     this.lastRun = run;
     return run.start();
   }

@@ -45,6 +45,8 @@ export interface MpiObserver {
   matched(dst: number, src: number, seq: number, ctx: number): void;
   /** Rank `rank` runs a collective with algorithm `name`. */
   algorithm(rank: number, name: string): void;
+  /** A round of rank `rank`'s collective schedule (see RoundListener); absent: rounds are not watched. */
+  round?(rank: number, index: number, fromPs: number, toPs: number, what: string): void;
 }
 
 /**

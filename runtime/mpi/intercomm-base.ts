@@ -2,7 +2,7 @@ import type { Proc } from '../proc.ts';
 import { ranges, type CollCall, type CollLedger, type CrossError } from './agreement.ts';
 import { CE_ALGORITHM, selectAlgorithm, type Coll, type CollectiveFns, type Collective, type CollTransport } from './coll/index.ts';
 import * as inter from './coll/inter.ts';
-import { CollRun } from './coll-run.ts';
+import { CollRun, watchRounds } from './coll-run.ts';
 import { CommBase, type CommShape, type RankState } from './comm-base.ts';
 import { checkOp, collBuf, sameShape, sameType, tagged } from './comm-coll.ts';
 import type { Comm } from './comm.ts';
@@ -299,6 +299,7 @@ export abstract class InterBase extends CommBase {
     this.world.observer?.algorithm(this.proc.rank, `intercomm ${inter.INTER_ALGORITHMS[coll]}`);
     const P = this.world.params;
     const run = new CollRun(this.proc, alg, call, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs, blocking, P.testOverheadPs);
+    watchRounds(run, this.world.observer, this.proc.rank);
     this.lastRun = run;
     return run.start();
   }
