@@ -133,22 +133,46 @@ const MODELS: Readonly<Record<string, Readonly<Record<string, Model>>>> = {
     rabenseifner: (T, n) => T.cpy(n) + halving(T, n) + doubling(T, n),
     ring: (T, n) => T.cpy(n) + (P - 1) * T.red(n / P) + 2 * ring(T, n),
     reduceBcast: (T, n) => binomialReduce(T, n) + binomialBcast(T, n),
+    // blocks of n/p under the 1 MiB segment: one segment each, the ring's schedule
+    segmentedRing: (T, n) => T.cpy(n) + (P - 1) * T.red(n / P) + 2 * ring(T, n),
+    linear: (T, n) => T.cpy(n) + (P - 1) * (T.msg(n) + T.red(n)) + (P - 1) * T.msg(n),
+    // one rank per node: the node phases only copy, the leaders are every rank
+    hierarchical: (T, n) => T.cpy(n) + (n <= 2048 ? binomialReduce(T, n) : T.cpy(n) + halving(T, n) + doubling(T, n)),
+    // radix 4 on 16 ranks: 2 rounds of 3 messages each way (serialized, as for the linear forms), 3 combines each
+    recursiveMultiplying: (T, n) => T.cpy(n) + 2 * (3 * T.msg(n) + 3 * T.red(n)),
+    // up: 5, 6, 7 -> 4 (and alike), then 4, 8, 12 -> 0 last; down: 0 -> its 6 children, 4 -> its 3
+    knomialTree: (T, n) => T.cpy(n) + 2 * (3 * T.msg(n) + 3 * T.red(n)) + 9 * T.msg(n),
   },
   allgather: {
     recursiveDoubling: (T, n) => T.cpy(n / P) + doubling(T, n),
     bruck: (T, n) => T.cpy(n / P) + doubling(T, n) + T.cpy(n),
     ring: (T, n) => T.cpy(n / P) + ring(T, n),
+    neighborExchange: (T, n) => T.cpy(n / P) + T.msg(n / P) + (P / 2 - 1) * T.msg((2 * n) / P),
+    gatherBcast: (T, n) => T.cpy(n / P) + doubling(T, n) + binomialBcast(T, n),
+    // radix 4 on 16 ranks: 3 messages of 1 block, then 3 of 4 blocks (serialized)
+    kBruck: (T, n) => T.cpy(n / P) + 3 * T.msg(n / P) + 3 * T.msg((4 * n) / P) + T.cpy(n),
+    // one rank per node: the leaders' recursive doubling
+    hierarchical: (T, n) => T.cpy(n / P) + doubling(T, n),
   },
   alltoall: {
     bruck: (T, n) => 2 * T.cpy(n) + LG * (T.msg(n / 2) + T.cpy(n)),
     pairwise: (T, n) => T.cpy(n / P) + ring(T, n),
     linear: (T, n) => T.cpy(n / P) + ring(T, n),
+    linearSync: (T, n) => T.cpy(n / P) + ring(T, n),
+    scatterDest: (T, n) => T.cpy(n / P) + ring(T, n),
+    pairwiseXor: (T, n) => T.cpy(n / P) + ring(T, n),
+    ring: (T, n) => T.cpy(n / P) + ring(T, n),
+    // one rank per node: the gather, pack, unpack and scatter are local copies of n
+    hierarchical: (T, n) => 4 * T.cpy(n) + T.cpy(n / P) + ring(T, n),
   },
   reduceScatterBlock: {
     recursiveHalving: (T, n) => T.cpy(n) + halving(T, n) + T.cpy(n / P),
     pairwise: (T, n) => T.cpy(n / P) + ring(T, n) + (P - 1) * T.red(n / P),
     ring: (T, n) => T.cpy(n) + ring(T, n) + (P - 1) * T.red(n / P) + T.cpy(n / P),
     reduceScatterv: (T, n) => binomialReduce(T, n) + T.cpy(n / P) + ring(T, n),
+    // distance doubling moves the same halves as recursive halving; then the swap with the mirror rank
+    butterfly: (T, n) => T.cpy(n) + halving(T, n) + T.msg(n / P) + T.cpy(n / P),
+    noncommutative: (T, n) => 2 * T.cpy(n) + halving(T, n) + T.cpy(n / P),
   },
   gather: {
     binomial: (T, n) => T.cpy(n / P) + doubling(T, n),
@@ -245,6 +269,12 @@ const OVERLAP: Band = { lo: 0.3, hi: 1.25, why: 'latencies overlap (model serial
 /** Large exchanges where two ranks on one Gemini cross the same router links at once (the model has no links). */
 const LINKS: Band = { lo: 0.8, hi: 1.5, why: 'two NICs per Gemini share router links' };
 
+/**
+ * Radix-4 forms: each rank has 3 messages in flight at once, each way. The model serializes
+ * them; the simulator overlaps their latencies but they share the NIC and the torus links.
+ */
+const FANOUT: Band = { lo: 0.3, hi: 2, why: 'k - 1 messages at once share the NIC and links (model serializes them)' };
+
 /** Bands by collective, algorithm and size ('S' small, 'L' large); absent: EXACT. */
 const BANDS: Readonly<Record<string, Band>> = {
   'bcast linear S': OVERLAP,
@@ -262,6 +292,19 @@ const BANDS: Readonly<Record<string, Band>> = {
   'allgather recursiveDoubling L': LINKS,
   'allreduce recursiveDoubling L': LINKS,
   'scan recursiveDoubling L': LINKS,
+  'allreduce linear S': OVERLAP,
+  'allreduce linear L': OVERLAP,
+  'alltoall linearSync S': OVERLAP,
+  'alltoall linearSync L': OVERLAP,
+  'alltoall scatterDest S': OVERLAP,
+  'alltoall scatterDest L': OVERLAP,
+  'allgather hierarchical L': LINKS,
+  'allreduce recursiveMultiplying S': FANOUT,
+  'allreduce recursiveMultiplying L': FANOUT,
+  'allreduce knomialTree S': FANOUT,
+  'allreduce knomialTree L': FANOUT,
+  'allgather kBruck S': FANOUT,
+  'allgather kBruck L': FANOUT,
 };
 
 interface Row {

@@ -1,7 +1,11 @@
 import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Op } from '../ops.ts';
-import { bcastBinomial } from './bcast.ts';
-import { halve, reduceBinomial } from './reduce.ts';
+import { ALLREDUCE_KNOMIAL } from './allreduce-knomial.ts';
+import { ALLREDUCE_SEGMENTED } from './allreduce-segmented.ts';
+import { bcastBinomial, bcastLinear } from './bcast.ts';
+import { nodeLayout, subTransport } from './nodes.ts';
+import { halve, reduceBinomial, reduceLinear } from './reduce.ts';
+import { THRESHOLDS } from './selector-mpich.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, combine, copy, exchange, Fold, partOffset, recv, send, TAG, type Buf } from './util.ts';
 
@@ -108,10 +112,51 @@ export function* allreduceReduceBcast(t: CollTransport, sendBuf: Buf, recvBuf: B
   yield* bcastBinomial(t, acc, 0);
 }
 
+/**
+ * Open MPI's basic linear allreduce (ompi_coll_base_allreduce_intra_basic_linear): a linear
+ * reduce to rank 0, which combines in rank order, then a linear broadcast from rank 0.
+ */
+export function* allreduceLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Coll {
+  const acc = recvBuf.subarray(0, sendBuf.length);
+  yield* reduceLinear(t, sendBuf, acc, op, 0);
+  yield* bcastLinear(t, acc, 0);
+}
+
+/**
+ * Two-level (SMP-aware) allreduce, as Cray MPT's and MVAPICH2's (MPIR_Allreduce_two_level_MV2
+ * in allreduce_osu.c): a binomial reduce within each node to its leader (the node's lowest
+ * rank), an allreduce among the leaders (recursive doubling up to MPICH's 2 KiB short-message
+ * size, Rabenseifner's above), a binomial broadcast within each node. A node's ranks need not be
+ * contiguous, so it needs a commutative op.
+ */
+export function* allreduceHierarchical(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Coll {
+  const count = sendBuf.length;
+  const acc = recvBuf.subarray(0, count);
+  const layout = nodeLayout(t);
+  const node = subTransport(t, layout.ranks[layout.nodeIndex[t.rank]!]!);
+  yield* reduceBinomial(node, sendBuf, acc, op, 0);
+  if (node.rank === 0) {
+    const leaders = subTransport(t, layout.leaders);
+    const short = count * sendBuf.BYTES_PER_ELEMENT <= THRESHOLDS.allreduceShortBytes;
+    yield* (short ? allreduceRecursiveDoubling : allreduceRabenseifner)(leaders, acc, acc, op);
+  }
+  yield* bcastBinomial(node, acc, 0);
+}
+
 /** The allreduce's algorithms. */
 export const ALLREDUCE: AlgorithmSpecs<'allreduce'> = {
   recursiveDoubling: { fn: allreduceRecursiveDoubling, origin: 'MPICH', cost: 'ceil(lg p)·(α + nβ + nγ)', help: 'whole-buffer exchanges over the largest power of two' },
   rabenseifner: { fn: allreduceRabenseifner, commutativeOnly: true, origin: 'MPICH', cost: '2·lg p·α + 2·(p-1)/p·nβ + (p-1)/p·nγ', help: 'reduce-scatter by recursive halving + recursive-doubling allgather' },
   ring: { fn: allreduceRing, commutativeOnly: true, origin: 'Open MPI', cost: '2·(p-1)·α + 2·(p-1)/p·nβ + (p-1)/p·nγ', help: 'ring reduce-scatter + ring allgather' },
   reduceBcast: { fn: allreduceReduceBcast, origin: 'Open MPI', cost: '2·ceil(lg p)·(α + nβ) + ceil(lg p)·nγ', help: 'binomial reduce to rank 0 + binomial broadcast' },
+  ...ALLREDUCE_SEGMENTED,
+  linear: { fn: allreduceLinear, origin: 'Open MPI', cost: '2·(p-1)·(α + nβ) + (p-1)·nγ', help: 'linear reduce to rank 0 + linear broadcast' },
+  hierarchical: {
+    fn: allreduceHierarchical,
+    commutativeOnly: true,
+    origin: 'MVAPICH2',
+    cost: '2·ceil(lg(p/P))·(α + nβ) + lg P·(α + nβ + nγ) + ceil(lg(p/P))·nγ',
+    help: 'node reduce to the leader, allreduce among the leaders, node broadcast (Cray MPT, MVAPICH2 two-level)',
+  },
+  ...ALLREDUCE_KNOMIAL,
 };

@@ -1,7 +1,11 @@
 import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Request } from '../request.ts';
+import { ALLTOALL_WINDOWED, ALLTOALLV_WINDOWED } from './alltoall-windowed.ts';
+import { gatherBinomial } from './gather.ts';
+import { nodeLayout, subTransport } from './nodes.ts';
+import { scatterBinomial } from './scatter.ts';
 import type { Coll, CollTransport } from './transport.ts';
-import { alloc, chargeCopy, copy, exchange, isPof2, recv, send, setAt, TAG, type Buf } from './util.ts';
+import { alloc, chargeCopy, copy, exchange, isPof2, prefix, recv, send, setAt, TAG, type Buf } from './util.ts';
 
 /**
  * Bruck's alltoall: rotate the blocks locally, then in step k send every block whose index has
@@ -43,6 +47,76 @@ export function* alltoallPairwise(t: CollTransport, sendBuf: Buf, recvBuf: Buf):
   yield* alltoallvPairwiseWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, 'alltoall(pairwise)', TAG.alltoall + 1);
 }
 
+/**
+ * MPICH's pairwise exchange (alltoall_intra_pairwise.c, MPIR_Alltoall_intra_pairwise): partners
+ * rank xor i on powers of two, else rank + i and rank - i. The same exchanges as `pairwise`,
+ * under the name the selectors of other libraries use for MPICH's form.
+ */
+export function* alltoallPairwiseXor(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
+  const n = t.size;
+  const c = sendBuf.length / n;
+  yield* alltoallvPairwiseWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, 'alltoall(pairwise xor)', TAG.alltoall + 5);
+}
+
+/**
+ * Ring-shifted exchanges: in step i each rank sends to rank + i and receives from rank - i, on
+ * every size (never xor). Open MPI's pairwise alltoall (coll_base_alltoall.c,
+ * ompi_coll_base_alltoall_intra_pairwise) and the STAR-MPI ring SimGrid ships (alltoall-ring.cpp).
+ */
+export function* alltoallRing(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
+  const n = t.size;
+  const c = sendBuf.length / n;
+  yield* alltoallvPairwiseWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, 'alltoall(ring)', TAG.alltoall + 6, false);
+}
+
+/**
+ * Two-level (SMP-aware) alltoall, as Cray MPT's and MVAPICH2's node-leader forms: each node's
+ * ranks gather their whole send buffers to the leader (binomial), the leaders pack for each
+ * node the blocks its ranks are owed and exchange them pairwise (one message per pair of
+ * nodes), and each leader unpacks and scatters (binomial) every local rank its n blocks. Nodes
+ * may differ in size and hold any ranks.
+ */
+export function* alltoallHierarchical(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
+  const n = t.size;
+  const c = sendBuf.length / n;
+  const layout = nodeLayout(t);
+  const mine = layout.nodeIndex[t.rank]!;
+  const local = layout.ranks[mine]!;
+  const node = subTransport(t, local);
+  const out = recvBuf.subarray(0, n * c);
+  if (node.rank !== 0) {
+    yield* gatherBinomial(node, sendBuf.subarray(0, n * c), null, 0);
+    yield* scatterBinomial(node, null, out, 0);
+    return;
+  }
+  const a = local.length;
+  const nodes = layout.ranks;
+  const gathered = alloc(t, sendBuf, a * n * c);
+  yield* gatherBinomial(node, sendBuf.subarray(0, n * c), gathered, 0);
+  // to node j: for each local rank q, the blocks for j's ranks in their order
+  const sendCounts = nodes.map((g) => a * g.length * c);
+  const sendDispls = prefix(sendCounts);
+  const packed = alloc(t, sendBuf, a * n * c);
+  nodes.forEach((g, j) => {
+    let at = sendDispls[j]!;
+    for (let q = 0; q < a; q++) for (const d of g) setAt(t, packed, gathered.subarray((q * n + d) * c, (q * n + d + 1) * c), (at += c) - c);
+  });
+  yield chargeCopy(t, sendBuf, a * n * c);
+  // from node j: for each of j's ranks, the blocks for my ranks in their order
+  const recvCounts = nodes.map((g) => g.length * a * c);
+  const recvDispls = prefix(recvCounts);
+  const got = alloc(t, sendBuf, a * n * c);
+  yield* alltoallvPairwise(subTransport(t, layout.leaders), packed, sendCounts, sendDispls, got, recvCounts, recvDispls);
+  const blocks = alloc(t, sendBuf, a * n * c);
+  nodes.forEach((g, j) => {
+    g.forEach((s, qs) => {
+      for (let q = 0; q < a; q++) setAt(t, blocks, got.subarray(recvDispls[j]! + (qs * a + q) * c, recvDispls[j]! + (qs * a + q + 1) * c), (q * n + s) * c);
+    });
+  });
+  yield chargeCopy(t, sendBuf, a * n * c);
+  yield* scatterBinomial(node, blocks, out, 0);
+}
+
 /** Linear alltoall: every receive and send posted at once, then one wait for all. */
 export function* alltoallLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const n = t.size;
@@ -78,11 +152,11 @@ export function* alltoallvLinear(
 
 type At = (r: number) => number;
 
-function* alltoallvPairwiseWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, what: string, tag: number): Coll {
+function* alltoallvPairwiseWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, what: string, tag: number, xorOnPof2 = true): Coll {
   const n = t.size;
   const me = t.rank;
   yield copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
-  const xor = isPof2(n);
+  const xor = xorOnPof2 && isPof2(n);
   for (let i = 1; i < n; i++) {
     const dst = xor ? me ^ i : (me + i) % n;
     const src = xor ? me ^ i : (me - i + n) % n;
@@ -111,10 +185,20 @@ export const ALLTOALL: AlgorithmSpecs<'alltoall'> = {
   bruck: { fn: alltoallBruck, origin: 'MPICH', cost: 'ceil(lg p)·(α + p/2·nβ)', help: 'ceil(log2 n) packed messages per rank' },
   pairwise: { fn: alltoallPairwise, origin: 'MPICH', cost: '(p-1)·(α + nβ)', help: 'n - 1 pairwise exchanges' },
   linear: { fn: alltoallLinear, origin: 'MPICH', cost: '(p-1)·(α + nβ), all at once', help: 'all receives and sends posted at once' },
+  ...ALLTOALL_WINDOWED,
+  pairwiseXor: { fn: alltoallPairwiseXor, origin: 'MPICH', cost: '(p-1)·(α + nβ)', help: 'n - 1 pairwise exchanges, partners by xor on powers of two (as pairwise)' },
+  ring: { fn: alltoallRing, origin: 'Open MPI', cost: '(p-1)·(α + nβ)', help: 'n - 1 exchanges with rank + i and rank - i on every size' },
+  hierarchical: {
+    fn: alltoallHierarchical,
+    origin: 'Cray MPT',
+    cost: '2·ceil(lg(p/P))·α + (P-1)·α + (p/P)·p·nβ·(2 + (P-1)/P)',
+    help: 'node ranks gather to the leader, leaders exchange one packed message per node pair, leaders scatter back',
+  },
 };
 
 /** The alltoallv's algorithms (n: the bytes a rank sends to one rank). */
 export const ALLTOALLV: AlgorithmSpecs<'alltoallv'> = {
   pairwise: { fn: alltoallvPairwise, origin: 'Open MPI', cost: '(p-1)·(α + nβ)', help: 'n - 1 pairwise exchanges' },
   linear: { fn: alltoallvLinear, origin: 'MPICH', cost: '(p-1)·(α + nβ), all at once', help: 'all receives and sends posted at once' },
+  ...ALLTOALLV_WINDOWED,
 };

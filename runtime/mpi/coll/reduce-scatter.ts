@@ -1,6 +1,7 @@
 import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Op } from '../ops.ts';
 import { reduceBinomial, halve } from './reduce.ts';
+import { REDUCE_SCATTER_BUTTERFLY } from './reduce-scatter-butterfly.ts';
 import { scattervLinear } from './scatter.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, checkUnits, combine, copy, exchange, Fold, prefix, recv, send, TAG, type Buf } from './util.ts';
@@ -105,4 +106,5 @@ export const REDUCE_SCATTER: AlgorithmSpecs<'reduceScatter'> = {
   pairwise: { fn: reduceScatterPairwise, commutativeOnly: true, origin: 'MPICH', cost: '(p-1)·α + (p-1)/p·n(β + γ)', help: 'n - 1 pairwise exchanges of one block' },
   ring: { fn: reduceScatterRing, commutativeOnly: true, origin: 'Open MPI', cost: '(p-1)·α + (p-1)/p·n(β + γ)', help: 'each block travels the ring once' },
   reduceScatterv: { fn: reduceScatterReduceScatterv, origin: 'Open MPI', cost: 'ceil(lg p)·(α + nβ + nγ) + (p-1)·α + (p-1)/p·nβ', help: 'binomial reduce to rank 0 + linear scatterv' },
+  ...REDUCE_SCATTER_BUTTERFLY,
 };
