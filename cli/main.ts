@@ -6,7 +6,7 @@ import { machineTopology, resolveMachine } from '../fabric/machine.ts';
 import { PATTERNS } from '../fabric/traffic.ts';
 import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
-import { ALGORITHMS, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
+import { ALGORITHMS, SELECTOR_NAMES, SELECTORS, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
 import { checkCollective } from '../runtime/coll-check.ts';
 import { algorithmNames, loadAlgorithms } from './coll-file.ts';
 import { formatStudy, runStudy, studyReport, type StudyResult } from './coll-study.ts';
@@ -15,7 +15,7 @@ import { simulate, type SimulateOptions, type SimulateProgress } from '../runtim
 import { ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
 import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
 import { formatFabricMetrics, formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
-import { parseKeyValues, positiveInt, seedOf, writeOutput } from './args.ts';
+import { collSelectorArg, parseKeyValues, positiveInt, seedOf, writeOutput } from './args.ts';
 import { CALIBRATE_HELP, calibrateCommand, type CalibrateCliOptions } from './calibrate.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { CONFORMANCE_HELP, conformanceCommand, type ConformanceCliOptions } from './conformance.ts';
@@ -77,6 +77,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; checked before the run; see docs/parameters.md", collect, [])
     .option('--fidelity <level>', 'what the fabric simulates: packet (every hardware packet, the reference), coarse (bulk transfers in packets of fabric.coarseBytes), flow (transfers of at least fabric.flowBytes as max-min fair flows); same as --set fabric.fidelity=<level>')
     .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring, or your own from a file, --coll allreduce=./my-allreduce.ts; see 'phit collectives --help'", collect, [])
+    .option('--coll-selector <library>', `whose rules choose each collective's algorithm when --coll names none: ${SELECTOR_NAMES.join(', ')} (default: the machine's mpi.collSelector, see 'phit collectives')`)
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--skeleton', "skeleton run: buffers from ctx.alloc cost no memory and their bytes are never copied or reduced; sizes, simulated time, events and packets stay exactly those of a normal run; the apps skip their data checks (check: 'skipped (skeleton run)')")
@@ -254,6 +255,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--algorithms <list>', 'algorithms for --study (default: all of the collective)')
     .option('--iterations <n>', 'timed calls per point for --study', '3')
     .option('--set <key=value>', 'machine parameter for --study (repeatable), e.g. fabric.fidelity=flow', collect, [])
+    .option('--coll-selector <library>', `whose choice --study compares with the best: ${SELECTOR_NAMES.join(', ')} (default: each machine's mpi.collSelector)`)
     .option('--json', 'print the --study result as JSON')
     .option('--report <file>', 'write the --study result as an HTML report')
     .addHelpText(
@@ -283,7 +285,8 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
       }
       io.out("  collectiveEngine (allreduce and barrier): the NIC's collective engine, on machines that have one (xc30); automatic for one item of a predefined op other than product with --set mpi.collectiveEngine=yes (off by default, as in Cray MPT)");
       io.out(`${count} algorithms (and the collective engine). Times in the Hockney model: α per message, β per byte, γ per byte combined, n bytes, p ranks, P nodes, s segment bytes.`);
-      io.out("The automatic choice follows MPICH's rules by message size and communicator size.");
+      io.out(`The automatic choice follows a library's rules (--coll-selector, machine parameter mpi.collSelector): ${Object.values(SELECTORS).map((s) => `${s.name} (${s.source})`).join('; ')}.`);
+      io.out(`Presets: ${Object.values(presets).map((p) => `${p.name} ${String(p.params['mpi.collSelector']?.value ?? 'mpich')}`).join(', ')}.`);
     });
 
   program
@@ -467,6 +470,7 @@ interface RunOptions {
   set: string[];
   fidelity?: string;
   coll: string[];
+  collSelector?: string;
   placement: string;
   seed: string;
   skeleton?: boolean;
@@ -504,6 +508,7 @@ interface CollectivesCliOptions {
   algorithms?: string;
   iterations: string;
   set: string[];
+  collSelector?: string;
   json?: boolean;
   report?: string;
 }
@@ -522,6 +527,7 @@ async function studyCommand(opts: CollectivesCliOptions, io: Io): Promise<number
       algorithms: opts.algorithms?.split(',').map((a) => a.trim()),
       iterations: positiveInt('iterations', opts.iterations),
       set,
+      ...(opts.collSelector !== undefined ? { collSelector: collSelectorArg(opts.collSelector) } : {}),
     });
   } catch (e) {
     if (e instanceof RangeError || e instanceof UsageError) throw new UsageError(e.message);
@@ -587,6 +593,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const set = parseSets(withFidelity(opts.set, opts.fidelity), spec);
   const config = resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
   const chosen = parseKeyValues(opts.coll, '--coll');
+  const collSelector = collSelectorArg(opts.collSelector);
   let algorithms: Record<string, AlgorithmChoice>;
   try {
     algorithms = await loadAlgorithms(chosen);
@@ -614,7 +621,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const progress = cap !== undefined ? capped(cap, line?.onProgress) : line ? { onProgress: line.onProgress } : {};
   let r;
   try {
-    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...progress });
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, ...(collSelector ? { collSelector } : {}), placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...progress });
   } catch (e) {
     if (traceFd >= 0) closeSync(traceFd);
     throw e;
@@ -638,6 +645,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
       spec,
       set,
       algorithms: algorithmNames(algorithms),
+      collSelector: collSelector ?? config.mpi.collSelector,
       topology: config.topologySummary,
       nodes: r.nodes,
       ranks: r.ranks,

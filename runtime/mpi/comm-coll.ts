@@ -95,7 +95,7 @@ export class CollComm extends CollBase {
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     const { send, recv } = this.allreduceArgs('allreduce', sendBuf, recvBuf, op, opts);
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
-    else if (this.useNodeAware(opts, op)) await this.smpReduce('allreduce', send, recv, op);
+    else if (this.useNodeAware(opts, op, send.byteLength)) await this.smpReduce('allreduce', send, recv, op);
     else await this.collective(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'allreduce');
   }
 
