@@ -83,7 +83,7 @@ async function runAllreduce(ctx: RankContext, p: ParamValues): Promise<AppResult
     const real = !ctx.skeleton;
     if (real) for (let j = 0; j < count; j++) send[j] = contribution(comm.rank, j);
     const opts = requested === 'auto' ? undefined : { algorithm: requested };
-    const used = requested !== 'auto' ? requested : hasCe && count === 1 ? CE : comm.algorithmFor('allreduce', bytes, op);
+    const used = requested !== 'auto' ? requested : hasCe && count === 1 ? CE : comm.algorithmFor('allreduce', bytes, op, count);
     const iters = itersFor(p.iterations as number, bytes, 2);
     for (let w = 0; w < (p.warmup as number); w++) await comm.allreduce(send, recv, op, opts);
     if (real) recv.fill(0);

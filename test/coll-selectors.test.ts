@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runStudy } from '../cli/coll-study.ts';
-import { ALGORITHMS, chooseAlgorithm, query, SELECTOR_NAMES, selectorOf, SELECTORS, type Collective } from '../runtime/mpi/coll/index.ts';
+import { ALGORITHMS, chooseAlgorithm, query, selectAlgorithm, SELECTOR_NAMES, selectorOf, SELECTORS, type Collective } from '../runtime/mpi/coll/index.ts';
 import type { Op } from '../runtime/mpi/ops.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
@@ -20,6 +20,16 @@ describe('collective selectors', () => {
     expect([...SELECTOR_NAMES]).toEqual(['mpich', 'ompi', 'mvapich2', 'cray']);
     for (const n of SELECTOR_NAMES) expect(selectorOf(n).name).toBe(n);
     expect(() => selectorOf('intel')).toThrow("unknown collective selector 'intel'; valid: mpich, ompi, mvapich2, cray");
+  });
+
+  it('selectAlgorithm asks the selector it is given, with the elements of a reduction when told', () => {
+    const SUM = { commutative: true } as Op;
+    expect(selectAlgorithm('allreduce', 16, 16000, SUM).name).toBe('rabenseifner');
+    // Open MPI: 2000 doubles on 16 ranks ring; the same 16000 bytes as 16 elements (no more than the ranks): reduce + bcast
+    expect(selectAlgorithm('allreduce', 16, 16000, SUM, undefined, { selector: SELECTORS.ompi }).name).toBe('ring');
+    expect(selectAlgorithm('allreduce', 16, 16000, SUM, undefined, { selector: SELECTORS.ompi, count: 16 }).name).toBe('reduceBcast');
+    // a named algorithm is not the selector's to change
+    expect(selectAlgorithm('allreduce', 16, 16000, SUM, 'recursiveDoubling', { selector: SELECTORS.ompi }).name).toBe('recursiveDoubling');
   });
 
   it('mpich is chooseAlgorithm, commutative or not', () => {

@@ -100,27 +100,29 @@ export class CollBase extends RequestComm {
   }
 
   /** The algorithm to run: the call's option, else the run's choice, else the run's selector's (`mpi.collSelector`). */
-  protected algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined): Algorithm<C> {
-    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll], this.selection);
+  protected algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined, count?: number): Algorithm<C> {
+    const sel = this.selection;
+    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll], count !== undefined ? { ...sel, count } : sel);
     this.world.observer?.algorithm(this.proc.rank, alg.name);
     return alg;
   }
 
   /**
-   * The algorithm a call of `coll` over `bytes` (as chooseAlgorithm counts them) runs when the
+   * The algorithm a call of `coll` over `bytes` (as chooseAlgorithm counts them; `count` the
+   * elements of a reduction, which Open MPI's allreduce rule compares with the ranks) runs when the
    * call names none: the run's choice (`--coll`), else for allreduce and barrier the SMP-aware
    * form (`smp+` the node leaders' algorithm) when it applies, else the run's selector's pick.
    * The collective engine, which only some machines and calls take, is not considered.
    */
-  algorithmFor(coll: Collective, bytes: number, op?: Op): string {
+  algorithmFor(coll: Collective, bytes: number, op?: Op, count?: number): string {
     const named = this.world.algorithms[coll];
     if (named !== undefined) return typeof named === 'string' ? named : named.name;
     const sel = this.selection;
     const commutative = op?.commutative ?? true;
     if ((coll === 'allreduce' || coll === 'barrier') && this.useNodeAware(undefined, coll === 'allreduce' ? (op ?? { commutative } as Op) : undefined, bytes)) {
-      return `smp+${sel.selector!.choose(query(coll, sel.nodes!, bytes, commutative))}`;
+      return `smp+${sel.selector!.choose({ ...query(coll, sel.nodes!, bytes, commutative), ...(count !== undefined ? { count } : {}) })}`;
     }
-    return sel.selector!.choose(query(coll, this.size, bytes, commutative, sel.nodes, sel.ppn));
+    return sel.selector!.choose({ ...query(coll, this.size, bytes, commutative, sel.nodes, sel.ppn), ...(count !== undefined ? { count } : {}) });
   }
 
   /** The run's selector and how this communicator's ranks sit on nodes (made once). */
@@ -223,7 +225,7 @@ export class CollBase extends RequestComm {
   protected async smpReduce(coll: 'allreduce' | 'barrier', send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
     const g = nodeGroup(this.nodeHost);
     const n = g.leaders.length;
-    const alg = selectAlgorithm(coll, n, send ? send.byteLength : 0, op, undefined, { selector: SELECTORS[this.world.params.collSelector] });
+    const alg = selectAlgorithm(coll, n, send ? send.byteLength : 0, op, undefined, { selector: SELECTORS[this.world.params.collSelector], ...(send ? { count: send.length } : {}) });
     this.world.observer?.algorithm(this.proc.rank, `smp+${alg.name}`);
     const what = `${coll} (node-aware, ${alg.name} over ${n} node leaders)`;
     await nodeCombine(this.nodeHost, what, send, recv, op, async (acc) => {

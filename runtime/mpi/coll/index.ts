@@ -61,6 +61,8 @@ export interface SelectionContext {
   readonly nodes?: number;
   /** Most of its ranks on one node (default 1). */
   readonly ppn?: number;
+  /** Elements of a reduction's buffer, where a library's rule counts them (default: bytes / 8). */
+  readonly count?: number;
 }
 
 /**
@@ -76,7 +78,8 @@ export function selectAlgorithm<C extends Collective>(collective: C, size: numbe
     if (requested.commutativeOnly && op && !op.commutative) throw new MpiError('MPI_ERR_ARG', `${collective} algorithm '${requested.name}' needs a commutative op and ${op.name} is not`);
     return requested as Algorithm<C>;
   }
-  const name = requested ?? (ctx?.selector ?? SELECTORS.mpich).choose(query(collective, size, bytes, op?.commutative ?? true, ctx?.nodes ?? size, ctx?.ppn ?? 1));
+  const q = query(collective, size, bytes, op?.commutative ?? true, ctx?.nodes ?? size, ctx?.ppn ?? 1);
+  const name = requested ?? (ctx?.selector ?? SELECTORS.mpich).choose(ctx?.count !== undefined ? { ...q, count: ctx.count } : q);
   const alg = Object.hasOwn(algs, name) ? algs[name] : undefined;
   if (!alg) throw new MpiError('MPI_ERR_ARG', `unknown ${collective} algorithm '${name}'; valid: ${Object.keys(algs).join(', ')}`);
   if (alg.commutativeOnly && op && !op.commutative) {
