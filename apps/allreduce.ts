@@ -1,4 +1,4 @@
-import { ALGORITHMS, chooseAlgorithm, MpiError, type Comm, type Op } from '../runtime/mpi/mpi.ts';
+import { ALGORITHMS, MpiError, type Comm, type Op } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { checkSizeRange, round, sizeSweep, skeletonCheck, type App, type AppResult, type ParamValues, type Row } from './app.ts';
 import { itersFor } from './osu-util.ts';
@@ -25,7 +25,7 @@ function expected(op: string, n: number, j: number): number {
 /**
  * Allreduce latency against size (as OSU's osu_allreduce and IMB's Allreduce): vectors of int32
  * or double elements from `minBytes` to `maxBytes`, doubling, reduced with `op` by the named
- * algorithm (`auto`: the library's choice, which is MPICH's rules, or the NIC's collective engine
+ * algorithm (`auto`: the library's choice, by the run's selector (`--coll-selector`, MPICH's rules by default), or the NIC's collective engine
  * for a one-item reduction on a machine that has one when `mpi.collectiveEngine=yes`). After `warmup` untimed calls, each rank
  * times `iterations` calls between barriers; latency is the largest over the ranks of the mean
  * time per call. Every element of every result is checked against the closed form (not in a
@@ -33,8 +33,8 @@ function expected(op: string, n: number, j: number): number {
  * runs on a communicator of the first k ranks (the others wait), so one run can show latency
  * against communicator size. Seed 002, K17: on the SC5832 a large integer MIN allreduce takes
  * about as long on every power-of-two communicator and longer on the others. The `algorithm`
- * column says what ran; in `auto` it is the automatic pick, which a run-wide choice of
- * algorithm (`--coll allreduce=...`) would override without showing here.
+ * column says what ran: in `auto` the run-wide choice (`--coll allreduce=...`) if any, else the
+ * automatic pick (`smp+...` for the SMP-aware form, named by its node leaders' algorithm).
  */
 export const allreduce: App = {
   name: 'allreduce',
@@ -83,7 +83,7 @@ async function runAllreduce(ctx: RankContext, p: ParamValues): Promise<AppResult
     const real = !ctx.skeleton;
     if (real) for (let j = 0; j < count; j++) send[j] = contribution(comm.rank, j);
     const opts = requested === 'auto' ? undefined : { algorithm: requested };
-    const used = requested !== 'auto' ? requested : hasCe && count === 1 ? CE : chooseAlgorithm('allreduce', comm.size, bytes, op);
+    const used = requested !== 'auto' ? requested : hasCe && count === 1 ? CE : comm.algorithmFor('allreduce', bytes, op, count);
     const iters = itersFor(p.iterations as number, bytes, 2);
     for (let w = 0; w < (p.warmup as number); w++) await comm.allreduce(send, recv, op, opts);
     if (real) recv.fill(0);

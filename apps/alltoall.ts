@@ -1,4 +1,4 @@
-import { ALGORITHMS, chooseAlgorithm } from '../runtime/mpi/mpi.ts';
+import { ALGORITHMS } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { checkSizeRange, round, sizeSweep, skeletonCheck, type App, type AppResult, type ParamValues, type Row } from './app.ts';
 import { itersFor } from './osu-util.ts';
@@ -13,8 +13,8 @@ function blockValue(s: number, d: number, e: number): number {
 /**
  * Alltoall time and per-rank bandwidth against block size (as OSU's osu_alltoall and IMB's
  * Alltoall): every rank sends a block of int32 elements, `minBytes` to `maxBytes` doubling, to
- * every rank, by the named algorithm (`auto`: the library's choice, MPICH's rules; a run-wide
- * `--coll alltoall=...` would override it without showing in the `algorithm` column). After
+ * every rank, by the named algorithm (`auto`: a run-wide `--coll alltoall=...` if given, else the
+ * library's choice by the run's selector, `--coll-selector`; the `algorithm` column shows it). After
  * `warmup` untimed calls each rank times `iterations` calls between barriers; timeUs is the
  * largest over the ranks of the mean time per call, and bandwidth per rank the bytes one rank
  * sends to the others, (ranks - 1) · block, over that time. Every element received is checked
@@ -53,7 +53,7 @@ async function runAlltoall(ctx: RankContext, p: ParamValues): Promise<AppResult 
     const recv = ctx.alloc(Int32Array, n * count);
     const real = !ctx.skeleton;
     if (real) for (let d = 0; d < n; d++) for (let e = 0; e < count; e++) send[d * count + e] = blockValue(me, d, e);
-    const used = requested === 'auto' ? chooseAlgorithm('alltoall', n, block) : requested;
+    const used = requested === 'auto' ? mpi.algorithmFor('alltoall', block) : requested;
     const iters = itersFor(p.iterations as number, block * n, 1);
     for (let w = 0; w < (p.warmup as number); w++) await mpi.alltoall(send, recv, opts);
     if (real) recv.fill(0);

@@ -1,6 +1,7 @@
 import { MAX_NODES, MAX_PPN } from '../fabric/machine.ts';
 /** Command-line argument helpers shared by the commands; bad input throws RangeError (exit code 2). */
 import { writeFileSync } from 'node:fs';
+import { SELECTOR_NAMES, type SelectorName } from '../runtime/mpi/coll/index.ts';
 
 /** `key=value` items of a repeatable option, as an object; throws naming the bad item. */
 export function parseKeyValues(items: readonly string[], flag: string): Record<string, string> {
@@ -65,4 +66,11 @@ export function seedOf(text: string): number {
   const seed = Number(text);
   if (!Number.isSafeInteger(seed) || seed < 0 || text.trim() === '') throw new RangeError(`--seed ${text}: expected a non-negative integer`);
   return seed;
+}
+
+/** The library of `--coll-selector` (undefined when not given); throws naming the valid ones. */
+export function collSelectorArg(text: string | undefined): SelectorName | undefined {
+  if (text === undefined) return undefined;
+  if (!(SELECTOR_NAMES as readonly string[]).includes(text)) throw new RangeError(`--coll-selector ${text}: valid: ${SELECTOR_NAMES.join(', ')}`);
+  return text as SelectorName;
 }

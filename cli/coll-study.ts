@@ -1,7 +1,7 @@
 /**
  * `phit collectives --study C`: every algorithm of collective C (or a chosen list) over a matrix
  * of machines, node counts and sizes, one point per worker-thread task, with per point the best
- * algorithm, MPICH's choice and how far it is from the best, and per algorithm the fabric's link
+ * algorithm, the selector's choice (the machine's `mpi.collSelector` or --coll-selector) and how far it is from the best, and per algorithm the fabric's link
  * utilisation (the thing a flow-level simulator cannot show).
  */
 import { availableParallelism } from 'node:os';
@@ -9,6 +9,7 @@ import Tinypool from 'tinypool';
 import { sizeSweep } from '../apps/app.ts';
 import { resolveMachine } from '../fabric/machine.ts';
 import { parseBytes } from '../fabric/units.ts';
+import { SELECTOR_NAMES, type SelectorName } from '../runtime/mpi/coll/index.ts';
 import { runStudyPoint, selectorChoice, STUDY_COLLECTIVES, studyAlgorithms, type StudyCollective, type StudyPoint, type StudyTask } from '../runtime/coll-study.ts';
 import { loadMachine } from './machine-arg.ts';
 import type { ReportDoc, ReportSection } from './report.ts';
@@ -25,6 +26,8 @@ export interface StudyOptions {
   readonly ppn?: number;
   readonly iterations?: number;
   readonly set?: Readonly<Record<string, string>>;
+  /** Whose rules the study compares with the best (default: each machine's `mpi.collSelector`). */
+  readonly collSelector?: SelectorName;
   /** Run in this thread, not in workers (tests). */
   readonly inline?: boolean;
 }
@@ -36,9 +39,12 @@ export interface StudyRow {
   readonly bytes: number;
   readonly best: string | null;
   readonly bestUs: number | null;
+  /** The library whose rules chose (`mpi.collSelector` or --coll-selector). */
+  readonly selectorName: SelectorName;
+  /** What its rules pick here. */
   readonly selector: string;
   readonly selectorUs: number | null;
-  /** selectorUs / bestUs - 1 (0: MPICH's rules picked the best). */
+  /** selectorUs / bestUs - 1 (0: the selector picked the best). */
   readonly selectorExcess: number | null;
 }
 
@@ -80,6 +86,8 @@ export async function runStudy(o: StudyOptions): Promise<StudyResult> {
   const iterations = o.iterations ?? 3;
   const set = o.set ?? {};
   const specs = o.machines.map((m) => loadMachine(m));
+  if (o.collSelector !== undefined && !(SELECTOR_NAMES as readonly string[]).includes(o.collSelector)) throw new RangeError(`--coll-selector ${String(o.collSelector)}: valid: ${SELECTOR_NAMES.join(', ')}`);
+  const selectorOfMachine = new Map(specs.map((spec) => [spec.name, o.collSelector ?? resolveMachine(spec, o.nodes[0]!, { ...set }).mpi.collSelector]));
   for (const spec of specs) for (const n of o.nodes) resolveMachine(spec, n, { ...set });
   const tasks: StudyTask[] = [];
   for (const spec of specs) for (const nodes of o.nodes) for (const bytes of sizes) for (const algorithm of algorithms) tasks.push({ machine: spec.name, spec, nodes, ppn, collective: c, algorithm, bytes, iterations, set: { ...set } });
@@ -103,7 +111,8 @@ export async function runStudy(o: StudyOptions): Promise<StudyResult> {
       for (const bytes of sizes) {
         const here = points.filter((p) => p.machine === spec.name && p.nodes === nodes && p.bytes === bytes && p.us !== null);
         const best = here.reduce<StudyPoint | null>((b, p) => (b === null || p.us! < b.us! ? p : b), null);
-        const selector = selectorChoice(c, nodes * ppn, bytes);
+        const selectorName = selectorOfMachine.get(spec.name)!;
+        const selector = selectorChoice(c, nodes * ppn, bytes, selectorName, ppn);
         const sel = points.find((p) => p.machine === spec.name && p.nodes === nodes && p.bytes === bytes && p.algorithm === selector);
         const selectorUs = sel?.us ?? null;
         rows.push({
@@ -112,6 +121,7 @@ export async function runStudy(o: StudyOptions): Promise<StudyResult> {
           bytes,
           best: best?.algorithm ?? null,
           bestUs: best?.us ?? null,
+          selectorName,
           selector,
           selectorUs,
           selectorExcess: selectorUs !== null && best?.us ? Number((selectorUs / best.us - 1).toFixed(4)) : null,
@@ -132,8 +142,8 @@ export function formatStudy(r: StudyResult): string {
     out.push(`${r.collective} on ${k} nodes: us per call (largest over ranks)`);
     out.push(formatTable(bytes.map((b) => ({ bytes: b, ...Object.fromEntries(r.algorithms.map((a) => [a, pts.find((p) => p.bytes === b && p.algorithm === a)?.us ?? 'failed'])) }))));
   }
-  out.push('best algorithm per point, and what MPICH\'s rules pick:');
-  out.push(formatTable(r.rows.map((x) => ({ machine: x.machine, nodes: x.nodes, bytes: x.bytes, best: x.best ?? '-', bestUs: x.bestUs ?? '-', mpich: x.selector, mpichUs: x.selectorUs ?? '-', 'excess%': x.selectorExcess === null ? '-' : Number((100 * x.selectorExcess).toFixed(1)) }))));
+  out.push('best algorithm per point, and what the selector (the library whose rules choose) picks:');
+  out.push(formatTable(r.rows.map((x) => ({ machine: x.machine, nodes: x.nodes, bytes: x.bytes, best: x.best ?? '-', bestUs: x.bestUs ?? '-', selector: x.selectorName, choice: x.selector, choiceUs: x.selectorUs ?? '-', 'excess%': x.selectorExcess === null ? '-' : Number((100 * x.selectorExcess).toFixed(1)) }))));
   out.push('link utilisation per algorithm (mean over points; busiest class mean / busiest link), %:');
   out.push(
     formatTable(
@@ -169,7 +179,7 @@ export function studyReport(r: StudyResult): ReportDoc {
       ],
     });
   }
-  sections.push({ title: 'Best algorithm and MPICH\'s choice', items: [{ kind: 'table', rows: r.rows as unknown as Record<string, unknown>[] }] });
+  sections.push({ title: 'Best algorithm and the selector\'s choice', items: [{ kind: 'table', rows: r.rows as unknown as Record<string, unknown>[] }] });
   sections.push({ title: 'Every point', items: [{ kind: 'table', rows: r.points as unknown as Record<string, unknown>[] }] });
   return { title: `phit collectives --study ${r.collective}`, sections };
 }

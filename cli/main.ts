@@ -6,16 +6,14 @@ import { machineTopology, resolveMachine } from '../fabric/machine.ts';
 import { PATTERNS } from '../fabric/traffic.ts';
 import { machineToJson, machineToYaml } from '../fabric/machines/file.ts';
 import { presets } from '../fabric/machines/index.ts';
-import { ALGORITHMS, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
-import { checkCollective } from '../runtime/coll-check.ts';
+import { SELECTOR_NAMES, type AlgorithmChoice } from '../runtime/mpi/coll/index.ts';
 import { algorithmNames, loadAlgorithms } from './coll-file.ts';
-import { formatStudy, runStudy, studyReport, type StudyResult } from './coll-study.ts';
 import { PLACEMENTS, type Placement } from '../runtime/placement.ts';
 import { simulate, type SimulateOptions, type SimulateProgress } from '../runtime/simulate.ts';
 import { ShmemGlobalExit } from '../runtime/shmem/shmem.ts';
 import { DEFAULT_MAX_TRACE_EVENTS, type TraceOptions } from '../runtime/trace.ts';
 import { formatFabricMetrics, formatMetrics, parseRankList, writeTrace } from './metrics-output.ts';
-import { parseKeyValues, positiveInt, seedOf, writeOutput } from './args.ts';
+import { collSelectorArg, parseKeyValues, positiveInt, seedOf, writeOutput } from './args.ts';
 import { CALIBRATE_HELP, calibrateCommand, type CalibrateCliOptions } from './calibrate.ts';
 import { compareCommand, loadApp, type CompareCliOptions } from './compare.ts';
 import { CONFORMANCE_HELP, conformanceCommand, type ConformanceCliOptions } from './conformance.ts';
@@ -30,6 +28,7 @@ import { runReport } from './run-report.ts';
 import { formatTable } from './table.ts';
 import { trafficCommand, type TrafficCliOptions } from './traffic.ts';
 import { validateCommand, type ValidateCliOptions } from './validate.ts';
+import { collectivesCommand, type CollectivesCliOptions } from './collectives.ts';
 
 /** Bad input: printed as one line, exit code 2. */
 class UsageError extends Error {}
@@ -77,6 +76,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; checked before the run; see docs/parameters.md", collect, [])
     .option('--fidelity <level>', 'what the fabric simulates: packet (every hardware packet, the reference), coarse (bulk transfers in packets of fabric.coarseBytes), flow (transfers of at least fabric.flowBytes as max-min fair flows); same as --set fabric.fidelity=<level>')
     .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring, or your own from a file, --coll allreduce=./my-allreduce.ts; see 'phit collectives --help'", collect, [])
+    .option('--coll-selector <library>', `whose rules choose each collective's algorithm when --coll names none: ${SELECTOR_NAMES.join(', ')} (default: the machine's mpi.collSelector, see 'phit collectives')`)
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--skeleton', "skeleton run: buffers from ctx.alloc cost no memory and their bytes are never copied or reduced; sizes, simulated time, events and packets stay exactly those of a normal run; the apps skip their data checks (check: 'skipped (skeleton run)')")
@@ -254,6 +254,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--algorithms <list>', 'algorithms for --study (default: all of the collective)')
     .option('--iterations <n>', 'timed calls per point for --study', '3')
     .option('--set <key=value>', 'machine parameter for --study (repeatable), e.g. fabric.fidelity=flow', collect, [])
+    .option('--coll-selector <library>', `whose choice --study compares with the best: ${SELECTOR_NAMES.join(', ')} (default: each machine's mpi.collSelector)`)
     .option('--json', 'print the --study result as JSON')
     .option('--report <file>', 'write the --study result as an HTML report')
     .addHelpText(
@@ -265,25 +266,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
         'see examples/collectives/ring-allreduce.ts.',
     )
     .action(async (opts: CollectivesCliOptions) => {
-      if (opts.check !== undefined) {
-        code = await checkCommand(opts.check, opts.ranks, opts.machine, io);
-        return;
-      }
-      if (opts.study !== undefined) {
-        code = await studyCommand(opts, io);
-        return;
-      }
-      let count = 0;
-      for (const [coll, algs] of Object.entries(ALGORITHMS)) {
-        io.out(`${coll}:`);
-        for (const a of Object.values(algs)) {
-          count++;
-          io.out(`  ${a.name} [${a.origin}]${a.commutativeOnly ? ' (commutative ops only)' : ''}: ${a.help}; time ${a.cost}`);
-        }
-      }
-      io.out("  collectiveEngine (allreduce and barrier): the NIC's collective engine, on machines that have one (xc30); automatic for one item of a predefined op other than product with --set mpi.collectiveEngine=yes (off by default, as in Cray MPT)");
-      io.out(`${count} algorithms (and the collective engine). Times in the Hockney model: α per message, β per byte, γ per byte combined, n bytes, p ranks, P nodes, s segment bytes.`);
-      io.out("The automatic choice follows MPICH's rules by message size and communicator size.");
+      code = await collectivesCommand(opts, io);
     });
 
   program
@@ -467,6 +450,7 @@ interface RunOptions {
   set: string[];
   fidelity?: string;
   coll: string[];
+  collSelector?: string;
   placement: string;
   seed: string;
   skeleton?: boolean;
@@ -493,75 +477,6 @@ function traceOptions(opts: RunOptions, ranks: number): TraceOptions | undefined
   };
 }
 
-interface CollectivesCliOptions {
-  check?: string;
-  ranks: string;
-  machine: string;
-  study?: string;
-  machines: string;
-  nodes: string;
-  sizes: string;
-  algorithms?: string;
-  iterations: string;
-  set: string[];
-  json?: boolean;
-  report?: string;
-}
-
-/** `phit collectives --study C`: every algorithm over machines x nodes x sizes (see coll-study.ts). */
-async function studyCommand(opts: CollectivesCliOptions, io: Io): Promise<number> {
-  let r: StudyResult;
-  try {
-    const nodes = opts.nodes.split(',').map((n) => positiveInt('nodes', n.trim()));
-    const set = parseKeyValues(opts.set, '--set');
-    r = await runStudy({
-      collective: opts.study!,
-      machines: opts.machines.split(',').map((m) => m.trim()),
-      nodes,
-      sizes: opts.sizes,
-      algorithms: opts.algorithms?.split(',').map((a) => a.trim()),
-      iterations: positiveInt('iterations', opts.iterations),
-      set,
-    });
-  } catch (e) {
-    if (e instanceof RangeError || e instanceof UsageError) throw new UsageError(e.message);
-    throw e;
-  }
-  if (opts.report !== undefined) writeOutput('--report', opts.report, renderReport(studyReport(r)));
-  io.out(opts.json ? JSON.stringify(r) : formatStudy(r));
-  return r.points.some((p) => p.error !== undefined) ? 1 : 0;
-}
-
-/** `phit collectives --check coll=alg`: the algorithm with real data on each size of `ranks`; 1 if any is wrong. */
-async function checkCommand(check: string, ranks: string, machine: string, io: Io): Promise<number> {
-  const choice = parseKeyValues([check], '--check');
-  const [coll] = Object.keys(choice);
-  if (Object.keys(choice).length !== 1 || coll === undefined) throw new UsageError(`--check ${check}: expected one collective=algorithm`);
-  if (!Object.hasOwn(presets, machine)) throw new UsageError(`--machine ${machine}: valid presets: ${Object.keys(presets).join(', ')}`);
-  let sizes: number[];
-  try {
-    sizes = parseRankList(ranks, MAX_CHECK_RANKS + 1).filter((n) => n >= 1);
-  } catch {
-    throw new UsageError(`--ranks ${ranks}: expected sizes or ranges of sizes from 1 to ${MAX_CHECK_RANKS}, e.g. 1-9,16`);
-  }
-  if (sizes.length === 0) throw new UsageError(`--ranks ${ranks}: no size from 1 to ${MAX_CHECK_RANKS}`);
-  let algorithms: Record<string, AlgorithmChoice>;
-  try {
-    algorithms = await loadAlgorithms(choice);
-  } catch (e) {
-    throw new UsageError(`--check: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  const results = await checkCollective(coll as Collective, algorithms[coll]!, sizes, machine);
-  const bad = results.filter((r) => r.error !== null);
-  io.out(formatTable(results.map((r) => ({ ranks: r.ranks, result: r.error === null ? 'pass' : 'FAIL', timeUs: Number(r.us.toFixed(3)) }))));
-  for (const r of bad) io.out(`${r.ranks} ranks: ${r.error}`);
-  io.out(`${coll}=${check.slice(coll.length + 1)}: ${results.length - bad.length} of ${results.length} sizes pass on ${machine}`);
-  return bad.length > 0 ? 1 : 0;
-}
-
-/** The largest communicator `phit collectives --check` runs. */
-const MAX_CHECK_RANKS = 256;
-
 /** Progress options that stop a run after `cap` engine events (and pass progress on to `draw`). */
 function capped(cap: number, draw?: (p: SimulateProgress) => void): Pick<SimulateOptions<unknown>, 'onProgress' | 'progressEvery'> {
   return {
@@ -587,6 +502,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const set = parseSets(withFidelity(opts.set, opts.fidelity), spec);
   const config = resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
   const chosen = parseKeyValues(opts.coll, '--coll');
+  const collSelector = collSelectorArg(opts.collSelector);
   let algorithms: Record<string, AlgorithmChoice>;
   try {
     algorithms = await loadAlgorithms(chosen);
@@ -614,7 +530,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const progress = cap !== undefined ? capped(cap, line?.onProgress) : line ? { onProgress: line.onProgress } : {};
   let r;
   try {
-    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...progress });
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, ...(collSelector ? { collSelector } : {}), placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...progress });
   } catch (e) {
     if (traceFd >= 0) closeSync(traceFd);
     throw e;
@@ -638,6 +554,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
       spec,
       set,
       algorithms: algorithmNames(algorithms),
+      collSelector: collSelector ?? config.mpi.collSelector,
       topology: config.topologySummary,
       nodes: r.nodes,
       ranks: r.ranks,

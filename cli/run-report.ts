@@ -13,6 +13,8 @@ export interface RunReportInput {
   readonly set?: Readonly<Record<string, string>>;
   /** Collective algorithms chosen for the run (`--coll`). */
   readonly algorithms?: Readonly<Record<string, string>>;
+  /** Whose rules chose the other collectives' algorithms (`--coll-selector` or `mpi.collSelector`). */
+  readonly collSelector?: string;
   /** One line describing the topology (`MachineConfig.topologySummary`). */
   readonly topology?: string;
   readonly nodes: number;
@@ -318,6 +320,7 @@ export function runReport(input: RunReportInput): ReportSection[] {
     ...(input.placement ? [{ key: 'placement', value: input.placement }] : []),
     ...(input.seed !== undefined ? [{ key: 'seed', value: input.seed }] : []),
     ...(input.skeleton ? [{ key: 'skeleton run', value: 'sizes only: bytes not moved, data checks skipped' }] : []),
+    ...(input.collSelector !== undefined ? [{ key: 'collective selector', value: input.collSelector }] : []),
     ...Object.entries(input.algorithms ?? {}).map(([k, v]) => ({ key: `collective ${k}`, value: v })),
     ...(input.events !== undefined ? [{ key: 'engine events', value: input.events }] : []),
   ];

@@ -1,5 +1,6 @@
 import { assertDeadlockFree, checkDeadlockFreedom, type DeadlockCheck } from './deadlock.ts';
 import { Engine } from './engine/engine.ts';
+import type { COLL_SELECTORS } from './machines/coll-selector.ts';
 import { FIDELITY_LEVELS, type Fidelity } from './machines/fidelity.ts';
 import { presets } from './machines/index.ts';
 import { ParamReader, type MachineSpec } from './machines/spec.ts';
@@ -38,6 +39,9 @@ export interface NoiseParams {
   readonly coreSpec: boolean;
 }
 
+/** A library whose collective selection rules phit has. */
+export type CollSelector = (typeof COLL_SELECTORS)[number];
+
 /** MPI library parameters of a machine. */
 export interface MpiParams {
   readonly eagerMaxBytes: number;
@@ -47,6 +51,8 @@ export interface MpiParams {
   readonly collectiveEngine: boolean;
   /** Allreduce and barrier combine within each node over shared memory first, the node leaders alone across the network (MPICH's SMP collectives). */
   readonly nodeAwareCollectives: boolean;
+  /** Whose rules choose a collective's algorithm when none is named (runtime/mpi/coll/selectors.ts). */
+  readonly collSelector: CollSelector;
   readonly sendOverheadPs: number;
   readonly recvOverheadPs: number;
   readonly copyBytesPerPs: number;
@@ -267,6 +273,8 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       asyncProgress: r.yesNo('mpi.asyncProgress'),
       collectiveEngine: r.yesNo('mpi.collectiveEngine'),
       nodeAwareCollectives: r.yesNo('mpi.nodeAwareCollectives'),
+      // a machine file written before the parameter existed keeps MPICH's rules
+      collSelector: (r.has('mpi.collSelector') ? r.string('mpi.collSelector') : 'mpich') as CollSelector,
       sendOverheadPs: r.timePs('mpi.sendOverhead'),
       recvOverheadPs: r.timePs('mpi.recvOverhead'),
       copyBytesPerPs: r.bytesPerPs('mpi.copyBandwidth'),

@@ -8,7 +8,7 @@ import type { MachineSpec } from '../fabric/machines/spec.ts';
 import type { Comm } from './mpi/comm.ts';
 import { SUM } from './mpi/ops.ts';
 import { simulate } from './simulate.ts';
-import { ALGORITHMS, chooseAlgorithm, type Collective } from './mpi/coll/index.ts';
+import { ALGORITHMS, query, SELECTORS, type Collective, type SelectorName } from './mpi/coll/index.ts';
 
 /** The collectives a study runs (those whose every rank contributes the same size). */
 export const STUDY_COLLECTIVES = ['barrier', 'bcast', 'reduce', 'allreduce', 'allgather', 'alltoall', 'reduceScatterBlock', 'gather', 'scatter', 'scan', 'exscan'] as const;
@@ -115,9 +115,13 @@ export function studyAlgorithms(c: StudyCollective): string[] {
   return Object.keys(ALGORITHMS[c]);
 }
 
-/** What MPICH's rules pick for `c` at `bytes` per rank on `ranks` ranks (sizes as chooseAlgorithm takes them). */
-export function selectorChoice(c: StudyCollective, ranks: number, bytes: number): string {
+/**
+ * What a library's rules (`selector`, default MPICH's) pick for `c` at `bytes` per rank on `ranks`
+ * ranks, `ppn` of them per node (sizes as chooseAlgorithm takes them); for allreduce and barrier
+ * the flat choice, before any SMP-aware path.
+ */
+export function selectorChoice(c: StudyCollective, ranks: number, bytes: number, selector: SelectorName = 'mpich', ppn = 1): string {
   const b = elems(bytes) * 8;
   const size = c === 'allgather' || c === 'reduceScatterBlock' ? b * ranks : b;
-  return chooseAlgorithm(c as Collective, ranks, size);
+  return SELECTORS[selector].choose(query(c as Collective, ranks, size, true, Math.ceil(ranks / ppn), Math.min(ppn, ranks)));
 }

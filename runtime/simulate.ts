@@ -4,7 +4,7 @@ import type { MachineSpec } from '../fabric/machines/spec.ts';
 import { SkeletonStore } from '../fabric/skeleton.ts';
 import { Dmapp, SymmetricHeap } from './dmapp/dmapp.ts';
 import { IncompleteCollectiveError } from './mpi/agreement.ts';
-import { checkAlgorithms, type AlgorithmChoice } from './mpi/coll/index.ts';
+import { checkAlgorithms, SELECTOR_NAMES, type AlgorithmChoice, type SelectorName } from './mpi/coll/index.ts';
 import { MpiWorld } from './mpi/core.ts';
 import { Mpi } from './mpi/mpi.ts';
 import { Proc } from './proc.ts';
@@ -35,6 +35,8 @@ export interface SimulateOptions<R = unknown> {
   readonly set?: Readonly<Record<string, string>>;
   /** MPI collective algorithms for the whole run, by collective (`{allreduce: 'ring'}`); a call's own `{algorithm}` wins. */
   readonly algorithms?: Readonly<Record<string, AlgorithmChoice>>;
+  /** Whose rules choose a collective's algorithm when none is named: mpich, ompi, mvapich2 or cray (default: the machine's `mpi.collSelector`). */
+  readonly collSelector?: SelectorName;
   /** Measure the fabric, each rank's time split and each API call's count, bytes and time (default false; free when off). */
   readonly metrics?: boolean;
   /** Record a Chrome/Perfetto trace of the ranks' timelines (default: none). */
@@ -96,7 +98,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   const ppn = opts.ppn ?? 1;
   if (typeof ppn !== 'number' || !Number.isInteger(ppn) || ppn < 1) throw new RangeError(`ppn must be a positive integer, got ${describeValue(ppn)}`);
   if (ppn > MAX_PPN) throw new RangeError(`ppn=${ppn}: at most ${MAX_PPN} ranks per node`);
-  const config = resolveMachine(spec, opts.nodes, { ...opts.set });
+  const config = resolveMachine(spec, opts.nodes, { ...opts.set, ...(opts.collSelector !== undefined ? { 'mpi.collSelector': opts.collSelector } : {}) });
   checkAlgorithms(opts.algorithms ?? {});
   const machine = buildMachine(config, opts.seed ?? 1);
   // a skeleton run: one store behind every skeleton buffer, known to every NIC
@@ -241,6 +243,7 @@ function checkOptions(opts: SimulateOptions<unknown>): void {
       if (typeof x !== 'string' && typeof x !== 'number') throw new TypeError(`simulate: ${key}["${k}"] must be a text${key === 'algorithms' ? ' or an algorithm made by userAlgorithm()' : ''}, got ${describeValue(x)}`);
     }
   }
+  if (given(opts.collSelector) && !(SELECTOR_NAMES as readonly unknown[]).includes(opts.collSelector)) throw new RangeError(`simulate: collSelector must be one of ${SELECTOR_NAMES.join(', ')}, got ${describeValue(opts.collSelector)}`);
   for (const key of ['metrics', 'skeleton'] as const) {
     if (given(opts[key]) && typeof opts[key] !== 'boolean') throw new TypeError(`simulate: ${key} must be true or false, got ${describeValue(opts[key])}`);
   }

@@ -6,6 +6,7 @@
  * from it and the presets.
  */
 import { CLOS_RANKS } from '../topology/clos.ts';
+import { COLL_SELECTORS } from './coll-selector.ts';
 import { FIDELITY_LEVELS } from './fidelity.ts';
 import { isBerText, MAX_BER, RETRY_PROTOCOLS } from '../link-errors.ts';
 import { ROUTINGS_BY_TOPOLOGY, TOPOLOGY_KINDS } from '../topology/topologies.ts';
@@ -177,6 +178,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = Object.freeze
   'mpi.asyncProgress': all(flag),
   'mpi.collectiveEngine': all(flag),
   'mpi.nodeAwareCollectives': all(flag),
+  'mpi.collSelector': all({ type: 'enum', values: COLL_SELECTORS }),
   'mpi.sendOverhead': all(time),
   'mpi.recvOverhead': all(time),
   'mpi.copyBandwidth': all(bandwidth),

@@ -1,6 +1,6 @@
 import type { CeResult } from '../../fabric/nic/collective-engine.ts';
 import type { SkeletonStore } from '../../fabric/skeleton.ts';
-import { CE_ALGORITHM, selectAlgorithm, type Algorithm, type Coll, type Collective, type CollTransport } from './coll/index.ts';
+import { CE_ALGORITHM, query, selectAlgorithm, SELECTORS, type Algorithm, type Coll, type Collective, type CollTransport, type SelectionContext } from './coll/index.ts';
 import { CollRun, watchRounds } from './coll-run.ts';
 import { RequestComm } from './comm-requests.ts';
 import { describe, isReduceArray, type CollOptions } from './constants.ts';
@@ -100,12 +100,43 @@ export class CollBase extends RequestComm {
     return req.wait(() => run.describe());
   }
 
-  /** The algorithm to run: the call's option, else the run's choice, else the automatic one. */
-  protected algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined): Algorithm<C> {
-    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll]);
+  /** The algorithm to run: the call's option, else the run's choice, else the run's selector's (`mpi.collSelector`). */
+  protected algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined, count?: number): Algorithm<C> {
+    const sel = this.selection;
+    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll], count !== undefined ? { ...sel, count } : sel);
     this.world.observer?.algorithm(this.proc.rank, alg.name);
     return alg;
   }
+
+  /**
+   * The algorithm a call of `coll` over `bytes` (as chooseAlgorithm counts them; `count` the
+   * elements of a reduction, which Open MPI's allreduce rule compares with the ranks) runs when the
+   * call names none: the run's choice (`--coll`), else for allreduce and barrier the SMP-aware
+   * form (`smp+` the node leaders' algorithm) when it applies, else the run's selector's pick.
+   * The collective engine, which only some machines and calls take, is not considered.
+   */
+  algorithmFor(coll: Collective, bytes: number, op?: Op, count?: number): string {
+    const named = this.world.algorithms[coll];
+    if (named !== undefined) return typeof named === 'string' ? named : named.name;
+    const sel = this.selection;
+    const commutative = op?.commutative ?? true;
+    if ((coll === 'allreduce' || coll === 'barrier') && this.useNodeAware(undefined, coll === 'allreduce' ? (op ?? { commutative } as Op) : undefined, bytes)) {
+      return `smp+${sel.selector!.choose({ ...query(coll, sel.nodes!, bytes, commutative), ...(count !== undefined ? { count } : {}) })}`;
+    }
+    return sel.selector!.choose({ ...query(coll, this.size, bytes, commutative, sel.nodes, sel.ppn), ...(count !== undefined ? { count } : {}) });
+  }
+
+  /** The run's selector and how this communicator's ranks sit on nodes (made once). */
+  private get selection(): SelectionContext {
+    if (!this.selectionCache) {
+      const g = nodeGroup(this.nodeHost);
+      let ppn = 1;
+      for (const l of g.leaders) ppn = Math.max(ppn, 1 + (g.locals.get(l)?.length ?? 0));
+      this.selectionCache = { selector: SELECTORS[this.world.params.collSelector], nodes: g.leaders.length, ppn };
+    }
+    return this.selectionCache;
+  }
+  private selectionCache: SelectionContext | null = null;
 
   // ---------------------------------------------------------------- the Aries collective engine
 
@@ -173,13 +204,17 @@ export class CollBase extends RequestComm {
   }
 
   /**
-   * Whether this allreduce or barrier runs node-aware (`mpi.nodeAwareCollectives`, MPICH's SMP
-   * collectives): on unless an algorithm is named, when some node holds two or more of the
-   * communicator's ranks, and for allreduce only with a commutative op (as MPICH).
+   * Whether this allreduce (of `bytes`) or barrier runs node-aware (`mpi.nodeAwareCollectives`,
+   * MPICH's SMP collectives): on unless an algorithm is named, when the run's selector takes that
+   * path (MPICH's and Cray MPT's; MVAPICH2 has its own two-level forms, Open MPI none), when some
+   * node holds two or more of the communicator's ranks, and for allreduce only with a commutative
+   * op (as MPICH).
    */
-  protected useNodeAware(opts: CollOptions | undefined, op?: Op): boolean {
+  protected useNodeAware(opts: CollOptions | undefined, op?: Op, bytes = 0): boolean {
     if (!this.world.params.nodeAwareCollectives || this.size < 2) return false;
-    if ((opts?.algorithm ?? this.world.algorithms[op ? 'allreduce' : 'barrier']) !== undefined) return false;
+    const coll = op ? 'allreduce' : 'barrier';
+    if ((opts?.algorithm ?? this.world.algorithms[coll]) !== undefined) return false;
+    if (!SELECTORS[this.world.params.collSelector].smpPath(coll, bytes)) return false;
     if (op && !op.commutative) return false;
     return sharesNodes(nodeGroup(this.nodeHost));
   }
@@ -191,7 +226,7 @@ export class CollBase extends RequestComm {
   protected async smpReduce(coll: 'allreduce' | 'barrier', send: ReduceArray | null, recv: ReduceArray | null, op: Op | undefined): Promise<void> {
     const g = nodeGroup(this.nodeHost);
     const n = g.leaders.length;
-    const alg = selectAlgorithm(coll, n, send ? send.byteLength : 0, op);
+    const alg = selectAlgorithm(coll, n, send ? send.byteLength : 0, op, undefined, { selector: SELECTORS[this.world.params.collSelector], ...(send ? { count: send.length } : {}) });
     this.world.observer?.algorithm(this.proc.rank, `smp+${alg.name}`);
     const what = `${coll} (node-aware, ${alg.name} over ${n} node leaders)`;
     await nodeCombine(this.nodeHost, what, send, recv, op, async (acc) => {

@@ -95,8 +95,8 @@ export class CollComm extends CollBase {
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     const { send, recv } = this.allreduceArgs('allreduce', sendBuf, recvBuf, op, opts);
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
-    else if (this.useNodeAware(opts, op)) await this.smpReduce('allreduce', send, recv, op);
-    else await this.collective(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'allreduce');
+    else if (this.useNodeAware(opts, op, send.byteLength)) await this.smpReduce('allreduce', send, recv, op);
+    else await this.collective(this.algorithm('allreduce', send.byteLength, op, opts, send.length).fn(this.transport, send, recv, op), 'allreduce');
   }
 
   /**
@@ -111,7 +111,7 @@ export class CollComm extends CollBase {
     if (typed.longForm(a, 4)) return typed.reduceAllLong('iallreduce', this.packer, (s, r, op, o) => this.allreduce(s, r, op, o), (s, r, op, o) => this.iallreduce(s, r, op, o), a, 'nonblocking') as Request;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
     const { send, recv } = this.allreduceArgs('iallreduce', sendBuf, recvBuf, op, opts);
-    return this.launch(this.algorithm('allreduce', send.byteLength, op, opts).fn(this.transport, send, recv, op), 'iallreduce', false);
+    return this.launch(this.algorithm('allreduce', send.byteLength, op, opts, send.length).fn(this.transport, send, recv, op), 'iallreduce', false);
   }
 
   private allreduceArgs(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined): { send: ReduceArray; recv: ReduceArray } {

@@ -1,6 +1,6 @@
 import type { Proc } from '../proc.ts';
 import { ranges, type CollCall, type CollLedger, type CrossError } from './agreement.ts';
-import { CE_ALGORITHM, selectAlgorithm, type Coll, type CollectiveFns, type Collective, type CollTransport } from './coll/index.ts';
+import { CE_ALGORITHM, selectAlgorithm, SELECTORS, type Coll, type CollectiveFns, type Collective, type CollTransport } from './coll/index.ts';
 import * as inter from './coll/inter.ts';
 import { CollRun, watchRounds } from './coll-run.ts';
 import { CommBase, type CommShape, type RankState } from './comm-base.ts';
@@ -288,10 +288,10 @@ export abstract class InterBase extends CommBase {
     };
   }
 
-  /** The algorithm of a phase on the local group: the run's choice for the collective, else MPICH's rules. */
+  /** The algorithm of a phase on the local group: the run's choice for the collective, else its selector's rules (flat, one rank per node). */
   protected pick<C extends Collective>(coll: C, bytes: number, op?: Op): CollectiveFns[C] {
     const named = this.world.algorithms[coll];
-    return selectAlgorithm(coll, this.size, bytes, op, named === CE_ALGORITHM ? undefined : named).fn;
+    return selectAlgorithm(coll, this.size, bytes, op, named === CE_ALGORITHM ? undefined : named, { selector: SELECTORS[this.world.params.collSelector] }).fn;
   }
 
   /** Starts a collective's schedule; returns its request (see CollRun). */

@@ -11,12 +11,13 @@ import { REDUCE } from './reduce.ts';
 import { REDUCE_SCATTER } from './reduce-scatter.ts';
 import { SCATTER, SCATTERV } from './scatter.ts';
 import { EXSCAN, SCAN } from './scan.ts';
-import { chooseAlgorithm } from './selector-mpich.ts';
+import { query, SELECTORS, type Selector } from './selectors.ts';
 
 export type { Algorithm, AlgorithmSpec, AlgorithmSpecs, Collective, CollectiveFns, Origin } from './algorithm.ts';
 export type { Coll, CollTransport, Step } from './transport.ts';
 export type { Buf } from './util.ts';
 export { chooseAlgorithm, THRESHOLDS } from './selector-mpich.ts';
+export { query, SELECTOR_NAMES, selectorOf, SELECTORS, type Selector, type SelectorName, type SelectorQuery } from './selectors.ts';
 
 /** A run's choice of algorithm for a collective: one of ALGORITHMS by name, or a user's (userAlgorithm). */
 export type AlgorithmChoice = string | Algorithm;
@@ -53,12 +54,23 @@ export const ALGORITHMS: Table = Object.freeze({
   exscan: table(EXSCAN),
 });
 
+/** Who chooses when no algorithm is named: a library's selector (default MPICH's) and how the ranks sit on nodes. */
+export interface SelectionContext {
+  readonly selector?: Selector;
+  /** Nodes the communicator spans (default: one rank per node). */
+  readonly nodes?: number;
+  /** Most of its ranks on one node (default 1). */
+  readonly ppn?: number;
+  /** Elements of a reduction's buffer, where a library's rule counts them (default: bytes / 8). */
+  readonly count?: number;
+}
+
 /**
- * The algorithm to run: `requested` by name if given (checked), else `chooseAlgorithm`'s pick.
- * An unknown name, or one that needs a commutative op when `op` is not, fails with
- * MPI_ERR_ARG listing the valid names.
+ * The algorithm to run: `requested` by name if given (checked), else the selector's pick (MPICH's,
+ * `chooseAlgorithm`, unless `ctx` names another). An unknown name, or one that needs a
+ * commutative op when `op` is not, fails with MPI_ERR_ARG listing the valid names.
  */
-export function selectAlgorithm<C extends Collective>(collective: C, size: number, bytes: number, op?: Op, requested?: AlgorithmChoice): Algorithm<C> {
+export function selectAlgorithm<C extends Collective>(collective: C, size: number, bytes: number, op?: Op, requested?: AlgorithmChoice, ctx?: SelectionContext): Algorithm<C> {
   const algs = ALGORITHMS[collective] as Readonly<Record<string, Algorithm<C>>> | undefined;
   if (!algs) throw new MpiError('MPI_ERR_ARG', `unknown collective '${String(collective)}'; valid: ${Object.keys(ALGORITHMS).join(', ')}`);
   if (!Number.isInteger(size) || size < 1) throw new MpiError('MPI_ERR_ARG', `${collective}: size must be a positive integer, got ${size}`);
@@ -66,7 +78,8 @@ export function selectAlgorithm<C extends Collective>(collective: C, size: numbe
     if (requested.commutativeOnly && op && !op.commutative) throw new MpiError('MPI_ERR_ARG', `${collective} algorithm '${requested.name}' needs a commutative op and ${op.name} is not`);
     return requested as Algorithm<C>;
   }
-  const name = requested ?? chooseAlgorithm(collective, size, bytes, op);
+  const q = query(collective, size, bytes, op?.commutative ?? true, ctx?.nodes ?? size, ctx?.ppn ?? 1);
+  const name = requested ?? (ctx?.selector ?? SELECTORS.mpich).choose(ctx?.count !== undefined ? { ...q, count: ctx.count } : q);
   const alg = Object.hasOwn(algs, name) ? algs[name] : undefined;
   if (!alg) throw new MpiError('MPI_ERR_ARG', `unknown ${collective} algorithm '${name}'; valid: ${Object.keys(algs).join(', ')}`);
   if (alg.commutativeOnly && op && !op.commutative) {

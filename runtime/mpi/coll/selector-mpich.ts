@@ -40,8 +40,12 @@ export const THRESHOLDS = Object.freeze({
  * returns an algorithm that needs a commutative op for a non-commutative one.
  */
 export function chooseAlgorithm(collective: Collective, size: number, bytes: number, op?: Op): string {
+  return mpichRule(collective, size, bytes, op?.commutative ?? true);
+}
+
+/** MPICH's rules for a commutative op or not (`chooseAlgorithm` with the op's commutativity). */
+export function mpichRule(collective: Collective, size: number, bytes: number, commutative: boolean): string {
   const T = THRESHOLDS;
-  const commutative = op?.commutative ?? true;
   const pof2 = isPof2(size);
   switch (collective) {
     case 'barrier':
