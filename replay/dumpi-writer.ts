@@ -24,8 +24,8 @@ export interface WrittenTrace {
   readonly path: string;
   readonly files: number;
   readonly bytes: number;
-  /** Call records written, over all ranks. */
-  readonly calls: number;
+  /** Records written, over all ranks (DUMPI: calls; OTF2: events; SimGrid: actions). */
+  readonly records: number;
 }
 
 const MAGIC_HI = 0xffaadd44;
@@ -46,7 +46,7 @@ const TYPES = [
 ];
 const TYPE_SIZES = [0, 0, 1, 1, 1, 1, 4, 2, 2, 4, 4, 8, 8, 4, 8, 16, 0, 8, 8, 1, 0, 0, 8, 12, 12, 6, 8, 20];
 /** DUMPI's op codes (dumpi/common/constants.h). */
-const OPS: readonly TraceOp[] = ['sum', 'max', 'min', 'sum', 'prod', 'land', 'band', 'lor', 'bor', 'lxor', 'bxor', 'minloc', 'maxloc', 'replace'];
+const OPS: readonly (TraceOp | null)[] = [null, 'max', 'min', 'sum', 'prod', 'land', 'band', 'lor', 'bor', 'lxor', 'bxor', 'minloc', 'maxloc', 'replace'];
 
 /** Writes `log` as `<dir>/<name>.meta` and `<dir>/<name>-NNNN.bin`. */
 export function writeDumpi(dir: string, name: string, log: CallLog): WrittenTrace {
@@ -62,7 +62,7 @@ export function writeDumpi(dir: string, name: string, log: CallLog): WrittenTrac
   const meta = `hostname=phit\nnumprocs=${log.ranks.length}\nusername=phit\nstartime=0\nfileprefix=${name}\nversion=${VERSION[0]}\nsubversion=${VERSION[1]}\nsubsubversion=${VERSION[2]}\n`;
   const path = join(dir, `${name}.meta`);
   writeFileSync(path, meta);
-  return { path, files: log.ranks.length + 1, bytes: bytes + meta.length, calls };
+  return { path, files: log.ranks.length + 1, bytes: bytes + meta.length, records: calls };
 }
 
 /** Field values of one record, by the layout's names. */

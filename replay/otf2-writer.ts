@@ -117,7 +117,7 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
     writeFileSync(join(dir, name, `${i}.def`), emptyDefs);
     bytes += b.length + emptyDefs.length;
   });
-  return { path, files: 2 + 2 * ranks.length, bytes, calls: events.reduce((a, e) => a + e.events, 0) };
+  return { path, files: 2 + 2 * ranks.length, bytes, records: events.reduce((a, e) => a + e.events, 0) };
 }
 
 /** A trace id from what the trace is (deterministic: the same run, the same file). */
