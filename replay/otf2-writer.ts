@@ -19,6 +19,9 @@ import { anchorFile, Otf2ChunkedFile, Otf2Fields, OTF2_UNDEFINED } from './otf2-
 /** Chunk sizes of event and definition files (the OTF2 library's usual ones). */
 const CHUNK_EVENTS = 1 << 20;
 const CHUNK_DEFS = 4 << 20;
+/** The chunk sizes the OTF2 library accepts (OTF2_CHUNK_SIZE_MIN, _MAX). */
+const MIN_CHUNK = 256 << 10;
+const MAX_CHUNK = 16 << 20;
 /** Global definition record types (otf2_global_definitions.h). */
 const DEF = { clock: 5, string: 10, systemTreeNode: 12, locationGroup: 13, location: 14, region: 15, group: 18, comm: 22 } as const;
 /** OTF2_GroupType and the type written before OTF2 1.2 for it (as the library writes both). */
@@ -28,8 +31,10 @@ const ROLE_FUNCTION = 1;
 const LOCATION_CPU_THREAD = 1;
 const GROUP_PROCESS = 1;
 
-/** Writes `log` as the OTF2 archive `<dir>/<name>.otf2`, `<dir>/<name>.def` and `<dir>/<name>/`. */
-export function writeOtf2(dir: string, name: string, log: CallLog, machine: string): WrittenTrace {
+/** Writes `log` as the OTF2 archive `<dir>/<name>.otf2`, `<dir>/<name>.def` and `<dir>/<name>/`; `chunkSizeEvents` cuts event files into chunks of that many bytes (default 1 MiB). */
+export function writeOtf2(dir: string, name: string, log: CallLog, machine: string, opts: { chunkSizeEvents?: number } = {}): WrittenTrace {
+  const chunkEvents = opts.chunkSizeEvents ?? CHUNK_EVENTS;
+  if (!Number.isInteger(chunkEvents) || chunkEvents < MIN_CHUNK || chunkEvents > MAX_CHUNK) throw new RangeError(`OTF2: chunkSizeEvents=${chunkEvents}: the OTF2 library reads chunks of ${MIN_CHUNK} to ${MAX_CHUNK} bytes`);
   const ranks = log.ranks;
   // communicators: world 0, self 1, then every other key in the order the ranks made them
   const commIds = new Map<string, number>([['world', 0], ['self', 1]]);
@@ -54,7 +59,7 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
   };
   const ids = { region: regionOf, comm: commOf };
   // events first: they name the regions and communicators the definitions list
-  const events = ranks.map((r) => eventFile(r, ids, CHUNK_EVENTS));
+  const events = ranks.map((r) => eventFile(r, ids, chunkEvents));
   const endPs = ranks.reduce((a, r) => Math.max(a, r.endPs), 0);
   const defs = new Otf2ChunkedFile(CHUNK_DEFS);
   let records = 0;
@@ -104,7 +109,7 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
   comm(1, 'MPI_COMM_SELF', 2, OTF2_UNDEFINED);
   made.forEach((c, i) => comm(2 + i, `MPI comm ${2 + i}`, 3 + i, c.parent));
   const defBytes = defs.result();
-  const anchor = anchorFile({ chunkSizeEvents: CHUNK_EVENTS, chunkSizeDefs: CHUNK_DEFS, locations: ranks.length, globalDefs: records, creator: 'phit', traceId: traceId(name, ranks.length, endPs) });
+  const anchor = anchorFile({ chunkSizeEvents: chunkEvents, chunkSizeDefs: CHUNK_DEFS, locations: ranks.length, globalDefs: records, creator: 'phit', traceId: traceId(name, ranks.length, endPs) });
   mkdirSync(join(dir, name), { recursive: true });
   const path = join(dir, `${name}.otf2`);
   writeFileSync(path, anchor);

@@ -6,7 +6,7 @@
  * OTF2 archive too.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -206,6 +206,39 @@ describe('a run written as DUMPI, OTF2 and SimGrid traces', () => {
     for (const rank of log.ranks) for (const l of rank.calls) want[l.call.name] = (want[l.call.name] ?? 0) + 1;
     expect(enters).toEqual(want);
     expect(p.stdout.match(/^MPI_COLLECTIVE_END .*Operation: ALLTOALL, Communicator: "MPI_COMM_WORLD" <0>, Root: NONE, Sent: 128, Received: 128/gm)).toHaveLength(RANKS);
+  });
+});
+
+describe('OTF2 event files larger than a chunk', () => {
+  // two ranks exchanging 4,000 messages: 300 KiB of events per rank, over two chunks of 256 KiB (OTF2's smallest)
+  const log = new CallLog(2);
+  const N = 4000;
+  for (const [r, rank] of log.ranks.entries()) {
+    rank.comms.set(2, { handle: 2, key: 'world', members: [0, 1], parent: null });
+    for (let i = 0; i < N; i++) {
+      const t = i * 1_000_000;
+      const at = { type: 'MPI_BYTE', typeBytes: 1 };
+      rank.calls.push({ call: { call: 'recv', name: 'MPI_Irecv', comm: 2, peer: 1 - r, tag: i, bytes: 8, req: 2 * i + 2 }, fromPs: t, toPs: t, ...at });
+      rank.calls.push({ call: { call: 'send', name: 'MPI_Isend', mode: 'standard', comm: 2, peer: 1 - r, tag: i, bytes: 8, req: 2 * i + 3 }, fromPs: t + 10, toPs: t + 20, ...at });
+      rank.calls.push({ call: { call: 'waitall', name: 'MPI_Waitall', reqs: [2 * i + 2, 2 * i + 3] }, fromPs: t + 20, toPs: t + 500_000, completed: [2 * i + 2, 2 * i + 3], ...at });
+    }
+    rank.endPs = N * 1_000_000;
+  }
+
+  it("are cut into chunks that phit's reader reads whole", () => {
+    const w = writeOtf2(tmp, 'chunked', log, 'xe6', { chunkSizeEvents: 256 * 1024 });
+    expect(statSync(join(tmp, 'chunked', '0.evt')).size).toBeGreaterThan(256 * 1024);
+    expect(w.records).toBe(2 * (4 + N * 10));
+    const back = readBack(openTrace(w.path), 1);
+    expect(back.map(shape)).toEqual(log.ranks[1]!.calls.map((l) => shape(l.call)));
+    expect(() => writeOtf2(tmp, 'small', log, 'xe6', { chunkSizeEvents: 1024 })).toThrow(/chunks of 262144 to 16777216 bytes/);
+  });
+
+  it.skipIf(!hasOtf2Print())('are read by otf2-print', () => {
+    const p = spawnSync('otf2-print', [join(tmp, 'chunked.otf2')], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(p.status, p.stderr).toBe(0);
+    expect(p.stdout.match(/^MPI_ISEND /gm)).toHaveLength(2 * N);
+    expect(p.stdout.match(/^MPI_IRECV /gm)).toHaveLength(2 * N);
   });
 });
 
