@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TraceCall, TraceSource } from '../replay/calls.ts';
 import { CallLog } from '../replay/call-log.ts';
-import { writeDumpi } from '../replay/dumpi-writer.ts';
+import { writeDumpi, type WrittenTrace } from '../replay/dumpi-writer.ts';
 import { openTrace } from '../replay/open.ts';
 import { writeOtf2 } from '../replay/otf2-writer.ts';
 import { replayProgram } from '../replay/replay.ts';
@@ -197,6 +197,22 @@ describe('a run written as DUMPI, OTF2 and SimGrid traces', () => {
     });
   }
 
+  it.skipIf(DUMPI2ASCII === null)("DUMPI's own reader (dumpi2ascii) reads every rank's file: header, calls and footer counts", () => {
+    for (let r = 0; r < RANKS; r++) {
+      const p = spawnSync(DUMPI2ASCII!, ['-H', '-S', '-F', join(tmp, `mix-000${r}.bin`)], { encoding: 'utf8' });
+      expect(p.status, p.stderr).toBe(0);
+      expect(p.stdout).toContain('version=13.0.0');
+      const entered: Record<string, number> = {};
+      for (const m of p.stdout.matchAll(/^(MPI_\w+) entering at walltime/gm)) entered[m[1]!] = (entered[m[1]!] ?? 0) + 1;
+      const want: Record<string, number> = { MPI_Init: 1, MPI_Finalize: 1 };
+      for (const l of log.ranks[r]!.calls) want[l.call.name] = (want[l.call.name] ?? 0) + 1;
+      expect(entered).toEqual(want);
+      for (const [name, n] of Object.entries(want)) expect(p.stdout).toContain(`${name} called ${n} times`);
+      // rank r's isends go to its right neighbour, as MPI_DOUBLE
+      expect(p.stdout).toMatch(new RegExp(`MPI_Isend entering[^\n]*\nint count=512\nMPI_Datatype datatype=14 \\(MPI_DOUBLE\\)\nint dest=${(r + 1) % RANKS}\n`));
+    }
+  });
+
   it.skipIf(!hasOtf2Print())("OTF2's own reader (otf2-print) reads the archive: each rank enters every call's region", () => {
     const p = spawnSync('otf2-print', [join(tmp, 'mix.otf2')], { encoding: 'utf8' });
     expect(p.status, p.stderr).toBe(0);
@@ -225,8 +241,12 @@ describe('OTF2 event files larger than a chunk', () => {
     rank.endPs = N * 1_000_000;
   }
 
+  let w: WrittenTrace;
+  beforeAll(() => {
+    w = writeOtf2(tmp, 'chunked', log, 'xe6', { chunkSizeEvents: 256 * 1024 });
+  });
+
   it("are cut into chunks that phit's reader reads whole", () => {
-    const w = writeOtf2(tmp, 'chunked', log, 'xe6', { chunkSizeEvents: 256 * 1024 });
     expect(statSync(join(tmp, 'chunked', '0.evt')).size).toBeGreaterThan(256 * 1024);
     expect(w.records).toBe(2 * (4 + N * 10));
     const back = readBack(openTrace(w.path), 1);
@@ -235,7 +255,7 @@ describe('OTF2 event files larger than a chunk', () => {
   });
 
   it.skipIf(!hasOtf2Print())('are read by otf2-print', () => {
-    const p = spawnSync('otf2-print', [join(tmp, 'chunked.otf2')], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    const p = spawnSync('otf2-print', [w.path], { encoding: 'utf8', maxBuffer: 1 << 28 });
     expect(p.status, p.stderr).toBe(0);
     expect(p.stdout.match(/^MPI_ISEND /gm)).toHaveLength(2 * N);
     expect(p.stdout.match(/^MPI_IRECV /gm)).toHaveLength(2 * N);
@@ -273,6 +293,14 @@ describe('phit run --dumpi / --otf2', () => {
     }
   });
 });
+
+/** DUMPI's dumpi2ascii: $PHIT_DUMPI2ASCII, else on the PATH (scripts/dumpi-tools.sh builds it), else null. */
+const DUMPI2ASCII = ((): string | null => {
+  const tool = process.env.PHIT_DUMPI2ASCII ?? 'dumpi2ascii';
+  if (spawnSync(tool, ['-h']).error === undefined) return tool;
+  console.warn('dumpi2ascii test skipped: dumpi2ascii is not installed (scripts/dumpi-tools.sh builds it; set PHIT_DUMPI2ASCII to its path)');
+  return null;
+})();
 
 /** Whether OTF2's otf2-print is installed (Debian's otf2-tools). */
 function hasOtf2Print(): boolean {
