@@ -11,14 +11,15 @@
  * MPI_Comm_create, ...) is logged as the split that makes the same communicator (colour: the
  * world rank of its rank 0, key: the rank in it). Calls no trace format here can express
  * (nonblocking and neighbourhood collectives, probes, one-sided calls, persistent requests) are
- * counted in `skipped` and left out, as are the requests they made.
+ * counted in `skipped` and left out, as are the requests they made and the calls on
+ * intercommunicators and on communicators such calls made.
  */
 import { IN_PLACE, UNDEFINED } from '../runtime/mpi/constants.ts';
 import { Datatype } from '../runtime/mpi/datatype.ts';
 import { Request } from '../runtime/mpi/request.ts';
 import type { CallListener } from '../runtime/instrument.ts';
 import { PROC_NULL as MPI_PROC_NULL } from '../runtime/mpi/core.ts';
-import { Mpi } from '../runtime/mpi/mpi.ts';
+import { InterComm, Mpi } from '../runtime/mpi/mpi.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, WORLD, type CollCall, type SendMode, type TraceCall, type TraceOp, type VCollCall } from './calls.ts';
 
 /** One logged call. */
@@ -204,7 +205,12 @@ export class CallLog implements CallListener {
       this.completion(rank, b, toPs, b.method === 'wait' ? 'wait' : 'test', b.method === 'wait' ? 'MPI_Wait' : 'MPI_Test', done ? [0] : []);
       return;
     }
+    // an intercommunicator, or a communicator no logged call made (MPI_Comm_idup's): its calls cannot be replayed
     const comm = this.handle(rank, b.target as CommLike);
+    if (b.target instanceof InterComm || log.comms.get(comm)!.key.startsWith('unknown:')) {
+      this.skip(b.method);
+      return;
+    }
     const push = (call: TraceCall, e: Elements = NO_ELEMENTS): void => {
       log.calls.push({ call, fromPs: b.fromPs, toPs, type: e.type, typeBytes: e.typeBytes });
     };
@@ -254,7 +260,12 @@ export class CallLog implements CallListener {
       push({ ...coll.call, comm } as TraceCall, coll.elements);
       return;
     }
-    const name = `MPI_${b.method[0]!.toUpperCase()}${b.method.slice(1)}`;
+    this.skip(b.method);
+  }
+
+  /** Counts a call left out, by its MPI name. */
+  private skip(method: string): void {
+    const name = `MPI_${method[0]!.toUpperCase()}${method.slice(1)}`;
     this.skipped[name] = (this.skipped[name] ?? 0) + 1;
   }
 

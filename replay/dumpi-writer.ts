@@ -217,8 +217,13 @@ function fieldsOf(l: LoggedCall, types: TypeTable, rank: RankLog): { fn: string;
       return { fn: c.name, fields: { count: n(c.bytes), type, dest: dest(c.peer), tag: c.tag, comm: c.comm, request: c.req ?? 0 } };
     case 'recv':
       return { fn: c.name, fields: { count: n(c.bytes), type, source: source(c.peer), tag: tagOf(c.tag), comm: c.comm, request: c.req ?? 0 } };
-    case 'sendrecv':
-      return { fn: 'MPI_Sendrecv', fields: { sendcount: n(c.sendBytes), sendtype: type, dest: dest(c.dest), sendtag: c.sendTag, recvcount: n(c.recvBytes), recvtype: type, source: source(c.source), recvtag: tagOf(c.recvTag), comm: c.comm } };
+    case 'sendrecv': {
+      // the send's datatype for both sides, or bytes when the receive is no whole number of its elements
+      const whole = c.sendBytes % l.typeBytes === 0 && c.recvBytes % l.typeBytes === 0;
+      const t = whole ? type : types.handle('MPI_BYTE', 1);
+      const k = whole ? l.typeBytes : 1;
+      return { fn: 'MPI_Sendrecv', fields: { sendcount: c.sendBytes / k, sendtype: t, dest: dest(c.dest), sendtag: c.sendTag, recvcount: c.recvBytes / k, recvtype: t, source: source(c.source), recvtag: tagOf(c.recvTag), comm: c.comm } };
+    }
     case 'wait':
     case 'test': {
       const done = (l.completed ?? []).length > 0 ? 1 : 0;

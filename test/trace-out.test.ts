@@ -225,6 +225,31 @@ describe('a run written as DUMPI, OTF2 and SimGrid traces', () => {
   });
 });
 
+describe('calls the trace formats cannot say', () => {
+  it('are left out and counted, with the requests they made; a sendrecv of two datatypes keeps its bytes', async () => {
+    const log = new CallLog(4);
+    await simulate({
+      machine: 'xe6',
+      nodes: 4,
+      skeleton: true,
+      calls: log,
+      program: async (ctx) => {
+        const { mpi } = ctx;
+        const buf = ctx.alloc(Float64Array, 8);
+        await mpi.ibcast(buf, 0).wait();
+        await mpi.waitAll([mpi.ibarrier()]);
+        const right = (ctx.rank + 1) % ctx.size;
+        const left = (ctx.rank + ctx.size - 1) % ctx.size;
+        await mpi.sendrecv(buf, 2, mpi.DOUBLE, right, 1, ctx.alloc(Int32Array, 5), 5, mpi.INT, left, 1);
+      },
+    });
+    expect(log.skipped).toEqual({ MPI_Ibcast: 4, MPI_Wait: 4, MPI_Ibarrier: 4, MPI_Waitall: 4 });
+    expect(log.ranks[0]!.calls.map((l) => l.call)).toEqual([{ call: 'sendrecv', name: 'MPI_Sendrecv', comm: 2, dest: 1, sendTag: 1, sendBytes: 16, source: 3, recvTag: 1, recvBytes: 20 }]);
+    const w = writeDumpi(tmp, 'left-out', log);
+    expect(readBack(openTrace(w.path), 0)).toEqual(log.ranks[0]!.calls.map((l) => l.call));
+  });
+});
+
 describe('OTF2 event files larger than a chunk', () => {
   // two ranks exchanging 4,000 messages: 300 KiB of events per rank, over two chunks of 256 KiB (OTF2's smallest)
   const log = new CallLog(2);
