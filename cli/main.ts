@@ -26,6 +26,7 @@ import { loadMachine, parseSets, withFidelity } from './machine-arg.ts';
 import { renderReport } from './report.ts';
 import { runReport } from './run-report.ts';
 import { formatTable } from './table.ts';
+import { callLogFor, checkTraceOuts, TRACE_OUT_HELP, traceOutsOf, writeTraceOuts } from './trace-out.ts';
 import { trafficCommand, type TrafficCliOptions } from './traffic.ts';
 import { validateCommand, type ValidateCliOptions } from './validate.ts';
 import { collectivesCommand, type CollectivesCliOptions } from './collectives.ts';
@@ -87,6 +88,10 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--trace-flows', 'with --trace: arrows from each MPI send to the receive that matched it (the program\'s messages: category flow; collectives\': coll-flow)')
     .option('--trace-ranks <list>', 'with --trace: record only these ranks, e.g. 0-7,12')
     .option('--trace-max-events <n>', `with --trace: stop recording after n events (default ${DEFAULT_MAX_TRACE_EVENTS})`)
+    .option('--dumpi <dir>', 'write the run\'s MPI calls as a DUMPI trace in this folder (<app>.meta, <app>-NNNN.bin) that phit replay reads')
+    .option('--otf2 <dir>', 'write the run\'s MPI calls as an OTF2 archive in this folder (<app>.otf2, <app>.def, <app>/<rank>.evt)')
+    .option('--simgrid <dir>', 'write the run\'s MPI calls as a SimGrid time-independent trace in this folder (<app>.trace, <app>_files/); world communicator only')
+    .addHelpText('after', TRACE_OUT_HELP)
     .addHelpText('after', '\nOn a terminal, a long run shows one line of progress on stderr (simulated time, events, events/s),\nerased when it ends; nothing is drawn when stderr is piped.')
     .action(async (appName: string, opts: RunOptions) => {
       code = await runCommand(appName, opts, io);
@@ -460,6 +465,9 @@ interface RunOptions {
   traceFlows?: boolean;
   traceRanks?: string;
   traceMaxEvents?: string;
+  dumpi?: string;
+  otf2?: string;
+  simgrid?: string;
 }
 
 /** The trace options of `phit run`, or undefined without --trace; throws naming a bad value. */
@@ -524,13 +532,16 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
       throw new UsageError(`--trace ${opts.trace}: cannot write it (${e instanceof Error ? e.message : String(e)})`);
     }
   }
+  const traceOuts = traceOutsOf(opts);
+  checkTraceOuts(traceOuts);
+  const calls = callLogFor(traceOuts, nodes * ppn);
   // on a terminal, one line of progress on stderr (simulated time, events, events/s), erased at the end
   const line = io.tty ? progressLine(io.tty) : null;
   const cap = io.maxEvents;
   const progress = cap !== undefined ? capped(cap, line?.onProgress) : line ? { onProgress: line.onProgress } : {};
   let r;
   try {
-    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, ...(collSelector ? { collSelector } : {}), placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...progress });
+    r = await simulate({ machine: spec, nodes, ppn, seed, set, algorithms, ...(collSelector ? { collSelector } : {}), placement, metrics, trace, skeleton: opts.skeleton === true, program: (ctx) => app.main(ctx, params), ...progress, ...(calls ? { calls } : {}) });
   } catch (e) {
     if (traceFd >= 0) closeSync(traceFd);
     throw e;
@@ -546,6 +557,8 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
     if (m.truncated) io.err(`phit: warning: trace ${m.note}`);
     traceNote = `trace: ${opts.trace}, ${m.events} events, ${(bytes / 1e6).toFixed(1)} MB${m.truncated ? ' (truncated)' : ''}; open it in https://ui.perfetto.dev`;
   }
+  const traced = calls ? writeTraceOuts(traceOuts, calls, app.name, spec.name) : null;
+  for (const w of traced?.warnings ?? []) io.err(`phit: warning: ${w}`);
   let reportNote: string | null = null;
   if (opts.report !== undefined) {
     const sections = runReport({
@@ -578,6 +591,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
     if (r.metrics && opts.metrics) out.metrics = r.metrics;
     if (opts.report !== undefined) out.report = opts.report;
     if (r.trace) out.trace = { file: opts.trace, events: r.trace.metadata.events, truncated: r.trace.metadata.truncated };
+    if (traced) out.traces = traced.written;
     io.out(JSON.stringify(out));
     return 0;
   }
@@ -588,6 +602,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   else if (results !== null) io.out(JSON.stringify(results, null, 2));
   if (r.metrics && opts.metrics) io.out([formatMetrics(r.metrics), 'fabric over the run:', ...formatFabricMetrics(r.metrics.fabric, config.topology.routing)].join('\n'));
   if (traceNote) io.out(traceNote);
+  for (const l of traced?.lines ?? []) io.out(l);
   if (reportNote) io.out(reportNote);
   return 0;
 }

@@ -28,7 +28,22 @@ interface Open {
   readonly fromPs: number;
   readonly bytes: number;
   readonly event: TraceEvent | null;
+  /** What the call listener made of the call at its start. */
+  readonly token: unknown;
   algorithm: string | null;
+}
+
+/**
+ * Sees every user-level call of a run (`simulate({ calls })`): its start with the method, the
+ * object it was called on and the arguments as they were then, and its end with the result.
+ */
+export interface CallListener {
+  /** Rank `rank` called `method` of `target` at `fromPs`; the value returned comes back to `end`. */
+  begin(rank: number, method: string, target: object, args: readonly unknown[], fromPs: number): unknown;
+  /** That call returned `result` at `toPs` (undefined when it failed). */
+  end(rank: number, token: unknown, toPs: number, result: unknown): void;
+  /** Rank `rank`'s program returned at `ps`. */
+  finished(rank: number, ps: number): void;
 }
 
 interface Totals {
@@ -58,6 +73,8 @@ export class Instrument implements MpiObserver {
     private readonly procs: readonly Proc[],
     /** The trace to fill, or null for totals only. */
     private readonly trace: TraceRecorder | null,
+    /** Told of every user-level call, or null. */
+    private readonly listener: CallListener | null = null,
   ) {
     this.open = procs.map(() => null);
     this.comms = procs.map(() => 0);
@@ -113,7 +130,7 @@ export class Instrument implements MpiObserver {
       const orig = fn as (...a: unknown[]) => unknown;
       target[method] = (...args: unknown[]): unknown => {
         if (this.open[r]) return orig.apply(obj, args);
-        const o = this.enter(r, spec, cat, comm, args);
+        const o = this.enter(r, method, obj, spec, cat, comm, args);
         let result: unknown;
         try {
           result = orig.apply(obj, args);
@@ -132,7 +149,7 @@ export class Instrument implements MpiObserver {
     }
   }
 
-  private enter(r: number, spec: CallSpec, cat: string, comm: string | null, args: readonly unknown[]): Open {
+  private enter(r: number, method: string, obj: object, spec: CallSpec, cat: string, comm: string | null, args: readonly unknown[]): Open {
     const fromPs = this.procs[r]!.settle();
     let event: TraceEvent | null = null;
     if (this.trace?.traces(r)) {
@@ -140,7 +157,8 @@ export class Instrument implements MpiObserver {
       if (comm !== null) a.comm = comm;
       event = this.trace.begin(r, spec.name, cat, fromPs, a);
     }
-    const o: Open = { name: spec.name, fromPs, bytes: spec.bytes ? spec.bytes(args) : 0, event, algorithm: null };
+    const token = this.listener ? this.listener.begin(r, method, obj, args, fromPs) : null;
+    const o: Open = { name: spec.name, fromPs, bytes: spec.bytes ? spec.bytes(args) : 0, event, token, algorithm: null };
     this.open[r] = o;
     return o;
   }
@@ -161,6 +179,7 @@ export class Instrument implements MpiObserver {
       this.trace!.end(o.event, o.fromPs, toPs);
       if (o.algorithm !== null) o.event.args!.algorithm = o.algorithm;
     }
+    this.listener?.end(r, o.token, toPs, result);
     // what the call handed out is instrumented too: requests, communicators
     if (result instanceof Request) this.wrap(r, result, REQUEST_CALLS, 'mpi', null);
     else if (result instanceof Comm) this.wrapComm(r, result, `comm ${++this.comms[r]!} (${result.size} ranks)`);

@@ -14,7 +14,7 @@ import { Gni, GniJob } from './ugni/gni.ts';
 import { Detours } from './noise.ts';
 import { PLACEMENTS, placeRanks, type Placement } from './placement.ts';
 import { makeContext, type MachineView, type RankProgram } from './rank.ts';
-import { Instrument } from './instrument.ts';
+import { Instrument, type CallListener } from './instrument.ts';
 import { collectFabricMetrics } from '../fabric/metrics.ts';
 import type { RankTime, RunMetrics } from './metrics.ts';
 import { TraceRecorder, type Trace, type TraceOptions } from './trace.ts';
@@ -41,6 +41,8 @@ export interface SimulateOptions<R = unknown> {
   readonly metrics?: boolean;
   /** Record a Chrome/Perfetto trace of the ranks' timelines (default: none). */
   readonly trace?: TraceOptions;
+  /** Told of every user-level API call of every rank, with its arguments, result and times (default: none). */
+  readonly calls?: CallListener;
   /** Called during the run every `progressEvery` engine events with the simulated time reached. */
   readonly onProgress?: (p: SimulateProgress) => void;
   /** Engine events between two `onProgress` calls (default 2^18). */
@@ -133,6 +135,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
       const pending = world.pendingAt(r);
       if (pending.length > 0) warnings.push(`rank ${r} returned with ${pending.length} MPI request(s) still pending: ${pending.slice(0, 3).join(', ')}${pending.length > 3 ? ', ...' : ''}`);
       finished[r] = procs[r]!.settle();
+      opts.calls?.finished(r, finished[r]!);
     });
   }
   const world = new MpiWorld(procs, config.mpi, opts.algorithms ?? {});
@@ -162,7 +165,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
   const gniJob = new GniJob(procs);
   const shmemJob = new ShmemJob(machine.engine, procs);
   const tracer = opts.trace ? new TraceRecorder(procs, { name: config.name, nodes: config.nodes }, opts.trace) : null;
-  const instrument = opts.metrics || tracer ? new Instrument(procs, tracer) : null;
+  const instrument = opts.metrics || tracer || opts.calls ? new Instrument(procs, tracer, opts.calls ?? null) : null;
   world.observer = instrument;
   if (opts.metrics) machine.net.enableMetrics();
   const contexts = procs.map((p) => {
@@ -251,6 +254,8 @@ function checkOptions(opts: SimulateOptions<unknown>): void {
   if (given(t) && !isRecord(t)) throw new TypeError(`simulate: trace must be {flows?, ranks?, maxEvents?}, got ${describeValue(t)}`);
   if (isRecord(t) && given(t.flows) && typeof t.flows !== 'boolean') throw new TypeError(`simulate: trace.flows must be true or false, got ${describeValue(t.flows)}`);
   if (isRecord(t) && given(t.ranks) && !Array.isArray(t.ranks)) throw new TypeError(`simulate: trace.ranks must be a list of ranks, got ${describeValue(t.ranks)}`);
+  const c = opts.calls as unknown;
+  if (given(c) && !(isRecord(c) && typeof c.begin === 'function' && typeof c.end === 'function' && typeof c.finished === 'function')) throw new TypeError(`simulate: calls must be a call listener {begin, end, finished}, got ${describeValue(c)}`);
   if (given(opts.onProgress) && typeof opts.onProgress !== 'function') throw new TypeError(`simulate: onProgress must be a function, got ${describeValue(opts.onProgress)}`);
   const every = opts.progressEvery as unknown;
   if (given(every) && !(typeof every === 'number' && Number.isSafeInteger(every) && every >= 1)) throw new RangeError(`simulate: progressEvery must be a positive integer of engine events, got ${describeValue(every)}`);

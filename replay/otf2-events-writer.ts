@@ -1,0 +1,176 @@
+/**
+ * One rank's OTF2 event file written from its logged MPI calls, with the records and conventions
+ * of Score-P's MPI adapter (what `otf2-calls.ts` reads back): each call is an Enter and a Leave
+ * of the region named after its function; sends add MpiSend (MpiIsend with its request), a
+ * receive MpiRecv, an irecv MpiIrecvRequest; a completion call adds, for each request it
+ * completed, MpiIsendComplete or MpiIrecv (with the receive's peer, tag and bytes); collectives
+ * add MpiCollectiveBegin and MpiCollectiveEnd with the collective's type, root and the bytes this
+ * rank sent and received as Score-P counts them (scorep_mpi_coll_bytes_*); communicator
+ * creation and release are the create-handle and destroy-handle collectives. Peers are ranks in
+ * the call's communicator; a peer MPI_PROC_NULL gets no event, as in Score-P. Timestamps are
+ * simulated picoseconds.
+ */
+import { ANY_SOURCE, ANY_TAG, PROC_NULL, type TraceCall } from './calls.ts';
+import type { LoggedCall, RankLog } from './call-log.ts';
+import { Otf2ChunkedFile, Otf2Fields, OTF2_UNDEFINED } from './otf2-file-writer.ts';
+
+/** Event record types (otf2_events_int.h). */
+const EV = { timestamp: 5, enter: 12, leave: 13, mpiSend: 14, mpiIsend: 15, mpiIsendComplete: 16, mpiIrecvRequest: 17, mpiRecv: 18, mpiIrecv: 19, collBegin: 22, collEnd: 23 } as const;
+/** OTF2_CollectiveOp by replay call. */
+const COLL_OPS: Readonly<Record<string, number>> = {
+  barrier: 0, bcast: 1, gather: 2, gatherv: 3, scatter: 4, scatterv: 5, allgather: 6, allgatherv: 7, alltoall: 8, alltoallv: 9,
+  allreduce: 11, reduce: 12, reduceScatter: 13, scan: 14, exscan: 15, split: 17, dup: 17, free: 18,
+};
+
+/** What the event writer needs from the archive: region ids, global communicator ids. */
+export interface Otf2Ids {
+  region(name: string): number;
+  /** The global id of communicator handle `handle` of `rank`. */
+  comm(rank: RankLog, handle: number): number;
+}
+
+/** A receive request's envelope, for its completion event. */
+interface RecvInfo {
+  readonly peer: number;
+  readonly comm: number;
+  readonly tag: number;
+  readonly bytes: number;
+}
+
+/** Writes one rank's events (MPI_Init at 0, its calls, MPI_Finalize when its program returned). */
+export function eventFile(rank: RankLog, ids: Otf2Ids, chunkSize: number): Otf2ChunkedFile {
+  const f = new Otf2ChunkedFile(chunkSize);
+  let time = -1;
+  const event = (type: number, at: number, fields: Otf2Fields, singleton = false): void => {
+    const t = Math.max(at, time);
+    const size = 1 + (singleton ? 0 : 1) + fields.w.offset;
+    if (!f.fits(9 + size)) f.nextChunk();
+    if (t !== time || f.chunkEmpty) f.record(EV.timestamp, new Otf2Fields().u64full(t), { singleton: true });
+    time = t;
+    f.record(type, fields, { singleton, event: true });
+  };
+  const region = (name: string, fromPs: number, toPs: number, inside: () => void): void => {
+    const id = ids.region(name);
+    event(EV.enter, fromPs, new Otf2Fields().int(id), true);
+    inside();
+    event(EV.leave, toPs, new Otf2Fields().int(id), true);
+  };
+  const recvs = new Map<number, RecvInfo>();
+  region('MPI_Init', 0, 0, () => {});
+  for (const l of rank.calls) region(l.call.name, l.fromPs, l.toPs, () => callEvents(l, rank, ids, recvs, event));
+  region('MPI_Finalize', rank.endPs, rank.endPs, () => {});
+  return f;
+}
+
+type Emit = (type: number, at: number, fields: Otf2Fields, singleton?: boolean) => void;
+
+/** A peer as OTF2 events give it: undefined for any source. */
+function peer(p: number): number {
+  return p === ANY_SOURCE ? OTF2_UNDEFINED : p;
+}
+
+/** The events inside one call's region. */
+function callEvents(l: LoggedCall, rank: RankLog, ids: Otf2Ids, recvs: Map<number, RecvInfo>, event: Emit): void {
+  const c = l.call;
+  const comm = (h: number): number => ids.comm(rank, h);
+  switch (c.call) {
+    case 'send':
+      if (c.peer === PROC_NULL) return;
+      if (c.req === undefined) event(EV.mpiSend, l.fromPs, new Otf2Fields().int(c.peer).int(comm(c.comm)).int(c.tag).int(c.bytes));
+      else event(EV.mpiIsend, l.fromPs, new Otf2Fields().int(c.peer).int(comm(c.comm)).int(c.tag).int(c.bytes).int(c.req));
+      return;
+    case 'recv':
+      if (c.peer === PROC_NULL) return;
+      if (c.req === undefined) event(EV.mpiRecv, l.toPs, new Otf2Fields().int(peer(c.peer)).int(comm(c.comm)).int(c.tag === ANY_TAG ? OTF2_UNDEFINED : c.tag).int(c.bytes));
+      else {
+        recvs.set(c.req, { peer: peer(c.peer), comm: comm(c.comm), tag: c.tag === ANY_TAG ? OTF2_UNDEFINED : c.tag, bytes: c.bytes });
+        event(EV.mpiIrecvRequest, l.fromPs, new Otf2Fields().int(c.req), true);
+      }
+      return;
+    case 'sendrecv':
+      if (c.dest !== PROC_NULL) event(EV.mpiSend, l.fromPs, new Otf2Fields().int(c.dest).int(comm(c.comm)).int(c.sendTag).int(c.sendBytes));
+      if (c.source !== PROC_NULL) event(EV.mpiRecv, l.toPs, new Otf2Fields().int(peer(c.source)).int(comm(c.comm)).int(c.recvTag === ANY_TAG ? OTF2_UNDEFINED : c.recvTag).int(c.recvBytes));
+      return;
+    case 'wait':
+    case 'waitall':
+    case 'waitany':
+    case 'waitsome':
+    case 'test':
+    case 'testall':
+    case 'testany':
+    case 'testsome':
+      for (const r of l.completed ?? []) {
+        const recv = recvs.get(r);
+        if (recv) {
+          recvs.delete(r);
+          event(EV.mpiIrecv, l.toPs, new Otf2Fields().int(recv.peer).int(recv.comm).int(recv.tag).int(recv.bytes).int(r));
+        } else event(EV.mpiIsendComplete, l.toPs, new Otf2Fields().int(r), true);
+      }
+      return;
+    case 'compute':
+    case 'local':
+    case 'unsupported':
+      return;
+    default: {
+      const op = COLL_OPS[c.call];
+      if (op === undefined) return;
+      const [sent, received, root] = collBytes(c, rank);
+      event(EV.collBegin, l.fromPs, new Otf2Fields());
+      event(EV.collEnd, l.toPs, new Otf2Fields().u8(op).int(comm(c.comm)).int(root).int(sent).int(received));
+    }
+  }
+}
+
+/** Bytes sent and received by this rank in a collective, as Score-P counts them, and the root (undefined if none). */
+function collBytes(c: TraceCall, rank: RankLog): [number, number, number] {
+  if (c.call === 'split' || c.call === 'dup' || c.call === 'free') return [0, 0, OTF2_UNDEFINED];
+  if (!('comm' in c)) return [0, 0, OTF2_UNDEFINED];
+  const members = rank.comms.get(c.comm)?.members ?? [rank.worldRank];
+  const n = members.length;
+  const me = Math.max(0, members.indexOf(rank.worldRank));
+  const sum = (xs: readonly number[] | null): number => (xs ?? []).reduce((a, b) => a + b, 0);
+  switch (c.call) {
+    case 'barrier':
+      return [0, 0, OTF2_UNDEFINED];
+    case 'bcast':
+    case 'reduce':
+    case 'allreduce':
+    case 'scan':
+    case 'exscan':
+    case 'alltoall':
+    case 'allgather':
+    case 'gather':
+    case 'scatter': {
+      const b = c.count * c.typeBytes;
+      const root = me === c.root;
+      switch (c.call) {
+        case 'bcast':
+          return [root ? n * b : 0, b, c.root];
+        case 'scatter':
+          return [root ? n * b : 0, b, c.root];
+        case 'reduce':
+          return [b, root ? n * b : 0, c.root];
+        case 'gather':
+          return [b, root ? n * b : 0, c.root];
+        case 'scan':
+          return [(n - me) * b, (me + 1) * b, OTF2_UNDEFINED];
+        case 'exscan':
+          return [(n - 1 - me) * b, me * b, OTF2_UNDEFINED];
+        default:
+          return [n * b, n * b, OTF2_UNDEFINED];
+      }
+    }
+    case 'gatherv':
+      return [sum(c.sendCounts) * c.typeBytes, me === c.root ? sum(c.recvCounts) * c.typeBytes : 0, c.root];
+    case 'scatterv':
+      return [me === c.root ? sum(c.sendCounts) * c.typeBytes : 0, sum(c.recvCounts) * c.typeBytes, c.root];
+    case 'allgatherv':
+      return [n * sum(c.sendCounts) * c.typeBytes, sum(c.recvCounts) * c.typeBytes, OTF2_UNDEFINED];
+    case 'alltoallv':
+      return [sum(c.sendCounts) * c.typeBytes, sum(c.recvCounts) * c.typeBytes, OTF2_UNDEFINED];
+    case 'reduceScatter':
+      return [sum(c.recvCounts) * c.typeBytes, n * (c.recvCounts?.[me] ?? 0) * c.typeBytes, OTF2_UNDEFINED];
+    default:
+      return [0, 0, OTF2_UNDEFINED];
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * A run's MPI calls written as an OTF2 archive (OTF2 3.0's files, as the OTF2 library writes
+ * them; what `otf2-defs.ts` and `otf2-events.ts` read): the anchor `<name>.otf2`, the global
+ * definitions `<name>.def`, and per rank `<name>/<rank>.evt` (`otf2-events-writer.ts`) with an
+ * empty `<name>/<rank>.def`. The definitions are those of Score-P's MPI traces: the clock (ticks
+ * of 1 ps, offset 0), strings, one system-tree node for the machine, a process location group
+ * and a CPU-thread location per rank (location id = rank), a region per MPI function, the MPI
+ * comm-locations group (the ranks' locations in rank order), a comm group and a communicator for
+ * MPI_COMM_WORLD, MPI_COMM_SELF and every communicator the ranks made (members as world ranks in
+ * its rank order, parent: the communicator it was made from), in the order they were made.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CallLog, RankLog } from './call-log.ts';
+import type { WrittenTrace } from './dumpi-writer.ts';
+import { eventFile } from './otf2-events-writer.ts';
+import { anchorFile, Otf2ChunkedFile, Otf2Fields, OTF2_UNDEFINED } from './otf2-file-writer.ts';
+
+/** Chunk sizes of event and definition files (the OTF2 library's usual ones). */
+const CHUNK_EVENTS = 1 << 20;
+const CHUNK_DEFS = 4 << 20;
+/** The chunk sizes the OTF2 library accepts (OTF2_CHUNK_SIZE_MIN, _MAX). */
+const MIN_CHUNK = 256 << 10;
+const MAX_CHUNK = 16 << 20;
+/** Global definition record types (otf2_global_definitions.h). */
+const DEF = { clock: 5, string: 10, systemTreeNode: 12, locationGroup: 13, location: 14, region: 15, group: 18, comm: 22 } as const;
+/** OTF2_GroupType and the type written before OTF2 1.2 for it (as the library writes both). */
+const GROUP = { locations: [4, 6], comm: [5, 4], self: [6, 5] } as const;
+const PARADIGM_MPI = 4;
+const ROLE_FUNCTION = 1;
+const LOCATION_CPU_THREAD = 1;
+const GROUP_PROCESS = 1;
+
+/** Writes `log` as the OTF2 archive `<dir>/<name>.otf2`, `<dir>/<name>.def` and `<dir>/<name>/`; `chunkSizeEvents` cuts event files into chunks of that many bytes (default 1 MiB). */
+export function writeOtf2(dir: string, name: string, log: CallLog, machine: string, opts: { chunkSizeEvents?: number } = {}): WrittenTrace {
+  const chunkEvents = opts.chunkSizeEvents ?? CHUNK_EVENTS;
+  if (!Number.isInteger(chunkEvents) || chunkEvents < MIN_CHUNK || chunkEvents > MAX_CHUNK) throw new RangeError(`OTF2: chunkSizeEvents=${chunkEvents}: the OTF2 library reads chunks of ${MIN_CHUNK} to ${MAX_CHUNK} bytes`);
+  const ranks = log.ranks;
+  // communicators: world 0, self 1, then every other key in the order the ranks made them
+  const commIds = new Map<string, number>([['world', 0], ['self', 1]]);
+  const made: { key: string; members: readonly number[]; parent: number }[] = [];
+  const commOf = (rank: RankLog, handle: number): number => {
+    const c = rank.comms.get(handle);
+    if (!c) return 0;
+    let id = commIds.get(c.key);
+    if (id === undefined) {
+      const parent = c.parent === null ? OTF2_UNDEFINED : commOf(rank, c.parent);
+      id = commIds.size;
+      commIds.set(c.key, id);
+      made.push({ key: c.key, members: c.members, parent });
+    }
+    return id;
+  };
+  const regions = new Map<string, number>();
+  const regionOf = (n: string): number => {
+    let id = regions.get(n);
+    if (id === undefined) regions.set(n, (id = regions.size));
+    return id;
+  };
+  const ids = { region: regionOf, comm: commOf };
+  // events first: they name the regions and communicators the definitions list
+  const events = ranks.map((r) => eventFile(r, ids, chunkEvents));
+  const endPs = ranks.reduce((a, r) => Math.max(a, r.endPs), 0);
+  const defs = new Otf2ChunkedFile(CHUNK_DEFS);
+  let records = 0;
+  const def = (type: number, f: Otf2Fields): void => {
+    defs.record(type, f);
+    records++;
+  };
+  const strings = new Map<string, number>();
+  const str = (s: string): number => {
+    let id = strings.get(s);
+    if (id === undefined) {
+      id = strings.size;
+      strings.set(s, id);
+      def(DEF.string, new Otf2Fields().int(id).string(s));
+    }
+    return id;
+  };
+  // clock: resolution, global offset, trace length, real-time start (undefined)
+  def(DEF.clock, new Otf2Fields().int(1e12).int(0).int(endPs).int(OTF2_UNDEFINED));
+  str('');
+  const node = str(machine);
+  def(DEF.systemTreeNode, new Otf2Fields().int(0).int(node).int(str('machine')).int(OTF2_UNDEFINED));
+  ranks.forEach((r, i) => {
+    const n = str(`MPI Rank ${i}`);
+    def(DEF.locationGroup, new Otf2Fields().int(i).int(n).u8(GROUP_PROCESS).int(0).int(OTF2_UNDEFINED));
+    def(DEF.location, new Otf2Fields().int(i).int(n).u8(LOCATION_CPU_THREAD).int(events[i]!.events).int(i));
+  });
+  for (const [n, id] of regions) {
+    const s = str(n);
+    // self, name, description, type (before 1.1), file, begin, end, canonical name, role, paradigm, flags
+    def(DEF.region, new Otf2Fields().int(id).int(s).int(0).u8(0).int(0).int(0).int(0).int(s).u8(ROLE_FUNCTION).u8(PARADIGM_MPI).int(0));
+  }
+  const all = ranks.map((_, i) => i);
+  const group = (id: number, kind: readonly [number, number], members: readonly number[]): void => {
+    const f = new Otf2Fields().int(id).int(0).u8(kind[1]).int(members.length);
+    for (const m of members) f.int(m);
+    def(DEF.group, f.u8(kind[0]).u8(PARADIGM_MPI).int(0));
+  };
+  group(0, GROUP.locations, all);
+  group(1, GROUP.comm, all);
+  group(2, GROUP.self, []);
+  made.forEach((c, i) => group(3 + i, GROUP.comm, c.members));
+  const comm = (id: number, label: string, g: number, parent: number): void => {
+    def(DEF.comm, new Otf2Fields().int(id).int(str(label)).int(g).int(parent).int(0));
+  };
+  comm(0, 'MPI_COMM_WORLD', 1, OTF2_UNDEFINED);
+  comm(1, 'MPI_COMM_SELF', 2, OTF2_UNDEFINED);
+  made.forEach((c, i) => comm(2 + i, `MPI comm ${2 + i}`, 3 + i, c.parent));
+  const defBytes = defs.result();
+  const anchor = anchorFile({ chunkSizeEvents: chunkEvents, chunkSizeDefs: CHUNK_DEFS, locations: ranks.length, globalDefs: records, creator: 'phit', traceId: traceId(name, ranks.length, endPs) });
+  mkdirSync(join(dir, name), { recursive: true });
+  const path = join(dir, `${name}.otf2`);
+  writeFileSync(path, anchor);
+  writeFileSync(join(dir, `${name}.def`), defBytes);
+  let bytes = anchor.length + defBytes.length;
+  const emptyDefs = new Otf2ChunkedFile(CHUNK_DEFS).result();
+  events.forEach((e, i) => {
+    const b = e.result();
+    writeFileSync(join(dir, name, `${i}.evt`), b);
+    writeFileSync(join(dir, name, `${i}.def`), emptyDefs);
+    bytes += b.length + emptyDefs.length;
+  });
+  return { path, files: 2 + 2 * ranks.length, bytes, records: events.reduce((a, e) => a + e.events, 0) };
+}
+
+/** A trace id from what the trace is (deterministic: the same run, the same file). */
+function traceId(name: string, ranks: number, endPs: number): number {
+  let h = 0x811c9dc5;
+  for (const ch of `${name}:${ranks}:${endPs}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
+  return h * 2 ** 20 + (ranks % 2 ** 20);
+}
