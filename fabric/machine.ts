@@ -87,6 +87,8 @@ export interface DmappParams {
   readonly vmdh: boolean;
   /** Page size of the symmetric heap (IOMMU translation). */
   readonly heapPageBytes: number;
+  /** Bound of each PE's symmetric heap (SHMEM_SYMMETRIC_SIZE): the user's allocations past it fail. */
+  readonly symmetricSizeBytes: number;
 }
 
 /** How much of the fabric a run simulates (see fabric/machines/fidelity.ts). */
@@ -295,6 +297,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       overheadPs: r.timePs('dmapp.overhead'),
       vmdh: r.yesNo('dmapp.vmdh'),
       heapPageBytes: r.bytes('dmapp.heapPage'),
+      symmetricSizeBytes: r.bytes('dmapp.symmetricSize'),
     },
     fabric,
   };

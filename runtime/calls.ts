@@ -342,7 +342,7 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     ['double', 8, ['sum', 'prod', 'min', 'max']],
     ['short', 2, ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor']],
     ['float', 4, ['sum', 'prod', 'min', 'max']],
-    ['longdouble', 8, ['sum', 'prod', 'min', 'max']],
+    ['longdouble', 16, ['sum', 'prod', 'min', 'max']],
     ['complexf', 8, ['sum', 'prod']],
     ['complexd', 16, ['sum', 'prod']],
   ] as const) {

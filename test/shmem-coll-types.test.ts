@@ -1,7 +1,8 @@
 /**
  * The team collectives on every standard RMA type of OpenSHMEM 1.5 (the 1- and 2-byte integers
  * and float32 besides the 4- and 8-byte ones), the complex sum and product reductions, and the
- * OpenSHMEM 1.4 `..._to_all` reductions on short, float, long double (float64) and the complex
+ * OpenSHMEM 1.4 `..._to_all` reductions on short, float, long double (16 bytes, a double in the
+ * first 8) and the complex
  * types, with the operators the 1.4 specification gives each: real data checked on every PE,
  * and one bad argument of each failing with one line naming the routine and the value.
  */
@@ -138,7 +139,7 @@ describe('team collectives on the 1- and 2-byte integers and float32', () => {
       },
     });
     expect(r.rankResults[0]).toEqual([
-      'ShmemError: broadcast: type=int128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64',
+      'ShmemError: broadcast: type=int128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, longdouble',
       'ShmemError: alltoall: dest is at byte offset 1, not aligned to the 2-byte uint16',
       'ShmemError: fcollect: 24 bytes at dest run past the end of its symmetric object (16 bytes from byte offset 0)',
       // collect on 2 PEs of 2 bytes each fits: it resolves
@@ -205,8 +206,63 @@ describe('complex reductions', () => {
         }
       }
       expect(bad).toEqual([
-        'ShmemError: maxReduce: type=complexd; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64',
+        'ShmemError: maxReduce: type=complexd; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, longdouble',
         'ShmemError: sumReduce: dest is at byte offset 4, not aligned to the 8-byte alignment of complexd',
+      ]);
+    }
+  });
+});
+
+describe('long double reductions and collectives (16 bytes an element, a double in the first 8)', () => {
+  it('xe6, 4 PEs (2 nodes x 2): sum, prod, min and max over TEAM_WORLD and a 2-PE team, broadcast and fcollect; the padding of dest zeroed; misaligned, fails', async () => {
+    const count = 3;
+    // element k of team PE p: distinct, fractional, of both signs
+    const ld = (p: number, k: number): number => (p + 1) * 1.25 - k * 2.5 + (p % 2 === 0 ? 0.125 : -3);
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      ppn: 2,
+      program: async (ctx) => {
+        const s = ctx.shmem;
+        const team = await s.teamSplitStrided(s.TEAM_WORLD, 1, 2, 2);
+        const src = await s.malloc(16 * count);
+        const dst = await s.malloc(16 * count * 4);
+        const out: Record<string, number[]> = {};
+        const view = (x: Symmetric, n: number): Float64Array => new Float64Array(x.local.buffer as ArrayBuffer, x.local.byteOffset, 2 * n);
+        for (const [name, t] of [['world', s.TEAM_WORLD], ['team', team]] as const) {
+          if (t === null) continue;
+          const me = s.teamMyPe(t);
+          const v = view(src, count);
+          for (let k = 0; k < count; k++) [v[2 * k], v[2 * k + 1]] = [ld(me, k), 0];
+          for (const op of ['sum', 'prod', 'min', 'max'] as const) {
+            view(dst, count).fill(-7);
+            await s[`${op}Reduce`](t, dst, src, count, 'longdouble');
+            out[`${name} ${op}`] = [...view(dst, count)];
+          }
+        }
+        const v = view(src, count);
+        for (let k = 0; k < count; k++) v[2 * k] = ld(s.myPe(), k);
+        view(dst, 4 * count).fill(-7);
+        await s.broadcast(s.TEAM_WORLD, dst, src, count, 2, 'longdouble');
+        out.broadcast = [...view(dst, count)];
+        await s.fcollect(s.TEAM_WORLD, dst, src, count, 'longdouble');
+        out.fcollect = [...view(dst, 4 * count)];
+        const bad = [await failure(() => s.sumReduce(s.TEAM_WORLD, dst.at(8), src, 1, 'longdouble')), await failure(() => s.xorReduce(s.TEAM_WORLD, dst, src, 1, 'longdouble'))];
+        return { me: s.myPe(), out, bad };
+      },
+    });
+    const fold = (op: string, pes: readonly number[], k: number): number => pes.map((p) => ld(p, k)).reduce((a, b) => ({ sum: a + b, prod: a * b, min: Math.min(a, b), max: Math.max(a, b) })[op as 'sum']!);
+    for (const { me, out, bad } of r.rankResults as { me: number; out: Record<string, number[]>; bad: string[] }[]) {
+      for (const op of ['sum', 'prod', 'min', 'max']) {
+        expect(out[`world ${op}`], `PE ${me} world ${op}`).toEqual(Array.from({ length: count }, (_, k) => [fold(op, [0, 1, 2, 3], k), 0]).flat());
+        if (me % 2 === 1) expect(out[`team ${op}`], `PE ${me} team ${op}`).toEqual(Array.from({ length: count }, (_, k) => [fold(op, [0, 1], k), 0]).flat());
+        else expect(out[`team ${op}`]).toBeUndefined();
+      }
+      expect(out.broadcast).toEqual(Array.from({ length: count }, (_, k) => [ld(2, k), 0]).flat());
+      expect(out.fcollect).toEqual([0, 1, 2, 3].flatMap((p) => Array.from({ length: count }, (_, k) => [ld(p, k), 0]).flat()));
+      expect(bad).toEqual([
+        'ShmemError: sumReduce: dest is at byte offset 8, not aligned to the 16-byte longdouble',
+        'ShmemError: xorReduce: type=longdouble; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64',
       ]);
     }
   });
@@ -215,10 +271,10 @@ describe('complex reductions', () => {
 type ToAll = (dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric) => Promise<void>;
 
 /** The 1.4 reductions added here: C type, element type, operators. */
-const TO_ALL: readonly { c: string; type: 'int16' | 'float32' | 'float64' | 'complexf' | 'complexd'; ops: readonly ('sum' | 'prod' | 'min' | 'max' | 'and' | 'or' | 'xor')[] }[] = [
+const TO_ALL: readonly { c: string; type: 'int16' | 'float32' | 'longdouble' | 'complexf' | 'complexd'; ops: readonly ('sum' | 'prod' | 'min' | 'max' | 'and' | 'or' | 'xor')[] }[] = [
   { c: 'short', type: 'int16', ops: ['sum', 'prod', 'min', 'max', 'and', 'or', 'xor'] },
   { c: 'float', type: 'float32', ops: ['sum', 'prod', 'min', 'max'] },
-  { c: 'longdouble', type: 'float64', ops: ['sum', 'prod', 'min', 'max'] },
+  { c: 'longdouble', type: 'longdouble', ops: ['sum', 'prod', 'min', 'max'] },
   { c: 'complexf', type: 'complexf', ops: ['sum', 'prod'] },
   { c: 'complexd', type: 'complexd', ops: ['sum', 'prod'] },
 ];
@@ -264,10 +320,15 @@ describe('OpenSHMEM 1.4 ..._to_all on short, float, longdouble, complexf and com
         for (const { c, type, ops } of TO_ALL) {
           const cplx = type === 'complexf' || type === 'complexd';
           const A = type === 'int16' ? Int16Array : type === 'float32' || type === 'complexf' ? Float32Array : Float64Array;
-          const m = cplx ? 2 * count : count;
+          // long double: 16 bytes an element, the value a double in the first 8
+          const ld = type === 'longdouble';
+          const m = cplx || ld ? 2 * count : count;
           const v = new A(src.local.buffer as ArrayBuffer, src.local.byteOffset, m);
+          // the padding words of dest hold garbage before each call: a reduction zeroes them
+          new Float64Array(dst.local.buffer as ArrayBuffer, dst.local.byteOffset, 2 * count).fill(-7);
           for (let k = 0; k < count; k++) {
             if (cplx) [v[2 * k], v[2 * k + 1]] = cval(type === 'complexf', i, k);
+            else if (ld) [v[2 * k], v[2 * k + 1]] = [rval('float64', i, k), 0];
             else v[k] = rval(type, i, k);
           }
           for (const op of ops) {
@@ -285,7 +346,12 @@ describe('OpenSHMEM 1.4 ..._to_all on short, float, longdouble, complexf and com
       for (const { c, type, ops } of TO_ALL) {
         for (const op of ops) {
           const name = `${c}${op[0]!.toUpperCase()}${op.slice(1)}ToAll`;
-          const want = type === 'complexf' || type === 'complexd' ? Array.from({ length: count }, (_, k) => cfold(type === 'complexf', op as 'sum', 3, k)).flat() : Array.from({ length: count }, (_, k) => rfold(type, op, 3, k));
+          const want =
+            type === 'complexf' || type === 'complexd'
+              ? Array.from({ length: count }, (_, k) => cfold(type === 'complexf', op as 'sum', 3, k)).flat()
+              : type === 'longdouble'
+                ? Array.from({ length: count }, (_, k) => [rfold('float64', op, 3, k), 0]).flat()
+                : Array.from({ length: count }, (_, k) => rfold(type, op, 3, k));
           expect(x.out[name], name).toEqual(want);
         }
       }
@@ -307,6 +373,7 @@ describe('OpenSHMEM 1.4 ..._to_all on short, float, longdouble, complexf and com
           await failure(() => s.complexdProdToAll(a.at(4), a, 1, 0, 0, 2, pWrk, pSync)),
           await failure(() => s.floatSumToAll(a, a, 4, 0, 0, 2, pWrk, pSync)),
           await failure(() => s.shortXorToAll(a, a.at(1), 1, 0, 0, 2, pWrk, pSync)),
+          await failure(() => s.longdoubleMaxToAll(a.at(8), a.at(16), 1, 0, 0, 2, pWrk, pSync)),
           typeof s.longdoubleXorToAll,
           typeof s.complexfMaxToAll,
         ];
@@ -316,6 +383,7 @@ describe('OpenSHMEM 1.4 ..._to_all on short, float, longdouble, complexf and com
       'ShmemError: complexdProdToAll: dest is at byte offset 4, not aligned to 8-byte elements',
       'ShmemError: floatSumToAll: pWrk has 2 elements, fewer than the 16 needed (max(nreduce / 2 + 1, REDUCE_MIN_WRKDATA_SIZE))',
       'ShmemError: shortXorToAll: source is at byte offset 1, not aligned to 2-byte elements',
+      'ShmemError: longdoubleMaxToAll: dest is at byte offset 8, not aligned to 16-byte elements',
       'undefined',
       'undefined',
     ]);

@@ -92,7 +92,7 @@ describe('team reductions on small integers and float32', () => {
     });
     expect(r.rankResults[0]).toEqual([
       'ShmemError: xorReduce: type=float32; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64',
-      'ShmemError: sumReduce: type=int128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, complexf, complexd',
+      'ShmemError: sumReduce: type=int128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, longdouble, complexf, complexd',
       'ShmemError: maxReduce: dest is at byte offset 1, not aligned to the 2-byte int16',
     ]);
   });

@@ -2,7 +2,8 @@ import type { ElemKind } from '../../runtime/shmem/elements.ts';
 import type { ReduceElemType } from '../../runtime/shmem/reduce-ops.ts';
 import type { Symmetric } from '../../runtime/shmem/shmem.ts';
 import type { ShmemSignals } from '../../runtime/shmem/signals.ts';
-import type { AtomicType, FloatAtomicType, ShmemType } from '../../runtime/shmem/symmetric.ts';
+import type { AtomicType, FloatAtomicType } from '../../runtime/shmem/symmetric.ts';
+import type { CollElemType } from '../../runtime/shmem/team-collectives.ts';
 import type { WaitType } from '../../runtime/shmem/wait.ts';
 
 /**
@@ -14,6 +15,7 @@ import type { WaitType } from '../../runtime/shmem/wait.ts';
  * `long double` has no JavaScript type: it is carried as x86-64 lays it out, 16 bytes an element,
  * by phit's 128-bit calls (`put128`, `iget128`, ...), its value in the first 8 bytes as a double;
  * the suites only store small integers and rand() values in it, which a double holds exactly.
+ * phit's reductions and typed team collectives take it in that layout (`longdouble`).
  */
 export interface CType {
   /** The C spelling: `unsigned long long`, `int32_t`. */
@@ -32,8 +34,8 @@ export interface CType {
   readonly wait?: WaitType;
   /** Type of the team reductions. */
   readonly reduce?: ReduceElemType;
-  /** Type of the typed team collectives (broadcast, collect, alltoall) phit has today. */
-  readonly coll?: ShmemType;
+  /** Type of the typed team collectives (broadcast, collect, fcollect, alltoall, alltoalls). */
+  readonly coll: CollElemType;
 }
 
 /** A value of a C type: a bigint for the 64-bit integers, a number otherwise. */
@@ -42,10 +44,25 @@ export type CValue = number | bigint;
 /** A private array of a C type (a Float64Array of two doubles an element for long double). */
 export type CArray = Int8Array | Uint8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | BigInt64Array | BigUint64Array | Float32Array | Float64Array;
 
+const COLL: Readonly<Record<CType['kind'], CollElemType>> = {
+  Int8: 'int8',
+  Uint8: 'uint8',
+  Int16: 'int16',
+  Uint16: 'uint16',
+  Int32: 'int32',
+  Uint32: 'uint32',
+  Int64: 'int64',
+  Uint64: 'uint64',
+  Float32: 'float32',
+  Float64: 'float64',
+  LongDouble: 'longdouble',
+};
+
 const t = (name: string, kind: CType['kind'], bytes: CType['bytes'], more: Partial<CType> = {}): CType => ({
   name,
   kind,
   bytes,
+  coll: COLL[kind],
   big: kind === 'Int64' || kind === 'Uint64',
   float: kind === 'Float32' || kind === 'Float64' || kind === 'LongDouble',
   signed: !kind.startsWith('Uint'),
@@ -55,29 +72,29 @@ const t = (name: string, kind: CType['kind'], bytes: CType['bytes'], more: Parti
 /** Every C type of the suites, by its C spelling (LP64: long is 64 bits, char is signed). */
 export const CTYPES = {
   float: t('float', 'Float32', 4, { atomic: 'float32', reduce: 'float32' }),
-  double: t('double', 'Float64', 8, { atomic: 'float64', reduce: 'float64', coll: 'float64' }),
-  'long double': t('long double', 'LongDouble', 16),
+  double: t('double', 'Float64', 8, { atomic: 'float64', reduce: 'float64' }),
+  'long double': t('long double', 'LongDouble', 16, { reduce: 'longdouble' }),
   char: t('char', 'Int8', 1, { reduce: 'int8' }),
   'signed char': t('signed char', 'Int8', 1, { reduce: 'int8' }),
   short: t('short', 'Int16', 2, { wait: 'int16', reduce: 'int16' }),
-  int: t('int', 'Int32', 4, { atomic: 'int32', wait: 'int32', reduce: 'int32', coll: 'int32' }),
-  long: t('long', 'Int64', 8, { atomic: 'int64', wait: 'int64', reduce: 'int64', coll: 'int64' }),
-  'long long': t('long long', 'Int64', 8, { atomic: 'int64', wait: 'int64', reduce: 'int64', coll: 'int64' }),
+  int: t('int', 'Int32', 4, { atomic: 'int32', wait: 'int32', reduce: 'int32' }),
+  long: t('long', 'Int64', 8, { atomic: 'int64', wait: 'int64', reduce: 'int64' }),
+  'long long': t('long long', 'Int64', 8, { atomic: 'int64', wait: 'int64', reduce: 'int64' }),
   'unsigned char': t('unsigned char', 'Uint8', 1, { reduce: 'uint8' }),
   'unsigned short': t('unsigned short', 'Uint16', 2, { wait: 'uint16', reduce: 'uint16' }),
-  'unsigned int': t('unsigned int', 'Uint32', 4, { atomic: 'uint32', wait: 'uint32', reduce: 'uint32', coll: 'uint32' }),
-  'unsigned long': t('unsigned long', 'Uint64', 8, { atomic: 'uint64', wait: 'uint64', reduce: 'uint64', coll: 'uint64' }),
-  'unsigned long long': t('unsigned long long', 'Uint64', 8, { atomic: 'uint64', wait: 'uint64', reduce: 'uint64', coll: 'uint64' }),
+  'unsigned int': t('unsigned int', 'Uint32', 4, { atomic: 'uint32', wait: 'uint32', reduce: 'uint32' }),
+  'unsigned long': t('unsigned long', 'Uint64', 8, { atomic: 'uint64', wait: 'uint64', reduce: 'uint64' }),
+  'unsigned long long': t('unsigned long long', 'Uint64', 8, { atomic: 'uint64', wait: 'uint64', reduce: 'uint64' }),
   int8_t: t('int8_t', 'Int8', 1, { reduce: 'int8' }),
   int16_t: t('int16_t', 'Int16', 2, { reduce: 'int16' }),
-  int32_t: t('int32_t', 'Int32', 4, { atomic: 'int32', wait: 'int32', reduce: 'int32', coll: 'int32' }),
-  int64_t: t('int64_t', 'Int64', 8, { atomic: 'int64', wait: 'int64', reduce: 'int64', coll: 'int64' }),
+  int32_t: t('int32_t', 'Int32', 4, { atomic: 'int32', wait: 'int32', reduce: 'int32' }),
+  int64_t: t('int64_t', 'Int64', 8, { atomic: 'int64', wait: 'int64', reduce: 'int64' }),
   uint8_t: t('uint8_t', 'Uint8', 1, { reduce: 'uint8' }),
   uint16_t: t('uint16_t', 'Uint16', 2, { reduce: 'uint16' }),
-  uint32_t: t('uint32_t', 'Uint32', 4, { atomic: 'uint32', wait: 'uint32', reduce: 'uint32', coll: 'uint32' }),
-  uint64_t: t('uint64_t', 'Uint64', 8, { atomic: 'uint64', wait: 'uint64', reduce: 'uint64', coll: 'uint64' }),
-  size_t: t('size_t', 'Uint64', 8, { atomic: 'uint64', wait: 'uint64', reduce: 'uint64', coll: 'uint64' }),
-  ptrdiff_t: t('ptrdiff_t', 'Int64', 8, { atomic: 'int64', wait: 'int64', reduce: 'int64', coll: 'int64' }),
+  uint32_t: t('uint32_t', 'Uint32', 4, { atomic: 'uint32', wait: 'uint32', reduce: 'uint32' }),
+  uint64_t: t('uint64_t', 'Uint64', 8, { atomic: 'uint64', wait: 'uint64', reduce: 'uint64' }),
+  size_t: t('size_t', 'Uint64', 8, { atomic: 'uint64', wait: 'uint64', reduce: 'uint64' }),
+  ptrdiff_t: t('ptrdiff_t', 'Int64', 8, { atomic: 'int64', wait: 'int64', reduce: 'int64' }),
 } as const satisfies Record<string, CType>;
 
 export type CTypeName = keyof typeof CTYPES;

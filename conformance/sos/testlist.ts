@@ -41,7 +41,6 @@ interface Spec {
 
 const run = (name: string, more: Omit<Spec, 'name'> = {}): Spec => ({ name, ...more });
 const deprecated = (name: string, more: Omit<Spec, 'name'> = {}): Spec => ({ name, args: ['deprecated'], ...more });
-const todo = (name: string, call: string): Spec => ({ name, status: `todo: ${call}` });
 const needs = (name: string, what: string): Spec => ({ name, status: `needs: ${what}` });
 const omit = (name: string, why: string): Spec => ({ name, status: `omit: ${why}` });
 
@@ -54,7 +53,7 @@ const SPECS: readonly Spec[] = [
   run('accessible_ping'),
   run('max_reduction'),
   run('big_reduction', { program: 'unit/max_reduction' }),
-  todo('to_all', 'long double reductions (shmem_longdouble_max_reduce, _min_, _sum_, _prod_reduce; the test reduces all seven types in one check): phit\'s team reductions have no long double type'),
+  run('to_all'),
   run('strided_put', { configs: PAIR }),
   run('barrier'),
   run('bcast'),
@@ -125,8 +124,8 @@ const SPECS: readonly Spec[] = [
   run('c11_test_shmem_test'),
   run('c11_shmem_test_vector'),
   run('c11_shmem_test_all_any_some'),
-  todo('c11_shmem_team_collective_types', 'typed team broadcast, collect, fcollect, alltoall and alltoalls on float, char, signed char, short, the 8- and 16-bit integers and long double (shmem_float_broadcast, ...): phit\'s typed team collectives take int32, uint32, int64, uint64 and float64 only'),
-  todo('c11_shmem_team_reduce', 'long double and complex reductions (shmem_longdouble_max_reduce, shmem_complexd_sum_reduce, shmem_complexf_prod_reduce, ...): phit\'s team reductions have neither type'),
+  run('c11_shmem_team_collective_types'),
+  run('c11_shmem_team_reduce', { program: 'unit/team_reduce' }),
   run('get_nbi'),
   run('put_nbi'),
   run('rma_coverage'),
@@ -166,7 +165,7 @@ const SPECS: readonly Spec[] = [
   run('shmem_team_shared'),
   run('shmem_team_split_2d'),
   run('shmem_team_translate'),
-  todo('shmem_team_reduce', 'long double and complex reductions (shmem_longdouble_max_reduce, shmem_complexd_sum_reduce, shmem_complexf_prod_reduce, ...): phit\'s team reductions have neither type'),
+  run('shmem_team_reduce', { program: 'unit/team_reduce' }),
   run('shmem_team_get_config'),
   run('shmem_team_negative_stride'),
   run('shmem_ctx_get_team'),
@@ -180,7 +179,7 @@ const SPECS: readonly Spec[] = [
   run('rma_coverage_pshmem', { program: 'unit/rma_coverage' }),
   run('pcontrol'),
   // built with C++: the C11 tests' checks with the typed C names (shmem_int_p, ...), and four more
-  todo('cxx_test_shmem_complex', 'complex reductions (shmem_complexd_sum_reduce, shmem_complexf_prod_reduce, ...): phit\'s team reductions have no complex types'),
+  run('cxx_test_shmem_complex'),
   run('cxx_test_shmem_g', { program: 'unit/c11_test_shmem_g' }),
   run('cxx_test_shmem_get', { program: 'unit/c11_test_shmem_get' }),
   run('cxx_test_shmem_p', { program: 'unit/c11_test_shmem_p' }),
@@ -203,12 +202,12 @@ const SPECS: readonly Spec[] = [
   run('cxx_test_shmem_wait_until', { program: 'unit/c11_test_shmem_wait_until' }),
   run('cxx_test_shmem_test', { program: 'unit/c11_test_shmem_test' }),
   run('cxx_test_shmem_bitwise_reduce'),
-  todo('cxx_test_shmem_max_min_reduce', 'long double reductions (shmem_longdouble_max_reduce, shmem_longdouble_min_reduce): phit\'s team reductions have no long double type'),
-  todo('cxx_test_shmem_sum_prod_reduce', 'long double and complex reductions (shmem_longdouble_sum_reduce, shmem_complexd_prod_reduce, ...): phit\'s team reductions have neither type'),
+  run('cxx_test_shmem_max_min_reduce', { program: 'unit/team_reduce' }),
+  run('cxx_test_shmem_sum_prod_reduce', { program: 'unit/team_reduce' }),
   run('cxx_shmem_test_all'),
   // built with Fortran
   run('hello_f'),
-  todo('complex_reductions_f', 'complex to_all reductions (shmem_comp4_sum_to_all, shmem_comp8_prod_to_all, ...): phit\'s active-set reductions have no complex types'),
+  run('complex_reductions_f'),
   run('set_fetch_f'),
   run('shmem_info_f'),
   // built with pthreads

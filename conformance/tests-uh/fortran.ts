@@ -43,12 +43,14 @@ export function parseName(name: string): { family: string; variant: string; type
 /**
  * The Fortran binding's `shpalloc(ptr, length, errcode, abort)`: `length` 32-bit words of the
  * symmetric heap (collective, as shmem_malloc), errcode 0; -1 and no allocation when `length`
- * is not positive, as the Cray man page and SOS's binding say. phit's SHMEM has no Fortran
- * binding: this is that binding's own check in front of `shmem.malloc`.
+ * is not positive, -2 when the heap has no room for it (shmem_malloc gives null: the heap's
+ * bound, `dmapp.symmetricSize`), as the Cray man page and SOS's binding say. phit's SHMEM has no
+ * Fortran binding: this is that binding's own check in front of `shmem.malloc`.
  */
 export async function shpalloc(t: ShmemTest, length: number): Promise<{ ptr: Symmetric | null; errcode: number }> {
   if (!(length > 0)) return { ptr: null, errcode: -1 };
-  return { ptr: await t.shmem.malloc(Math.ceil(length * 4)), errcode: 0 };
+  const ptr: Symmetric | null = await t.shmem.malloc(Math.ceil(length * 4));
+  return ptr === null ? { ptr, errcode: -2 } : { ptr, errcode: 0 };
 }
 
 /** `shpdeallc(ptr, errcode, abort)`: frees what shpalloc gave. */

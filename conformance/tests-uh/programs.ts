@@ -12,6 +12,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ShmemProgramModule>
   'C/test_shmem_global_exit': () => import('./C/test_shmem_global_exit.ts'),
   'C/test_shmem_lock': () => import('./C/test_shmem_lock.ts'),
   'C/test_shmem_query': () => import('./C/test_shmem_query.ts'),
+  'C/test_shmem_reduction': () => import('./C/test_shmem_reduction.ts'),
   'C/test_shmem_synchronization': () => import('./C/test_shmem_synchronization.ts'),
   'C/zero': () => import('./C/zero.ts'),
   'Fortran/accessibility/acc': () => import('./Fortran/accessibility/acc.ts'),

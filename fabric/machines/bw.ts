@@ -118,5 +118,6 @@ export const bw: MachineSpec = {
     'dmapp.overhead': { value: '50ns', help: 'CPU time of the library in each one-sided call', source: 'assumed' },
     'dmapp.vmdh': { value: 'no', help: 'one virtual MDH on every node', source: 'assumed' },
     'dmapp.heapPage': { value: '64KiB', help: 'page size of the symmetric heap', source: 'assumed' },
+    'dmapp.symmetricSize': { value: '512MiB', help: 'bound of each PE\'s symmetric heap (SHMEM_SYMMETRIC_SIZE): a malloc past it gives null, a shpalloc errcode -2', source: 'assumed: the default of SHMEM_SYMMETRIC_SIZE in Sandia OpenSHMEM (src/shmem_env_defs.h: 512 MiB)' },
   },
 };

@@ -197,6 +197,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = Object.freeze
   'dmapp.overhead': all(time),
   'dmapp.vmdh': all(flag),
   'dmapp.heapPage': all(size),
+  'dmapp.symmetricSize': all(size),
 }));
 
 /** A kind in words: what a value is (`a time`) and what is expected (`a number and one of ps, ...`). */

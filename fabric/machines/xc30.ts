@@ -134,5 +134,6 @@ export const xc30: MachineSpec = {
     'dmapp.overhead': { value: '123ns', help: 'CPU time of the library in each DMAPP/SHMEM call', source: `${S}: 7.5 million requests/s per core (A24), with fma.issue` },
     'dmapp.vmdh': { value: 'yes', help: 'the symmetric heap uses one virtual MDH on every node', source: `${S} "Address Translation": vMDH` },
     'dmapp.heapPage': { value: '2MiB', help: 'page size of the symmetric heap', source: `${S}: large pages by default for the SHMEM symmetric heap` },
+    'dmapp.symmetricSize': { value: '512MiB', help: 'bound of each PE\'s symmetric heap (SHMEM_SYMMETRIC_SIZE): a malloc past it gives null, a shpalloc errcode -2', source: 'assumed: the default of SHMEM_SYMMETRIC_SIZE in Sandia OpenSHMEM (src/shmem_env_defs.h: 512 MiB)' },
   },
 };

@@ -121,5 +121,6 @@ export const xe6: MachineSpec = {
     'dmapp.overhead': { value: '50ns', help: 'CPU time of the library in each DMAPP/SHMEM call', source: 'assumed' },
     'dmapp.vmdh': { value: 'no', help: 'the symmetric heap uses one virtual MDH on every node', source: `${S}: vMDH is an Aries addition (seed 001)` },
     'dmapp.heapPage': { value: '2MiB', help: 'page size of the symmetric heap', source: 'assumed: large pages' },
+    'dmapp.symmetricSize': { value: '512MiB', help: 'bound of each PE\'s symmetric heap (SHMEM_SYMMETRIC_SIZE): a malloc past it gives null, a shpalloc errcode -2', source: 'assumed: the default of SHMEM_SYMMETRIC_SIZE in Sandia OpenSHMEM (src/shmem_env_defs.h: 512 MiB)' },
   },
 };

@@ -109,8 +109,8 @@ export class ShmemActiveSet extends ShmemLocks {
   // the typed reductions of 1.4 (shmem_TYPE_OP_to_all), with the operators the 1.4 specification
   // gives each type (§9.9.7): and, or, xor on short, int, long, longlong; min and max also on
   // float, double, longdouble; sum and prod also on complexf and complexd. short is int16, int
-  // int32, long and longlong int64, float float32, double and longdouble float64, complexf and
-  // complexd pairs of float32 and float64 (real part first)
+  // int32, long and longlong int64, float float32, double float64, longdouble the 16-byte
+  // longdouble, complexf and complexd pairs of float32 and float64 (real part first)
 
   /** shmem_int_sum_to_all */
   async intSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
@@ -256,21 +256,21 @@ export class ShmemActiveSet extends ShmemLocks {
   async floatMaxToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
     return this.toAll('floatMaxToAll', 'max', 'float32', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
   }
-  /** shmem_longdouble_sum_to_all (on float64 elements: JavaScript has no long double) */
+  /** shmem_longdouble_sum_to_all (16-byte elements, each a double and 8 bytes of padding: see ReduceElemType) */
   async longdoubleSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
-    return this.toAll('longdoubleSumToAll', 'sum', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+    return this.toAll('longdoubleSumToAll', 'sum', 'longdouble', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
   }
-  /** shmem_longdouble_prod_to_all (on float64 elements: JavaScript has no long double) */
+  /** shmem_longdouble_prod_to_all (16-byte elements, each a double and 8 bytes of padding: see ReduceElemType) */
   async longdoubleProdToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
-    return this.toAll('longdoubleProdToAll', 'prod', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+    return this.toAll('longdoubleProdToAll', 'prod', 'longdouble', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
   }
-  /** shmem_longdouble_min_to_all (on float64 elements: JavaScript has no long double) */
+  /** shmem_longdouble_min_to_all (16-byte elements, each a double and 8 bytes of padding: see ReduceElemType) */
   async longdoubleMinToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
-    return this.toAll('longdoubleMinToAll', 'min', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+    return this.toAll('longdoubleMinToAll', 'min', 'longdouble', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
   }
-  /** shmem_longdouble_max_to_all (on float64 elements: JavaScript has no long double) */
+  /** shmem_longdouble_max_to_all (16-byte elements, each a double and 8 bytes of padding: see ReduceElemType) */
   async longdoubleMaxToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {
-    return this.toAll('longdoubleMaxToAll', 'max', 'float64', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
+    return this.toAll('longdoubleMaxToAll', 'max', 'longdouble', dest, source, nreduce, PE_start, logPE_stride, PE_size, pWrk, pSync);
   }
   /** shmem_complexf_sum_to_all */
   async complexfSumToAll(dest: Symmetric, source: Symmetric, nreduce: number, PE_start: number, logPE_stride: number, PE_size: number, pWrk: Symmetric, pSync: Symmetric): Promise<void> {

@@ -5,25 +5,29 @@ export type ReduceOp = 'sum' | 'prod' | 'min' | 'max' | 'and' | 'or' | 'xor';
 
 /**
  * Element types of the team reductions and the 1.4 `..._to_all` calls: every standard RMA type
- * (ElemType: the 1-, 2-, 4- and 8-byte integers, float32 and float64) and the complex types of
- * sum and product, `complexf` (float _Complex: two float32, real part first) and `complexd`
- * (double _Complex: two float64).
+ * (ElemType: the 1-, 2-, 4- and 8-byte integers, float32 and float64), `longdouble` and the
+ * complex types of sum and product, `complexf` (float _Complex: two float32, real part first)
+ * and `complexd` (double _Complex: two float64).
+ *
+ * `longdouble` is C's long double as x86-64 lays it out (16 bytes an element, 16-byte aligned,
+ * as the System V AMD64 ABI gives it), the layout phit's 128-bit RMA calls carry it in:
+ * JavaScript has no 80-bit type, so its value is a double in the element's first 8 bytes and
+ * the other 8 are zero. Its arithmetic is double's (53-bit significand, not the x87's 64).
  */
-export type ReduceElemType = ElemType | 'complexf' | 'complexd';
+export type ReduceElemType = ElemType | 'longdouble' | 'complexf' | 'complexd';
 
 /** Bytes per element of each reduction type. */
-export const REDUCE_BYTES: Readonly<Record<ReduceElemType, 1 | 2 | 4 | 8 | 16>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8, complexf: 8, complexd: 16 };
-/** The alignment of each reduction type, as C's: a complex type's is its part's. */
-export const REDUCE_ALIGN: Readonly<Record<ReduceElemType, 1 | 2 | 4 | 8>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8, complexf: 4, complexd: 8 };
+export const REDUCE_BYTES: Readonly<Record<ReduceElemType, 1 | 2 | 4 | 8 | 16>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8, longdouble: 16, complexf: 8, complexd: 16 };
+/** The alignment of each reduction type, as C's on x86-64: a complex type's is its part's, long double's 16. */
+export const REDUCE_ALIGN: Readonly<Record<ReduceElemType, 1 | 2 | 4 | 8 | 16>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8, longdouble: 16, complexf: 4, complexd: 8 };
 
 const INTS: readonly ReduceElemType[] = ['int8', 'uint8', 'int16', 'uint16', 'int32', 'uint32', 'int64', 'uint64'];
-const ARITH: readonly ReduceElemType[] = [...INTS, 'float32', 'float64'];
+const ARITH: readonly ReduceElemType[] = [...INTS, 'float32', 'float64', 'longdouble'];
 const COMPLEX: readonly ReduceElemType[] = [...ARITH, 'complexf', 'complexd'];
 
 /**
  * The element types each operator takes (OpenSHMEM 1.5 §9.9.8, Table 10): the bitwise ones the
- * integers, min and max the real types, sum and product the complex ones too. long double is
- * left out (JavaScript has no such type; the 1.4 `longdouble...ToAll` calls take float64).
+ * integers, min and max the real types (long double too), sum and product the complex ones too.
  */
 export const OP_TYPES: Readonly<Record<ReduceOp, readonly ReduceElemType[]>> = {
   sum: COMPLEX,
@@ -81,6 +85,19 @@ export function fold(op: ReduceOp, type: ReduceElemType, all: Uint8Array, n: num
   const len = n * count;
   if (type === 'complexf' || type === 'complexd') {
     foldComplex(op as 'sum' | 'prod', type, all, len, n, count, out);
+    return;
+  }
+  if (type === 'longdouble') {
+    // the value in each element's first 8 bytes, the padding after it zero
+    const src = new Float64Array(all.buffer, all.byteOffset, 2 * len);
+    const dst = new Float64Array(out.buffer, out.byteOffset, 2 * count);
+    const f = NUM[op];
+    for (let j = 0; j < count; j++) {
+      let acc = src[2 * j]!;
+      for (let p = 1; p < n; p++) acc = f(acc, src[2 * (p * count + j)]!);
+      dst[2 * j] = acc;
+      dst[2 * j + 1] = 0;
+    }
     return;
   }
   if (type === 'int64' || type === 'uint64') {

@@ -165,6 +165,13 @@ export class Shmem extends ShmemActiveSet {
    * Allocates `bytes` (zeroed) on the symmetric heap (shmem_malloc). Every PE makes the same
    * calls in the same order; returns after a barrier, so every PE's copy exists. A size of 0
    * allocates nothing and returns null at once, without the barrier (OpenSHMEM 1.5 §9.3.1).
+   *
+   * The heap is bounded, as SHMEM_SYMMETRIC_SIZE bounds it (machine parameter
+   * `dmapp.symmetricSize`): an allocation that would take the PE's live allocations past it
+   * allocates nothing and returns null after the barrier, as the specification's shmem_malloc
+   * returns NULL when the memory is not available (§9.3.1). The library's own workspace (team
+   * sync words, collective scratch) is not counted. The return type says `Symmetric` for the
+   * common case: a program that may exhaust the heap checks for null, as C's does.
    */
   malloc(bytes: 0, opts?: MallocOptions): Promise<null>;
   malloc(bytes: number, opts?: MallocOptions): Promise<Symmetric>;
@@ -172,8 +179,14 @@ export class Shmem extends ShmemActiveSet {
     if (!Number.isInteger(bytes) || bytes < 0) throw new ShmemError(`malloc: bytes=${bytes} must be a non-negative integer`);
     this.ready();
     if (bytes === 0) return null;
+    if (this.heap.used + bytes > this.proc.machine.config.dmapp.symmetricSizeBytes) {
+      await this.barrierAll();
+      return null;
+    }
     const seg = this.dmapp.malloc(bytes, opts);
     this.heap.live.add(seg.id);
+    this.heap.sizes.set(seg.id, bytes);
+    this.heap.used += bytes;
     this.job.memory[this.dmapp.pe]!.set(seg.id, seg.local);
     await this.barrierAll();
     return new Symmetric(seg, 0, bytes, this.heap);
@@ -183,7 +196,8 @@ export class Shmem extends ShmemActiveSet {
    * Resizes an allocation (shmem_realloc): a new one of `bytes` holding the first
    * min(old, new) bytes of this PE's copy, the old one freed; every later access to the old
    * address fails. `ptr` null allocates, `bytes` 0 frees and returns null. Collective, with a
-   * barrier, as `malloc`.
+   * barrier, as `malloc`. The new copy is made beside the old one: when the heap bound
+   * (`dmapp.symmetricSize`) leaves no room for both, the old allocation stays and this gives null.
    */
   async realloc(ptr: Symmetric | null, bytes: number, opts: MallocOptions = {}): Promise<Symmetric | null> {
     if (!Number.isInteger(bytes) || bytes < 0) throw new ShmemError(`realloc: bytes=${bytes} must be a non-negative integer`);
@@ -195,7 +209,9 @@ export class Shmem extends ShmemActiveSet {
       return null;
     }
     // every PE's old copy stays readable until all have moved (the barrier of malloc)
-    const next = await this.malloc(bytes, opts);
+    const next: Symmetric | null = await this.malloc(bytes, opts);
+    // no room for the new copy beside the old: the old one stays, and the call gives null (§9.3.3)
+    if (next === null) return null;
     const keep = Math.min(bytes, ptr.bytes);
     next.local.set(ptr.local.subarray(0, keep));
     await this.proc.cpu(Math.ceil(keep / this.proc.machine.config.cpu.memBytesPerPs), 'shmem.realloc(copy)');
@@ -299,6 +315,8 @@ export class Shmem extends ShmemActiveSet {
     if (obj.offset !== 0) throw new ShmemError(`free: obj is at byte offset ${obj.offset} of an allocation, not its start`);
     await this.barrierAll();
     this.heap.live.delete(obj.segment.id);
+    this.heap.used -= this.heap.sizes.get(obj.segment.id) ?? 0;
+    this.heap.sizes.delete(obj.segment.id);
     this.job.memory[this.dmapp.pe]!.delete(obj.segment.id);
     this.dmapp.free(obj.segment);
   }

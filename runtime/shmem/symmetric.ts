@@ -73,9 +73,13 @@ export const TYPES: Readonly<Record<ShmemType, { bytes: 4 | 8; dmapp: DmappType 
   float64: { bytes: 8, dmapp: 'qw' },
 };
 
-/** What one PE's faces share about its symmetric heap: the allocations still live, by segment id. */
+/** What one PE's faces share about its symmetric heap: the allocations still live, by segment id, and their bytes. */
 export class PeHeap {
   readonly live = new Set<number>();
+  /** Bytes of each live allocation, by segment id. */
+  readonly sizes = new Map<number, number>();
+  /** Bytes of the live allocations together (what SHMEM_SYMMETRIC_SIZE bounds). */
+  used = 0;
 }
 
 /**

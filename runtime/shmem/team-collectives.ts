@@ -1,7 +1,18 @@
 import { checkOpType, OP_TYPES, REDUCE_ALIGN, REDUCE_BYTES, type ReduceElemType, type ReduceOp } from './reduce-ops.ts';
-import { elemBytes, ShmemError, type ElemType, type Symmetric } from './symmetric.ts';
+import { ELEM_BYTES, ShmemError, type ElemType, type Symmetric } from './symmetric.ts';
 import { ShmemTeam } from './team.ts';
 import { ShmemTeams } from './teams.ts';
+
+/** Element types of the typed team collectives: every ElemType and the 16-byte `longdouble` (see ReduceElemType). */
+export type CollElemType = ElemType | 'longdouble';
+
+const COLL_BYTES: Readonly<Record<CollElemType, 1 | 2 | 4 | 8 | 16>> = { ...ELEM_BYTES, longdouble: 16 };
+
+/** Bytes per element of a typed collective's `type`, or a ShmemError naming `call` and the valid types. */
+function collBytes(call: string, type: CollElemType): 1 | 2 | 4 | 8 | 16 {
+  if (typeof type !== 'string' || !Object.hasOwn(COLL_BYTES, type)) throw new ShmemError(`${call}: type=${String(type)}; valid: ${Object.keys(COLL_BYTES).join(', ')}`);
+  return COLL_BYTES[type];
+}
 
 /**
  * The collectives of OpenSHMEM 1.5 on a team (§9.9): broadcast, collects, all-to-alls and the
@@ -12,8 +23,9 @@ import { ShmemTeams } from './teams.ts';
  * `fcollectmem` without a team are the world calls of ShmemCollectives, unchanged. A count of 0
  * lets `dest` and `source` be anything (OpenSHMEM Annex C).
  *
- * The typed forms take every standard RMA type (ElemType: int8, uint8, int16, uint16, int32,
- * uint32, int64, uint64, float32, float64, each standing for the C types of its size and kind).
+ * The typed forms take every standard RMA type (CollElemType: int8, uint8, int16, uint16, int32,
+ * uint32, int64, uint64, float32, float64, each standing for the C types of its size and kind,
+ * and `longdouble`, 16 bytes an element as the reductions lay it out).
  * Reductions take those as OpenSHMEM 1.5 Table 10 lists them: `sumReduce` and `prodReduce` every
  * one and the complex types (`complexf`, `complexd`), `minReduce` and `maxReduce` the real ones,
  * `andReduce`, `orReduce`, `xorReduce` the integers. They fold every PE's block in team order,
@@ -30,8 +42,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Copies `nelems` elements of `type` of `source` on team PE `root` into `dest` on every PE of `team` (shmem_TYPE_broadcast). */
-  async broadcast(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, root: number, type: ElemType): Promise<void> {
-    const e = elemBytes('broadcast', type);
+  async broadcast(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, root: number, type: CollElemType): Promise<void> {
+    const e = collBytes('broadcast', type);
     this.checkCount('broadcast', 'nelems', nelems);
     return this.broadcastBytes('broadcast', team, dest, source, nelems * e, root, e, type);
   }
@@ -46,8 +58,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Concatenates every PE's `nelems` elements of `type` (counts may differ) into `dest` on every PE of `team` (shmem_TYPE_collect). */
-  async collect(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ElemType): Promise<void> {
-    const e = elemBytes('collect', type);
+  async collect(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: CollElemType): Promise<void> {
+    const e = collBytes('collect', type);
     this.checkCount('collect', 'nelems', nelems);
     return this.collectBytes('collect', team, dest, source, nelems * e, e, type);
   }
@@ -62,8 +74,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Concatenates every PE's `nelems` elements of `type` into `dest` on every PE of `team` (shmem_TYPE_fcollect). */
-  async fcollect(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ElemType): Promise<void> {
-    const e = elemBytes('fcollect', type);
+  async fcollect(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: CollElemType): Promise<void> {
+    const e = collBytes('fcollect', type);
     this.checkCount('fcollect', 'nelems', nelems);
     return this.fcollectBytes('fcollect', team, dest, source, nelems * e, e, type);
   }
@@ -74,8 +86,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Block j (`nelems` elements of `type`) of `source` to block `me` of `dest` on team PE j (shmem_TYPE_alltoall). */
-  async alltoall(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: ElemType): Promise<void> {
-    const e = elemBytes('alltoall', type);
+  async alltoall(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nelems: number, type: CollElemType): Promise<void> {
+    const e = collBytes('alltoall', type);
     this.checkCount('alltoall', 'nelems', nelems);
     return this.alltoallBytes('alltoall', team, dest, source, nelems * e, e, type);
   }
@@ -89,8 +101,8 @@ export class ShmemTeamCollectives extends ShmemTeams {
   }
 
   /** Strided all-to-all of `nelems` elements of `type` per PE pair, strides in elements (shmem_TYPE_alltoalls). */
-  async alltoalls(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, type: ElemType): Promise<void> {
-    return this.alltoallsElems('alltoalls', team, dest, source, dst, sst, nelems, elemBytes('alltoalls', type), type);
+  async alltoalls(team: ShmemTeam | null, dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, type: CollElemType): Promise<void> {
+    return this.alltoallsElems('alltoalls', team, dest, source, dst, sst, nelems, collBytes('alltoalls', type), type);
   }
 
   /** Element-wise sum over `team` of `nreduce` elements of `type` of `source` into `dest` on every PE (shmem_TYPE_sum_reduce). */

@@ -1,7 +1,10 @@
-// tests-uh feature_tests/Fortran/alloc/test_shmem_shpalloc_01_<type>.f90 and _02_<type>.f90: shpalloc
-// of 50 elements (64 characters), set on every PE and got by PE 0 from every other PE with
-// shmem_<type>_get (01); shpalloc of 0 elements must give errcode -1 (02). One port for the 14
-// tests, told apart by the test's name.
+// tests-uh feature_tests/Fortran/alloc/test_shmem_shpalloc_01_<type>.f90, _02_<type>.f90 and
+// _03_<type>.f90: shpalloc of 50 elements (64 characters), set on every PE and got by PE 0 from
+// every other PE with shmem_<type>_get (01); shpalloc of 0 elements must give errcode -1 (02);
+// shpalloc of 1,024,000,000 words (twice that for int8, real8, double and, as the test writes it,
+// char), more than the symmetric heap holds, where PE 0 prints Passed unless errcode is -2: the
+// conf expects Fail, the errcode -2 of a heap bounded by SHMEM_SYMMETRIC_SIZE (here
+// `dmapp.symmetricSize`, 512 MiB) (03). One port for the 21 tests, told apart by the test's name.
 import type { ShmemTest } from '../../../shmem/harness.ts';
 import { carray, cget, cset, cview, eq, get, type CValue } from '../../../shmem/ctypes.ts';
 import { FTYPES, parseName, shpalloc, shpdeallc, TRUE, FALSE } from '../../fortran.ts';
@@ -17,6 +20,15 @@ export default async function fortranShpalloc(t: ShmemTest): Promise<number> {
   s.init();
   const me = s.myPe();
   const npes = s.nPes();
+  if (variant === '03') {
+    const nelems = 1024000000;
+    const { ptr: array, errcode } = await shpalloc(t, ['int8', 'real8', 'double', 'char'].includes(type) ? nelems * 2 : nelems);
+    if (me === 0) t.printf(` ${TEST_NAME}: ${errcode !== -2 ? 'Passed' : 'Failed'}`);
+    await s.barrierAll();
+    await shpdeallc(t, array);
+    await s.finalize();
+    return 0;
+  }
   if (variant === '02') {
     // numElements = 0 (in the type's words)
     const { errcode } = await shpalloc(t, 0);

@@ -11,8 +11,8 @@ import { FTYPES, parseName } from '../../fortran.ts';
 const MIN_NPES = 3;
 const NELEMS = 10;
 type Op = 'and' | 'or' | 'xor' | 'max' | 'min' | 'sum' | 'prod';
-/** The C name of the _to_all call of each Fortran type phit has one for. */
-const CNAME: Readonly<Record<string, string>> = { int4: 'int', int8: 'long', real8: 'double' };
+/** The C name of the _to_all call of each Fortran type. */
+const CNAME: Readonly<Record<string, string>> = { int4: 'int', int8: 'long', real4: 'float', real8: 'double' };
 
 export default async function fortranReduction(t: ShmemTest): Promise<number> {
   const { family, type } = parseName(t.name);
@@ -36,7 +36,7 @@ export default async function fortranReduction(t: ShmemTest): Promise<number> {
       cset(T, dest, i - 1, op === 'prod' ? -9 : 0);
       cset(T, src, i - 1, me + i);
     }
-    // dest_expected, computed as the test does (its integers wrap as the type's)
+    // dest_expected, computed as the test does, each step in the type (integers wrap, real*4 rounds to single)
     const big = (v: CValue): bigint => BigInt(v);
     for (let i = 1; i <= NELEMS; i++) {
       let e: CValue;
@@ -44,7 +44,7 @@ export default async function fortranReduction(t: ShmemTest): Promise<number> {
       else if (op === 'min') e = i;
       else if (op === 'sum' || op === 'prod') {
         e = op === 'sum' ? 0 : 1;
-        for (let pe = 0; pe < npes; pe++) e = T.float ? (op === 'sum' ? Number(e) + (pe + i) : Number(e) * (pe + i)) : cast(T, op === 'sum' ? big(e) + BigInt(pe + i) : big(e) * BigInt(pe + i));
+        for (let pe = 0; pe < npes; pe++) e = cast(T, T.float ? (op === 'sum' ? Number(e) + (pe + i) : Number(e) * (pe + i)) : op === 'sum' ? big(e) + BigInt(pe + i) : big(e) * BigInt(pe + i));
       } else {
         let acc = BigInt(i);
         for (let pe = 1; pe < npes; pe++) acc = op === 'and' ? acc & BigInt(pe + i) : op === 'or' ? acc | BigInt(pe + i) : acc ^ BigInt(pe + i);
