@@ -1,6 +1,7 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
 import type { NetworkAccess } from '../network.ts';
 import type { PacketPool } from '../packet.ts';
+import type { NodeFaults } from '../node-faults.ts';
 import { inStore, type SkeletonStore } from '../skeleton.ts';
 import { AmoUnit, applyAmo } from './amo.ts';
 import { CqEventKind } from './cq.ts';
@@ -28,6 +29,8 @@ export const EV_RESPOND = 6;
 export const EV_FLOW_START = 7;
 /** Flow level: a block transfer's last data lands at its receiver. */
 export const EV_FLOW_LANDED = 8;
+/** A transaction a dead node never answered fails: its NIC timeout has run out. */
+export const EV_TIMEOUT = 9;
 
 /**
  * The target side of a Cray-style NIC (the remote memory access unit, seed 001 "Remote Memory
@@ -51,6 +54,10 @@ export abstract class NicTarget implements EventHandler {
   skeleton: SkeletonStore | null = null;
   /** Told of every landing of remote data in this node's memory; null (one check per landing): nobody listens. */
   landing: LandingListener | null = null;
+  /** When this node dies (ps): from then its NIC neither sends nor answers; Infinity while it lives. */
+  deadPs = Infinity;
+  /** The run's dead nodes (null: a NIC built alone, whose node never dies). */
+  faults: NodeFaults | null = null;
 
   constructor(
     protected readonly engine: Engine,

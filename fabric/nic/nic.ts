@@ -3,7 +3,7 @@ import type { NetworkAccess } from '../network.ts';
 import { inStore } from '../skeleton.ts';
 import type { BteFlows } from './bte-flow.ts';
 import { CollectiveEngine } from './collective-engine.ts';
-import { EV_COMPLETE, EV_FLOW_LANDED, EV_FLOW_START, EV_INJECT, EV_READY, EV_RECEIVE_EVENT, EV_REMOTE, EV_REMOTE_EVENT, EV_RESPOND, NicTarget } from './nic-target.ts';
+import { EV_COMPLETE, EV_FLOW_LANDED, EV_FLOW_START, EV_INJECT, EV_READY, EV_RECEIVE_EVENT, EV_REMOTE, EV_REMOTE_EVENT, EV_RESPOND, EV_TIMEOUT, NicTarget } from './nic-target.ts';
 import { CqEventKind } from './cq.ts';
 import { putRequestPhits } from './packet-format.ts';
 import { chunkBytes, copyBytes, dataPhits, hwBytes, slotPs, unitsOf } from './packet-sizes.ts';
@@ -212,7 +212,7 @@ export class Nic extends NicTarget {
     // flow level: a large put or get to a segment that takes it runs as a flow (errors stay packets)
     const fl = this.flows;
     if (fl !== null && x.bytes >= fl.minBytes && (x.op === K_PUT || x.op === K_GET) && x.status === NicStatus.Ok) {
-      x.flow = typeof this.peers[dst]!.resolve(x) !== 'number';
+      x.flow = typeof this.peers[dst]!.resolve(x) !== 'number' && this.peers[dst]!.deadPs > now;
     }
     this.bteQueue.push(id);
     this.pumpBte();
@@ -405,8 +405,15 @@ export class Nic extends NicTarget {
         this.flowLanded(arg);
         break;
       case EV_INJECT:
+        if (this.deadPs <= this.engine.now) {
+          this.dropDead(arg);
+          break;
+        }
         this.injected++;
         this.net.inject(this.node, arg, this.pkts.tailAt[arg]!);
+        break;
+      case EV_TIMEOUT:
+        this.timeOut(arg);
         break;
       case EV_COMPLETE: {
         const x = this.txns.list[arg]!;
@@ -435,6 +442,8 @@ export class Nic extends NicTarget {
     const F = P.format;
     const pk = this.pkts;
     const now = this.engine.now;
+    // a transaction that timed out sends nothing more
+    if (x.status === NicStatus.Timeout) return;
     const i = x.sent;
     const units = unitsOf(x, i);
     if (this.outstanding + units > P.maxOutstandingPackets) {
@@ -494,6 +503,12 @@ export class Nic extends NicTarget {
     const P = this.params;
     const pk = this.pkts;
     const now = this.engine.now;
+    if (this.deadPs <= now) {
+      // a dead node's NIC takes the packet off the network and drops it
+      this.net.ejectCredit(this.node, pk.vc[p]!, pk.phits[p]!, now);
+      this.dropDead(p);
+      return;
+    }
     const units = pk.units[p]!;
     const slot = slotPs(P, pk.kind[p] === K_GET ? 0 : pk.bytes[p]!, units);
     // a coarse packet's hardware packets came in one after another: the input pipeline took the
@@ -546,9 +561,60 @@ export class Nic extends NicTarget {
     }
   }
 
+  /**
+   * This (dead) node drops packet `p`, arriving or about to leave: a request's or a response's
+   * transaction then fails at its source by the NIC timeout, counted from when the source issued
+   * it or the node died, whichever is later. Collective-engine packets and the dead node's own
+   * transactions go without a word.
+   */
+  private dropDead(p: number): void {
+    const pk = this.pkts;
+    const kind = pk.kind[p]!;
+    const id = pk.txn[p]!;
+    pk.free(p);
+    const faults = this.faults!;
+    faults.dropped++;
+    if (kind === K_CE) return;
+    const x = this.txns.list[id]!;
+    const src = this.peers[x.srcNode]!;
+    if (x.timedOut || src === this || src.deadPs <= this.engine.now) return;
+    x.timedOut = true;
+    this.engine.at(Math.max(x.startPs, this.deadPs) + faults.config.timeoutPs, src.id, EV_TIMEOUT, id);
+  }
+
+  /**
+   * Source side: transaction `id` failed by the NIC timeout (a dead target). Its packets still
+   * out will never be answered, and it sends no more; it completes with status Timeout, and its
+   * record is never handed out again (a late event of it finds it as it was left).
+   */
+  private timeOut(id: number): void {
+    const x = this.txns.list[id]!;
+    const P = this.params;
+    this.faults!.timeouts++;
+    x.status = NicStatus.Timeout;
+    x.refs += 1;
+    const sentUnits = Math.min(x.sent * x.unit, x.hw);
+    this.outstanding -= sentUnits - x.unitsBack;
+    x.unitsBack = sentUnits;
+    x.sent = x.packets;
+    x.responsesLeft = 0;
+    x.windowWait = false;
+    if (this.stalled.length > 0) this.engine.at(this.engine.now, this.id, EV_READY, this.stalled.shift()!);
+    if (x.onBte) {
+      x.onBte = false;
+      this.bteActive--;
+      this.pumpBte();
+    }
+    this.host.write(this.engine.now, P.cqEventBytes);
+    this.engine.at(this.host.upFree + P.hostLatencyPs, this.id, EV_COMPLETE, id);
+  }
+
   /** Source side: one response of transaction `id` is back at time `t`. */
   private onResponse(x: Txn, id: number, t: number, units: number): void {
+    // a response of a packet that reached a node before it died, after the transaction timed out
+    if (x.status === NicStatus.Timeout) return;
     this.outstanding -= units;
+    x.unitsBack += units;
     if (this.stalled.length > 0) this.engine.at(this.engine.now, this.id, EV_READY, this.stalled.shift()!);
     if (x.windowWait) {
       x.windowWait = false;
