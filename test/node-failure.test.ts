@@ -16,6 +16,7 @@ describe('node failure (faults.nodes, nic.timeout)', () => {
     const r = await simulate({
       machine,
       nodes: 2,
+      metrics: true,
       set: { 'faults.nodes': `1@${DEATH_US}us` },
       program: async (ctx) => {
         if (ctx.rank === 1) {
@@ -49,6 +50,12 @@ describe('node failure (faults.nodes, nic.timeout)', () => {
     // the eager send was issued at 10 us: it fails one timeout later, not before
     expect(seen[0]!.us).toBeGreaterThanOrEqual(10 + TIMEOUT_US);
     expect(seen[0]!.us).toBeLessThan(10 + TIMEOUT_US + 50);
+    // --metrics: the dead node, the packets it dropped, the two sends that timed out
+    const nf = r.metrics!.fabric.nodeFaults!;
+    expect(nf.dead).toEqual([{ node: 1, atUs: DEATH_US }]);
+    expect(nf.timeouts).toBe(2);
+    expect(nf.droppedPackets).toBeGreaterThanOrEqual(2);
+    expect(nf.timeoutUs).toBe(TIMEOUT_US);
   });
 
   it('the default handler (ERRORS_ARE_FATAL): a barrier with a dead rank fails the run with MPI_ERR_OTHER naming the dead node', async () => {
@@ -67,12 +74,13 @@ describe('node failure (faults.nodes, nic.timeout)', () => {
     expect(err.message).not.toMatch(/deadlock/);
   });
 
-  it('a node dead from the start: its ranks never run; live ranks on a communicator of their own get correct data', async () => {
+  it.each(MACHINES)('%s: with BER 1e-6 on every link and a node dead from the start, its ranks never run; live ranks on a communicator of their own get correct data', async (machine) => {
     const r = await simulate({
-      machine: 'xc30',
+      machine,
       nodes: 4,
       ppn: 2,
-      set: { 'faults.nodes': '3' },
+      metrics: true,
+      set: { 'faults.nodes': '3', 'link.ber': '1e-6' },
       program: async (ctx) => {
         const live = ctx.mpi.group.incl([0, 1, 2, 3, 4, 5]);
         const comm = await ctx.mpi.createGroup(live);
@@ -89,6 +97,12 @@ describe('node failure (faults.nodes, nic.timeout)', () => {
     for (let rank = 0; rank < 6; rank++) expect(r.rankResults[rank]).toEqual({ sum: [6, 15, 30, 3], ringOk: true });
     expect(r.rankResults[6]).toBeUndefined();
     expect(r.rankResults[7]).toBeUndefined();
+    // the link errors are counted per link class (bw's 4 nodes share one router: no class), and the dead node is reported
+    const classes = r.metrics!.fabric.linkErrors!.length;
+    if (machine === 'bw') expect(classes).toBe(0);
+    else expect(classes).toBeGreaterThan(0);
+    expect(r.metrics!.fabric.linkErrors!.every((c) => c.ber === 1e-6)).toBe(true);
+    expect(r.metrics!.fabric.nodeFaults!.dead).toEqual([{ node: 3, atUs: 0 }]);
   });
 
   it.each(['xe6', 'xc30'])('%s uGNI: an FMA put and a BTE get to a dead node complete with GNI_RC_TRANSACTION_ERROR on the CQ, status Timeout', async (machine) => {
