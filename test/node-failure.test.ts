@@ -180,8 +180,8 @@ describe('node failure (faults.nodes, nic.timeout)', () => {
     });
     for (const rank of [0, 1]) {
       const res = r.rankResults[rank]!;
-      expect(res.dmapp).toMatch(/^DMAPP_RC_TRANSACTION_ERROR: .*Timeout/);
-      expect(res.shmem).toMatch(/Timeout/);
+      expect(res.dmapp).toMatch(/^DMAPP_RC_TRANSACTION_ERROR: putNb failed with NIC status Timeout: PE 2 on node 2 did not answer within the NIC timeout/);
+      expect(res.shmem).toMatch(/^getmem: DMAPP_RC_TRANSACTION_ERROR: .*Timeout: PE 2 on node 2 did not answer/);
       expect(res.landed).toBe(true);
     }
   });
