@@ -58,4 +58,15 @@ describe('--faults FILE', () => {
     expect(text).toMatch(/link errors \(retransmissions/);
     expect(text).toMatch(/x\+\s+0\.000001\s+\d+/);
   });
+
+  it('phit traffic --faults: the file\'s rates apply, and --metrics counts retransmissions per link class', async () => {
+    const f = file('t.yaml', 'ber: {all: 0, x: 1e-5}\n');
+    const r = await phit('traffic', '--nodes', '16', '--load', '0.3', '--window', '5', '--warmup', '1', '--faults', f, '--metrics', '--json');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out.join('')) as { rows: { metrics: { linkErrors: { name: string; ber: number; retransmissions: number }[] } }[] };
+    const errs = j.rows[0]!.metrics.linkErrors;
+    expect(errs.filter((c) => c.name.startsWith('x')).every((c) => c.ber === 1e-5)).toBe(true);
+    expect(errs.filter((c) => !c.name.startsWith('x')).every((c) => c.ber === 0 && c.retransmissions === 0)).toBe(true);
+    expect(errs.reduce((a, c) => a + c.retransmissions, 0)).toBeGreaterThan(0);
+  });
 });
