@@ -22,6 +22,7 @@ import { progressLine } from './progress.ts';
 import { addReplayCommand, replayCommand } from './replay.ts';
 import { SWEEP_KEYS, sweepCommand, type SweepCliOptions } from './sweep.ts';
 import { sweepPointCommand } from './sweep-slurm.ts';
+import { readFaultsFile } from './faults-file.ts';
 import { loadMachine, parseSets, withFidelity } from './machine-arg.ts';
 import { renderReport } from './report.ts';
 import { runReport } from './run-report.ts';
@@ -30,6 +31,9 @@ import { callLogFor, checkTraceOuts, TRACE_OUT_HELP, traceOutsOf, writeTraceOuts
 import { trafficCommand, type TrafficCliOptions } from './traffic.ts';
 import { validateCommand, type ValidateCliOptions } from './validate.ts';
 import { collectivesCommand, type CollectivesCliOptions } from './collectives.ts';
+
+/** The help of `--faults`, the same for run and traffic. */
+const FAULTS_HELP = "a YAML or JSON file of faults, each key a machine parameter that --set may still override: ber (link.ber: a rate, or a mapping of link class to rate, all: the rest), nodes (faults.nodes: node ids, each a number, dead from the start, or {node: N, at: 2us}); links, routers, lanes (faults.links, faults.routers, faults.lanes) where the build has them; see examples/faults.yaml";
 
 /** Bad input: printed as one line, exit code 2. */
 class UsageError extends Error {}
@@ -76,13 +80,14 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('-p, --param <key=value>', "set an app parameter (repeatable); see 'phit apps'", collect, [])
     .option('-s, --set <key=value>', "set a machine parameter with its unit (repeatable), e.g. --set fma.op=10ns; checked before the run; see docs/parameters.md", collect, [])
     .option('--fidelity <level>', 'what the fabric simulates: packet (every hardware packet, the reference), coarse (bulk transfers in packets of fabric.coarseBytes), flow (transfers of at least fabric.flowBytes as max-min fair flows); same as --set fabric.fidelity=<level>')
+    .option('--faults <file>', FAULTS_HELP)
     .option('-c, --coll <collective=algorithm>', "run a collective with one algorithm (repeatable), e.g. --coll allreduce=ring, or your own from a file, --coll allreduce=./my-allreduce.ts; see 'phit collectives --help'", collect, [])
     .option('--coll-selector <library>', `whose rules choose each collective's algorithm when --coll names none: ${SELECTOR_NAMES.join(', ')} (default: the machine's mpi.collSelector, see 'phit collectives')`)
     .option('--placement <how>', `ranks on nodes: ${PLACEMENTS.join(', ')} (contiguous: rank r on node r/ppn; round-robin: node r%nodes; random: seeded shuffle)`, 'contiguous')
     .option('--seed <s>', 'seed of the run (same seed, same result)', '1')
     .option('--skeleton', "skeleton run: buffers from ctx.alloc cost no memory and their bytes are never copied or reduced; sizes, simulated time, events and packets stay exactly those of a normal run; the apps skip their data checks (check: 'skipped (skeleton run)')")
     .option('--json', 'print one JSON object instead of a table')
-    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency; at --fidelity flow, the transfers carried as flows; retransmissions per link class when link.ber is set); with --json, include them')
+    .option('--metrics', 'after the results, print each rank\'s time split (compute, transfer, wait: min/mean/max), a table of API calls (count, bytes, time) and the fabric\'s load (link utilisation, hops, packet latency; at --fidelity flow, the transfers carried as flows; retransmissions per link class when link.ber is set; the dead nodes, the packets they dropped and the transactions that timed out when a node dies); with --json, include them')
     .option('--report <file>', 'write a self-contained HTML report: results vs size, time per rank, link-utilisation heat map laid out by the topology, hop and latency histograms, API calls, the full configuration (measures the run as --metrics does)')
     .option('--trace <file>', 'write a Chrome trace-event JSON timeline (open it in https://ui.perfetto.dev): one track per rank with compute, API calls and their arguments, waits, and the rounds of collective algorithms')
     .option('--trace-flows', 'with --trace: arrows from each MPI send to the receive that matched it (the program\'s messages: category flow; collectives\': coll-flow)')
@@ -355,6 +360,7 @@ export async function main(argv: readonly string[], io: Io = defaultIo): Promise
     .option('--per-source', "report each source's share of the delivered bandwidth")
     .option('--metrics', 'also measure the fabric over the window: link utilisation and credit stall per link class, hop and latency histograms, minimal-route share (and retransmissions per link class with --ber)')
     .option('--ber <rates>', 'bit-error rate of every router-to-router lane (link.ber); a comma list runs each rate, one row per rate and load')
+    .option('--faults <file>', FAULTS_HELP)
     .option('-s, --set <key=value>', 'set a machine parameter (repeatable)', collect, [])
     .option('--seed <s>', 'seed of the run', '1')
     .option('--json', 'print one JSON object')
@@ -448,6 +454,7 @@ function topoCommand(arg: string, opts: TopoCliOptions, io: Io): number {
 
 interface RunOptions {
   report?: string;
+  faults?: string;
   machine: string;
   nodes: string;
   ppn: string;
@@ -507,7 +514,8 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   if (nodes * ppn < app.minRanks) {
     throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
   }
-  const set = parseSets(withFidelity(opts.set, opts.fidelity), spec);
+  // the faults file's parameters first: --set overrides them
+  const set = { ...(opts.faults !== undefined ? readFaultsFile(opts.faults, spec) : {}), ...parseSets(withFidelity(opts.set, opts.fidelity), spec) };
   const config = resolveMachine(spec, nodes, { ...set }); // reports impossible sizes and bad parameters before any rank starts
   const chosen = parseKeyValues(opts.coll, '--coll');
   const collSelector = collSelectorArg(opts.collSelector);

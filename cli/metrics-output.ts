@@ -85,5 +85,10 @@ export function formatFabricMetrics(f: FabricMetrics, routing: string): string[]
       ),
     );
   }
+  const nf = f.nodeFaults;
+  if (nf) {
+    const dead = nf.dead.map((d) => `${d.node} (at ${d.atUs} us)`).join(', ') || 'none yet';
+    lines.push(`dead nodes: ${dead}; their NICs dropped ${nf.droppedPackets} packets, ${nf.timeouts} transactions to them timed out after ${nf.timeoutUs} us each`);
+  }
   return lines;
 }

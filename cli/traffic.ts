@@ -3,6 +3,7 @@ import { resolveMachine } from '../fabric/machine.ts';
 import { MAX_BER } from '../fabric/link-errors.ts';
 import { PATTERNS, runTraffic, sweepTraffic, type Pattern, type TrafficRow } from '../fabric/traffic.ts';
 import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber, seedOf } from './args.ts';
+import { readFaultsFile } from './faults-file.ts';
 import { loadMachine, parseSets } from './machine-arg.ts';
 import { formatFabricMetrics } from './metrics-output.ts';
 import { formatTable } from './table.ts';
@@ -13,6 +14,7 @@ const TRAFFIC_MAX_US = 10_000;
 /** Options of `phit traffic` as commander hands them over. */
 export interface TrafficCliOptions {
   machine: string;
+  faults?: string;
   nodes: string;
   pattern: string;
   load: string;
@@ -46,7 +48,8 @@ export function trafficCommand(opts: TrafficCliOptions, io: { out: (s: string) =
   const spec = loadMachine(opts.machine);
   if (!(PATTERNS as readonly string[]).includes(opts.pattern)) throw new RangeError(`--pattern ${opts.pattern}: valid: ${PATTERNS.join(', ')}`);
   const nodes = positiveInt('nodes', opts.nodes);
-  const set = parseSets(opts.set, spec);
+  // the faults file's parameters first: --set overrides them
+  const set = { ...(opts.faults !== undefined ? readFaultsFile(opts.faults, spec) : {}), ...parseSets(opts.set, spec) };
   if (opts.routing !== undefined) set['routing.algorithm'] = opts.routing;
   const bers = opts.ber === undefined ? null : parseBerList(opts.ber);
   if (bers !== null && !Object.hasOwn(spec.params, 'link.ber')) throw new RangeError(`--ber: machine ${spec.name} has no link-error parameters (link.ber and the keys beside it)`);

@@ -11,6 +11,7 @@ import { putRequestPhits } from './nic/packet-format.ts';
 import { FlowNetwork } from './flow/flow-network.ts';
 import { BteFlows } from './nic/bte-flow.ts';
 import { Nic, TxnTable, type NicParams } from './nic/nic.ts';
+import { NodeFaults, parseDeadNodes, type NodeFaultConfig } from './node-faults.ts';
 import { PacketPool } from './packet.ts';
 import { routerDistances, type PortGraph } from './topology/port-graph.ts';
 import { topologyMetrics } from './topology/metrics.ts';
@@ -118,6 +119,8 @@ export interface MachineConfig {
   /** Bit errors per link class and the link-level retry (link-errors.ts). */
   readonly linkErrors: LinkErrorConfig;
   readonly nic: NicParams;
+  /** The nodes that die and the NIC timeout that reports them (node-faults.ts). */
+  readonly faults: NodeFaultConfig;
   readonly cpu: CpuParams;
   readonly noise: NoiseParams;
   readonly mpi: MpiParams;
@@ -262,6 +265,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     rawLinkGBs: { link: rawOf('link'), ...(topology.kind === 'dragonfly' ? { optical: rawOf('optical') } : {}) },
     linkErrors: resolveLinkErrors(r),
     nic,
+    faults: nodeFaultsOf(r, nodes),
     cpu: {
       flopsPerPs: (r.number('cpu.gflops') * 1e9) / 1e12,
       memBytesPerPs: r.bytesPerPs('cpu.memBandwidth'),
@@ -303,6 +307,16 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
   };
 }
 
+/** The dead nodes (`faults.nodes`, none when the machine lacks the key) and the NIC timeout that reports them. */
+function nodeFaultsOf(r: ParamReader, nodes: number): NodeFaultConfig {
+  const deaths = r.has('faults.nodes') ? parseDeadNodes(String(r.raw('faults.nodes'))) : [];
+  for (const d of deaths) {
+    if (d.node >= nodes) throw new RangeError(`parameter faults.nodes: node ${d.node} is not a node of this ${nodes}-node machine (0..${nodes - 1})`);
+  }
+  if (deaths.length > 0 && !r.has('nic.timeout')) throw new RangeError('parameter faults.nodes: dead nodes need nic.timeout, the time an initiating NIC waits before failing a transaction');
+  return { deaths, timeoutPs: r.has('nic.timeout') ? r.timePs('nic.timeout') : 0 };
+}
+
 /** The fidelity parameters; coarse packets hold a whole number of hardware packets, at least one. */
 function fabricOf(r: ParamReader, maxPayload: number): FabricParams {
   const fidelity = r.string('fabric.fidelity') as Fidelity;
@@ -334,6 +348,8 @@ export interface Machine {
   readonly graph: PortGraph;
   readonly net: Network;
   readonly nics: readonly Nic[];
+  /** The dead nodes of the run and their timeouts. */
+  readonly faults: NodeFaults;
   /** The flow level's network (fidelity `flow`), or null. */
   readonly flows: FlowNetwork | null;
   /** Router-to-router hops between the routers of two nodes (shortest path). */
@@ -403,6 +419,12 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const txns = new TxnTable();
   const nics: Nic[] = [];
   for (let n = 0; n < config.nodes; n++) nics.push(new Nic(engine, net, txns, n, config.nic));
+  const faults = new NodeFaults(engine, config.nodes, config.faults);
+  for (const nic of nics) {
+    nic.peers = nics;
+    nic.faults = faults;
+    nic.deadPs = faults.deathPs[nic.node]!;
+  }
   let flowNet: FlowNetwork | null = null;
   if (config.fabric.fidelity === 'flow') {
     // large block transfers become flows over the same routes (the flow level)
@@ -422,6 +444,7 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
     graph,
     net,
     nics,
+    faults,
     flows: flowNet,
     hops: (a, b) => {
       const ra = graph.nodeRouter[a]!;

@@ -77,6 +77,17 @@ export interface FabricMetrics {
   readonly flows: FlowCounters | null;
   /** Per link class, retransmissions and replay time; only when some class has a bit-error rate (link.ber). */
   readonly linkErrors?: readonly LinkErrorMetrics[];
+  /** The dead nodes (faults.nodes) and what they cost; only when a node dies. */
+  readonly nodeFaults?: NodeFaultMetrics;
+}
+
+/** The dead nodes of a run: each with its time of death, the packets their NICs dropped and the transactions that timed out for them. */
+export interface NodeFaultMetrics {
+  readonly dead: readonly { readonly node: number; readonly atUs: number }[];
+  readonly droppedPackets: number;
+  readonly timeouts: number;
+  /** The NIC timeout (us) each of those transactions waited. */
+  readonly timeoutUs: number;
 }
 
 const round6 = (x: number): number => Number(x.toFixed(6));
@@ -125,6 +136,19 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
     routing: canRouteNonMinimally(machine.config.topology) ? { minimal: c.packets - c.nonMinimal, nonMinimal: c.nonMinimal } : null,
     flows: machine.flows ? machine.flows.counters() : null,
     ...(c.retry !== null ? { linkErrors: linkErrors(g, c, machine.net.params.links, durationPs) } : {}),
+    ...(machine.faults.any ? { nodeFaults: nodeFaultMetrics(machine) } : {}),
+  };
+}
+
+/** The dead nodes of `machine` (those dead by now) and the packets and transactions they cost. */
+function nodeFaultMetrics(machine: Machine): NodeFaultMetrics {
+  const f = machine.faults;
+  const now = machine.engine.now;
+  return {
+    dead: f.config.deaths.filter((d) => d.atPs <= now).map((d) => ({ node: d.node, atUs: d.atPs / 1e6 })),
+    droppedPackets: f.dropped,
+    timeouts: f.timeouts,
+    timeoutUs: f.config.timeoutPs / 1e6,
   };
 }
 

@@ -7,6 +7,7 @@ import { IncompleteCollectiveError } from './mpi/agreement.ts';
 import { checkAlgorithms, SELECTOR_NAMES, type AlgorithmChoice, type SelectorName } from './mpi/coll/index.ts';
 import { MpiWorld } from './mpi/core.ts';
 import { Mpi } from './mpi/mpi.ts';
+import { asNodeFailure, watchNodeDeaths } from './node-failure.ts';
 import { Proc } from './proc.ts';
 import { globalExitOf, Shmem } from './shmem/shmem.ts';
 import { ShmemJob } from './shmem/job.ts';
@@ -139,6 +140,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     });
   }
   const world = new MpiWorld(procs, config.mpi, opts.algorithms ?? {});
+  watchNodeDeaths(machine, procs, world);
   const heap = new SymmetricHeap(size);
   const view: MachineView = {
     name: config.name,
@@ -181,10 +183,11 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     const exit = globalExitOf(e);
     if (exit) throw exit;
     // a deadlock that comes from a collective some ranks never called is reported as that
-    const why = e instanceof DeadlockError ? world.incompleteCollective() : null;
-    throw why ? new IncompleteCollectiveError(why, (e as DeadlockError).timePs, (e as DeadlockError).blocked) : e;
+    const why = e instanceof DeadlockError && !machine.faults.any ? world.incompleteCollective() : null;
+    throw why ? new IncompleteCollectiveError(why, (e as DeadlockError).timePs, (e as DeadlockError).blocked) : asNodeFailure(machine, e);
   }
-  const why = world.incompleteCollective();
+  // a collective the ranks of a dead node never called is their failure, not the program's
+  const why = machine.faults.any ? null : world.incompleteCollective();
   if (why) throw new IncompleteCollectiveError(why, machine.engine.now, []);
   const endPs = finished.reduce((a, b) => Math.max(a, b), 0);
   return {

@@ -53,6 +53,8 @@ export class Thread {
   /** What the next resumption hands the thread: a value, or an error to throw (`failed`). */
   value: unknown = undefined;
   failed = false;
+  /** Why the thread was stopped from outside (its node died), or null. */
+  killed: string | null = null;
   constructor(
     readonly id: number,
     readonly label: string,
@@ -196,6 +198,19 @@ export class Engine implements EventHandler {
     thread.failed = true;
   }
 
+  /**
+   * Stops a thread that is not running (its node died): it never resumes, its pending call
+   * never returns, and the run no longer waits for it. `why` stays on the thread for reports.
+   */
+  kill(thread: Thread, why: string): void {
+    if (thread.state === ThreadState.Done || thread.state === ThreadState.Running) return;
+    if (thread.state === ThreadState.Ready) this.unwake(thread);
+    thread.state = ThreadState.Done;
+    thread.killed = why;
+    thread.resolve = null;
+    thread.reject = null;
+  }
+
   /** Suspends the thread for `ps` of simulated time (its clock advances by that much). */
   sleep(thread: Thread, ps: number, reason: WaitReason = 'compute'): Promise<void> {
     // the wake-up is queued first: suspending may run the event loop at once
@@ -333,6 +348,8 @@ export class Engine implements EventHandler {
   }
 
   private startThread(t: Thread, body: (thread: Thread) => Promise<void>): void {
+    // a thread killed before the run began never starts
+    if (t.state === ThreadState.Done) return;
     t.state = ThreadState.Running;
     this.running++;
     body(t).then(

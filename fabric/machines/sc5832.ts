@@ -3,6 +3,7 @@ import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts'
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import { linkErrorParams } from './link-error-params.ts';
+import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 002';
@@ -67,6 +68,7 @@ export const sc5832: MachineSpec = {
     'nic.smsgHeader': { value: '32B', help: 'message header', source: 'assumed' },
     'nic.smsgWindow': { value: 1, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: `assumed: ${S} §6.1 reads the eager curve as a round trip per packet, the cost per packet constant (K12)` },
     'nic.smsgAckDelay': { value: '700ns', help: 'time from a short-message packet landing to its acknowledgement leaving (the receiver taking it off its queue)', source: `assumed: fitted to ${S} §6.1 under load (K12): t_ohd about 3 us per eager packet at 512 B and 1 KiB, and 4 KiB almost twice the 1 KiB rate; the seed gives no figure for the receiver's time per packet` },
+    ...nodeFaultParams({ value: '1ms', source: 'assumed: 1 ms, as on Aries (seed 001 "Reliability": the initiating NIC times out the transaction), no value in this machine\'s seed' }),
     'host.bandwidth': { value: '6.4GB/s', help: 'node memory to DMA engine bandwidth', source: 'assumed: on-chip DMA engine' },
     'host.latency': { value: '60ns', help: 'processor <-> DMA engine latency', source: 'assumed: on-chip' },
     'host.writeOverhead': { value: '8B', help: 'overhead per memory write', source: 'assumed' },

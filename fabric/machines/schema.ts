@@ -9,6 +9,7 @@ import { CLOS_RANKS } from '../topology/clos.ts';
 import { COLL_SELECTORS } from './coll-selector.ts';
 import { FIDELITY_LEVELS } from './fidelity.ts';
 import { isBerText, MAX_BER, RETRY_PROTOCOLS } from '../link-errors.ts';
+import { isDeadNodesText } from '../node-faults.ts';
 import { ROUTINGS_BY_TOPOLOGY, TOPOLOGY_KINDS } from '../topology/topologies.ts';
 import { parseBandwidth, parseBytes, parseHz, parseTimePs } from '../units.ts';
 
@@ -36,6 +37,8 @@ export type ParamKind =
   | { readonly type: 'brokenLinks' }
   /** A bit-error rate, or class=rate items after an optional rate for the classes not named. */
   | { readonly type: 'ber' }
+  /** none, or node ids each with an optional @time, joined by commas. */
+  | { readonly type: 'deadNodes' }
   /** A word ("auto", "max", "nic") or a value of another kind. */
   | { readonly type: 'word'; readonly word: string; readonly meaning: string; readonly other: ParamKind };
 
@@ -136,6 +139,8 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = Object.freeze
   'nic.smsgHeader': all(size),
   'nic.smsgWindow': all(count),
   'nic.smsgAckDelay': all(time),
+  'nic.timeout': { kind: time, optional: true },
+  'faults.nodes': { kind: { type: 'deadNodes' }, optional: true },
   'host.bandwidth': all(bandwidth),
   'host.latency': all(time),
   'host.writeOverhead': all(size),
@@ -247,6 +252,8 @@ export function describeKind(kind: ParamKind, topology?: string): KindText {
       return { noun: `${kind.digits} hex digits`, expected: `exactly ${kind.digits} hex digits, e.g. ${'0'.repeat(kind.digits - 1)}f` };
     case 'brokenLinks':
       return { noun: 'a list of torus links', expected: 'none, or links like x+@1.2.3 (dimension, direction, router coordinates) joined by commas' };
+    case 'deadNodes':
+      return { noun: 'a list of nodes', expected: 'none, or node ids each with an optional @time of death, joined by commas, e.g. 3,12@2us' };
     case 'ber':
       return { noun: 'a bit-error rate', expected: `a rate from 0 to ${MAX_BER} for every link class, or class=rate items after an optional rate for the others, e.g. 1e-12,global=1e-9` };
     case 'word': {
@@ -370,6 +377,8 @@ function readsAs(kind: ParamKind, text: string, topology?: string): boolean {
       return text.trim() === 'none' || text.split(',').every((item) => /^[a-z][+-]@\d+(\.\d+)*$/.test(item.trim()));
     case 'ber':
       return isBerText(text);
+    case 'deadNodes':
+      return isDeadNodesText(text);
     case 'word':
       return text === kind.word || readsAs(kind.other, text, topology);
   }

@@ -3,6 +3,7 @@ import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts'
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import { linkErrorParams } from './link-error-params.ts';
+import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 001';
@@ -79,6 +80,7 @@ export const xc30: MachineSpec = {
     'nic.smsgHeader': { value: '32B', help: 'short-message (mailbox) header', source: 'assumed' },
     'nic.smsgWindow': { value: 0, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: 'assumed: the packets of a short message stream' },
     'nic.smsgAckDelay': { value: '0ns', help: 'time from a short-message packet landing to its acknowledgement leaving (the receiver taking it off its queue)', source: 'assumed: the NIC acknowledges at once' },
+    ...nodeFaultParams({ value: '1ms', source: 'seed 001 "Reliability": the initiating NIC times out a transaction whose packets were discarded; assumed 1 ms, the seed gives no value' }),
     'host.bandwidth': { value: '16GB/s', help: 'host interface (PCIe Gen3 x16) bandwidth per direction', source: `${S}: 16 GB/s peak (A7)` },
     'host.latency': { value: '90ns', help: 'host <-> NIC one-way latency', source: 'assumed: with dmapp.overhead, calibrated to the 0.8 us 8-byte put of seed 001 (A21)' },
     'host.writeOverhead': { value: '24B', help: 'overhead per transfer', source: `${S}: PCIe overheads are 24 bytes on every transfer (A7)` },

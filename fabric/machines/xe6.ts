@@ -3,6 +3,7 @@ import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts'
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import { linkErrorParams } from './link-error-params.ts';
+import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 004';
@@ -70,6 +71,7 @@ export const xe6: MachineSpec = {
     'nic.smsgHeader': { value: '32B', help: 'short-message (mailbox) header', source: 'assumed' },
     'nic.smsgWindow': { value: 0, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: 'assumed: the packets of a short message stream' },
     'nic.smsgAckDelay': { value: '0ns', help: 'time from a short-message packet landing to its acknowledgement leaving (the receiver taking it off its queue)', source: 'assumed: the NIC acknowledges at once' },
+    ...nodeFaultParams({ value: '1ms', source: 'assumed: 1 ms, as on Aries (seed 001 "Reliability": the initiating NIC times out the transaction), no value in this machine\'s seed' }),
     'host.bandwidth': { value: '9.6GB/s', help: 'host interface (HyperTransport 3) bandwidth per direction', source: `${S} §V.A: 16 bits, double data rate at 2400 MHz (§V: 1600-2600 MHz)` },
     'host.latency': { value: '120ns', help: 'host <-> NIC one-way latency', source: 'assumed: calibrates the put latency of §V.A' },
     'host.writeOverhead': { value: '12B', help: 'overhead per posted write', source: `${S} §V.A: 12 bytes per 64-byte FMA put; BTE 76-byte write` },

@@ -3,6 +3,7 @@ import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts'
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
 import { linkErrorParams } from './link-error-params.ts';
+import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
 
 const S = 'seed 000';
@@ -76,6 +77,7 @@ export const xt4: MachineSpec = {
     'nic.smsgHeader': { value: '32B', help: 'message header', source: 'assumed' },
     'nic.smsgWindow': { value: 0, help: 'packets of one short message in flight before an acknowledgement (0: no limit)', source: 'assumed: the packets of a short message stream' },
     'nic.smsgAckDelay': { value: '0ns', help: 'time from a short-message packet landing to its acknowledgement leaving (the receiver taking it off its queue)', source: 'assumed: the NIC acknowledges at once' },
+    ...nodeFaultParams({ value: '1ms', source: 'assumed: 1 ms, as on Aries (seed 001 "Reliability": the initiating NIC times out the transaction), no value in this machine\'s seed' }),
     'host.bandwidth': { value: '6.4GB/s', help: 'HyperTransport bandwidth per direction', source: 'assumed' },
     'host.latency': { value: '150ns', help: 'host <-> NIC latency', source: 'assumed' },
     'host.writeOverhead': { value: '12B', help: 'overhead per write', source: 'assumed' },

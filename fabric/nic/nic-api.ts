@@ -97,11 +97,13 @@ export const enum NicStatus {
   NoReceiveBuffer = 5,
   /** A BTE send is longer than the receive buffer it took: nothing written, the buffer is used up. */
   ReceiveOverflow = 6,
+  /** No response came back within the NIC timeout: the target node is dead (seed 001 "Reliability"). */
+  Timeout = 7,
 }
 
 /** Name of a status, for messages. */
 export function statusName(s: NicStatus): string {
-  return ['Ok', 'BadHandle', 'OutOfBounds', 'DomainRefused', 'Misaligned', 'NoReceiveBuffer', 'ReceiveOverflow'][s] ?? `status ${s}`;
+  return ['Ok', 'BadHandle', 'OutOfBounds', 'DomainRefused', 'Misaligned', 'NoReceiveBuffer', 'ReceiveOverflow', 'Timeout'][s] ?? `status ${s}`;
 }
 
 /** AMO operations of the AMO unit (seed 001 "Remote Memory Access", seed 004 §II.E). */

@@ -41,6 +41,10 @@ export class Txn {
   responsesLeft = 0;
   /** Short message: its window is full, the next packet waits for an acknowledgement. */
   windowWait = false;
+  /** Hardware packets whose responses are back. */
+  unitsBack = 0;
+  /** A packet went to a dead node: the transaction fails by the NIC timeout (its record is never reused). */
+  timedOut = false;
   deliveredAtTarget = 0;
   targetDoneAt = 0;
   status = NicStatus.Ok;
@@ -103,6 +107,8 @@ export class Txn {
     this.sent = 0;
     this.responsesLeft = 0;
     this.windowWait = false;
+    this.unitsBack = 0;
+    this.timedOut = false;
     this.deliveredAtTarget = 0;
     this.targetDoneAt = 0;
     this.status = NicStatus.Ok;

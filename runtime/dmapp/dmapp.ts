@@ -17,6 +17,7 @@ export class SyncId {
   /** @internal */ waited = false;
   /** @internal */ waiting = false;
   /** @internal */ result = 0n;
+  /** @internal What names the target in a timeout's message. */ dead = '';
   constructor(
     /** Name of the call that returned it, for messages. */
     readonly call: string,
@@ -78,6 +79,8 @@ export class Dmapp {
   private pending = 0;
   private waiting = false;
   private firstError: NicStatus = NicStatus.Ok;
+  /** What names the target of the first failed implicit operation when it timed out ('' otherwise). */
+  private firstDead = '';
   private allocs = 0;
   /** Made by `fork`: it shares the PE's heap and allocates nothing. */
   private forked = false;
@@ -333,7 +336,7 @@ export class Dmapp {
       h.waiting = false;
     }
     h.waited = true;
-    if (h.status !== NicStatus.Ok) throw new DmappError(DMAPP_RC.TRANSACTION_ERROR, `${h.call} failed with NIC status ${statusName(h.status)}`);
+    if (h.status !== NicStatus.Ok) throw new DmappError(DMAPP_RC.TRANSACTION_ERROR, `${h.call} failed with NIC status ${statusName(h.status)}${h.dead}`);
   }
 
   /** Whether a non-blocking operation has completed (DMAPP_RC_NOT_DONE otherwise); does not consume the handle. */
@@ -359,7 +362,7 @@ export class Dmapp {
     const e = this.firstError;
     if (e !== NicStatus.Ok) {
       this.firstError = NicStatus.Ok;
-      throw new DmappError(DMAPP_RC.TRANSACTION_ERROR, `a put, get or AMO failed with NIC status ${statusName(e)}`);
+      throw new DmappError(DMAPP_RC.TRANSACTION_ERROR, `a put, get or AMO failed with NIC status ${statusName(e)}${this.firstDead}`);
     }
   }
 
@@ -414,14 +417,20 @@ export class Dmapp {
       remoteOffset: offset,
       ...(amo ? { amo } : {}),
       onComplete: (s) => {
+        // a timeout: the target's node never answered (it is dead)
+        const dead = s === NicStatus.Timeout ? `: PE ${target} on node ${peer.node} did not answer within the NIC timeout (its node is dead)` : '';
         if (h) {
           h.done = true;
           h.status = s;
+          h.dead = dead;
           if (amo?.fetch && s === NicStatus.Ok) h.result = readUint(local, amo.width);
           if (h.waiting) this.proc.wake();
           return;
         }
-        if (s !== NicStatus.Ok && this.firstError === NicStatus.Ok) this.firstError = s;
+        if (s !== NicStatus.Ok && this.firstError === NicStatus.Ok) {
+          this.firstError = s;
+          this.firstDead = dead;
+        }
         if (--this.pending === 0 && this.waiting) this.proc.wake();
       },
     });

@@ -1,11 +1,12 @@
 import type { EventHandler } from '../../fabric/engine/engine.ts';
 import type { MpiParams } from '../../fabric/machine.ts';
-import { NicStatus } from '../../fabric/nic/nic.ts';
+import { NicStatus, statusName } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 import type { AlgorithmChoice } from './coll/index.ts';
 import { CollLedger, type RankNames } from './agreement.ts';
 import { ANY_SOURCE, ANY_TAG, matches, Msg, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
 import { Endpoint } from './endpoint.ts';
+import { PeerFailures } from './peer-failures.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
 
 const EMPTY = new Uint8Array(0);
@@ -81,13 +82,13 @@ export class MpiWorld implements EventHandler {
   private readonly eagerSent = (s: NicStatus, meta: unknown): void => {
     const m = meta as Msg;
     // a synchronous send completes on the receiver's ACK instead
-    if (!m.sync || s !== NicStatus.Ok) this.nicDone(m.req!, s, m.bytes);
+    if (!m.sync || s !== NicStatus.Ok) this.nicDone(m.req!, s, m.bytes, m.dst);
     m.req = null;
     m.buf = EMPTY;
   };
   private readonly rtsSent = (s: NicStatus, meta: unknown): void => {
     const m = meta as Msg;
-    if (s !== NicStatus.Ok) this.nicDone(m.req!, s, m.bytes);
+    if (s !== NicStatus.Ok) this.nicDone(m.req!, s, m.bytes, m.dst);
     m.req = null;
     m.buf = EMPTY;
   };
@@ -136,6 +137,8 @@ export class MpiWorld implements EventHandler {
   readonly id: number;
   /** Told about sends, matches and collective algorithms when a run is traced; null otherwise. */
   observer: MpiObserver | null = null;
+  /** The ranks known dead (their node died). */
+  readonly failures = new PeerFailures();
 
   constructor(
     readonly procs: readonly Proc[],
@@ -399,10 +402,22 @@ export class MpiWorld implements EventHandler {
       posted.req.canceller = null;
       // matched inside the call (which acts now, at the caller's own time): protocol work starts now
       this.deliver(me, a, posted, true);
+    } else if (this.failures.any && this.failures.errorFor(posted, me.proc.engine.now)) {
+      posted.req.fail(this.failures.errorFor(posted, me.proc.engine.now)!);
     } else {
       me.posted.push(posted);
       posted.req.canceller = this.cancelPosted;
     }
+  }
+
+  /**
+   * Rank `rank`, on `node`, died at `deathPs`: from `knownPs` (its death plus the NIC timeout)
+   * every receive from it that nothing can match any more fails, those posted then and those
+   * posted later.
+   */
+  peerDied(rank: number, node: number, deathPs: number, knownPs: number): void {
+    this.failures.add(rank, node, deathPs, knownPs);
+    this.runAt(this.procs[0]!, knownPs, () => this.failures.failPosted(this.eps, knownPs));
   }
 
   /**
@@ -496,9 +511,12 @@ export class MpiWorld implements EventHandler {
     }
   }
 
-  private nicDone(req: Request, s: NicStatus, bytes: number): void {
+  private nicDone(req: Request, s: NicStatus, bytes: number, dst: number): void {
     if (s === NicStatus.Ok) req.complete({ source: -1, tag: -1, count: 0, bytes });
-    else req.fail(new MpiError('MPI_ERR_OTHER', `network transfer failed with NIC status ${s}`));
+    else {
+      const dead = s === NicStatus.Timeout ? this.failures.describe(dst) : null;
+      req.fail(new MpiError('MPI_ERR_OTHER', dead ? `${req.what}: ${dead} did not answer within the NIC timeout` : `${req.what}: network transfer failed with NIC status ${statusName(s)}`));
+    }
   }
 
   /** A short message reached rank `to`'s mailbox. */
@@ -607,7 +625,7 @@ export class MpiWorld implements EventHandler {
           remoteHandle: env.handle,
           remoteOffset: 0,
           onComplete: (s) => {
-            if (s !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${s}`));
+            if (s !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `${p.req.what}: rendezvous get from ${this.failures.describe(env.src) ?? `rank ${env.src}`} failed with NIC status ${statusName(s)}`));
             else p.req.complete(status, P.recvOverheadPs + p.searchPs + unpacked(p, env.bytes));
             this.reply(me, env, 'fin');
           },
@@ -633,7 +651,7 @@ export class MpiWorld implements EventHandler {
           onComplete: (s) => {
             if (s !== NicStatus.Ok && failed === NicStatus.Ok) failed = s;
             if (--left > 0) return;
-            if (failed !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `rendezvous get failed with NIC status ${failed}`));
+            if (failed !== NicStatus.Ok) p.req.fail(new MpiError('MPI_ERR_OTHER', `${p.req.what}: rendezvous get from ${this.failures.describe(env.src) ?? `rank ${env.src}`} failed with NIC status ${statusName(failed)}`));
             else p.req.complete(status, P.recvOverheadPs + p.searchPs + unpacked(p, env.bytes));
             this.reply(me, env, 'fin');
           },

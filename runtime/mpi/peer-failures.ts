@@ -1,0 +1,62 @@
+import type { Endpoint } from './endpoint.ts';
+import type { Posted } from './message.ts';
+import { MpiError } from './request.ts';
+
+/** A dead rank as MPI learns of it: its node, when it died, and when the NIC timeout told the others. */
+interface DeadRank {
+  readonly node: number;
+  readonly deathPs: number;
+  readonly knownPs: number;
+}
+
+/** The words that name a dead peer in an error: `rank 3 (node 1, dead since 2.000 us)`. */
+export function deadPeerText(rank: number, node: number, deathPs: number): string {
+  return `rank ${rank} (node ${node}, dead since ${(deathPs / 1e6).toFixed(3)} us)`;
+}
+
+/**
+ * The ranks MPI knows are dead (their node died, and the NIC timeout has run out since): a
+ * receive from one of them cannot be satisfied, and fails with MPI_ERR_OTHER naming it, as a
+ * fault-aware MPI reports a failed peer instead of waiting for ever (ULFM's MPI_ERR_PROC_FAILED,
+ * reported here as MPI_ERR_OTHER). A message the rank sent before it died is still received.
+ */
+export class PeerFailures {
+  private readonly dead = new Map<number, DeadRank>();
+
+  /** Rank `rank` on `node` died at `deathPs`; the others know it from `knownPs`. */
+  add(rank: number, node: number, deathPs: number, knownPs: number): void {
+    this.dead.set(rank, { node, deathPs, knownPs });
+  }
+
+  /** Whether any rank has died. */
+  get any(): boolean {
+    return this.dead.size > 0;
+  }
+
+  /** The error of a receive from `source` at time `nowPs`, or null when `source` is not known dead then. */
+  errorFor(p: Posted, nowPs: number): MpiError | null {
+    const d = this.dead.get(p.source);
+    if (d === undefined || d.knownPs > nowPs) return null;
+    return new MpiError('MPI_ERR_OTHER', `${p.req.what}: ${deadPeerText(p.source, d.node, d.deathPs)} will never send; its node did not answer within the NIC timeout`);
+  }
+
+  /** Fails, at `nowPs`, every receive posted on a live endpoint of `eps` from a rank known dead then. */
+  failPosted(eps: readonly Endpoint[], nowPs: number): void {
+    for (const me of eps) {
+      if (me.proc.thread.done) continue;
+      for (let k = me.posted.length - 1; k >= 0; k--) {
+        const p = me.posted[k]!;
+        const e = this.errorFor(p, nowPs);
+        if (!e || p.req.done) continue;
+        me.posted.splice(k, 1);
+        p.req.fail(e);
+      }
+    }
+  }
+
+  /** The text naming a dead destination `rank` of a failed transfer, or null when it lives. */
+  describe(rank: number): string | null {
+    const d = this.dead.get(rank);
+    return d === undefined ? null : deadPeerText(rank, d.node, d.deathPs);
+  }
+}
