@@ -154,7 +154,8 @@ const MODELS: Readonly<Record<string, Readonly<Record<string, Model>>>> = {
     knomial: (T, n) => fan(T, 6, n) + fan(T, 3, n),
     // to rank 15 along 0 -> 8 -> 12 -> 14 -> 15, each rank sending to its children together
     segmentedBinomial: (T, n) => segTree(T, n, 16384, [4, 3, 2, 1]),
-    hierarchical: (T, n) => segTree(T, n, n, [4, 3, 2, 1]),
+    // one rank per node: the leaders' binomial tree alone
+    hierarchical: binomialBcast,
   },
   reduce: {
     binomial: binomialReduce,
@@ -166,8 +167,8 @@ const MODELS: Readonly<Record<string, Readonly<Record<string, Model>>>> = {
     // rank 0 is four levels below rank 15 (15 -> 7 -> 3 -> 1 -> 0); rank 15 sends the result to root 0
     inOrderBinary: (T, n) => segTree(T, n, n, [2, 2, 2, 2], true) + T.msg(n),
     knomial: (T, n) => segTree(T, n, n, [6, 3], true),
-    // one rank per node: the node phase copies, then the leaders' binomial reduce
-    hierarchical: (T, n) => T.cpy(n) + segTree(T, n, n, [4, 3, 2, 1], true),
+    // one rank per node: the leaders' binomial reduce alone
+    hierarchical: binomialReduce,
   },
   allreduce: {
     recursiveDoubling: binomialReduce,
@@ -310,8 +311,8 @@ const BANDS: Readonly<Record<string, Band>> = {
     [
       'barrier linear S',
       'barrier knomial S',
-      ...['chain', 'binaryTree', 'splitBinaryTree', 'knomial', 'segmentedBinomial', 'hierarchical'].flatMap((a) => [`bcast ${a} S`, `bcast ${a} L`]),
-      ...['chain', 'binaryTree', 'inOrderBinary', 'knomial', 'hierarchical'].flatMap((a) => [`reduce ${a} S`, `reduce ${a} L`]),
+      ...['chain', 'binaryTree', 'splitBinaryTree', 'knomial', 'segmentedBinomial'].flatMap((a) => [`bcast ${a} S`, `bcast ${a} L`]),
+      ...['chain', 'binaryTree', 'inOrderBinary', 'knomial'].flatMap((a) => [`reduce ${a} S`, `reduce ${a} L`]),
       ...['linearSync', 'hierarchical'].flatMap((a) => [`gather ${a} S`, `gather ${a} L`]),
     ].map((k) => [k, OVERLAP]),
   ),

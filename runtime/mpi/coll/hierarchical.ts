@@ -8,13 +8,11 @@
  */
 import { MpiError, type Request } from '../request.ts';
 import type { Op } from '../ops.ts';
-import { treeBcast } from './bcast-tree.ts';
 import { scatterChunks } from './chunks.ts';
 import { nodeLayout, subTransport, type NodeLayout } from './nodes.ts';
-import { rootedTreeReduce } from './reduce-tree.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { binomialTree, type TreeNode } from './trees.ts';
-import { alloc, chargeCopy, copy, recv, send, setAt, TAG, type Buf } from './util.ts';
+import { alloc, chargeCopy, combine, copy, recv, send, setAt, TAG, type Buf } from './util.ts';
 
 /** One rank's view of the layout: its node's ranks, its node's leader, the root's node and leader. */
 interface Place {
@@ -40,17 +38,26 @@ function binomialFrom(rank: number, n: number, root: number): TreeNode {
 }
 
 /**
+ * MPICH's binomial broadcast of the whole buffer from sub-rank `root`: a rank sends to its
+ * children one after another, the largest subtree first (MPIR_Bcast_intra_binomial).
+ */
+function* binomialBcast(t: CollTransport, buf: Buf, root: number, tag: number, what: string): Coll {
+  const node = binomialFrom(t.rank, t.size, root);
+  if (node.parent >= 0) yield recv(t, buf, 0, buf.length, node.parent, tag, what);
+  for (let i = node.children.length - 1; i >= 0; i--) yield send(t, buf, 0, buf.length, node.children[i]!, tag, what);
+}
+
+/**
  * Two-level broadcast (Cray MPT's SMP-aware bcast, MVAPICH2's MPIR_Bcast_MV2 two-level form):
  * the root sends the buffer to its node's leader, the leaders broadcast it over a binomial tree,
  * and each leader broadcasts it over a binomial tree of its node's other ranks (the root, which
- * has the data, sits the node phase out).
+ * has the data, sits the node phase out); both trees as MPICH's binomial broadcast.
  */
 export function* bcastHierarchical(t: CollTransport, buf: Buf, root: number): Coll {
   const p = place(t, root);
   const me = t.rank;
   const what = `bcast(hierarchical, root ${root})`;
   const count = buf.length;
-  const whole = Math.max(count, 1);
   if (root !== p.rootLeader) {
     if (me === root) yield send(t, buf, 0, count, p.rootLeader, TAG.bcast + 11, what);
     else if (me === p.rootLeader) yield recv(t, buf, 0, count, root, TAG.bcast + 11, what);
@@ -58,20 +65,37 @@ export function* bcastHierarchical(t: CollTransport, buf: Buf, root: number): Co
   const leaders = p.layout.leaders;
   if (me === p.leader && leaders.length > 1) {
     const sub = subTransport(t, leaders);
-    yield* treeBcast(sub, buf, binomialFrom(sub.rank, sub.size, p.rootNode), whole, TAG.bcast + 12, what);
+    yield* binomialBcast(sub, buf, p.rootNode, TAG.bcast + 12, what);
   }
   const members = p.node.filter((r) => r === p.leader || r !== root);
   if (members.length > 1 && members.includes(me)) {
     const sub = subTransport(t, members);
-    yield* treeBcast(sub, buf, binomialFrom(sub.rank, sub.size, 0), whole, TAG.bcast + 13, what);
+    yield* binomialBcast(sub, buf, 0, TAG.bcast + 13, what);
   }
+}
+
+/**
+ * MPICH's binomial reduce into `acc` (the rank's data on entry, the result at sub-rank `root`):
+ * a rank receives its children's partial results one after another, the smallest subtree first,
+ * combines each as it comes and sends the result to its parent (MPIR_Reduce_intra_binomial, for
+ * a commutative op). `tmp` is scratch of acc's length.
+ */
+function* binomialReduce(t: CollTransport, op: Op, acc: Buf, tmp: Buf, root: number, tag: number, what: string): Coll {
+  const node = binomialFrom(t.rank, t.size, root);
+  const count = acc.length;
+  for (const c of node.children) {
+    yield recv(t, tmp, 0, count, c, tag, what);
+    yield combine(t, op, acc, tmp, false);
+  }
+  if (node.parent >= 0) yield send(t, acc, 0, count, node.parent, tag, what);
 }
 
 /**
  * Two-level reduce (MVAPICH2's MPIR_Reduce_two_level_helper_MV2, Cray MPT's SMP-aware reduce):
  * a binomial reduce of each node's ranks to their leader, a binomial reduce of the leaders'
- * results to the root's leader, which sends the result to the root if it is another rank. The
- * nodes' ranks need not be contiguous, so the op must be commutative.
+ * results to the root's leader, which sends the result to the root if it is another rank; both
+ * as MPICH's binomial reduce. The nodes' ranks need not be contiguous, so the op must be
+ * commutative.
  */
 export function* reduceHierarchical(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, op: Op, root: number): Coll {
   const p = place(t, root);
@@ -82,20 +106,18 @@ export function* reduceHierarchical(t: CollTransport, sendBuf: Buf, recvBuf: Buf
     if (!recvBuf) throw new MpiError('MPI_ERR_BUFFER', `${what}: the root needs a receive buffer`);
     if (recvBuf.length < count) throw new MpiError('MPI_ERR_COUNT', `${what}: the root's receive buffer holds ${recvBuf.length} elements, fewer than the ${count} sent`);
   }
-  const whole = Number.MAX_SAFE_INTEGER;
-  const isLeader = me === p.leader;
   const out = me === root ? recvBuf!.subarray(0, count) : null;
-  // the leader's node result, and the root leader's final one
-  const partial = isLeader ? (p.layout.leaders.length === 1 && out ? out : alloc(t, sendBuf, count)) : null;
-  yield* rootedTreeReduce(subTransport(t, p.node), sendBuf, partial, op, 0, binomialTree, whole, TAG.reduce + 12, what);
-  if (!isLeader) {
-    if (me === root) yield recv(t, out!, 0, count, p.rootLeader, TAG.reduce + 13, what);
+  // a leader that is the root combines into the receive buffer
+  const acc = out && me === p.leader ? out : alloc(t, sendBuf, count);
+  yield copy(t, acc, 0, sendBuf, 0, count);
+  const tmp = alloc(t, sendBuf, count);
+  if (p.node.length > 1) yield* binomialReduce(subTransport(t, p.node), op, acc, tmp, 0, TAG.reduce + 12, what);
+  if (me !== p.leader) {
+    if (out) yield recv(t, out, 0, count, p.rootLeader, TAG.reduce + 13, what);
     return;
   }
-  const leaders = subTransport(t, p.layout.leaders);
-  const result = me === p.rootLeader ? (out ?? alloc(t, sendBuf, count)) : null;
-  if (partial !== out) yield* rootedTreeReduce(leaders, partial!, result, op, p.rootNode, binomialTree, whole, TAG.reduce + 14, what);
-  if (me === p.rootLeader && root !== me) yield send(t, result!, 0, count, root, TAG.reduce + 13, what);
+  if (p.layout.leaders.length > 1) yield* binomialReduce(subTransport(t, p.layout.leaders), op, acc, tmp, p.rootNode, TAG.reduce + 14, what);
+  if (me === p.rootLeader && root !== me) yield send(t, acc, 0, count, root, TAG.reduce + 13, what);
 }
 
 /** Element offset of each node's blocks when the nodes are packed in the order `order` (length P + 1). */
