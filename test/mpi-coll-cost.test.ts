@@ -111,22 +111,64 @@ const halving: Model = (T, n) => sum(LG, (k) => T.msg(n / 2 ** (k + 1)) + T.red(
 /** Recursive doubling (or binomial gather/scatter) of blocks n/p, 2n/p, ... n/2. */
 const doubling: Model = (T, n) => sum(LG, (k) => T.msg((n / P) * 2 ** k));
 const ring: Model = (T, n) => (P - 1) * T.msg(n / P);
+/** k sends of m bytes each posted together by one rank, serialized as the model does (OVERLAP bands). */
+const fan = (T: Terms, k: number, m: number): number => k * T.msg(m);
+/**
+ * A segmented tree (Open MPI's generic bcast, segment s): the first segment crosses the tree's
+ * levels, each level a fan of `fans[i]` sends; the other ceil(n/s) - 1 segments follow at the rate
+ * of the widest fan. With `red`, every received segment is also combined (the reduce).
+ */
+const segTree = (T: Terms, n: number, s: number, fans: readonly number[], red = false): number => {
+  const s1 = Math.min(n, s);
+  const k = Math.ceil(n / s);
+  const w = Math.max(...fans);
+  const stage = (f: number, m: number): number => fan(T, f, m) + (red ? f * T.red(m) : 0);
+  return (k - 1) * stage(w, s) + fans.reduce((acc, f) => acc + stage(f, s1), 0) + (red ? T.cpy(n) : 0);
+};
 
 const MODELS: Readonly<Record<string, Readonly<Record<string, Model>>>> = {
   barrier: {
     dissemination: (T) => LG * T.msg(0),
     recursiveDoubling: (T) => LG * T.msg(0),
+    linear: (T) => 2 * (P - 1) * T.msg(0),
+    doubleRing: (T) => 2 * P * T.msg(0),
+    tree: (T) => 2 * LG * T.msg(0),
+    // log4 16 = 2 rounds of three messages each way
+    knomial: (T) => 2 * fan(T, 3, 0),
+    // one rank per node: the leaders' dissemination alone
+    hierarchical: (T) => LG * T.msg(0),
   },
   bcast: {
     binomial: binomialBcast,
     scatterRecursiveDoubling: (T, n) => doubling(T, n) + doubling(T, n),
     scatterRing: (T, n) => doubling(T, n) + ring(T, n),
     linear: (T, n) => (P - 1) * T.msg(n),
+    // chains of 4, 4, 4, 3 ranks below the root
+    chain: (T, n) => segTree(T, n, 16384, [4, 1, 1, 1]),
+    pipeline: (T, n) => segTree(T, n, 16384, Array<number>(P - 1).fill(1)),
+    // to rank 15: levels of the binary tree 0 -> 1 -> 3 -> 7 -> 15
+    binaryTree: (T, n) => segTree(T, n, 16384, [2, 2, 2, 2]),
+    // one element: the binary tree; else each half (n/2) down a subtree of depth 4, then the swap
+    splitBinaryTree: (T, n) => (n <= 8 ? segTree(T, n, 1024, [2, 2, 2, 2]) : segTree(T, n / 2, 1024, [2, 2, 2, 2]) + T.msg(n / 2)),
+    // root 0 sends to 1, 2, 3, 4, 8, 12; rank 12 to 13, 14, 15
+    knomial: (T, n) => fan(T, 6, n) + fan(T, 3, n),
+    // to rank 15 along 0 -> 8 -> 12 -> 14 -> 15, each rank sending to its children together
+    segmentedBinomial: (T, n) => segTree(T, n, 16384, [4, 3, 2, 1]),
+    // one rank per node: the leaders' binomial tree alone
+    hierarchical: binomialBcast,
   },
   reduce: {
     binomial: binomialReduce,
     rabenseifner: (T, n) => 2 * T.cpy(n) + halving(T, n) + doubling(T, n),
     linear: (T, n) => T.cpy(n) + (P - 1) * (T.msg(n) + T.red(n)),
+    chain: (T, n) => segTree(T, n, 65536, [4, 1, 1, 1], true),
+    pipeline: (T, n) => segTree(T, n, 65536, Array<number>(P - 1).fill(1), true),
+    binaryTree: (T, n) => segTree(T, n, 32768, [2, 2, 2, 2], true),
+    // rank 0 is four levels below rank 15 (15 -> 7 -> 3 -> 1 -> 0); rank 15 sends the result to root 0
+    inOrderBinary: (T, n) => segTree(T, n, n, [2, 2, 2, 2], true) + T.msg(n),
+    knomial: (T, n) => segTree(T, n, n, [6, 3], true),
+    // one rank per node: the leaders' binomial reduce alone
+    hierarchical: binomialReduce,
   },
   allreduce: {
     recursiveDoubling: binomialReduce,
@@ -177,10 +219,16 @@ const MODELS: Readonly<Record<string, Readonly<Record<string, Model>>>> = {
   gather: {
     binomial: (T, n) => T.cpy(n / P) + doubling(T, n),
     linear: (T, n) => T.cpy(n / P) + ring(T, n),
+    // a go-ahead and the first 1 KiB per rank in turn; the rests meanwhile
+    linearSync: (T, n) => T.cpy(n / P) + (P - 1) * (T.msg(0) + T.msg(Math.min(n / P, 1024))) + (n / P > 1024 ? (P - 1) * T.msg(n / P - 1024) : 0),
+    // one rank per node: every leader to the root at once, then the blocks into rank order
+    hierarchical: (T, n) => T.cpy(n / P) + ring(T, n) + T.cpy(n),
   },
   scatter: {
     binomial: (T, n) => doubling(T, n) + T.cpy(n / P),
     linear: (T, n) => T.cpy(n / P) + ring(T, n),
+    // one rank per node: the root packs the blocks node by node, then the leaders' binomial scatter
+    hierarchical: (T, n) => T.cpy(n) + doubling(T, n) + T.cpy(n / P),
   },
   scan: {
     recursiveDoubling: (T, n) => 2 * T.cpy(n) + LG * (T.msg(n) + 2 * T.red(n)),
@@ -289,6 +337,15 @@ const BANDS: Readonly<Record<string, Band>> = {
   'scatter linear L': OVERLAP,
   'reduceScatterBlock reduceScatterv S': OVERLAP,
   'reduceScatterBlock reduceScatterv L': OVERLAP,
+  ...Object.fromEntries(
+    [
+      'barrier linear S',
+      'barrier knomial S',
+      ...['chain', 'binaryTree', 'splitBinaryTree', 'knomial', 'segmentedBinomial'].flatMap((a) => [`bcast ${a} S`, `bcast ${a} L`]),
+      ...['chain', 'binaryTree', 'inOrderBinary', 'knomial'].flatMap((a) => [`reduce ${a} S`, `reduce ${a} L`]),
+      ...['linearSync', 'hierarchical'].flatMap((a) => [`gather ${a} S`, `gather ${a} L`]),
+    ].map((k) => [k, OVERLAP]),
+  ),
   'allgather recursiveDoubling L': LINKS,
   'allreduce recursiveDoubling L': LINKS,
   'scan recursiveDoubling L': LINKS,

@@ -1,6 +1,8 @@
 import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Request } from '../request.ts';
+import { BCAST_TREES } from './bcast-tree.ts';
 import { doublingChunks, ringChunks, scatterChunks } from './chunks.ts';
+import { bcastHierarchical } from './hierarchical.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { partOffset, recv, send, TAG, type Buf } from './util.ts';
 
@@ -70,4 +72,11 @@ export const BCAST: AlgorithmSpecs<'bcast'> = {
   scatterRecursiveDoubling: { fn: bcastScatterRecursiveDoubling, origin: 'MPICH', cost: '2·lg p·α + 2·(p-1)/p·nβ', help: 'van de Geijn: binomial scatter + recursive-doubling allgather' },
   scatterRing: { fn: bcastScatterRing, origin: 'MPICH', cost: '(lg p + p - 1)·α + 2·(p-1)/p·nβ', help: 'van de Geijn: binomial scatter + ring allgather' },
   linear: { fn: bcastLinear, origin: 'Open MPI', cost: '(p-1)·(α + nβ)', help: 'the root sends to every rank' },
+  ...BCAST_TREES,
+  hierarchical: {
+    fn: bcastHierarchical,
+    origin: 'Cray MPT',
+    cost: '(ceil(lg P) + ceil(lg(p/P)) + 1)·(α + nβ)',
+    help: "root to its node's leader, binomial tree among the leaders, binomial tree within each node",
+  },
 };

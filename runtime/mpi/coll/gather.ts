@@ -1,5 +1,6 @@
 import type { AlgorithmSpecs } from './algorithm.ts';
 import { MpiError, type Request } from '../request.ts';
+import { gatherHierarchical } from './hierarchical.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, chargeCopy, copy, recv, send, setAt, TAG, type Buf } from './util.ts';
 
@@ -72,6 +73,47 @@ function* gathervLinearWith(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null,
 }
 
 /**
+ * First-segment bytes of the synchronized linear gather: Open MPI's fixed rules
+ * (ompi_coll_tuned_gather_intra_dec_fixed) take 1 KiB for blocks of 6,000 to 92,160 bytes and
+ * 32 KiB above.
+ */
+export const GATHER_FIRST_SEGMENT_BYTES = 1024;
+
+const EMPTY = new Uint8Array(0);
+
+/**
+ * Open MPI's linear gather with synchronization (ompi_coll_base_gather_intra_linear_sync): the
+ * root takes the ranks one after another: it posts the receive of a rank's first segment
+ * (`firstBytes`), sends the rank a zero-byte go-ahead, posts the receive of the rest and waits
+ * for the first segment before the next rank; the rests arrive together at the end. A rank
+ * waits for its go-ahead, then sends its first segment and the rest.
+ */
+export function* gatherLinearSync(t: CollTransport, sendBuf: Buf, recvBuf: Buf | null, root: number, firstBytes: number = GATHER_FIRST_SEGMENT_BYTES): Coll {
+  const n = t.size;
+  const c = sendBuf.length;
+  const first = Math.min(c, Math.max(1, Math.floor(firstBytes / sendBuf.BYTES_PER_ELEMENT)));
+  const what = `gather(linear sync, root ${root})`;
+  const tag = TAG.gather + 2;
+  if (t.rank !== root) {
+    yield t.irecv(EMPTY, root, tag, `${what}: waiting for the go-ahead from ${root}`);
+    if (first > 0) yield send(t, sendBuf, 0, first, root, tag + 1, what);
+    if (c > first) yield send(t, sendBuf, first, c - first, root, tag + 2, what);
+    return;
+  }
+  const out = rootBuffer(what, recvBuf);
+  const rest: Request[] = [];
+  for (let r = 0; r < n; r++) {
+    if (r === root) continue;
+    const head = first > 0 ? recv(t, out, r * c, first, r, tag + 1, what) : null;
+    const go = t.isend(EMPTY, r, tag, `${what}: go-ahead to ${r}`);
+    if (c > first) rest.push(recv(t, out, r * c + first, c - first, r, tag + 2, what));
+    yield head ? [go, head] : go;
+  }
+  yield copy(t, out, root * c, sendBuf, 0, c);
+  yield rest;
+}
+
+/**
  * Binomial gatherv: as the binomial gather, but subtrees differ in size, so each child first
  * sends its subtree's element count (one Float64), then the packed blocks. `counts` and `displs`
  * matter at the root only, as in MPI.
@@ -119,6 +161,13 @@ export function* gathervBinomial(t: CollTransport, sendBuf: Buf, recvBuf: Buf | 
 export const GATHER: AlgorithmSpecs<'gather'> = {
   binomial: { fn: gatherBinomial, origin: 'MPICH', cost: 'ceil(lg p)·α + (p-1)/p·nβ', help: 'binomial tree, subtrees packed' },
   linear: { fn: gatherLinear, origin: 'Open MPI', cost: '(p-1)·α + (p-1)/p·nβ', help: 'the root receives from every rank at once' },
+  linearSync: {
+    fn: gatherLinearSync,
+    origin: 'Open MPI',
+    cost: '2·(p-1)·α + (p-1)/p·nβ, first segment 1 KiB',
+    help: 'the root gives each rank a go-ahead in turn and takes its first 1 KiB before the next; the rests arrive together',
+  },
+  hierarchical: { fn: gatherHierarchical, origin: 'MVAPICH2', cost: '(max ranks per node + P)·α + nβ', help: "node ranks to their leader, leaders to the root's leader, which sends to the root" },
 };
 
 /** The gatherv's algorithms (n: the whole gathered result). */

@@ -1,6 +1,8 @@
 import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Op } from '../ops.ts';
 import { MpiError, type Request } from '../request.ts';
+import { reduceHierarchical } from './hierarchical.ts';
+import { REDUCE_TREES } from './reduce-tree.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, combine, copy, exchange, Fold, partOffset, recv, send, TAG, type Buf } from './util.ts';
 
@@ -143,4 +145,12 @@ export const REDUCE: AlgorithmSpecs<'reduce'> = {
   binomial: { fn: reduceBinomial, origin: 'MPICH', cost: 'ceil(lg p)·(α + nβ + nγ)', help: 'binomial tree (rooted at 0 and forwarded for non-commutative ops)' },
   rabenseifner: { fn: reduceRabenseifner, commutativeOnly: true, origin: 'MPICH', cost: '2·lg p·α + 2·(p-1)/p·nβ + (p-1)/p·nγ', help: 'reduce-scatter by recursive halving + binomial gather' },
   linear: { fn: reduceLinear, origin: 'Open MPI', cost: '(p-1)·(α + nβ + nγ)', help: 'the root receives from every rank and combines in rank order' },
+  ...REDUCE_TREES,
+  hierarchical: {
+    fn: reduceHierarchical,
+    commutativeOnly: true,
+    origin: 'MVAPICH2',
+    cost: '(ceil(lg(p/P)) + ceil(lg P))·(α + nβ + nγ) + α + nβ',
+    help: "binomial reduce within each node to its leader, binomial reduce among the leaders to the root's leader, result to the root",
+  },
 };

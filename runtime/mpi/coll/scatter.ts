@@ -1,5 +1,6 @@
 import type { AlgorithmSpecs } from './algorithm.ts';
 import { MpiError, type Request } from '../request.ts';
+import { scatterHierarchical } from './hierarchical.ts';
 import type { Coll, CollTransport } from './transport.ts';
 import { alloc, chargeCopy, copy, recv, send, setAt, TAG, type Buf } from './util.ts';
 
@@ -128,6 +129,12 @@ export function* scattervBinomial(t: CollTransport, sendBuf: Buf | null, counts:
 export const SCATTER: AlgorithmSpecs<'scatter'> = {
   binomial: { fn: scatterBinomial, origin: 'MPICH', cost: 'ceil(lg p)·α + (p-1)/p·nβ', help: 'binomial tree, subtrees packed' },
   linear: { fn: scatterLinear, origin: 'Open MPI', cost: '(p-1)·α + (p-1)/p·nβ', help: 'the root sends to every rank at once' },
+  hierarchical: {
+    fn: scatterHierarchical,
+    origin: 'MVAPICH2',
+    cost: '(ceil(lg P) + ceil(lg(p/P)) + 1)·α + 2·nβ',
+    help: "root to its node's leader, binomial scatter of the nodes' parts among the leaders, binomial scatter within each node",
+  },
 };
 
 /** The scatterv's algorithms (n: the root's whole buffer). */
