@@ -23,12 +23,23 @@ export interface ChannelMap {
   readonly kindOvh: Int32Array;
 }
 
-/** Wires the channels of graph g with timing `params`; throws a RangeError for a link class without parameters or more than 254 classes. */
-export function channelMap(g: PortGraph, params: NetworkParams): ChannelMap {
+/** A link kind with lanes lost: link class `linkClass` at (lanes - lost) / lanes of its bandwidth. */
+export interface DegradedKind {
+  readonly linkClass: number;
+  /** Fraction of the class's bandwidth left, in (0, 1). */
+  readonly share: number;
+}
+
+/**
+ * Wires the channels of graph g with timing `params`, plus kinds for links with lanes lost
+ * (`degraded`, numbered after NIC injection; a channel takes one when its lanes fail); throws a
+ * RangeError for a link class without parameters or more than 256 kinds.
+ */
+export function channelMap(g: PortGraph, params: NetworkParams, degraded: readonly DegradedKind[] = []): ChannelMap {
   const nGP = g.routers * g.radix;
   const nChan = nGP + g.nodes;
   const nLinkKinds = params.links.length;
-  if (nLinkKinds + 2 > 256) throw new RangeError(`${nLinkKinds} link classes: at most 254`);
+  if (nLinkKinds + 2 + degraded.length > 256) throw new RangeError(`${nLinkKinds} link classes and ${degraded.length} degraded link kinds: at most 254 in all`);
   const kindEject = nLinkKinds;
   const kindInject = nLinkKinds + 1;
   const chanDown = new Int32Array(nChan).fill(-1);
@@ -57,8 +68,9 @@ export function channelMap(g: PortGraph, params: NetworkParams): ChannelMap {
     chanDown,
     upChan,
     chanKind,
-    kindPhitPs: Float64Array.from([...params.links.map((l) => l.phitPs), params.ejectPhitPs, params.injectPhitPs]),
-    kindLatPs: Float64Array.from([...params.links.map((l) => l.latencyPs), params.ejectLatencyPs, params.injectLatencyPs]),
-    kindOvh: Int32Array.from([...params.links.map((l) => l.overheadPhits), 0, 0]),
+    // a link with lanes lost serializes its phits over the lanes left
+    kindPhitPs: Float64Array.from([...params.links.map((l) => l.phitPs), params.ejectPhitPs, params.injectPhitPs, ...degraded.map((d) => params.links[d.linkClass]!.phitPs / d.share)]),
+    kindLatPs: Float64Array.from([...params.links.map((l) => l.latencyPs), params.ejectLatencyPs, params.injectLatencyPs, ...degraded.map((d) => params.links[d.linkClass]!.latencyPs)]),
+    kindOvh: Int32Array.from([...params.links.map((l) => l.overheadPhits), 0, 0, ...degraded.map((d) => params.links[d.linkClass]!.overheadPhits)]),
   };
 }

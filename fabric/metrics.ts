@@ -77,6 +77,19 @@ export interface FabricMetrics {
   readonly flows: FlowCounters | null;
   /** Per link class, retransmissions and replay time; only when some class has a bit-error rate (link.ber). */
   readonly linkErrors?: readonly LinkErrorMetrics[];
+  /** Reroutes around failed links and routers and the network's pauses to compute new routes; only when the machine has faults (faults.*). */
+  readonly faults?: FaultMetrics;
+}
+
+/** What failures did to routing (Network.faultCounters over the window). */
+export interface FaultMetrics {
+  /** Packets that left their routing for an up*\/down* detour. */
+  readonly detours: number;
+  /** Routing decisions that took another link or route draw because a link was down. */
+  readonly masked: number;
+  /** Pauses of the whole network to compute new routes, and their total (us). */
+  readonly quiesces: number;
+  readonly quiesceUs: number;
 }
 
 const round6 = (x: number): number => Number(x.toFixed(6));
@@ -125,6 +138,7 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
     routing: canRouteNonMinimally(machine.config.topology) ? { minimal: c.packets - c.nonMinimal, nonMinimal: c.nonMinimal } : null,
     flows: machine.flows ? machine.flows.counters() : null,
     ...(c.retry !== null ? { linkErrors: linkErrors(g, c, machine.net.params.links, durationPs) } : {}),
+    ...(c.faults !== null ? { faults: { detours: c.faults.detours, masked: c.faults.masked, quiesces: c.faults.quiesces, quiesceUs: round6(c.faults.quiescePs / 1e6) } } : {}),
   };
 }
 

@@ -42,6 +42,19 @@ export interface NetworkCounters {
   readonly nonMinimal: number;
   /** Retransmissions and replay time per link class, when some class has link errors; null otherwise. */
   readonly retry: RetryCounters | null;
+  /** Reroutes around failed links and routers, when the machine has faults; null otherwise. */
+  readonly faults: FaultCounters | null;
+}
+
+/** What failures did to routing over a measurement window. */
+export interface FaultCounters {
+  /** Packets that left their topology's routing for an up*\/down* detour around a failed link or router. */
+  readonly detours: number;
+  /** Routing decisions that took another link of a group because some of its links were down. */
+  readonly masked: number;
+  /** Times the network quiesced to compute new routes, and their total pause (ps). */
+  readonly quiesces: number;
+  readonly quiescePs: number;
 }
 
 /**
@@ -98,7 +111,7 @@ export class NetworkCollector {
   }
 
   /** A copy of the counters at `now`, open stalls closed then. */
-  snapshot(now: number, retry: RetryCounters | null): NetworkCounters {
+  snapshot(now: number, retry: RetryCounters | null, faults: FaultCounters | null): NetworkCounters {
     const stallPs = Float64Array.from(this.stall);
     for (let c = 0; c < stallPs.length; c++) {
       const since = this.stallSince[c]!;
@@ -115,6 +128,7 @@ export class NetworkCollector {
       latencyMaxPs: this.latMax,
       nonMinimal: this.nonMin,
       retry,
+      faults,
     };
   }
 

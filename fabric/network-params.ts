@@ -2,8 +2,10 @@
  * What a packet-level network (network.ts) is built from and what it offers the NICs attached to
  * it: timing and buffering in ps and phits, arbitration, endpoints.
  */
+import type { DegradedKind } from './channel-map.ts';
 import type { LinkErrorParams } from './link-errors.ts';
 import type { PacketPool } from './packet.ts';
+import type { FaultRouting } from './routing/fault-routing.ts';
 
 /** Timing and buffering of a network, already in ps and phits. */
 export interface NetworkParams {
@@ -37,6 +39,32 @@ export interface NetworkParams {
    * packets bound for another. Otherwise the input buffer's credits are shared by its queues.
    */
   readonly voq?: boolean;
+  /** VCs of the topology's routing when escape VCs sit above them (fault detours): a class's first VC is class * classVcs / 2. Absent: vcs. */
+  readonly classVcs?: number;
+  /** Link, lane and router failures (faults.ts) and the routing that masks them; absent: none. */
+  readonly faults?: NetworkFaults;
+}
+
+/** What the network does about failures: the fault-aware routing, the link kinds of lanes lost, and the fault sets in time order. */
+export interface NetworkFaults {
+  readonly routing: FaultRouting;
+  readonly degraded: readonly DegradedKind[];
+  readonly steps: readonly FaultStep[];
+  /** How long the network pauses to compute new routes (ps). */
+  readonly quiescePausePs: number;
+}
+
+/** The fault set from time `atPs` on. */
+export interface FaultStep {
+  readonly atPs: number;
+  /** Per global port and per router: 1 = down. */
+  readonly ports: Uint8Array;
+  readonly routers: Uint8Array;
+  /** Channels whose lanes fail now, and the degraded kind (index into NetworkFaults.degraded) each takes. */
+  readonly laneChannels: readonly number[];
+  readonly laneKinds: readonly number[];
+  /** True when this step cuts the last link between two routers: the network quiesces and computes new routes. */
+  readonly quiesce: boolean;
 }
 
 /**

@@ -3,14 +3,14 @@ import { channelMap } from './channel-map.ts';
 import { CreditLedger } from './credit-ledger.ts';
 import { LinkRetry } from './link-retry.ts';
 import { queueLayout } from './queue-layout.ts';
-import { NetworkCollector, type NetworkCounters } from './network-collector.ts';
-import type { AgeArbitration, Endpoint, HopListener, NetworkAccess, NetworkParams } from './network-params.ts';
+import { NetworkCollector, type FaultCounters, type NetworkCounters } from './network-collector.ts';
+import type { AgeArbitration, Endpoint, HopListener, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
 import type { PacketPool } from './packet.ts';
 import { modU32, type BoundRoute, type LoadView, type NextPort, type RouteChoice } from './routing/routing.ts';
 import { PORT_NODE, type PortGraph } from './topology/port-graph.ts';
 
-export type { AgeArbitration, Endpoint, HopListener, LinkParams, NetworkAccess, NetworkParams } from './network-params.ts';
-export { LATENCY_EDGES_PS, type NetworkCounters } from './network-collector.ts';
+export type { AgeArbitration, Endpoint, FaultStep, HopListener, LinkParams, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
+export { LATENCY_EDGES_PS, type FaultCounters, type NetworkCounters } from './network-collector.ts';
 
 
 
@@ -22,6 +22,7 @@ const enum Ev {
   Arrive = 0,
   Try = 1,
   Deliver = 2,
+  Fault = 3,
 }
 const enum K {
   /** Load counts one unit per 16 phits waiting in the downstream buffer (as well as per waiting request). */
@@ -130,6 +131,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   delivered = 0;
   /** Optional hop tracer. */
   onHop: HopListener | null = null;
+  /** A class's first VC is class * classBase. */
+  private readonly classBase: number;
+  /** Failures and their routing, or null. */
+  readonly faults: NetworkFaults | null;
+  /** Times the network quiesced to compute new routes, as [start, end) spans (ps). */
+  readonly quiesces: { readonly startPs: number; readonly endPs: number }[] = [];
   /** The opt-in metrics collector (enableMetrics), or null while off. */
   private m: NetworkCollector | null = null;
 
@@ -160,15 +167,18 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.downPhits = new Int32Array(nChan);
     this.rr = new Int32Array(nChan);
     this.tryAt = new Float64Array(nChan).fill(-1);
-    const map = channelMap(g, params);
+    const faults = params.faults;
+    const map = channelMap(g, params, faults?.degraded ?? []);
     this.chanDown = map.chanDown;
     this.upChan = map.upChan;
     this.chanKind = map.chanKind;
     this.kindPhitPs = map.kindPhitPs;
     this.kindLatPs = map.kindLatPs;
     this.kindOvh = map.kindOvh;
-    const nLinkKinds = params.links.length;
-    this.retry = params.links.some((l) => l.errors !== undefined && l.errors.ber > 0) ? new LinkRetry(params.links.map((l) => l.errors), nLinkKinds + 2, engine.seed) : null;
+    // a link with lanes lost errs as its class does
+    const errs = [...params.links.map((l) => l.errors), undefined, undefined, ...(faults?.degraded ?? []).map((d) => params.links[d.linkClass]!.errors)];
+    this.retry = params.links.some((l) => l.errors !== undefined && l.errors.ber > 0) ? new LinkRetry(errs, errs.length, engine.seed) : null;
+    this.classBase = (params.classVcs ?? nv) >> 1;
     this.groupRot = new Uint16Array(nChan);
     this.grants = new Uint8Array(nChan);
     if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
@@ -200,6 +210,39 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         for (let v = 0; v < nv; v++) this.credits[this.poolOf(inj * nv + v, 0)] = params.injectBufferPhits;
       }
     }
+    this.faults = faults ?? null;
+    if (faults) {
+      // failures from the start are in place before the run; later ones are events
+      faults.steps.forEach((st, i) => {
+        if (st.atPs <= engine.now) this.applyFault(i);
+        else engine.at(st.atPs, this.id, Ev.Fault, i);
+      });
+    }
+  }
+
+  /**
+   * Fault set `i` takes effect now: the routing masks its links and routers from now on, links
+   * with lanes lost serialize over the lanes left, and where a failure cuts the last link between
+   * two routers every channel pauses for the quiesce time while new routes are computed. A packet
+   * already granted a link (or routed onto it) when the link fails still crosses it (assumed: the
+   * link's retry buffer drains before it goes down).
+   */
+  private applyFault(i: number): void {
+    const f = this.faults!;
+    const st = f.steps[i]!;
+    f.routing.setDown(st.ports, st.routers);
+    const kind0 = this.params.links.length + 2;
+    st.laneChannels.forEach((c, k) => {
+      this.chanKind[c] = kind0 + st.laneKinds[k]!;
+    });
+    if (!st.quiesce) return;
+    const now = this.engine.now;
+    const until = now + f.quiescePausePs;
+    this.quiesces.push({ startPs: now, endPs: until });
+    for (let c = 0; c < this.nChan; c++) {
+      if (this.busyUntil[c]! < until) this.busyUntil[c] = until;
+      if (this.reqHead[c] !== -1) this.scheduleTry(c, until);
+    }
   }
 
   /**
@@ -222,6 +265,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** Zeroes the collector's counters from now on (a measurement window); stalls under way restart now. */
   resetMetrics(): void {
     this.m?.reset(this.engine.now);
+    this.faultBase = this.faultCounters();
     this.onMetricsReset?.();
     this.retry?.resetCounters();
   }
@@ -232,8 +276,21 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   /** A copy of the collector's counters at the current time; throws if enableMetrics() was not called. */
   metricsCounters(): NetworkCounters {
     if (this.m === null) throw new Error('network metrics are off: call enableMetrics() before the run');
-    return this.m.snapshot(this.engine.now, this.retry === null ? null : this.retry.snapshot());
+    const f = this.faultCounters();
+    const b = this.faultBase;
+    const faults = f === null || b === null ? null : { detours: f.detours - b.detours, masked: f.masked - b.masked, quiesces: f.quiesces - b.quiesces, quiescePs: f.quiescePs - b.quiescePs };
+    return this.m.snapshot(this.engine.now, this.retry === null ? null : this.retry.snapshot(), faults);
   }
+
+  /** Reroutes and pauses since the start of the run (pauses counted once begun), or null without faults. */
+  faultCounters(): FaultCounters | null {
+    if (this.faults === null) return null;
+    const r = this.faults.routing;
+    let ps = 0;
+    for (const q of this.quiesces) ps += Math.min(q.endPs, this.engine.now) - q.startPs;
+    return { detours: r.detours, masked: r.masked, quiesces: this.quiesces.length, quiescePs: ps };
+  }
+  private faultBase: FaultCounters | null = null;
 
   /** Attaches the endpoint (NIC) of a node. */
   attach(node: number, ep: Endpoint): void {
@@ -264,7 +321,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     pk.hops[p] = 0;
     // a response reuses its request's packet: its route starts afresh
     pk.startRoute(p, this.engine.rng.nextU32());
-    pk.vc[p] = pk.vcClass[p]! * (this.nv >> 1);
+    pk.vc[p] = pk.vcClass[p]! * this.classBase;
     pk.at[p] = this.nGP + node;
     this.enqueue(p);
   }
@@ -327,6 +384,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
       case Ev.Try:
         if (this.tryAt[arg] === this.engine.now) this.tryAt[arg] = -1;
         this.tryOut(arg);
+        break;
+      case Ev.Fault:
+        this.applyFault(arg);
         break;
       case Ev.Deliver: {
         this.delivered++;

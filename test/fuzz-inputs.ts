@@ -105,6 +105,8 @@ export function badKindValue(kind: ParamKind): fc.Arbitrary<string> {
     case 'ber':
       // rates outside [0, 1e-3], non-numbers, and link classes no machine has
       return fc.oneof(words, fc.constantFrom('-1e-9', '2e-3', '1', '1e400', 'nosuch=1e-9', '1e-9,nosuch=1e-9', '=1e-9', '1e-9,', ...PROTO_NAMES.map((p) => `${p}=1e-9`)));
+    case 'faults':
+      return fc.constantFrom('1:', ':2', '1:2,', '1:2@', 'a:b', '1-2', '1:2/x', '1:2:3', 'nonee', ...PROTO_NAMES);
   }
 }
 
