@@ -1,5 +1,14 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { checkDeadlockFreedom } from '../fabric/deadlock.ts';
+import { downAt, parseFaults } from '../fabric/faults.ts';
 import { buildMachine, machineSpec, resolveMachine, type Machine } from '../fabric/machine.ts';
+import { FaultRouting } from '../fabric/routing/fault-routing.ts';
+import { bindRoute, pickRouting } from '../fabric/routing/routing.ts';
+import { torusRouting } from '../fabric/routing/torus-routing.ts';
+import { buildTorus } from '../fabric/topology/torus.ts';
 import { putRequestPhits } from '../fabric/nic/packet-format.ts';
 import { Prng } from '../fabric/engine/prng.ts';
 import { phit } from './helpers.ts';
@@ -194,4 +203,48 @@ describe('link failures on every machine: data checks pass, time is no shorter, 
       }
     });
   }
+});
+
+describe('detours keep the channel dependency graph acyclic', () => {
+  it('dimension order on a 4x4 torus with every +x link of a column failed: packets detour on escape VCs and the graph has no cycle', () => {
+    const g = buildTorus({ dims: [4, 4], links: [1, 1], nodesPerRouter: 1 });
+    const route = bindRoute(g, pickRouting(torusRouting, 'torus', 'dor'));
+    const vcs = torusRouting.vcs;
+    // the x+ link of every router in column x = 1 (port numbers read off the graph)
+    const items: string[] = [];
+    for (let r = 0; r < g.routers; r++) {
+      if (g.coords[2 * r] !== 1) continue;
+      for (let q = 0; q < g.radix; q++) if (g.peerRouter[r * g.radix + q] === r + 1) items.push(`${r}:${q}`);
+    }
+    expect(items).toHaveLength(4);
+    const f = parseFaults({ links: items.join(','), routers: 'none', lanes: 'none' }, g, g.classNames.map(() => 1), 0);
+    const down = downAt(f, g, 0);
+    const fr = new FaultRouting(g, route, vcs);
+    fr.setDown(down.ports, down.routers);
+    const check = checkDeadlockFreedom(g, fr.route, fr.vcs, { salts: 2, classVcs: vcs });
+    expect(check.cycle).toBeNull();
+    expect(fr.detours).toBeGreaterThan(0);
+    // the escape VCs carry the detours: channels on VC vcs and vcs + 1 are in the graph
+    expect(check.channels).toBeGreaterThan(checkDeadlockFreedom(g, route, vcs, { salts: 2 }).channels);
+  });
+});
+
+describe('a mid-run cut shows in the timeline', () => {
+  it('xe6: every link between routers 0 and 1 failing at 10 us is a 10 ms "quiesce" span of the network process', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'phit-faults-'));
+    try {
+      const m = machine('xe6', 16);
+      const g = m.graph;
+      const items: string[] = [];
+      for (let q = 0; q < g.radix; q++) if (g.peerRouter[q] === 1) items.push(`0:${q}@10us`);
+      const file = join(dir, 't.json');
+      const r = await phit('run', 'halo3d', '--machine', 'xe6', '--nodes', '16', '--param', 'iterations=2', '--param', 'computeUs=5', '--set', `faults.links=${items.join(',')}`, '--trace', file);
+      expect(r.code, r.err.join('\n')).toBe(0);
+      const trace = JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: { name: string; ts: number; dur?: number; pid: number }[] };
+      const spans = trace.traceEvents.filter((e) => e.name.startsWith('quiesce'));
+      expect(spans).toEqual([expect.objectContaining({ ts: 10, dur: 10_000, pid: 16 })]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
