@@ -60,7 +60,7 @@ function pairLinks(m: Machine, item: string): string[] {
 /** Runs halo3d and returns its simulated time (us), its check and the fault line of --metrics. */
 async function halo(name: string, nodes: number, set: Record<string, string>): Promise<{ us: number; check: string; faults: string }> {
   const sets = Object.entries(set).flatMap(([k, v]) => ['--set', `${k}=${v}`]);
-  const r = await phit('run', 'halo3d', '--machine', name, '--nodes', String(nodes), '--param', 'iterations=3', '--param', 'computeUs=5', ...sets, '--metrics');
+  const r = await phit('run', 'halo3d', '--machine', name, '--nodes', String(nodes), '--param', 'iterations=3', '--param', 'computeUs=5', '--param', 'nx=8', '--param', 'ny=8', '--param', 'nz=8', ...sets, '--metrics');
   const text = r.out.join('\n');
   expect(r.code, r.err.join('\n') + text).toBe(0);
   const us = Number(/simulated time ([\d.]+) us/.exec(text)?.[1]);
