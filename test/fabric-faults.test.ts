@@ -205,6 +205,16 @@ describe('link failures on every machine: data checks pass, time is no shorter, 
   }
 });
 
+describe('router failures', () => {
+  it('xc30: routers 5 (from the start) and 6 (at 20 us), which carry no nodes on 16 nodes, fail: data checked, one pause for the cut links of router 6', async () => {
+    const base = await halo('xc30', 16, {});
+    const r = await halo('xc30', 16, { 'faults.routers': '5,6@20us' });
+    expect(r.check).toBe('passed');
+    expect(r.faults).toMatch(/ 1 network pauses to compute new routes \(10000 us\)/);
+    expect(r.us).toBeGreaterThan(base.us + 10_000 * 0.999);
+  });
+});
+
 describe('detours keep the channel dependency graph acyclic', () => {
   it('dimension order on a 4x4 torus with every +x link of a column failed: packets detour on escape VCs and the graph has no cycle', () => {
     const g = buildTorus({ dims: [4, 4], links: [1, 1], nodesPerRouter: 1 });
