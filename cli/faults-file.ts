@@ -1,8 +1,7 @@
 /**
  * `--faults FILE`: a YAML (or JSON) file of the faults of a run, turned into machine parameters:
  * `ber` (link.ber: one rate, or a rate per link class), `nodes` (faults.nodes: node deaths with
- * their times), and `links`, `routers`, `lanes` (faults.links, faults.routers, faults.lanes, where
- * the build has them). Every bad key or value is one line naming the file, the key and what is
+ * their times), and `links`, `routers`, `lanes` (faults.links, faults.routers, faults.lanes). Every bad key or value is one line naming the file, the key and what is
  * allowed.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -52,7 +51,7 @@ export function readFaultsFile(path: string, spec: MachineSpec): Record<string, 
     if (!Object.hasOwn(FAULT_KEYS, key)) throw bad(`unknown key "${key}"; allowed: ${keys}`);
     const param = FAULT_KEYS[key as keyof typeof FAULT_KEYS];
     if (!Object.hasOwn(spec.params, param)) {
-      throw bad(key === 'ber' || key === 'nodes' ? `${key}: machine ${spec.name} has no ${param} parameter` : `${key}: link, router and lane failures are not in this build (no ${param} parameter)`);
+      throw bad(`${key}: machine ${spec.name} has no ${param} parameter`);
     }
     const text = key === 'ber' ? berText(value, bad) : key === 'nodes' ? nodesText(value, bad) : listText(key, value, bad);
     const problem = checkParam(param, text, String(spec.params['topology.kind']?.value ?? ''));

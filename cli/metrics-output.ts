@@ -66,6 +66,10 @@ export function formatFabricMetrics(f: FabricMetrics, routing: string): string[]
       ? `routing ${routing}: minimal only`
       : `routing ${routing}: ${pct(f.routing.minimal / (f.routing.minimal + f.routing.nonMinimal || 1))}% of packets minimal (${f.routing.nonMinimal} non-minimal)`,
   );
+  if (f.faults) {
+    const x = f.faults;
+    lines.push(`faults: ${x.detours} packets detoured around failed links or routers, ${x.masked} routing choices masked a failed link, ${x.quiesces} network pauses to compute new routes (${x.quiesceUs} us)`);
+  }
   if (f.flows !== null) lines.push(`flows: ${f.flows.transfers} block transfers carried as flows (${f.flows.bytes} bytes, in the link utilisation above), rates solved ${f.flows.solves} times`);
   if (f.linkErrors) {
     const perHop = f.linkErrors.some((c) => c.controlErrors > 0);

@@ -22,6 +22,8 @@ export interface DeadlockCheckOptions {
   /** Largest number of router pairs walked (default: all). */
   readonly maxPairs?: number;
   readonly seed?: number;
+  /** VCs of the topology's routing when escape VCs sit above them (fault detours): a class starts at class * classVcs / 2. Default: vcs. */
+  readonly classVcs?: number;
 }
 
 /**
@@ -59,7 +61,7 @@ export function checkDeadlockFreedom(g: PortGraph, route: BoundRoute, vcs: numbe
         pool.src[p] = src;
         pool.dst[p] = dst;
         pool.vcClass[p] = cls;
-        pool.vc[p] = cls * (vcs >> 1);
+        pool.vc[p] = cls * ((opts.classVcs ?? vcs) >> 1);
         pool.startRoute(p, rng.nextU32());
         const load = s % 2 === 0 ? idle : random;
         let r = g.nodeRouter[src]!;

@@ -12,6 +12,7 @@ import { FlowNetwork } from './flow/flow-network.ts';
 import { BteFlows } from './nic/bte-flow.ts';
 import { Nic, TxnTable, type NicParams } from './nic/nic.ts';
 import { NodeFaults, parseDeadNodes, type NodeFaultConfig } from './node-faults.ts';
+import { setupFaults, type FaultConfig } from './fault-setup.ts';
 import { PacketPool } from './packet.ts';
 import { routerDistances, type PortGraph } from './topology/port-graph.ts';
 import { topologyMetrics } from './topology/metrics.ts';
@@ -120,12 +121,16 @@ export interface MachineConfig {
   readonly linkErrors: LinkErrorConfig;
   readonly nic: NicParams;
   /** The nodes that die and the NIC timeout that reports them (node-faults.ts). */
-  readonly faults: NodeFaultConfig;
+  readonly nodeFaults: NodeFaultConfig;
   readonly cpu: CpuParams;
   readonly noise: NoiseParams;
   readonly mpi: MpiParams;
   readonly dmapp: DmappParams;
   readonly fabric: FabricParams;
+  /** Link, lane and router failures (faults.*; fault-setup.ts), as text until the graph is built. */
+  readonly faults: FaultConfig;
+  /** Lanes of one link of each family (link.lanes, optical.lanes). */
+  readonly lanes: { readonly link: number; readonly optical?: number };
 }
 
 /** Most nodes a run may have: ten times the largest seed machine (the Cray XC's 92,544), so that sizes are checked before anything is allocated. */
@@ -264,8 +269,15 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
     links: { link: linkOf('link'), ...(topology.kind === 'dragonfly' ? { optical: linkOf('optical') } : {}) },
     rawLinkGBs: { link: rawOf('link'), ...(topology.kind === 'dragonfly' ? { optical: rawOf('optical') } : {}) },
     linkErrors: resolveLinkErrors(r),
+    faults: {
+      links: r.has('faults.links') ? r.string('faults.links') : 'none',
+      routers: r.has('faults.routers') ? r.string('faults.routers') : 'none',
+      lanes: r.has('faults.lanes') ? r.string('faults.lanes') : 'none',
+      quiescePausePs: r.has('faults.quiescePause') ? r.timePs('faults.quiescePause') : 0,
+    },
+    lanes: { link: r.int('link.lanes'), ...(topology.kind === 'dragonfly' ? { optical: r.int('optical.lanes') } : {}) },
     nic,
-    faults: nodeFaultsOf(r, nodes),
+    nodeFaults: nodeFaultsOf(r, nodes),
     cpu: {
       flopsPerPs: (r.number('cpu.gflops') * 1e9) / 1e12,
       memBytesPerPs: r.bytesPerPs('cpu.memBandwidth'),
@@ -411,15 +423,22 @@ export function rawLinkGBs(config: MachineConfig, className: string): number {
 export function buildMachine(config: MachineConfig, seed = 1): Machine {
   const engine = new Engine(seed);
   const { graph, route, vcs, nextPort, spreadRoute } = buildTopology(config.topology);
+  const what = `routing ${config.topology.routing} on ${config.topologySummary}`;
   // refuse a routing that can deadlock before anything runs (a sample of pairs on large systems)
-  assertDeadlockFree(`routing ${config.topology.routing} on ${config.topologySummary}`, graph, route, vcs, { maxPairs: 4096, salts: 2 });
+  assertDeadlockFree(what, graph, route, vcs, { maxPairs: 4096, salts: 2 });
+  const lanesByClass = graph.classNames.map((c) => (linkFamily(config.topology, c) === 'optical' ? (config.lanes.optical ?? config.lanes.link) : config.lanes.link));
+  const faulty = setupFaults(config.faults, graph, route, vcs, lanesByClass, what, config.network.voq === true);
   // a coarse packet carries the payload of all the hardware packets it stands for
   const pool = new PacketPool(config.nic.format.maxPayloadBytes * config.nic.coarseUnits);
-  const net = new Network(engine, graph, route, { ...config.network, vcs, links: linksByClass(config, graph) }, pool, nextPort);
+  const links = linksByClass(config, graph);
+  // with faults, detours make a packet's next output unknown upstream: crosspoint credits are pooled per input
+  const net = faulty
+    ? new Network(engine, graph, faulty.route, { ...config.network, vcs: faulty.vcs, classVcs: faulty.classVcs, faults: faulty.faults, links }, pool)
+    : new Network(engine, graph, route, { ...config.network, vcs, links }, pool, nextPort);
   const txns = new TxnTable();
   const nics: Nic[] = [];
   for (let n = 0; n < config.nodes; n++) nics.push(new Nic(engine, net, txns, n, config.nic));
-  const faults = new NodeFaults(engine, config.nodes, config.faults);
+  const faults = new NodeFaults(engine, config.nodes, config.nodeFaults);
   for (const nic of nics) {
     nic.peers = nics;
     nic.faults = faults;
@@ -428,7 +447,7 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   let flowNet: FlowNetwork | null = null;
   if (config.fabric.fidelity === 'flow') {
     // large block transfers become flows over the same routes (the flow level)
-    const flows = new BteFlows(new FlowNetwork({ engine, graph, route, params: flowParams(net.params, putRequestPhits(config.nic.format, config.nic.format.maxPayloadBytes)), format: config.nic.format, routeSamples: spreadRoute ? 32 : 4, sampleLoads: graph.topology === 'torus', ...(spreadRoute ? { spreadRoute } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
+    const flows = new BteFlows(new FlowNetwork({ engine, graph, route, params: flowParams({ ...net.params, vcs },  putRequestPhits(config.nic.format, config.nic.format.maxPayloadBytes)), format: config.nic.format, routeSamples: spreadRoute ? 32 : 4, sampleLoads: graph.topology === 'torus', ...(spreadRoute ? { spreadRoute } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
     for (const nic of nics) {
       nic.flows = flows;
       nic.peers = nics;

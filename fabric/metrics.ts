@@ -77,6 +77,8 @@ export interface FabricMetrics {
   readonly flows: FlowCounters | null;
   /** Per link class, retransmissions and replay time; only when some class has a bit-error rate (link.ber). */
   readonly linkErrors?: readonly LinkErrorMetrics[];
+  /** Reroutes around failed links and routers and the network's pauses to compute new routes; only when the machine has faults (faults.*). */
+  readonly faults?: FaultMetrics;
   /** The dead nodes (faults.nodes) and what they cost; only when a node dies. */
   readonly nodeFaults?: NodeFaultMetrics;
 }
@@ -88,6 +90,17 @@ export interface NodeFaultMetrics {
   readonly timeouts: number;
   /** The NIC timeout (us) each of those transactions waited. */
   readonly timeoutUs: number;
+}
+
+/** What failures did to routing (Network.faultCounters over the window). */
+export interface FaultMetrics {
+  /** Packets that left their routing for an up*\/down* detour. */
+  readonly detours: number;
+  /** Routing decisions that took another link or route draw because a link was down. */
+  readonly masked: number;
+  /** Pauses of the whole network to compute new routes, and their total (us). */
+  readonly quiesces: number;
+  readonly quiesceUs: number;
 }
 
 const round6 = (x: number): number => Number(x.toFixed(6));
@@ -136,6 +149,7 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
     routing: canRouteNonMinimally(machine.config.topology) ? { minimal: c.packets - c.nonMinimal, nonMinimal: c.nonMinimal } : null,
     flows: machine.flows ? machine.flows.counters() : null,
     ...(c.retry !== null ? { linkErrors: linkErrors(g, c, machine.net.params.links, durationPs) } : {}),
+    ...(c.faults !== null ? { faults: { detours: c.faults.detours, masked: c.faults.masked, quiesces: c.faults.quiesces, quiesceUs: round6(c.faults.quiescePs / 1e6) } } : {}),
     ...(machine.faults.any ? { nodeFaults: nodeFaultMetrics(machine) } : {}),
   };
 }

@@ -1,123 +1,18 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
-import type { LinkErrorParams } from './link-errors.ts';
-import { LinkRetry, type RetryCounters } from './link-retry.ts';
+import { channelMap } from './channel-map.ts';
+import { CreditLedger } from './credit-ledger.ts';
+import { LinkRetry } from './link-retry.ts';
+import { queueLayout } from './queue-layout.ts';
+import { NetworkCollector, type FaultCounters, type NetworkCounters } from './network-collector.ts';
+import type { AgeArbitration, Endpoint, HopListener, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
 import type { PacketPool } from './packet.ts';
 import { modU32, type BoundRoute, type LoadView, type NextPort, type RouteChoice } from './routing/routing.ts';
-import { PORT_NODE, routerDistances, type PortGraph } from './topology/port-graph.ts';
+import { PORT_NODE, type PortGraph } from './topology/port-graph.ts';
 
-/** Timing and buffering of a network, already in ps and phits. */
-export interface NetworkParams {
-  /** VCs per port (from the routing table). */
-  readonly vcs: number;
-  /** From a head's arrival at a router input to its eligibility for an output (ps). */
-  readonly routerLatencyPs: number;
-  /** Router-to-router link timing, indexed by the port graph's link class. */
-  readonly links: readonly LinkParams[];
-  /** NIC -> router channel: phit time and latency (ps). */
-  readonly injectPhitPs: number;
-  readonly injectLatencyPs: number;
-  /** Router -> NIC channel: phit time and latency (ps). */
-  readonly ejectPhitPs: number;
-  readonly ejectLatencyPs: number;
-  /** Router input buffer per port per VC (phits). */
-  readonly inputBufferPhits: number;
-  /** NIC receive buffer per VC (phits). */
-  readonly ejectBufferPhits: number;
-  /** Router buffer per VC behind a node port (phits): all the tiles a NIC injects through. */
-  readonly injectBufferPhits: number;
-  /** Age-based output arbitration (SeaStar); absent: round-robin only. */
-  readonly age?: AgeArbitration;
-  /**
-   * One queue per input port, VC and output (virtual output queues, as behind a crosspoint
-   * switch): a packet is routed when it arrives and waits only behind packets bound for the same
-   * output. Absent or false: one FIFO per input port and VC, whose head alone is routed (a packet
-   * bound for a free output can wait behind one whose output is busy). With source routes (a
-   * NextPort given to the constructor) the router upstream knows each packet's output here and
-   * holds credits per queue, as for crosspoint buffers: a full queue for one output does not stop
-   * packets bound for another. Otherwise the input buffer's credits are shared by its queues.
-   */
-  readonly voq?: boolean;
-}
+export type { AgeArbitration, Endpoint, FaultStep, HopListener, LinkParams, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
+export { LATENCY_EDGES_PS, type FaultCounters, type NetworkCounters } from './network-collector.ts';
 
-/**
- * SeaStar age-based arbitration (seed 000, "Key parameters associated with age-based
- * arbitration"): a packet ages one step per `clockPeriodPs` in the network plus a bias per hop
- * (requests and responses separately), saturating at 255; each output keeps a 6-bit grant
- * counter that indexes the 64-entry `select` mix (1 = grant the oldest, 0 = round-robin).
- */
-export interface AgeArbitration {
-  readonly select: Uint8Array;
-  readonly clockPeriodPs: number;
-  readonly requestBias: number;
-  readonly responseBias: number;
-}
 
-/** Timing of one class of router-to-router link. */
-export interface LinkParams {
-  /** Serialization time of one phit, link-layer efficiency included (ps). */
-  readonly phitPs: number;
-  /** Wire and SerDes latency (ps). */
-  readonly latencyPs: number;
-  /** Link-layer phits added to every packet (CRC, sideband, idle). */
-  readonly overheadPhits: number;
-  /** Bit errors and their link-level retry (link-errors.ts); absent: the class never errs. */
-  readonly errors?: LinkErrorParams;
-}
-
-/** What the network hands delivered packets to (the NIC of a node). */
-export interface Endpoint {
-  /** The packet's tail has reached the node at the current time. */
-  deliver(p: number): void;
-}
-
-/** What an endpoint (a NIC, a traffic generator) sees of the network it is attached to. */
-export interface NetworkAccess {
-  readonly pkts: PacketPool;
-  attach(node: number, ep: Endpoint): void;
-  inject(node: number, p: number, tailPs?: number): void;
-  ejectCredit(node: number, vc: number, phits: number, atPs: number): void;
-}
-
-/** Listener for hop-level tracing; only called when set. */
-export type HopListener = (p: number, channel: number, startPs: number) => void;
-
-/**
- * Edges of the packet-latency bins (ps): 0, then the R10 preferred numbers (1, 1.25, 1.6, 2, 2.5,
- * 3.15, 4, 5, 6.3, 8) times 100 ps up to 100 ms, log-spaced about 26 % apart. The last bin,
- * [80 ms, 100 ms), also holds any longer latency.
- */
-export const LATENCY_EDGES_PS: readonly number[] = (() => {
-  const mantissas = [100, 125, 160, 200, 250, 315, 400, 500, 630, 800];
-  const edges = [0];
-  for (let scale = 1; scale <= 1e8; scale *= 10) for (const m of mantissas) edges.push(m * scale);
-  edges.push(1e11);
-  return edges;
-})();
-
-/**
- * What the opt-in collector (Network.enableMetrics) has counted since it was enabled or last
- * reset. Per-channel arrays are indexed like the network's channels (router output ports, then
- * NIC injection channels).
- */
-export interface NetworkCounters {
-  /** Simulated time the counters start at (ps). */
-  readonly sincePs: number;
-  /** Per channel: serialization time of the packets sent on it (ps). */
-  readonly busyPs: Float64Array;
-  /** Per channel: time requests waited at it while it was free but none had credits (ps), open stalls closed at the current time. */
-  readonly stallPs: Float64Array;
-  /** Delivered packets by router-to-router hop count. */
-  readonly hopCounts: Float64Array;
-  /** Delivered packets by latency bin (LATENCY_EDGES_PS). */
-  readonly latencyCounts: Float64Array;
-  readonly packets: number;
-  readonly latencySumPs: number;
-  readonly latencyMaxPs: number;
-  /** Delivered packets whose route was non-minimal (see Network.enableMetrics). */
-  readonly nonMinimal: number;
-  /** Retransmissions and replay time per link class, when some class has link errors; null otherwise. */
-  readonly retry: RetryCounters | null;
-}
 
 /**
  * The network's constants, as const enums so that they compile to literals: a module-level
@@ -127,13 +22,11 @@ const enum Ev {
   Arrive = 0,
   Try = 1,
   Deliver = 2,
+  Fault = 3,
 }
 const enum K {
   /** Load counts one unit per 16 phits waiting in the downstream buffer (as well as per waiting request). */
   LoadPhitsShift = 4,
-  /** A pending credit return holds its phits and, above them, its pool's offset in its channel (VC and slot). */
-  PcSlotShift = 24,
-  PcPhits = (1 << PcSlotShift) - 1,
   /** A waiting request's record (rq) takes 1 << RqShift numbers. */
   RqShift = 2,
 }
@@ -165,24 +58,22 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   readonly nv: number;
   private readonly nGP: number;
   private readonly nChan: number;
-  /** Queues per input port and VC: with virtual output queues one per port index that is an output (outSlot), else 1. */
+  // the input queues and credit pools (queue-layout.ts)
   private readonly qPer: number;
-  /** Credit pools per channel and VC: 1, or with crosspoint credits one per output at the next router (outSlot), rounded up to a power of two (1 << cqShift); see creditOf. */
   private readonly cq: number;
   private readonly cqShift: number;
-  /** Input queues per port (vcs * qPer), and its log2 when a power of two (else -1). */
   private readonly nvq: number;
   private readonly nvqShift: number;
-  /** Credit pools per channel (vcs * cq). */
   private readonly nvcq: number;
-  /** With virtual output queues, per port index: its queue (and credit pool) among an input's, or -1 if no router outputs there. */
   private readonly outSlot: Int16Array;
-  /** The port index of each output slot. */
   private readonly slotPort: Int32Array;
   private readonly nextPort: NextPort | null;
   // channel state
   private readonly busyUntil: Float64Array;
+  /** Credits per pool and the returns on their way (credit-ledger.ts). */
+  private readonly ledger: CreditLedger;
   private readonly credits: Int16Array;
+  private readonly pcHead: Int32Array;
   private readonly reqHead: Int32Array;
   private readonly reqTail: Int32Array;
   private readonly reqCount: Uint16Array;
@@ -190,14 +81,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private readonly downPhits: Int32Array; // per channel: phits sent into the downstream buffer that have not left it
   private readonly rr: Int32Array;
   private readonly tryAt: Float64Array;
-  private readonly chanDown: Int32Array; // downstream global port, or -1 - node for ejection
-  /**
-   * Per channel its kind: a router-to-router link's class (below nLinkKinds), then NIC ejection,
-   * then NIC injection. Timing is per kind (kindPhitPs, kindLatPs, kindOvh): one byte per channel
-   * on the hot path instead of four numbers.
-   */
+  // channel wiring and timing per channel kind (channel-map.ts)
+  private readonly chanDown: Int32Array;
   private readonly chanKind: Uint8Array;
-  private readonly nLinkKinds: number;
   private readonly kindPhitPs: Float64Array;
   private readonly kindLatPs: Float64Array;
   private readonly kindOvh: Int32Array;
@@ -227,15 +113,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private rq = new Int32Array(1024 << K.RqShift);
   private rqFree = -1;
   private rqUsed = 0;
-  private readonly upChan: Int32Array; // per global input port: channel feeding it
-  // credits on their way back, per channel a time-ordered list: applied when read, an event only when a request waits
-  private readonly pcHead: Int32Array;
-  private readonly pcTail: Int32Array;
-  private pcTime = new Float64Array(1024);
-  private pcPhits = new Int32Array(1024);
-  private pcNext = new Int32Array(1024);
-  private pcFree = -1;
-  private pcUsed = 0;
+  private readonly upChan: Int32Array;
   private readonly choice: RouteChoice = { port: 0, count: 1, vc: 0 };
   /**
    * Credits a packet takes from a buffer: its phits, at most those of the smallest buffer on a
@@ -253,22 +131,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   delivered = 0;
   /** Optional hop tracer. */
   onHop: HopListener | null = null;
-  // opt-in metrics (enableMetrics); untouched while off
-  private mOn = false;
-  private mSince = 0;
-  private mBusy = new Float64Array(0);
-  private mStall = new Float64Array(0);
-  private mStallSince = new Float64Array(0);
-  private mHops = new Float64Array(0);
-  private mLat = new Float64Array(0);
-  private mPackets = 0;
-  private mLatSum = 0;
-  private mLatMax = 0;
-  private mNonMin = 0;
-  /** Dragonfly: the routing records its non-minimal choice (rInter); otherwise hops are compared with router distances. */
-  private mByState = false;
-  /** Router distances from each source router, computed on first use (metrics only). */
-  private mDist: (Int32Array | undefined)[] = [];
+  /** A class's first VC is class * classBase. */
+  private readonly classBase: number;
+  /** Failures and their routing, or null. */
+  readonly faults: NetworkFaults | null;
+  /** Times the network quiesced to compute new routes, as [start, end) spans (ps). */
+  readonly quiesces: { readonly startPs: number; readonly endPs: number }[] = [];
+  /** The opt-in metrics collector (enableMetrics), or null while off. */
+  private m: NetworkCollector | null = null;
 
   constructor(
     private readonly engine: Engine,
@@ -297,125 +167,105 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.downPhits = new Int32Array(nChan);
     this.rr = new Int32Array(nChan);
     this.tryAt = new Float64Array(nChan).fill(-1);
-    this.chanDown = new Int32Array(nChan).fill(-1);
-    const nLinkKinds = params.links.length;
-    if (nLinkKinds + 2 > 256) throw new RangeError(`${nLinkKinds} link classes: at most 254`);
-    this.nLinkKinds = nLinkKinds;
-    const kindEject = nLinkKinds;
-    const kindInject = nLinkKinds + 1;
-    this.chanKind = new Uint8Array(nChan);
-    this.kindPhitPs = Float64Array.from([...params.links.map((l) => l.phitPs), params.ejectPhitPs, params.injectPhitPs]);
-    this.kindLatPs = Float64Array.from([...params.links.map((l) => l.latencyPs), params.ejectLatencyPs, params.injectLatencyPs]);
-    this.kindOvh = Int32Array.from([...params.links.map((l) => l.overheadPhits), 0, 0]);
-    this.retry = params.links.some((l) => l.errors !== undefined && l.errors.ber > 0) ? new LinkRetry(params.links.map((l) => l.errors), nLinkKinds + 2, engine.seed) : null;
+    const faults = params.faults;
+    const map = channelMap(g, params, faults?.degraded ?? []);
+    this.chanDown = map.chanDown;
+    this.upChan = map.upChan;
+    this.chanKind = map.chanKind;
+    this.kindPhitPs = map.kindPhitPs;
+    this.kindLatPs = map.kindLatPs;
+    this.kindOvh = map.kindOvh;
+    // a link with lanes lost errs as its class does
+    const errs = [...params.links.map((l) => l.errors), undefined, undefined, ...(faults?.degraded ?? []).map((d) => params.links[d.linkClass]!.errors)];
+    this.retry = params.links.some((l) => l.errors !== undefined && l.errors.ber > 0) ? new LinkRetry(errs, errs.length, engine.seed) : null;
+    this.classBase = (params.classVcs ?? nv) >> 1;
     this.groupRot = new Uint16Array(nChan);
     this.grants = new Uint8Array(nChan);
     if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
-    // virtual output queues: one per port index that is an output somewhere (a link or a node port)
-    this.outSlot = new Int16Array(g.radix).fill(-1);
-    const ports: number[] = [];
-    if (params.voq) {
-      for (let j = 0; j < g.radix; j++) {
-        for (let r = 0; r < g.routers; r++) {
-          const gp = r * g.radix + j;
-          if (g.peerRouter[gp]! >= 0 || g.portClass[gp] === PORT_NODE) {
-            this.outSlot[j] = ports.length;
-            ports.push(j);
-            break;
-          }
-        }
-      }
-    }
-    this.slotPort = Int32Array.from(ports);
-    const qPer = Math.max(1, ports.length);
-    this.qPer = qPer;
-    // crosspoint credits: with source routes the upstream router knows each packet's output here;
-    // pools per channel-VC a power of two, so that a pool's channel-VC and slot are a shift and a
-    // mask away
-    this.cqShift = nextPort && qPer > 1 ? Math.ceil(Math.log2(qPer)) : 0;
-    this.cq = 1 << this.cqShift;
-    this.nextPort = this.cq > 1 ? nextPort! : null;
-    const cq = this.cq;
-    this.nvcq = nv * cq;
-    this.nvq = nv * qPer;
-    this.nvqShift = this.nvq & (this.nvq - 1) ? -1 : Math.log2(this.nvq);
-    if (g.radix * nv * qPer >= 0xffff) throw new RangeError(`${g.radix} ports x ${nv} VCs x ${qPer} queues: at most 65,534 input queues per router (waiting requests are counted in 16 bits)`);
-    if (nv * cq > 1 << (32 - K.PcSlotShift)) throw new RangeError(`${nv} VCs x ${cq} credit pools: at most ${1 << (32 - K.PcSlotShift)} pools per channel (a pending return holds its pool in 8 bits)`);
+    const L = queueLayout(g, nv, params.voq === true, nextPort !== undefined);
+    this.outSlot = L.outSlot;
+    this.slotPort = L.slotPort;
+    const qPer = (this.qPer = L.qPer);
+    this.cqShift = L.cqShift;
+    const cq = (this.cq = L.cq);
+    this.nextPort = cq > 1 ? nextPort! : null;
+    this.nvcq = L.nvcq;
+    this.nvq = L.nvq;
+    this.nvqShift = L.nvqShift;
     this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
     const nvq = this.nvq;
     this.qMask = nvq <= 8 ? new Uint8Array(nChan) : nvq <= 16 ? new Uint16Array(nChan) : nvq <= 32 ? new Uint32Array(nChan) : null;
-    this.upChan = new Int32Array(nChan).fill(-1);
-    this.credits = new Int16Array(nChan * nv * cq);
-    this.pcHead = new Int32Array(nChan).fill(-1);
-    this.pcTail = new Int32Array(nChan).fill(-1);
+    this.ledger = new CreditLedger(nChan, nv, cq);
+    this.credits = this.ledger.credits;
+    this.pcHead = this.ledger.pcHead;
     this.endpoints = new Array<Endpoint | undefined>(g.nodes);
 
+    // every buffer starts empty: its credits are its size
     for (let gp = 0; gp < nGP; gp++) {
-      const peer = g.peerRouter[gp]!;
-      if (peer >= 0) {
-        const down = peer * g.radix + g.peerPort[gp]!;
-        const link = params.links[g.portClass[gp]!];
-        if (!link) throw new RangeError(`no link parameters for link class ${g.classNames[g.portClass[gp]!]}`);
-        this.chanDown[gp] = down;
-        this.chanKind[gp] = g.portClass[gp]!;
-        this.upChan[down] = gp;
+      if (this.chanDown[gp]! >= 0) {
         this.credits.fill(params.inputBufferPhits, gp * nv * cq, (gp + 1) * nv * cq);
       } else if (g.portClass[gp] === PORT_NODE) {
-        const node = g.portNode[gp]!;
-        this.chanDown[gp] = -1 - node;
-        this.chanKind[gp] = kindEject;
+        const inj = nGP + g.portNode[gp]!;
         for (let v = 0; v < nv; v++) this.credits[this.poolOf(gp * nv + v, 0)] = params.ejectBufferPhits;
-        const inj = nGP + node;
-        this.chanDown[inj] = gp;
-        this.chanKind[inj] = kindInject;
-        this.upChan[gp] = inj;
         for (let v = 0; v < nv; v++) this.credits[this.poolOf(inj * nv + v, 0)] = params.injectBufferPhits;
       }
+    }
+    this.faults = faults ?? null;
+    if (faults) {
+      // failures from the start are in place before the run; later ones are events
+      faults.steps.forEach((st, i) => {
+        if (st.atPs <= engine.now) this.applyFault(i);
+        else engine.at(st.atPs, this.id, Ev.Fault, i);
+      });
     }
   }
 
   /**
-   * Starts the opt-in collector: busy time and credit-stall time per channel, and per delivered
-   * packet its router-to-router hop count, its latency (from entering the injection channel to
-   * its tail's delivery) and whether its route was minimal. A route is non-minimal when the
-   * routing recorded a non-minimal choice (dragonfly: a Valiant intermediate router, rInter), or,
-   * on other topologies, when the packet took more hops than the router distance between its
-   * source and destination routers (breadth-first, cached per source router). Dragonflies use the
-   * routing's state because their minimal routes go through one gateway of the minimal-route
-   * table, which can be longer than the shortest path through a third group. While off, the
-   * network pays one branch where a packet is sent or delivered.
+   * Fault set `i` takes effect now: the routing masks its links and routers from now on, links
+   * with lanes lost serialize over the lanes left, and where a failure cuts the last link between
+   * two routers every channel pauses for the quiesce time while new routes are computed. A packet
+   * already granted a link (or routed onto it) when the link fails still crosses it (assumed: the
+   * link's retry buffer drains before it goes down).
+   */
+  private applyFault(i: number): void {
+    const f = this.faults!;
+    const st = f.steps[i]!;
+    f.routing.setDown(st.ports, st.routers);
+    const kind0 = this.params.links.length + 2;
+    st.laneChannels.forEach((c, k) => {
+      this.chanKind[c] = kind0 + st.laneKinds[k]!;
+    });
+    if (!st.quiesce) return;
+    const now = this.engine.now;
+    const until = now + f.quiescePausePs;
+    this.quiesces.push({ startPs: now, endPs: until });
+    for (let c = 0; c < this.nChan; c++) {
+      if (this.busyUntil[c]! < until) this.busyUntil[c] = until;
+      if (this.reqHead[c] !== -1) this.scheduleTry(c, until);
+    }
+  }
+
+  /**
+   * Starts the opt-in collector (network-collector.ts): busy and credit-stall time per channel,
+   * and per delivered packet its hop count, latency (from entering the injection channel to its
+   * tail's delivery) and whether its route was minimal. While off, the network pays one branch
+   * where a packet is sent or delivered.
    */
   enableMetrics(): void {
-    if (this.mOn) return;
-    this.mOn = true;
-    this.mBusy = new Float64Array(this.nChan);
-    this.mStall = new Float64Array(this.nChan);
-    this.mStallSince = new Float64Array(this.nChan).fill(-1);
-    this.mHops = new Float64Array(64);
-    this.mLat = new Float64Array(LATENCY_EDGES_PS.length - 1);
-    this.mByState = this.graph.topology === 'dragonfly';
-    this.mDist = new Array<Int32Array | undefined>(this.graph.routers);
+    if (this.m !== null) return;
+    this.m = new NetworkCollector(this.graph, this.nChan);
     this.resetMetrics();
   }
 
   /** True once enableMetrics() has been called. */
   get metricsEnabled(): boolean {
-    return this.mOn;
+    return this.m !== null;
   }
 
   /** Zeroes the collector's counters from now on (a measurement window); stalls under way restart now. */
   resetMetrics(): void {
-    const now = this.engine.now;
-    this.mSince = now;
-    this.mBusy.fill(0);
-    this.mStall.fill(0);
-    for (let c = 0; c < this.mStallSince.length; c++) if (this.mStallSince[c]! >= 0) this.mStallSince[c] = now;
-    this.mHops.fill(0);
-    this.mLat.fill(0);
-    this.mPackets = 0;
-    this.mLatSum = 0;
-    this.mLatMax = 0;
-    this.mNonMin = 0;
+    this.m?.reset(this.engine.now);
+    this.faultBase = this.faultCounters();
     this.onMetricsReset?.();
     this.retry?.resetCounters();
   }
@@ -425,61 +275,22 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
 
   /** A copy of the collector's counters at the current time; throws if enableMetrics() was not called. */
   metricsCounters(): NetworkCounters {
-    if (!this.mOn) throw new Error('network metrics are off: call enableMetrics() before the run');
-    const now = this.engine.now;
-    const stallPs = Float64Array.from(this.mStall);
-    for (let c = 0; c < this.nChan; c++) {
-      const since = this.mStallSince[c]!;
-      if (since >= 0) stallPs[c]! += now - since;
-    }
-    return {
-      sincePs: this.mSince,
-      busyPs: Float64Array.from(this.mBusy),
-      stallPs,
-      hopCounts: Float64Array.from(this.mHops),
-      latencyCounts: Float64Array.from(this.mLat),
-      packets: this.mPackets,
-      latencySumPs: this.mLatSum,
-      latencyMaxPs: this.mLatMax,
-      nonMinimal: this.mNonMin,
-      retry: this.retry === null ? null : this.retry.snapshot(),
-    };
+    if (this.m === null) throw new Error('network metrics are off: call enableMetrics() before the run');
+    const f = this.faultCounters();
+    const b = this.faultBase;
+    const faults = f === null || b === null ? null : { detours: f.detours - b.detours, masked: f.masked - b.masked, quiesces: f.quiesces - b.quiesces, quiescePs: f.quiescePs - b.quiescePs };
+    return this.m.snapshot(this.engine.now, this.retry === null ? null : this.retry.snapshot(), faults);
   }
 
-  /** Collector: packet p has been delivered now. */
-  private recordDelivery(p: number): void {
-    const pk = this.pkts;
-    const lat = this.engine.now - pk.injectedAt[p]!;
-    const hops = pk.hops[p]!;
-    if (hops >= this.mHops.length) {
-      const grown = new Float64Array(Math.max(hops + 1, 2 * this.mHops.length));
-      grown.set(this.mHops);
-      this.mHops = grown;
-    }
-    this.mHops[hops]!++;
-    // binary search of the latency bin: the last edge <= lat
-    const edges = LATENCY_EDGES_PS;
-    let lo = 0;
-    let hi = edges.length - 2;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (edges[mid]! <= lat) lo = mid;
-      else hi = mid - 1;
-    }
-    this.mLat[lo]!++;
-    this.mPackets++;
-    this.mLatSum += lat;
-    if (lat > this.mLatMax) this.mLatMax = lat;
-    if (this.mByState) {
-      if (pk.rInter[p]! >= 0) this.mNonMin++;
-    } else {
-      const g = this.graph;
-      const from = g.nodeRouter[pk.src[p]!]!;
-      let d = this.mDist[from];
-      if (d === undefined) this.mDist[from] = d = routerDistances(g, from);
-      if (hops > d[g.nodeRouter[pk.dst[p]!]!]!) this.mNonMin++;
-    }
+  /** Reroutes and pauses since the start of the run (pauses counted once begun), or null without faults. */
+  faultCounters(): FaultCounters | null {
+    if (this.faults === null) return null;
+    const r = this.faults.routing;
+    let ps = 0;
+    for (const q of this.quiesces) ps += Math.min(q.endPs, this.engine.now) - q.startPs;
+    return { detours: r.detours, masked: r.masked, quiesces: this.quiesces.length, quiescePs: ps };
   }
+  private faultBase: FaultCounters | null = null;
 
   /** Attaches the endpoint (NIC) of a node. */
   attach(node: number, ep: Endpoint): void {
@@ -510,7 +321,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     pk.hops[p] = 0;
     // a response reuses its request's packet: its route starts afresh
     pk.startRoute(p, this.engine.rng.nextU32());
-    pk.vc[p] = pk.vcClass[p]! * (this.nv >> 1);
+    pk.vc[p] = pk.vcClass[p]! * this.classBase;
     pk.at[p] = this.nGP + node;
     this.enqueue(p);
   }
@@ -531,37 +342,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private returnCredits(chan: number, ci: number, phits: number, at: number): void {
     const cv = ci >> this.cqShift;
     this.downPhits[chan]! -= phits; // the phits have left the downstream buffer; their credits are on the way
-    if (at <= this.engine.now && !this.pendingOnVc(chan, cv)) {
+    if (at <= this.engine.now && !this.ledger.pendingOnVc(chan, cv)) {
       this.credits[ci]! += phits;
       if (this.reqHead[chan] !== -1) this.tryOut(chan);
       return;
     }
-    let n = this.pcFree;
-    if (n !== -1) this.pcFree = this.pcNext[n]!;
-    else {
-      if (this.pcUsed === this.pcTime.length) this.growPending();
-      n = this.pcUsed++;
-    }
-    this.pcTime[n] = at;
-    this.pcPhits[n] = phits | ((ci - chan * this.nvcq) << K.PcSlotShift);
-    // keep the list in time order; credits almost always arrive in order, so search from the tail
-    const tail = this.pcTail[chan]!;
-    if (tail === -1 || this.pcTime[tail]! <= at) {
-      this.pcNext[n] = -1;
-      if (tail === -1) this.pcHead[chan] = n;
-      else this.pcNext[tail] = n;
-      this.pcTail[chan] = n;
-    } else {
-      let prev = -1;
-      let cur = this.pcHead[chan]!;
-      while (cur !== -1 && this.pcTime[cur]! <= at) {
-        prev = cur;
-        cur = this.pcNext[cur]!;
-      }
-      this.pcNext[n] = cur;
-      if (prev === -1) this.pcHead[chan] = n;
-      else this.pcNext[prev] = n;
-    }
+    this.ledger.push(chan, ci, phits, at);
     // wake the channel at `at` only if a request waits on this VC; a busy channel with waiting
     // requests already has a try at the end of its packet, and reads its credits then
     if (this.reqHead[chan] !== -1 && at > this.busyUntil[chan]! && this.reqOnVc[cv]! > 0) this.scheduleTry(chan, at);
@@ -573,49 +359,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     this.rq = rq;
   }
 
-  private growPending(): void {
-    const n = this.pcTime.length * 2;
-    const t = new Float64Array(n);
-    t.set(this.pcTime);
-    this.pcTime = t;
-    const ph = new Int32Array(n);
-    ph.set(this.pcPhits);
-    this.pcPhits = ph;
-    const nx = new Int32Array(n);
-    nx.set(this.pcNext);
-    this.pcNext = nx;
-  }
-
-  /** Whether credits for channel-VC `cv` of channel `chan` are on their way (due or not yet applied). */
-  private pendingOnVc(chan: number, cv: number): boolean {
-    const off = this.poolOf(cv, 0) - chan * this.nvcq; // the VC's first pool in the channel
-    const end = off + this.cq;
-    for (let n = this.pcHead[chan]!; n !== -1; n = this.pcNext[n]!) {
-      const o = this.pcPhits[n]! >>> K.PcSlotShift;
-      if (o >= off && o < end) return true;
-    }
-    return false;
-  }
-
-  /** Credits of pool `ci` of channel `chan` now (see creditOf): applies the channel's returns that are due. */
-  private creditsNow(chan: number, ci: number): number {
-    let n = this.pcHead[chan]!;
-    if (n === -1) return this.credits[ci]!;
-    const now = this.engine.now;
-    const base = chan * this.nvcq; // a return's pool is base + its offset
-    while (n !== -1 && this.pcTime[n]! <= now) {
-      const v = this.pcPhits[n]!;
-      this.credits[base + (v >>> K.PcSlotShift)]! += v & K.PcPhits;
-      const next = this.pcNext[n]!;
-      this.pcNext[n] = this.pcFree;
-      this.pcFree = n;
-      n = next;
-    }
-    this.pcHead[chan] = n;
-    if (n === -1) this.pcTail[chan] = -1;
-    return this.credits[ci]!;
-  }
-
   /**
    * Earliest time at which the credits on their way to channel `chan` let one of its waiting
    * packets go (due credits already applied), or Infinity if none would.
@@ -623,22 +366,14 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private creditsSufficeAt(chan: number): number {
     let t = Infinity;
     const rq = this.rq;
-    for (let r = this.reqHead[chan]!; r !== -1; r = rq[r + Rq.Next]!) {
-      const ci = rq[r + Rq.Pool]!;
-      const off = ci - chan * this.nvcq;
-      let have = this.credits[ci]!;
-      const need = rq[r + Rq.Phits]!;
-      for (let n = this.pcHead[chan]!; n !== -1 && this.pcTime[n]! < t; n = this.pcNext[n]!) {
-        const v = this.pcPhits[n]!;
-        if (v >>> K.PcSlotShift !== off) continue;
-        have += v & K.PcPhits;
-        if (have >= need) {
-          t = this.pcTime[n]!;
-          break;
-        }
-      }
-    }
+    for (let r = this.reqHead[chan]!; r !== -1; r = rq[r + Rq.Next]!) t = this.ledger.sufficeAt(chan, rq[r + Rq.Pool]!, rq[r + Rq.Phits]!, t);
     return t;
+  }
+
+  /** Credits of pool `ci` of channel `chan` now (see creditOf): applies the channel's returns that are due. */
+  private creditsNow(chan: number, ci: number): number {
+    if (this.pcHead[chan] === -1) return this.credits[ci]!;
+    return this.ledger.creditsAt(chan, ci, this.engine.now);
   }
 
   onEvent(kind: number, arg: number): void {
@@ -650,9 +385,12 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         if (this.tryAt[arg] === this.engine.now) this.tryAt[arg] = -1;
         this.tryOut(arg);
         break;
+      case Ev.Fault:
+        this.applyFault(arg);
+        break;
       case Ev.Deliver: {
         this.delivered++;
-        if (this.mOn) this.recordDelivery(arg);
+        if (this.m !== null) this.m.recordDelivery(this.pkts, arg, this.engine.now);
         this.endpoints[this.pkts.dst[arg]!]!.deliver(arg);
         break;
       }
@@ -897,7 +635,8 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
     if (best === -1) {
       // a free channel whose waiting packets all lack credits stalls until a grant (collector only)
-      if (this.mOn && this.reqHead[chan] !== -1 && this.mStallSince[chan]! < 0) this.mStallSince[chan] = now;
+      const m = this.m;
+      if (m !== null && this.reqHead[chan] !== -1 && m.stallSince[chan]! < 0) m.stallSince[chan] = now;
       // waits for credits: the first time credits on their way let a waiting packet go; credits
       // returned later schedule their own try
       const t = this.creditsSufficeAt(chan);
@@ -983,7 +722,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
         this.busyUntil[c] = e;
         // a busy channel with waiting requests keeps a try at the end of its busy time (returnCredits relies on it)
         if (this.reqHead[c] !== -1) this.scheduleTry(c, e);
-        if (this.mOn) this.mBusy[c]! += share;
+        if (this.m !== null) this.m.busy[c]! += share;
       }
       if (e > tail) tail = e;
     }
@@ -999,7 +738,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const r = this.retry!.replayPs(kind, ser, units);
     if (r > 0) {
       this.busyUntil[chan]! += r;
-      if (this.mOn) this.mBusy[chan]! += r;
+      if (this.m !== null) this.m.busy[chan]! += r;
     }
     return r;
   }
@@ -1028,13 +767,10 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     if (end < pk.tailAt[p]!) end = pk.tailAt[p]!;
     end = Math.ceil(end);
     this.busyUntil[chan] = busy >= 0 ? busy : end;
-    if (this.mOn) {
-      this.mBusy[chan]! += carried;
-      const since = this.mStallSince[chan]!;
-      if (since >= 0) {
-        this.mStall[chan]! += now - since;
-        this.mStallSince[chan] = -1;
-      }
+    const m = this.m;
+    if (m !== null) {
+      m.busy[chan]! += carried;
+      m.endStall(chan, now);
     }
     const ci = this.creditOf(chan, p);
     this.credits[ci]! -= phits;
@@ -1068,7 +804,7 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const down = this.chanDown[chan]!;
     pk.tailAt[p] = end + lat;
     if (down >= 0) {
-      if (kind < this.nLinkKinds) {
+      if (chan < this.nGP) {
         pk.hops[p]!++;
         this.linkHops++;
       }

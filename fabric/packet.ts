@@ -66,6 +66,8 @@ export class PacketPool {
   rPlane = new Uint8Array(0);
   /** Random bits drawn from the run's generator at injection, for routing choices. */
   rSalt = new Uint32Array(0);
+  /** Detour around failed links (routing/fault-routing.ts): 0 none, 1 up*, 2 down* phase. */
+  rDetour = new Uint8Array(0);
   /** Deterministic (hashed) routing requested instead of adaptive. */
   ordered = new Uint8Array(0);
   /** Independent path the source asks for, in its routing's numbering (0xff: the routing chooses); a response keeps it. */
@@ -135,6 +137,7 @@ export class PacketPool {
     this.rLeft[p] = 0xff; // no source route yet: the first router computes it
     this.rPlane[p] = 0xff;
     this.rSalt[p] = salt;
+    this.rDetour[p] = 0;
   }
 
   /** Returns a packet id to the pool. */
@@ -169,6 +172,7 @@ export class PacketPool {
     this.rPhase = g(this.rPhase);
     this.rInter = g(this.rInter);
     this.rSalt = g(this.rSalt);
+    this.rDetour = g(this.rDetour);
     this.rStage = g(this.rStage);
     this.rGate = g(this.rGate);
     this.rRoute = g(this.rRoute);

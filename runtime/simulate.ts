@@ -216,7 +216,7 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
           },
         }
       : {}),
-    ...(tracer ? { trace: tracer.result() } : {}),
+    ...(tracer ? { trace: (tracer.networkPauses(machine.net.quiesces), tracer.result()) } : {}),
   };
 }
 

@@ -168,6 +168,18 @@ export class TraceRecorder {
     this.push({ name: `round ${index}`, cat: 'round', ph: 'X', ts: us(fromPs), dur: us(toPs - fromPs), pid: this.procs[r]!.node, tid: r, args: { waitsFor: what } });
   }
 
+  /**
+   * The network's pauses to compute new routes after a failure (Network.quiesces), as spans of
+   * their own process, "network", numbered after the nodes.
+   */
+  networkPauses(spans: readonly { readonly startPs: number; readonly endPs: number }[]): void {
+    if (spans.length === 0) return;
+    const pid = this.machine.nodes;
+    this.events.push({ name: 'process_name', ph: 'M', ts: 0, pid, tid: 0, args: { name: 'network' } });
+    this.events.push({ name: 'process_sort_index', ph: 'M', ts: 0, pid, tid: 0, args: { sort_index: pid } });
+    for (const s of spans) this.events.push({ name: 'quiesce: new routes', cat: 'fault', ph: 'X', ts: us(s.startPs), dur: us(s.endPs - s.startPs), pid, tid: 0 });
+  }
+
   /** The finished trace. */
   result(): Trace {
     const truncated = this.truncatedAtPs >= 0;

@@ -34,7 +34,7 @@ describe('--faults FILE', () => {
       ['n.yaml', 'nodes: [{node: 1, at: soon}]\n', /--faults .*n\.yaml: nodes: faults\.nodes: "1@soon" is not a list of nodes; expected none, or node ids/],
       ['e.yaml', 'nodes: [{node: 1, when: 2us}]\n', /--faults .*e\.yaml: nodes: unknown key "when" in an entry; allowed: node, at$/],
       ['o.yaml', 'nodes: [7]\n', /parameter faults\.nodes: node 7 is not a node of this 2-node machine/],
-      ['l.yaml', 'links: [x+@1.2.3]\n', /--faults .*l\.yaml: links: link, router and lane failures are not in this build \(no faults\.links parameter\)$/],
+      ['l.yaml', 'links: [x+@1.2.3]\n', /--faults .*l\.yaml: links: faults\.links: "x\+@1\.2\.3" is not a list of failed links; expected none, or router:port\[@time\] items/],
       ['y.yaml', 'ber: [1e-6\n', /--faults .*y\.yaml: not valid YAML or JSON/],
       ['s.yaml', '- 1\n- 2\n', /--faults .*s\.yaml: expected a mapping of ber, nodes, links, routers, lanes$/],
     ] as const) {

@@ -107,6 +107,8 @@ export function badKindValue(kind: ParamKind): fc.Arbitrary<string> {
       return fc.oneof(words, fc.constantFrom('-1e-9', '2e-3', '1', '1e400', 'nosuch=1e-9', '1e-9,nosuch=1e-9', '=1e-9', '1e-9,', ...PROTO_NAMES.map((p) => `${p}=1e-9`)));
     case 'deadNodes':
       return fc.oneof(words.filter((s) => s !== '1,5'), fc.constantFrom('-1', '1.5', '3,', '3,3', '3@', '3@5', '3@-1us', '3@1e30s', '@2us', 'x', ...PROTO_NAMES));
+    case 'faults':
+      return fc.constantFrom('1:', ':2', '1:2,', '1:2@', 'a:b', '1-2', '1:2/x', '1:2:3', 'nonee', ...PROTO_NAMES);
   }
 }
 

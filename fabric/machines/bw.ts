@@ -2,6 +2,7 @@ import { collSelectorParam } from './coll-selector.ts';
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { faultParams } from './fault-params.ts';
 import { linkErrorParams } from './link-error-params.ts';
 import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
@@ -34,6 +35,12 @@ export const bw: MachineSpec = {
     'link.efficiency': { value: 1, help: 'payload efficiency per phit', source: `${S} §4.1: the data-link layer's sideband bits and EOP phit are counted in the packet format` },
     'link.latency': { value: '10ns', help: 'cable and SerDes latency', source: 'assumed' },
     'link.overheadPhits': { value: 0, help: 'link-layer phits per packet', source: `${S} §4.1: the EOP phit is in packet.eopPhits` },
+    ...faultParams({
+      lanes: 'a port three lanes wide loses width: (3 - lost) / 3 of its bandwidth',
+      lanesSource: `assumed: ports three bits wide (${S} §2.2, B1) degrade in width as Aries links do`,
+      quiescePause: '10ms',
+      quiesceSource: `assumed: ${S} gives no reroute time`,
+    }),
     ...linkErrorParams({
       berSource: 'phit: errors off by default; the seed gives no measured rate',
       retry: { value: 'go-back-n', source: `${S} §4.3: the LCB sends with a sliding window go-back-N protocol, send buffer and retry per packet` },

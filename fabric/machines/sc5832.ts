@@ -2,6 +2,7 @@ import { collSelectorParam } from './coll-selector.ts';
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { faultParams } from './fault-params.ts';
 import { linkErrorParams } from './link-error-params.ts';
 import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
@@ -33,6 +34,12 @@ export const sc5832: MachineSpec = {
     'link.efficiency': { value: 0.8, help: 'payload efficiency of the line code', source: `${S} §3: 8b/10b coding (K3)` },
     'link.latency': { value: '10ns', help: 'wire and SerDes latency', source: 'assumed' },
     'link.overheadPhits': { value: 0, help: 'link-layer words per packet', source: `${S} §3: header and trailer are counted in the packet format` },
+    ...faultParams({
+      lanes: 'a link of 8 data lanes loses width: (8 - lost) / 8 of its bandwidth',
+      lanesSource: `assumed: 8 data lanes (${S} §3, K3) degrade in width`,
+      quiescePause: '10ms',
+      quiesceSource: `assumed: ${S} gives no reroute time`,
+    }),
     ...linkErrorParams({
       berSource: `phit: errors off by default; ${S} §6.3: isolated bit errors so rare that the rate is far below 1e-18`,
       retry: { value: 'per-hop', source: `${S} §3.1, §4.3: the receiver flags a bad CRC in its next control packet and drops data until the sender acknowledges; the sender replays from the packet after the last good sequence number` },

@@ -10,6 +10,7 @@ import { COLL_SELECTORS } from './coll-selector.ts';
 import { FIDELITY_LEVELS } from './fidelity.ts';
 import { isBerText, MAX_BER, RETRY_PROTOCOLS } from '../link-errors.ts';
 import { isDeadNodesText } from '../node-faults.ts';
+import { FAULT_FORMS, isFaultText } from '../faults.ts';
 import { ROUTINGS_BY_TOPOLOGY, TOPOLOGY_KINDS } from '../topology/topologies.ts';
 import { parseBandwidth, parseBytes, parseHz, parseTimePs } from '../units.ts';
 
@@ -39,6 +40,8 @@ export type ParamKind =
   | { readonly type: 'ber' }
   /** none, or node ids each with an optional @time, joined by commas. */
   | { readonly type: 'deadNodes' }
+  /** none, or failed links, routers or lanes (fabric/faults.ts) joined by commas. */
+  | { readonly type: 'faults'; readonly which: 'links' | 'routers' | 'lanes' }
   /** A word ("auto", "max", "nic") or a value of another kind. */
   | { readonly type: 'word'; readonly word: string; readonly meaning: string; readonly other: ParamKind };
 
@@ -100,6 +103,10 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = Object.freeze
   'link.latency': all(time),
   'link.overheadPhits': all(count),
   'link.ber': linkErrors({ type: 'ber' }),
+  'faults.links': { kind: { type: 'faults', which: 'links' }, optional: true },
+  'faults.routers': { kind: { type: 'faults', which: 'routers' }, optional: true },
+  'faults.lanes': { kind: { type: 'faults', which: 'lanes' }, optional: true },
+  'faults.quiescePause': { kind: time, optional: true },
   'link.retry': linkErrors({ type: 'enum', values: RETRY_PROTOCOLS }),
   'link.nackDelay': linkErrors(time),
   'link.sendBuffer': linkErrors(positive),
@@ -256,6 +263,8 @@ export function describeKind(kind: ParamKind, topology?: string): KindText {
       return { noun: 'a list of nodes', expected: 'none, or node ids each with an optional @time of death, joined by commas, e.g. 3,12@2us' };
     case 'ber':
       return { noun: 'a bit-error rate', expected: `a rate from 0 to ${MAX_BER} for every link class, or class=rate items after an optional rate for the others, e.g. 1e-12,global=1e-9` };
+    case 'faults':
+      return { noun: `a list of failed ${kind.which}`, expected: FAULT_FORMS[kind.which] };
     case 'word': {
       const o = describeKind(kind.other, topology);
       return { noun: `${kind.word} or ${o.noun}`, expected: `${kind.word} (${kind.meaning}) or ${o.expected}` };
@@ -379,6 +388,8 @@ function readsAs(kind: ParamKind, text: string, topology?: string): boolean {
       return isBerText(text);
     case 'deadNodes':
       return isDeadNodesText(text);
+    case 'faults':
+      return isFaultText(kind.which, text);
     case 'word':
       return text === kind.word || readsAs(kind.other, text, topology);
   }

@@ -2,6 +2,7 @@ import { collSelectorParam } from './coll-selector.ts';
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { faultParams } from './fault-params.ts';
 import { linkErrorParams } from './link-error-params.ts';
 import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
@@ -45,6 +46,12 @@ export const xc30: MachineSpec = {
     'optical.efficiency': { value: 0.9, help: 'link-layer payload efficiency per flit', source: `${S}: LCB overhead 1 flit in 10 (A8)` },
     'optical.latency': { value: '15ns', help: 'latency of a global link', source: 'assumed: minimal routes within 500 ns (A22)' },
     'optical.overheadPhits': { value: 0, help: 'link-layer flits per packet', source: `${S}: per-flit overhead only` },
+    ...faultParams({
+      lanes: 'an Aries link of 3 lanes degrades to 2 or 1 lanes, its bandwidth in proportion: (3 - lost) / 3',
+      lanesSource: `${S} "Network Reliability": links can degrade to two or one lane in the event of failure`,
+      quiescePause: '10ms',
+      quiesceSource: `${S} "Network Reliability": HSS quiesces traffic while route tables change, applications pause briefly; the pause is assumed`,
+    }),
     ...linkErrorParams({
       berSource: `phit: errors off by default; ${S} "Network Reliability": measured rates on working links are better than 1e-12`,
       retry: { value: 'go-back-n', source: `${S} "Aries Router": the link input logic checks the CRC and acknowledges success or failure; the sending link retransmits on an error` },

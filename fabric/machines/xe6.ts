@@ -2,6 +2,7 @@ import { collSelectorParam } from './coll-selector.ts';
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { faultParams } from './fault-params.ts';
 import { linkErrorParams } from './link-error-params.ts';
 import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
@@ -36,6 +37,12 @@ export const xe6: MachineSpec = {
     'link.latency': { value: '15ns', help: 'wire and SerDes latency of a link', source: 'assumed: with router.latency gives 105 ns per hop (§V.A)' },
     'link.efficiency': { value: 1, help: 'link-layer payload efficiency per phit', source: 'assumed: Gemini overheads are counted per packet (link.overheadPhits)' },
     'link.overheadPhits': { value: 2, help: 'link-layer phits per packet (CRC, sideband, ack)', source: `assumed: makes a 64-byte write 64/(34x3 B) = 63 % efficient, §V.A` },
+    ...faultParams({
+      lanes: 'a Gemini link is a group of 3 lanes: a failed lane\'s data is shunted to the other 2 of its group, so the link runs at (3 - lost) / 3 of its bandwidth',
+      lanesSource: `${S} §IV: the failure of a single lane is tolerated by shunting its data to the remaining 2 lanes in the group`,
+      quiescePause: '10ms',
+      quiesceSource: `${S} §IV: the management software quiesces the network, computes new routing tables and re-enables it; the pause is assumed`,
+    }),
     ...linkErrorParams({
       berSource: 'phit: errors off by default; the seed gives no measured rate',
       retry: { value: 'go-back-n', source: `${S} §IV: links deliver reliably with a sliding window protocol; the receiving link checks the CRC as a packet arrives and the sending link retransmits on an error` },

@@ -2,6 +2,7 @@ import { collSelectorParam } from './coll-selector.ts';
 import { mpiCostParams, NO_EXTRA_MPI_COST, packBlockCost } from './mpi-costs.ts';
 import { fidelityParams } from './fidelity.ts';
 import { hostParams } from './host.ts';
+import { faultParams } from './fault-params.ts';
 import { linkErrorParams } from './link-error-params.ts';
 import { nodeFaultParams } from './node-fault-params.ts';
 import type { MachineSpec } from './spec.ts';
@@ -37,6 +38,12 @@ export const xt4: MachineSpec = {
     'link.efficiency': { value: 1, help: 'payload efficiency per flit', source: 'assumed: flits carry their own framing' },
     'link.latency': { value: '5ns', help: 'wire latency', source: `assumed: with router.latency 50 ns per hop (S3)` },
     'link.overheadPhits': { value: 0, help: 'link-layer flits per packet', source: 'assumed' },
+    ...faultParams({
+      lanes: 'a link of 12 lanes loses width: (12 - lost) / 12 of its bandwidth',
+      lanesSource: `assumed: 12 lanes (${S}, S4) degrade in width`,
+      quiescePause: '10ms',
+      quiesceSource: `assumed: ${S} gives no reroute time`,
+    }),
     ...linkErrorParams({
       berSource: 'phit: errors off by default; the seed gives no measured rate',
       retry: { value: 'go-back-n', source: `${S} "SeaStar Router Microarchitecture": the LCB implements a sliding window go-back-N link-layer protocol` },
