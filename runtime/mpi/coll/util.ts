@@ -52,14 +52,14 @@ export function setAt(t: CollTransport, dst: Buf, src: Buf, off = 0): void {
   (dst as unknown as { set(a: ArrayLike<unknown>, o: number): void }).set(src, off);
 }
 
-/** Posts a send of elements [off, off + count) of `buf` to `dest`. */
+/** Posts a send of elements [off, off + count) of `buf` to `dest`, described as `<what> to <dest>`. */
 export function send(t: CollTransport, buf: Buf, off: number, count: number, dest: number, tag: number, what: string): Request {
-  return t.isend(bytes(buf, off, count), dest, tag, `${what} to ${dest}`);
+  return t.isend(bytes(buf, off, count), dest, tag, what).namePeer(true, dest);
 }
 
-/** Posts a receive into elements [off, off + count) of `buf` from `source`. */
+/** Posts a receive into elements [off, off + count) of `buf` from `source`, described as `<what> from <source>`. */
 export function recv(t: CollTransport, buf: Buf, off: number, count: number, source: number, tag: number, what: string): Request {
-  return t.irecv(bytes(buf, off, count), source, tag, `${what} from ${source}`);
+  return t.irecv(bytes(buf, off, count), source, tag, what).namePeer(false, source);
 }
 
 /**
