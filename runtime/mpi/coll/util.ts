@@ -86,6 +86,19 @@ export function exchange(
 
 const NO_REQUESTS: readonly Request[] = [];
 
+/**
+ * `exchange` over byte views made once (`bytes`) and reused for every step of an algorithm
+ * that moves whole buffers, so a message allocates no view: sends `sview` to `dest` while
+ * receiving into `rview` from `source`; an empty side is skipped.
+ */
+export function exchangeViews(t: CollTransport, sview: Uint8Array, dest: number, rview: Uint8Array, source: number, tag: number, what: string): readonly Request[] {
+  const r = rview.length > 0 ? t.irecv(rview, source, tag, what).namePeer(false, source) : null;
+  const s = sview.length > 0 ? t.isend(sview, dest, tag, what).namePeer(true, dest) : null;
+  if (r && s) return [r, s];
+  if (r) return [r];
+  return s ? [s] : NO_REQUESTS;
+}
+
 /** Copies `count` elements of `src` from `soff` into `dst` at `doff`; returns the copy's CPU time (ps) to yield. */
 export function copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number): number {
   if (count <= 0) return 0;
