@@ -106,13 +106,38 @@ export class Request {
   /** Freed by `requestFree`: using it again is MPI_ERR_REQUEST. */
   private freed = false;
 
+  /** The description's text; with `whatPeer` >= 0, followed by ` to <peer>` or ` from <peer>`. */
+  private whatText: string;
+  /** The peer a collective step's description names (-1: none). */
+  private whatPeer = -1;
+  /** Whether the named peer is a destination (` to `) rather than a source (` from `). */
+  private whatTo = false;
+
   constructor(
     readonly proc: Proc,
     private readonly testCostPs: number,
     /** The call that made it, e.g. `irecv(source=3, tag=1)`, for deadlock diagnoses. */
-    readonly what: string,
+    what: string,
     readonly progress: Progress | null = null,
-  ) {}
+  ) {
+    this.whatText = what;
+  }
+
+  /** The call that made it, e.g. `irecv(source=3, tag=1)`, for deadlock diagnoses. */
+  get what(): string {
+    return this.whatPeer < 0 ? this.whatText : `${this.whatText} ${this.whatTo ? 'to' : 'from'} ${this.whatPeer}`;
+  }
+
+  /**
+   * Names the peer of a collective step: the description becomes `<what> to <peer>` (`to`
+   * true) or `<what> from <peer>`. The string is built only when a diagnosis reads it, so a
+   * message on the common path allocates no text.
+   */
+  namePeer(to: boolean, peer: number): this {
+    this.whatTo = to;
+    this.whatPeer = peer;
+    return this;
+  }
 
   /** Set by the library: how `cancel` tries to stop this request (false: too late). */
   canceller: ((req: Request) => boolean) | null = null;

@@ -7,7 +7,7 @@ import { nodeLayout, subTransport } from './nodes.ts';
 import { halve, reduceBinomial, reduceLinear } from './reduce.ts';
 import { THRESHOLDS } from './selector-mpich.ts';
 import type { Coll, CollTransport } from './transport.ts';
-import { alloc, combine, copy, exchange, Fold, partOffset, recv, send, TAG, type Buf } from './util.ts';
+import { alloc, bytes, combine, copy, exchange, exchangeViews, Fold, partOffset, recv, send, TAG, type Buf } from './util.ts';
 
 /**
  * Recursive-doubling allreduce: log2 p2 exchanges of the whole buffer, extra ranks folded in
@@ -31,10 +31,13 @@ export function* allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recv
     yield recv(t, tmp, 0, count, f.me - 1, tag, what);
     yield combine(t, op, acc, tmp, true);
   }
+  // every step moves the whole of acc and tmp: one byte view of each serves them all
+  const accBytes = bytes(acc);
+  const tmpBytes = bytes(tmp);
   for (let mask = 1; mask < f.p2; mask <<= 1) {
     const peer = f.newrank ^ mask;
     const who = f.oldRank(peer);
-    yield exchange(t, acc, 0, count, who, tmp, 0, count, who, tag + 1, what);
+    yield exchangeViews(t, accBytes, who, tmpBytes, who, tag + 1, what);
     yield combine(t, op, acc, tmp, peer < f.newrank);
   }
   if (f.absorbs) yield send(t, acc, 0, count, f.me - 1, tag + 2, what);

@@ -52,14 +52,14 @@ export function setAt(t: CollTransport, dst: Buf, src: Buf, off = 0): void {
   (dst as unknown as { set(a: ArrayLike<unknown>, o: number): void }).set(src, off);
 }
 
-/** Posts a send of elements [off, off + count) of `buf` to `dest`. */
+/** Posts a send of elements [off, off + count) of `buf` to `dest`, described as `<what> to <dest>`. */
 export function send(t: CollTransport, buf: Buf, off: number, count: number, dest: number, tag: number, what: string): Request {
-  return t.isend(bytes(buf, off, count), dest, tag, `${what} to ${dest}`);
+  return t.isend(bytes(buf, off, count), dest, tag, what).namePeer(true, dest);
 }
 
-/** Posts a receive into elements [off, off + count) of `buf` from `source`. */
+/** Posts a receive into elements [off, off + count) of `buf` from `source`, described as `<what> from <source>`. */
 export function recv(t: CollTransport, buf: Buf, off: number, count: number, source: number, tag: number, what: string): Request {
-  return t.irecv(bytes(buf, off, count), source, tag, `${what} from ${source}`);
+  return t.irecv(bytes(buf, off, count), source, tag, what).namePeer(false, source);
 }
 
 /**
@@ -85,6 +85,19 @@ export function exchange(
 }
 
 const NO_REQUESTS: readonly Request[] = [];
+
+/**
+ * `exchange` over byte views made once (`bytes`) and reused for every step of an algorithm
+ * that moves whole buffers, so a message allocates no view: sends `sview` to `dest` while
+ * receiving into `rview` from `source`; an empty side is skipped.
+ */
+export function exchangeViews(t: CollTransport, sview: Uint8Array, dest: number, rview: Uint8Array, source: number, tag: number, what: string): readonly Request[] {
+  const r = rview.length > 0 ? t.irecv(rview, source, tag, what).namePeer(false, source) : null;
+  const s = sview.length > 0 ? t.isend(sview, dest, tag, what).namePeer(true, dest) : null;
+  if (r && s) return [r, s];
+  if (r) return [r];
+  return s ? [s] : NO_REQUESTS;
+}
 
 /** Copies `count` elements of `src` from `soff` into `dst` at `doff`; returns the copy's CPU time (ps) to yield. */
 export function copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number): number {
