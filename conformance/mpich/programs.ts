@@ -216,6 +216,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'topo/graphmap1': () => import('./topo/graphmap1.ts'),
   'topo/topodup': () => import('./topo/topodup.ts'),
   'topo/topotest': () => import('./topo/topotest.ts'),
+  'datatype/blockindexed_misc': () => import('./datatype/blockindexed_misc.ts'),
   'datatype/blockindexed_zero_count': () => import('./datatype/blockindexed_zero_count.ts'),
   'datatype/concurrent_irecv': () => import('./datatype/concurrent_irecv.ts'),
   'datatype/contig_zero_count': () => import('./datatype/contig_zero_count.ts'),
