@@ -225,6 +225,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/get_elements': () => import('./datatype/get_elements.ts'),
   'datatype/get_elements_pairtype': () => import('./datatype/get_elements_pairtype.ts'),
   'datatype/getpartelm': () => import('./datatype/getpartelm.ts'),
+  'datatype/hindexed_block': () => import('./datatype/hindexed_block.ts'),
   'datatype/hindexed_zeros': () => import('./datatype/hindexed_zeros.ts'),
   'datatype/hvecblklen': () => import('./datatype/hvecblklen.ts'),
   'datatype/localpack': () => import('./datatype/localpack.ts'),

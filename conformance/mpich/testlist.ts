@@ -479,7 +479,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'datatype', name: 'struct_derived_zeros', np: 1, status: 'run' },
   { dir: 'datatype', name: 'struct_verydeep', np: 1, status: 'run' },
   { dir: 'datatype', name: 'get_elements', np: 1, status: 'run' },
-  { dir: 'datatype', name: 'hindexed_block', np: 1, status: 'todo: not ported yet (phit has derived datatypes now)' },
+  { dir: 'datatype', name: 'hindexed_block', np: 1, status: 'run' },
   { dir: 'datatype', name: 'hindexed_block_contents', np: 1, status: 'needs: MPI_Type_get_envelope, MPI_Type_get_contents' },
   { dir: 'datatype', name: 'vecblklen', np: 1, status: 'run' },
   { dir: 'datatype', name: 'hvecblklen', np: 1, status: 'run' },
