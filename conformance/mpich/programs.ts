@@ -128,6 +128,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/neighb_alltoallw': () => import('./coll/neighb_alltoallw.ts'),
   'coll/neighb_alltoallw2': () => import('./coll/neighb_alltoallw2.ts'),
   'coll/nonblocking': () => import('./coll/nonblocking.ts'),
+  'coll/op_coll': () => import('./coll/op_coll.ts'),
   'coll/op_commutative': () => import('./coll/op_commutative.ts'),
   'coll/opband': () => import('./coll/opband.ts'),
   'coll/opbor': () => import('./coll/opbor.ts'),
