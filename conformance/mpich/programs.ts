@@ -230,6 +230,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/hindexed_zeros': () => import('./datatype/hindexed_zeros.ts'),
   'datatype/hvecblklen': () => import('./datatype/hvecblklen.ts'),
   'datatype/indexed_misc': () => import('./datatype/indexed_misc.ts'),
+  'datatype/lbub': () => import('./datatype/lbub.ts'),
   'datatype/localpack': () => import('./datatype/localpack.ts'),
   'datatype/lots_of_types': () => import('./datatype/lots_of_types.ts'),
   'datatype/pairtype_size_extent': () => import('./datatype/pairtype_size_extent.ts'),
