@@ -246,6 +246,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/struct_zero_count': () => import('./datatype/struct_zero_count.ts'),
   'datatype/structpack2': () => import('./datatype/structpack2.ts'),
   'datatype/subarray': () => import('./datatype/subarray.ts'),
+  'datatype/subarray_pack': () => import('./datatype/subarray_pack.ts'),
   'datatype/tfree': () => import('./datatype/tfree.ts'),
   'datatype/transpose_pack': () => import('./datatype/transpose_pack.ts'),
   'datatype/tresized': () => import('./datatype/tresized.ts'),
