@@ -62,7 +62,7 @@ const send = (name: string): CallSpec => ({ name, bytes: (a) => p2p(a).bytes as 
 const recv = send;
 const requests = (name: string): CallSpec => ({ name, args: (a) => ({ requests: Array.isArray(a[0]) ? a[0].length : 1 }) });
 /** A persistent request's init: its arguments, but no bytes (each start moves them). */
-const init = (name: string): CallSpec => ({ name, args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
+const init = (name: string): CallSpec => ({ name, args: p2p });
 
 /** MPI, on MPI_COMM_WORLD and every communicator made from it. `size` is the communicator's. */
 export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {

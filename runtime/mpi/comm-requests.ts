@@ -1,5 +1,7 @@
 import { ANY_TAG, PROC_NULL, type SendMode } from './core.ts';
-import { CommBase, fmtSource, fmtTag, type Completion } from './comm-base.ts';
+import { CommBase, fmtSource, fmtTag, type Completion, type RecvArgs, type SendArgs } from './comm-base.ts';
+import { checkCount, checkType, type Datatype } from './datatype.ts';
+import { landing, sendBytes, userBytes } from './datatype-pack.ts';
 import { describe, UNDEFINED } from './constants.ts';
 import { Message, MESSAGE_NO_PROC } from './mprobe.ts';
 import { PersistentRequest } from './persistent.ts';
@@ -229,18 +231,30 @@ export class RequestComm extends CommBase {
   // ---------------------------------------------------------------- persistent requests
 
   /** A persistent standard send (MPI_Send_init): inactive until `start`; each start sends `buf`'s contents of then. */
-  sendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('sendInit', buf, dest, tag, 'standard');
+  sendInit(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /**
+   * MPI_Send_init's long form: each start sends `count` elements of `datatype` from `buf` (packed
+   * then); the request keeps the type, so it may be freed after the call, as MPI allows.
+   */
+  sendInit(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  sendInit(...a: SendArgs): Request {
+    return this.sendInitOf('sendInit', a, 'standard');
   }
 
   /** A persistent synchronous send (MPI_Ssend_init). */
-  ssendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('ssendInit', buf, dest, tag, 'sync');
+  ssendInit(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /** MPI_Ssend_init's long form, as sendInit's. */
+  ssendInit(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  ssendInit(...a: SendArgs): Request {
+    return this.sendInitOf('ssendInit', a, 'sync');
   }
 
   /** A persistent ready send (MPI_Rsend_init; sent as a standard send). */
-  rsendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('rsendInit', buf, dest, tag, 'standard');
+  rsendInit(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /** MPI_Rsend_init's long form, as sendInit's. */
+  rsendInit(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  rsendInit(...a: SendArgs): Request {
+    return this.sendInitOf('rsendInit', a, 'standard');
   }
 
   /**
@@ -256,15 +270,30 @@ export class RequestComm extends CommBase {
   }
 
   /** A persistent receive (MPI_Recv_init): inactive until `start`; each start posts a receive into `buf`. */
-  recvInit(buf: ArrayBufferView, source: number, tag: number): Request {
+  recvInit(buf: ArrayBufferView, source: number, tag: number): Request;
+  /**
+   * MPI_Recv_init's long form: each start posts a receive of up to `count` elements of `datatype`
+   * into `buf` (unpacked at completion); the request keeps the type, so it may be freed after the call.
+   */
+  recvInit(buf: ArrayBufferView, count: number, datatype: Datatype, source: number, tag: number): Request;
+  recvInit(...a: RecvArgs): Request {
+    const long = a.length > 3;
+    const [buf, source, tag] = (long ? [a[0], a[3], a[4]] : a) as [ArrayBufferView, number, number];
     const bytes = this.checkBuf('recvInit', buf);
     this.checkRank('recvInit', 'source', source, true);
     this.checkTag('recvInit', tag, true);
-    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     const what = `recvInit(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
     const { world, shape } = this;
     const rank = this.proc.rank;
     const from = this.src(source);
+    if (long) {
+      const [count, t] = this.typedArgs('recvInit', a[1], a[2]);
+      return this.persistent(what, () => {
+        const l = landing(this.packer, userBytes('recvInit', 'buf', buf, count, t), 0, count, t);
+        return world.irecv(rank, l.bytes, Math.max(1, t.size), from, tag, shape.ctx, what, shape.inv, l.unpack, 0, false);
+      });
+    }
+    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     return this.persistent(what, () => world.irecv(rank, bytes, elem, from, tag, shape.ctx, what, shape.inv, null, 0, true));
   }
 
@@ -337,15 +366,29 @@ export class RequestComm extends CommBase {
     return message.receive(this.world, this.proc.rank, bytes, elem, call);
   }
 
-  private sendInitOf(call: string, buf: ArrayBufferView, dest: number, tag: number, mode: SendMode): Request {
+  private sendInitOf(call: string, a: SendArgs, mode: SendMode): Request {
+    const long = a.length > 3;
+    const [buf, dest, tag] = (long ? [a[0], a[3], a[4]] : a) as [ArrayBufferView, number, number];
     const bytes = this.checkBuf(call, buf);
     this.checkRank(call, 'dest', dest, false);
     this.checkTag(call, tag, false);
-    const what = `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
     const { world, shape } = this;
     const rank = this.proc.rank;
     const to = this.dest(dest);
+    if (long) {
+      const [count, t] = this.typedArgs(call, a[1], a[2]);
+      const what = `${call}(dest=${dest}, tag=${tag}, ${count} x ${t.name})`;
+      // packed at each start (the buffer's contents of then); the type was checked at the call
+      return this.persistent(what, () => world.isend(rank, sendBytes(this.packer, userBytes(call, 'buf', buf, count, t), 0, count, t), to, tag, shape.ctx, what, mode, 0));
+    }
+    const what = `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
     return this.persistent(what, () => world.isend(rank, bytes, to, tag, shape.ctx, what, mode, 0));
+  }
+
+  /** A long form's (count, datatype), checked at the call: a committed, unfreed type and a count. */
+  private typedArgs(call: string, count: unknown, datatype: unknown): [number, Datatype] {
+    const t = checkType(call, 'datatype', datatype);
+    return [checkCount(call, 'count', count), t];
   }
 
   /** A persistent request whose starts run `startOp`; its allocation (mpi.requestOverhead) is charged now, once. */
