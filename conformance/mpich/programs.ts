@@ -47,6 +47,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'pt2pt/many_isend': () => import('./pt2pt/many_isend.ts'),
   'pt2pt/manylmt': () => import('./pt2pt/manylmt.ts'),
   'pt2pt/mprobe_self_free': () => import('./pt2pt/mprobe_self_free.ts'),
+  'pt2pt/multi_psend_derived': () => import('./pt2pt/multi_psend_derived.ts'),
   'pt2pt/precv_anysrc': () => import('./pt2pt/precv_anysrc.ts'),
   'pt2pt/precv_anysrc_exp': () => import('./pt2pt/precv_anysrc_exp.ts'),
   'pt2pt/probe_unexp': () => import('./pt2pt/probe_unexp.ts'),
