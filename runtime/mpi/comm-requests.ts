@@ -8,6 +8,9 @@ import { PersistentRequest } from './persistent.ts';
 import { EMPTY_STATUS, MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
 import { SendrecvRequest } from './sendrecv-request.ts';
 
+/** mrecv's and imrecv's arguments: (buf, message) or the long form (buf, count, datatype, message). */
+type MrecvArgs = [buf: ArrayBufferView, message: Message] | [buf: ArrayBufferView, count: number, datatype: Datatype, message: Message];
+
 /**
  * A communicator's requests (MPI chapter 3.7-3.9): the wait and test families over requests of
  * any kind, their statuses and REQUEST_NULL, cancel, nonblocking sendrecv, matched probes and
@@ -218,14 +221,20 @@ export class RequestComm extends CommBase {
   }
 
   /** Receives a message that `mprobe` or `improbe` matched (MPI_Mrecv); returns its status. */
-  async mrecv(buf: ArrayBufferView, message: Message): Promise<Status> {
-    const req = this.imrecvOf('mrecv', buf, message);
+  async mrecv(buf: ArrayBufferView, message: Message): Promise<Status>;
+  /** MPI_Mrecv's long form: up to `count` elements of `datatype` into `buf`; the status counts elements of `datatype`. */
+  async mrecv(buf: ArrayBufferView, count: number, datatype: Datatype, message: Message): Promise<Status>;
+  async mrecv(...a: MrecvArgs): Promise<Status> {
+    const req = this.imrecvOf('mrecv', a);
     return req.wait(() => req.what);
   }
 
   /** Nonblocking receive of a matched message (MPI_Imrecv); a rendezvous message's pull starts now. */
-  imrecv(buf: ArrayBufferView, message: Message): Request {
-    return this.imrecvOf('imrecv', buf, message);
+  imrecv(buf: ArrayBufferView, message: Message): Request;
+  /** MPI_Imrecv's long form: up to `count` elements of `datatype` into `buf`, unpacked at completion. */
+  imrecv(buf: ArrayBufferView, count: number, datatype: Datatype, message: Message): Request;
+  imrecv(...a: MrecvArgs): Request {
+    return this.imrecvOf('imrecv', a);
   }
 
   // ---------------------------------------------------------------- persistent requests
@@ -354,13 +363,20 @@ export class RequestComm extends CommBase {
     return { message, status: { source: inv ? inv[msg.src]! : msg.src, tag: msg.tag, count: Math.floor(msg.bytes / elemBytes), bytes: msg.bytes } };
   }
 
-  private imrecvOf(call: string, buf: ArrayBufferView, message: Message): Request {
+  private imrecvOf(call: string, a: MrecvArgs): Request {
+    const long = a.length > 2;
+    const [buf, message] = (long ? [a[0], a[3]] : a) as [ArrayBufferView, Message];
     const bytes = this.checkBuf(call, buf);
     if (!(message instanceof Message)) throw new MpiError('MPI_ERR_REQUEST', `${call}: expected a message from mprobe or improbe, got ${describe(message)}`);
     if (message.noProc) {
       const req = new Request(this.proc, this.world.params.testOverheadPs, `${call}(MESSAGE_NO_PROC)`, this.world.progressOf(this.proc.rank));
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
+    }
+    if (long) {
+      const [count, t] = this.typedArgs(call, a[1], a[2]);
+      const l = landing(this.packer, userBytes(call, 'buf', buf, count, t), 0, count, t);
+      return message.receive(this.world, this.proc.rank, l.bytes, Math.max(1, t.size), call, l.unpack);
     }
     const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     return message.receive(this.world, this.proc.rank, bytes, elem, call);
