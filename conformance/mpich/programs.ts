@@ -46,6 +46,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'pt2pt/large_tag': () => import('./pt2pt/large_tag.ts'),
   'pt2pt/many_isend': () => import('./pt2pt/many_isend.ts'),
   'pt2pt/manylmt': () => import('./pt2pt/manylmt.ts'),
+  'pt2pt/mprobe': () => import('./pt2pt/mprobe.ts'),
   'pt2pt/mprobe_self_free': () => import('./pt2pt/mprobe_self_free.ts'),
   'pt2pt/multi_psend_derived': () => import('./pt2pt/multi_psend_derived.ts'),
   'pt2pt/precv_anysrc': () => import('./pt2pt/precv_anysrc.ts'),

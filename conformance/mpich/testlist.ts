@@ -120,7 +120,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'pt2pt', name: 'waittestnull', np: 1, status: 'run' },
   { dir: 'pt2pt', name: 'waitany_null', np: 1, status: 'run' },
   { dir: 'pt2pt', name: 'large_message', np: 3, status: 'omit: host memory (two 2.2 GB messages; testlist mem=6.5 GB)' },
-  { dir: 'pt2pt', name: 'mprobe', np: 2, envVariants: 5, status: 'todo: not ported yet (phit has the datatype forms of mrecv and imrecv now)' },
+  { dir: 'pt2pt', name: 'mprobe', np: 2, envVariants: 5, status: 'run' },
   { dir: 'pt2pt', name: 'big_count_status', np: 1, status: 'needs: large-count calls (MPI_Status_set_elements_x, MPI_Get_elements_x)' },
   { dir: 'pt2pt', name: 'many_isend', np: 3, status: 'run' },
   { dir: 'pt2pt', name: 'manylmt', np: 2, status: 'run' },
