@@ -58,11 +58,14 @@ function p2p(a: readonly unknown[]): CallArgs {
   return { peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) };
 }
 
+/** A matched receive's bytes: (buf, message) or the long form (buf, count, datatype, message). */
+const mbytes = (a: readonly unknown[]): number => (a[2] instanceof Datatype ? typed(a[1], a[2]) : nb(a[0]));
+
 const send = (name: string): CallSpec => ({ name, bytes: (a) => p2p(a).bytes as number, args: p2p });
 const recv = send;
 const requests = (name: string): CallSpec => ({ name, args: (a) => ({ requests: Array.isArray(a[0]) ? a[0].length : 1 }) });
 /** A persistent request's init: its arguments, but no bytes (each start moves them). */
-const init = (name: string): CallSpec => ({ name, args: (a) => ({ peer: num(a[1]), tag: num(a[2]), bytes: nb(a[0]) }) });
+const init = (name: string): CallSpec => ({ name, args: p2p });
 
 /** MPI, on MPI_COMM_WORLD and every communicator made from it. `size` is the communicator's. */
 export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
@@ -125,8 +128,8 @@ export function mpiCalls(size: number): Readonly<Record<string, CallSpec>> {
     probe: { name: 'MPI_Probe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
     improbe: { name: 'MPI_Improbe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
     mprobe: { name: 'MPI_Mprobe', args: (a) => ({ peer: num(a[0]), tag: num(a[1]) }) },
-    mrecv: { name: 'MPI_Mrecv', bytes: (a) => nb(a[0]), args: (a) => ({ bytes: nb(a[0]) }) },
-    imrecv: { name: 'MPI_Imrecv', bytes: (a) => nb(a[0]), args: (a) => ({ bytes: nb(a[0]) }) },
+    mrecv: { name: 'MPI_Mrecv', bytes: (a) => mbytes(a), args: (a) => ({ bytes: mbytes(a) }) },
+    imrecv: { name: 'MPI_Imrecv', bytes: (a) => mbytes(a), args: (a) => ({ bytes: mbytes(a) }) },
     sendInit: init('MPI_Send_init'),
     ssendInit: init('MPI_Ssend_init'),
     bsendInit: init('MPI_Bsend_init'),

@@ -1,8 +1,8 @@
 /**
  * Persistent point-to-point requests (sendInit, ssendInit, bsendInit, rsendInit, recvInit, start,
- * startAll, requestFree): reuse over many starts with real data on xe6 over the network and
- * within a node, the inactive state between starts, the request overhead paid once, cancel, and
- * every error case.
+ * startAll, requestFree; the datatype forms of sendInit and recvInit): reuse over many starts with
+ * real data on xe6 over the network and within a node, the inactive state between starts, the
+ * request overhead paid once, cancel, and every error case.
  */
 import { describe, expect, it } from 'vitest';
 import { RankError } from '../fabric/engine/engine.ts';
@@ -408,6 +408,56 @@ describe('inactive, active, cancelled and freed persistent requests', () => {
   });
 });
 
+describe('the datatype forms (count, datatype) of sendInit and recvInit', () => {
+  it('pack a strided send at each start and unpack it into a strided receive, the types freed right after the init calls', async () => {
+    const iters = 3;
+    // the send: 2 of vector(4 blocks of 1 int, stride 3): ints 0, 3, 6, 9 and (extent 10 ints) 10, 13, 16, 19
+    const sent = [0, 3, 6, 9, 10, 13, 16, 19];
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi }) => {
+        if (mpi.rank === 0) {
+          const out = new Int32Array(20);
+          const vec = mpi.typeCommit(mpi.typeVector(4, 1, 3, mpi.INT));
+          const s = mpi.sendInit(out, 2, vec, 1, 5);
+          mpi.typeFree(vec);
+          for (let it = 0; it < iters; it++) {
+            // the data of each start is the buffer's contents at that start
+            for (let i = 0; i < 20; i++) out[i] = 100 * it + i;
+            mpi.start(s);
+            await mpi.wait(s);
+          }
+          mpi.requestFree(s);
+          return null;
+        }
+        // the receive: 8 ints, every other int (an int resized to an extent of 2 ints)
+        const inb = new Int32Array(16);
+        const every2 = mpi.typeCommit(mpi.typeCreateResized(mpi.INT, 0, 8));
+        const q = mpi.recvInit(inb, 8, every2, 0, 5);
+        mpi.typeFree(every2);
+        const same = mpi.typeCommit(mpi.typeCreateResized(mpi.INT, 0, 8));
+        const got: number[][] = [];
+        const counts: number[] = [];
+        for (let it = 0; it < iters; it++) {
+          inb.fill(-1);
+          mpi.start(q);
+          counts.push(mpi.getCount(await mpi.wait(q), same));
+          got.push([...inb]);
+        }
+        mpi.requestFree(q);
+        return { got, counts };
+      },
+    });
+    const g = r.rankResults[1] as { got: number[][]; counts: number[] };
+    for (let it = 0; it < iters; it++) {
+      const want = Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? 100 * it + sent[i / 2]! : -1));
+      expect(g.got[it]).toEqual(want);
+    }
+    expect(g.counts).toEqual([8, 8, 8]);
+  });
+});
+
 describe('bad use of persistent requests', () => {
   const u8 = new Uint8Array(4);
   const bad: { name: string; cls: string; mentions: string; call: (ctx: RankContext) => Promise<unknown> }[] = [
@@ -443,6 +493,13 @@ describe('bad use of persistent requests', () => {
     { name: 'bsendInit dest = ANY_SOURCE', cls: 'MPI_ERR_RANK', mentions: 'bsendInit: dest=-2', call: async ({ mpi }) => mpi.bsendInit(u8, mpi.ANY_SOURCE, 0) },
     { name: 'recvInit source = 9', cls: 'MPI_ERR_RANK', mentions: 'recvInit: source=9', call: async ({ mpi }) => mpi.recvInit(u8, 9, 0) },
     { name: 'recvInit tag = -4', cls: 'MPI_ERR_TAG', mentions: 'recvInit: tag=-4', call: async ({ mpi }) => mpi.recvInit(u8, 0, -4) },
+    { name: 'sendInit with an uncommitted datatype', cls: 'MPI_ERR_TYPE', mentions: 'sendInit: datatype', call: async ({ mpi }) => mpi.sendInit(u8, 1, mpi.typeContiguous(1, mpi.INT), 1, 0) },
+    { name: 'recvInit count = -1', cls: 'MPI_ERR_COUNT', mentions: 'recvInit: count=-1', call: async ({ mpi }) => mpi.recvInit(u8, -1, mpi.INT, 1, 0) },
+    { name: 'recvInit with a freed datatype', cls: 'MPI_ERR_TYPE', mentions: 'recvInit: datatype', call: async ({ mpi }) => {
+      const t = mpi.typeCommit(mpi.typeContiguous(1, mpi.INT));
+      mpi.typeFree(t);
+      return mpi.recvInit(u8, 1, t, 1, 0);
+    } },
   ];
   it.each(bad)('$name fails with $cls naming the call', async ({ cls, mentions, call }) => {
     const e = await rejection(

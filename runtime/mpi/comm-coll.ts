@@ -255,14 +255,15 @@ export class CollComm extends CollBase {
   /**
    * MPI_Alltoallw: `sendCounts[j]` elements of `sendTypes[j]` from byte `sendDispls[j]` of
    * `sendBuf` go to rank j and land as `recvCounts[i]` elements of `recvTypes[i]` at byte
-   * `recvDispls[i]` of its `recvBuf`; every pair's bytes must agree.
+   * `recvDispls[i]` of its `recvBuf`; every pair's bytes must agree. With `IN_PLACE` the send
+   * arguments are ignored (null allowed) and what goes out is read from `recvBuf`.
    */
-  async alltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[], opts?: CollOptions): Promise<void> {
+  async alltoallw(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, sendTypes: readonly Datatype[] | null, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[], opts?: CollOptions): Promise<void> {
     await typed.alltoallw(this, this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts]);
   }
 
   /** Nonblocking alltoallw (MPI_Ialltoallw): alltoallw's arguments, a request back; the data lands when the request's completion is taken. */
-  ialltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[], opts?: CollOptions): Request {
+  ialltoallw(sendBuf: ArrayBufferView | typeof IN_PLACE, sendCounts: ArrayLike<number> | null, sendDispls: ArrayLike<number> | null, sendTypes: readonly Datatype[] | null, recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[], opts?: CollOptions): Request {
     return typed.alltoallw(this, this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts], 'nonblocking', 'ialltoallw') as Request;
   }
 

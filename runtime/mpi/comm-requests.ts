@@ -1,10 +1,15 @@
 import { ANY_TAG, PROC_NULL, type SendMode } from './core.ts';
-import { CommBase, fmtSource, fmtTag, type Completion } from './comm-base.ts';
+import { CommBase, fmtSource, fmtTag, type Completion, type RecvArgs, type SendArgs } from './comm-base.ts';
+import { checkCount, checkType, type Datatype } from './datatype.ts';
+import { landing, sendBytes, userBytes } from './datatype-pack.ts';
 import { describe, UNDEFINED } from './constants.ts';
 import { Message, MESSAGE_NO_PROC } from './mprobe.ts';
 import { PersistentRequest } from './persistent.ts';
 import { EMPTY_STATUS, MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
 import { SendrecvRequest } from './sendrecv-request.ts';
+
+/** mrecv's and imrecv's arguments: (buf, message) or the long form (buf, count, datatype, message). */
+type MrecvArgs = [buf: ArrayBufferView, message: Message] | [buf: ArrayBufferView, count: number, datatype: Datatype, message: Message];
 
 /**
  * A communicator's requests (MPI chapter 3.7-3.9): the wait and test families over requests of
@@ -216,31 +221,49 @@ export class RequestComm extends CommBase {
   }
 
   /** Receives a message that `mprobe` or `improbe` matched (MPI_Mrecv); returns its status. */
-  async mrecv(buf: ArrayBufferView, message: Message): Promise<Status> {
-    const req = this.imrecvOf('mrecv', buf, message);
+  async mrecv(buf: ArrayBufferView, message: Message): Promise<Status>;
+  /** MPI_Mrecv's long form: up to `count` elements of `datatype` into `buf`; the status counts elements of `datatype`. */
+  async mrecv(buf: ArrayBufferView, count: number, datatype: Datatype, message: Message): Promise<Status>;
+  async mrecv(...a: MrecvArgs): Promise<Status> {
+    const req = this.imrecvOf('mrecv', a);
     return req.wait(() => req.what);
   }
 
   /** Nonblocking receive of a matched message (MPI_Imrecv); a rendezvous message's pull starts now. */
-  imrecv(buf: ArrayBufferView, message: Message): Request {
-    return this.imrecvOf('imrecv', buf, message);
+  imrecv(buf: ArrayBufferView, message: Message): Request;
+  /** MPI_Imrecv's long form: up to `count` elements of `datatype` into `buf`, unpacked at completion. */
+  imrecv(buf: ArrayBufferView, count: number, datatype: Datatype, message: Message): Request;
+  imrecv(...a: MrecvArgs): Request {
+    return this.imrecvOf('imrecv', a);
   }
 
   // ---------------------------------------------------------------- persistent requests
 
   /** A persistent standard send (MPI_Send_init): inactive until `start`; each start sends `buf`'s contents of then. */
-  sendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('sendInit', buf, dest, tag, 'standard');
+  sendInit(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /**
+   * MPI_Send_init's long form: each start sends `count` elements of `datatype` from `buf` (packed
+   * then); the request keeps the type, so it may be freed after the call, as MPI allows.
+   */
+  sendInit(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  sendInit(...a: SendArgs): Request {
+    return this.sendInitOf('sendInit', a, 'standard');
   }
 
   /** A persistent synchronous send (MPI_Ssend_init). */
-  ssendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('ssendInit', buf, dest, tag, 'sync');
+  ssendInit(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /** MPI_Ssend_init's long form, as sendInit's. */
+  ssendInit(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  ssendInit(...a: SendArgs): Request {
+    return this.sendInitOf('ssendInit', a, 'sync');
   }
 
   /** A persistent ready send (MPI_Rsend_init; sent as a standard send). */
-  rsendInit(buf: ArrayBufferView, dest: number, tag: number): Request {
-    return this.sendInitOf('rsendInit', buf, dest, tag, 'standard');
+  rsendInit(buf: ArrayBufferView, dest: number, tag: number): Request;
+  /** MPI_Rsend_init's long form, as sendInit's. */
+  rsendInit(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
+  rsendInit(...a: SendArgs): Request {
+    return this.sendInitOf('rsendInit', a, 'standard');
   }
 
   /**
@@ -256,15 +279,30 @@ export class RequestComm extends CommBase {
   }
 
   /** A persistent receive (MPI_Recv_init): inactive until `start`; each start posts a receive into `buf`. */
-  recvInit(buf: ArrayBufferView, source: number, tag: number): Request {
+  recvInit(buf: ArrayBufferView, source: number, tag: number): Request;
+  /**
+   * MPI_Recv_init's long form: each start posts a receive of up to `count` elements of `datatype`
+   * into `buf` (unpacked at completion); the request keeps the type, so it may be freed after the call.
+   */
+  recvInit(buf: ArrayBufferView, count: number, datatype: Datatype, source: number, tag: number): Request;
+  recvInit(...a: RecvArgs): Request {
+    const long = a.length > 3;
+    const [buf, source, tag] = (long ? [a[0], a[3], a[4]] : a) as [ArrayBufferView, number, number];
     const bytes = this.checkBuf('recvInit', buf);
     this.checkRank('recvInit', 'source', source, true);
     this.checkTag('recvInit', tag, true);
-    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     const what = `recvInit(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
     const { world, shape } = this;
     const rank = this.proc.rank;
     const from = this.src(source);
+    if (long) {
+      const [count, t] = this.typedArgs('recvInit', a[1], a[2]);
+      return this.persistent(what, () => {
+        const l = landing(this.packer, userBytes('recvInit', 'buf', buf, count, t), 0, count, t);
+        return world.irecv(rank, l.bytes, Math.max(1, t.size), from, tag, shape.ctx, what, shape.inv, l.unpack, 0, false);
+      });
+    }
+    const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     return this.persistent(what, () => world.irecv(rank, bytes, elem, from, tag, shape.ctx, what, shape.inv, null, 0, true));
   }
 
@@ -325,7 +363,9 @@ export class RequestComm extends CommBase {
     return { message, status: { source: inv ? inv[msg.src]! : msg.src, tag: msg.tag, count: Math.floor(msg.bytes / elemBytes), bytes: msg.bytes } };
   }
 
-  private imrecvOf(call: string, buf: ArrayBufferView, message: Message): Request {
+  private imrecvOf(call: string, a: MrecvArgs): Request {
+    const long = a.length > 2;
+    const [buf, message] = (long ? [a[0], a[3]] : a) as [ArrayBufferView, Message];
     const bytes = this.checkBuf(call, buf);
     if (!(message instanceof Message)) throw new MpiError('MPI_ERR_REQUEST', `${call}: expected a message from mprobe or improbe, got ${describe(message)}`);
     if (message.noProc) {
@@ -333,19 +373,38 @@ export class RequestComm extends CommBase {
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
     }
+    if (long) {
+      const [count, t] = this.typedArgs(call, a[1], a[2]);
+      const l = landing(this.packer, userBytes(call, 'buf', buf, count, t), 0, count, t);
+      return message.receive(this.world, this.proc.rank, l.bytes, Math.max(1, t.size), call, l.unpack);
+    }
     const elem = 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     return message.receive(this.world, this.proc.rank, bytes, elem, call);
   }
 
-  private sendInitOf(call: string, buf: ArrayBufferView, dest: number, tag: number, mode: SendMode): Request {
+  private sendInitOf(call: string, a: SendArgs, mode: SendMode): Request {
+    const long = a.length > 3;
+    const [buf, dest, tag] = (long ? [a[0], a[3], a[4]] : a) as [ArrayBufferView, number, number];
     const bytes = this.checkBuf(call, buf);
     this.checkRank(call, 'dest', dest, false);
     this.checkTag(call, tag, false);
-    const what = `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
     const { world, shape } = this;
     const rank = this.proc.rank;
     const to = this.dest(dest);
+    if (long) {
+      const [count, t] = this.typedArgs(call, a[1], a[2]);
+      const what = `${call}(dest=${dest}, tag=${tag}, ${count} x ${t.name})`;
+      // packed at each start (the buffer's contents of then); the type was checked at the call
+      return this.persistent(what, () => world.isend(rank, sendBytes(this.packer, userBytes(call, 'buf', buf, count, t), 0, count, t), to, tag, shape.ctx, what, mode, 0));
+    }
+    const what = `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
     return this.persistent(what, () => world.isend(rank, bytes, to, tag, shape.ctx, what, mode, 0));
+  }
+
+  /** A long form's (count, datatype), checked at the call: a committed, unfreed type and a count. */
+  private typedArgs(call: string, count: unknown, datatype: unknown): [number, Datatype] {
+    const t = checkType(call, 'datatype', datatype);
+    return [checkCount(call, 'count', count), t];
   }
 
   /** A persistent request whose starts run `startOp`; its allocation (mpi.requestOverhead) is charged now, once. */

@@ -457,12 +457,12 @@ export class MpiWorld implements EventHandler {
    * Receives message `msg`, which `matchProbe` took for rank `dst`, into `buf` (MPI_Imrecv): as a
    * receive that has just matched it, at the rank's own time; a rendezvous pull starts then.
    */
-  receiveMatched(dst: number, msg: Msg, searchPs: number, buf: Uint8Array, elemBytes: number, what: string, inv: Int32Array | null, whole = false): Request {
+  receiveMatched(dst: number, msg: Msg, searchPs: number, buf: Uint8Array, elemBytes: number, what: string, inv: Int32Array | null, whole = false, unpack: Posted['unpack'] = null): Request {
     const me = this.eps[dst]!;
     const req = new Request(me.proc, this.params.testOverheadPs, what, me);
     me.poll();
     if (this.params.requestOverheadPs > 0) me.proc.charge(this.params.requestOverheadPs);
-    const posted: Posted = { source: msg.src, tag: msg.tag, ctx: msg.ctx, buf, elemBytes, req, inv, searchPs, whole };
+    const posted: Posted = { source: msg.src, tag: msg.tag, ctx: msg.ctx, buf, elemBytes, req, inv, searchPs, unpack, whole };
     this.runAt(me.proc, me.proc.time(), () => this.deliver(me, msg, posted, true));
     return req;
   }

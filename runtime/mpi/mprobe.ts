@@ -1,5 +1,5 @@
 import type { MpiWorld } from './core.ts';
-import type { Msg } from './message.ts';
+import type { Msg, Posted } from './message.ts';
 import { MpiError, type Request } from './request.ts';
 
 /**
@@ -31,15 +31,16 @@ export class Message {
   /**
    * Receives the message into `buf` on rank `rank` (MPI_Imrecv); MPI_ERR_REQUEST if it was
    * received already or belongs to another rank; MPI_ERR_TYPE at completion if it does not fill
-   * whole elements of `elemBytes` bytes. Not for MESSAGE_NO_PROC.
+   * whole elements of `elemBytes` bytes (unless `unpack`, a datatype receive's unpacking, is
+   * given: then the elements are the datatype's). Not for MESSAGE_NO_PROC.
    */
-  receive(world: MpiWorld, rank: number, buf: Uint8Array, elemBytes: number, call: string): Request {
+  receive(world: MpiWorld, rank: number, buf: Uint8Array, elemBytes: number, call: string, unpack: Posted['unpack'] = null): Request {
     const m = this.msg!;
     const what = `${call}(message from ${this.inv ? this.inv[m.src] : m.src}, tag ${m.tag}, ${m.bytes} bytes)`;
     if (this.received) throw new MpiError('MPI_ERR_REQUEST', `${what}: the message was received already (a matched message is received once)`);
     if (rank !== this.rank) throw new MpiError('MPI_ERR_REQUEST', `${what}: the message was matched by rank ${this.rank}, not this rank (${rank})`);
     this.received = true;
-    return world.receiveMatched(rank, m, this.searchPs, buf, elemBytes, what, this.inv, true);
+    return world.receiveMatched(rank, m, this.searchPs, buf, elemBytes, what, this.inv, unpack === null, unpack);
   }
 }
 
