@@ -13,6 +13,7 @@ const wrmaFlushGet = () => import('./rma/wrma_flush_get.ts');
 const winSharedRmaFlushLoad = () => import('./rma/win_shared_rma_flush_load.ts');
 const overlapWinsRma = () => import('./rma/overlap_wins_rma.ts');
 const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts');
+const windowAttach = () => import('./rma/window_attach.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -314,6 +315,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/test5_am': build(() => import('./rma/test5.ts'), 'test5Am'),
   'rma/win_dynamic_rma_flush_get': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetPlain'),
   'rma/win_dynamic_rma_flush_get_collattach': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetCollattach'),
+  'rma/win_shared': () => import('./rma/win_shared.ts'),
+  'rma/win_shared_zerobyte': () => import('./rma/win_shared_zerobyte.ts'),
   'rma/win_shared_put_flush_load': build(winSharedRmaFlushLoad, 'winSharedPutFlushLoad'),
   'rma/win_shared_acc_flush_load': build(winSharedRmaFlushLoad, 'winSharedAccFlushLoad'),
   'rma/win_shared_gacc_flush_load': build(winSharedRmaFlushLoad, 'winSharedGaccFlushLoad'),
@@ -325,6 +328,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/win_zero': () => import('./rma/win_zero.ts'),
   'rma/window_allocation': build(() => import('./rma/window_creation.ts'), 'windowAllocation'),
   'rma/window_creation': build(() => import('./rma/window_creation.ts'), 'windowCreation'),
+  'rma/window_attach': build(windowAttach, 'windowAttach'),
+  'rma/window_attach_collattach': build(windowAttach, 'windowAttachCollattach'),
   'rma/window_noncontig_allocation': build(() => import('./rma/window_creation.ts'), 'windowNoncontigAllocation'),
   'rma/wintest': () => import('./rma/wintest.ts'),
   'rma/wintest_shm': build(() => import('./rma/wintest.ts'), 'wintestShm'),
