@@ -33,6 +33,12 @@ export interface MpichTest {
   readonly long?: boolean;
   /** Ranks per node, when the test needs more than one on a node. */
   readonly ppn?: number;
+  /**
+   * How ranks are laid out on the nodes (default contiguous). `round-robin` with 2 ranks per node
+   * puts the even ranks on one node and the odd on the other, as MPICH's test runs do with
+   * MPIR_CVAR_ODD_EVEN_CLIQUES=1, which the tests that speak of odd-even cliques need.
+   */
+  readonly placement?: 'round-robin';
 }
 
 /** The kind of a status: run, known-failure, needs, todo or omit. */
@@ -573,8 +579,8 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'rma', name: 'win_shared', np: 4, status: 'run', ppn: 4 },
   { dir: 'rma', name: 'win_shared_create_allocshm', np: 4, status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
   { dir: 'rma', name: 'win_shared_create_no_allocshm', np: 4, status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
-  { dir: 'rma', name: 'win_shared_noncontig', np: 4, status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
-  { dir: 'rma', name: 'win_shared_noncontig_put', np: 4, status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
+  { dir: 'rma', name: 'win_shared_noncontig', np: 4, status: 'run', ppn: 4 },
+  { dir: 'rma', name: 'win_shared_noncontig_put', np: 4, status: 'run', ppn: 4 },
   { dir: 'rma', name: 'win_shared_query', np: 4, args: ['-flavor=create'], status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
   { dir: 'rma', name: 'win_shared_query', np: 4, args: ['-flavor=allocate'], status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
   { dir: 'rma', name: 'win_shared_query', np: 4, args: ['-flavor=allocate_shared'], status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
@@ -638,7 +644,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'rma', name: 'acc_ordering', np: 2, status: 'needs: pair types in one-sided accumulates (MPI_2INT, MPI_DOUBLE_INT, ... with MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP)' },
   { dir: 'rma', name: 'fence_shm', np: 2, status: 'run', ppn: 2 },
   { dir: 'rma', name: 'win_shared_zerobyte', np: 4, status: 'run', ppn: 4 },
-  { dir: 'rma', name: 'win_shared_put_flush_get', np: 4, status: 'todo: not ported yet (phit has RMA shared-memory windows now)' },
+  { dir: 'rma', name: 'win_shared_put_flush_get', np: 4, status: 'run', ppn: 2, placement: 'round-robin' },
   { dir: 'rma', name: 'get_struct', np: 2, status: 'needs: derived datatypes in one-sided calls' },
   { dir: 'rma', name: 'at_complete', np: 2, status: 'run', long: true },
   { dir: 'rma', name: 'atomic_rmw_fop', np: 3, status: 'run', long: true },
