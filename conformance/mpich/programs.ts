@@ -14,6 +14,7 @@ const winSharedRmaFlushLoad = () => import('./rma/win_shared_rma_flush_load.ts')
 const overlapWinsRma = () => import('./rma/overlap_wins_rma.ts');
 const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts');
 const windowAttach = () => import('./rma/window_attach.ts');
+const winSharedCreate = () => import('./rma/win_shared_create.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -281,6 +282,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/lockcontention2': () => import('./rma/lockcontention2.ts'),
   'rma/locknull': () => import('./rma/locknull.ts'),
   'rma/manyget': () => import('./rma/manyget.ts'),
+  'rma/manyrma3': () => import('./rma/manyrma3.ts'),
   'rma/mixedsync': () => import('./rma/mixedsync.ts'),
   'rma/nullpscw': () => import('./rma/nullpscw.ts'),
   'rma/nullpscw_shm': build(() => import('./rma/nullpscw.ts'), 'nullpscwShm'),
@@ -316,6 +318,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/win_dynamic_rma_flush_get': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetPlain'),
   'rma/win_dynamic_rma_flush_get_collattach': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetCollattach'),
   'rma/win_shared': () => import('./rma/win_shared.ts'),
+  'rma/win_shared_create_allocshm': build(winSharedCreate, 'winSharedCreateAllocshm'),
+  'rma/win_shared_create_no_allocshm': build(winSharedCreate, 'winSharedCreateNoAllocshm'),
   'rma/win_shared_noncontig': () => import('./rma/win_shared_noncontig.ts'),
   'rma/win_shared_noncontig_put': () => import('./rma/win_shared_noncontig_put.ts'),
   'rma/win_shared_put_flush_get': () => import('./rma/win_shared_put_flush_get.ts'),
