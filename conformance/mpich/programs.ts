@@ -323,6 +323,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/win_shared_noncontig': () => import('./rma/win_shared_noncontig.ts'),
   'rma/win_shared_noncontig_put': () => import('./rma/win_shared_noncontig_put.ts'),
   'rma/win_shared_put_flush_get': () => import('./rma/win_shared_put_flush_get.ts'),
+  'rma/win_shared_query': () => import('./rma/win_shared_query.ts'),
   'rma/win_shared_zerobyte': () => import('./rma/win_shared_zerobyte.ts'),
   'rma/win_shared_put_flush_load': build(winSharedRmaFlushLoad, 'winSharedPutFlushLoad'),
   'rma/win_shared_acc_flush_load': build(winSharedRmaFlushLoad, 'winSharedAccFlushLoad'),
