@@ -296,6 +296,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/racc_local_comp': () => import('./rma/racc_local_comp.ts'),
   'rma/req_example': () => import('./rma/req_example.ts'),
   'rma/req_example_shm': build(() => import('./rma/req_example.ts'), 'reqExampleShm'),
+  'rma/reqops': () => import('./rma/reqops.ts'),
   'rma/rput_local_comp': () => import('./rma/rput_local_comp.ts'),
   'rma/rmanull': () => import('./rma/rmanull.ts'),
   'rma/rget_testall': () => import('./rma/rget_testall.ts'),

@@ -620,7 +620,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'rma', name: 'get_accumulate_short', np: 4, status: 'needs: derived datatypes in one-sided calls' },
   { dir: 'rma', name: 'get_accumulate_short_derived', np: 4, status: 'needs: derived datatypes in one-sided calls' },
   { dir: 'rma', name: 'flush', np: 4, status: 'run', long: true },
-  { dir: 'rma', name: 'reqops', np: 4, status: 'todo: not ported yet (phit has RMA now)' },
+  { dir: 'rma', name: 'reqops', np: 4, status: 'run' },
   { dir: 'rma', name: 'rputget', np: 2, status: 'needs: derived datatypes in one-sided calls' },
   { dir: 'rma', name: 'req_example', np: 4, status: 'run' },
   { dir: 'rma', name: 'req_example_shm', np: 4, status: 'run', long: true },
