@@ -14,6 +14,7 @@ const winSharedRmaFlushLoad = () => import('./rma/win_shared_rma_flush_load.ts')
 const overlapWinsRma = () => import('./rma/overlap_wins_rma.ts');
 const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts');
 const windowAttach = () => import('./rma/window_attach.ts');
+const aint = () => import('./rma/aint.ts');
 const winSharedCreate = () => import('./rma/win_shared_create.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
@@ -243,6 +244,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/zeroparms': () => import('./datatype/zeroparms.ts'),
   'rma/accfence2': () => import('./rma/accfence2.ts'),
   'rma/accfence2_am': build(() => import('./rma/accfence2.ts'), 'accfence2Am'),
+  'rma/aint': build(aint, 'aint'),
+  'rma/aint_collattach': build(aint, 'aintCollattach'),
   'rma/allocmem': () => import('./rma/allocmem.ts'),
   'rma/at_complete': () => import('./rma/at_complete.ts'),
   'rma/atomic_rmw_cas': () => import('./rma/atomic_rmw_cas.ts'),
