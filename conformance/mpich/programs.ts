@@ -304,6 +304,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/rmanull': () => import('./rma/rmanull.ts'),
   'rma/rget_testall': () => import('./rma/rget_testall.ts'),
   'rma/rget_unlock': () => import('./rma/rget_unlock.ts'),
+  'rma/rma_contig': () => import('./rma/rma_contig.ts'),
   'rma/strided_acc_onelock': () => import('./rma/strided_acc_onelock.ts'),
   'rma/test1': () => import('./rma/test1.ts'),
   'rma/test1_am': build(() => import('./rma/test1.ts'), 'test1Am'),
