@@ -13,6 +13,9 @@ const wrmaFlushGet = () => import('./rma/wrma_flush_get.ts');
 const winSharedRmaFlushLoad = () => import('./rma/win_shared_rma_flush_load.ts');
 const overlapWinsRma = () => import('./rma/overlap_wins_rma.ts');
 const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts');
+const windowAttach = () => import('./rma/window_attach.ts');
+const aint = () => import('./rma/aint.ts');
+const winSharedCreate = () => import('./rma/win_shared_create.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -262,8 +265,12 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/zeroparms': () => import('./datatype/zeroparms.ts'),
   'rma/accfence2': () => import('./rma/accfence2.ts'),
   'rma/accfence2_am': build(() => import('./rma/accfence2.ts'), 'accfence2Am'),
+  'rma/aint': build(aint, 'aint'),
+  'rma/aint_collattach': build(aint, 'aintCollattach'),
   'rma/allocmem': () => import('./rma/allocmem.ts'),
   'rma/at_complete': () => import('./rma/at_complete.ts'),
+  'rma/atomic_rmw_cas': () => import('./rma/atomic_rmw_cas.ts'),
+  'rma/atomic_rmw_fop': () => import('./rma/atomic_rmw_fop.ts'),
   'rma/compare_and_swap': () => import('./rma/compare_and_swap.ts'),
   'rma/contention_put': () => import('./rma/contention_put.ts'),
   'rma/contention_putget': () => import('./rma/contention_putget.ts'),
@@ -293,10 +300,13 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/get_flushlocal': () => import('./rma/get_flushlocal.ts'),
   'rma/get_flushlocal_shm': build(() => import('./rma/get_flushlocal.ts'), 'getFlushlocalShm'),
   'rma/getgroup': () => import('./rma/getgroup.ts'),
+  'rma/large_small_acc': () => import('./rma/large_small_acc.ts'),
   'rma/lock_nested': () => import('./rma/lock_nested.ts'),
   'rma/lockcontention': () => import('./rma/lockcontention.ts'),
+  'rma/lockcontention2': () => import('./rma/lockcontention2.ts'),
   'rma/locknull': () => import('./rma/locknull.ts'),
   'rma/manyget': () => import('./rma/manyget.ts'),
+  'rma/manyrma3': () => import('./rma/manyrma3.ts'),
   'rma/mixedsync': () => import('./rma/mixedsync.ts'),
   'rma/nullpscw': () => import('./rma/nullpscw.ts'),
   'rma/nullpscw_shm': build(() => import('./rma/nullpscw.ts'), 'nullpscwShm'),
@@ -310,10 +320,12 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/racc_local_comp': () => import('./rma/racc_local_comp.ts'),
   'rma/req_example': () => import('./rma/req_example.ts'),
   'rma/req_example_shm': build(() => import('./rma/req_example.ts'), 'reqExampleShm'),
+  'rma/reqops': () => import('./rma/reqops.ts'),
   'rma/rput_local_comp': () => import('./rma/rput_local_comp.ts'),
   'rma/rmanull': () => import('./rma/rmanull.ts'),
   'rma/rget_testall': () => import('./rma/rget_testall.ts'),
   'rma/rget_unlock': () => import('./rma/rget_unlock.ts'),
+  'rma/rma_contig': () => import('./rma/rma_contig.ts'),
   'rma/strided_acc_onelock': () => import('./rma/strided_acc_onelock.ts'),
   'rma/test1': () => import('./rma/test1.ts'),
   'rma/test1_am': build(() => import('./rma/test1.ts'), 'test1Am'),
@@ -331,6 +343,14 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/test5_am': build(() => import('./rma/test5.ts'), 'test5Am'),
   'rma/win_dynamic_rma_flush_get': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetPlain'),
   'rma/win_dynamic_rma_flush_get_collattach': build(winDynamicRmaFlushGet, 'winDynamicRmaFlushGetCollattach'),
+  'rma/win_shared': () => import('./rma/win_shared.ts'),
+  'rma/win_shared_create_allocshm': build(winSharedCreate, 'winSharedCreateAllocshm'),
+  'rma/win_shared_create_no_allocshm': build(winSharedCreate, 'winSharedCreateNoAllocshm'),
+  'rma/win_shared_noncontig': () => import('./rma/win_shared_noncontig.ts'),
+  'rma/win_shared_noncontig_put': () => import('./rma/win_shared_noncontig_put.ts'),
+  'rma/win_shared_put_flush_get': () => import('./rma/win_shared_put_flush_get.ts'),
+  'rma/win_shared_query': () => import('./rma/win_shared_query.ts'),
+  'rma/win_shared_zerobyte': () => import('./rma/win_shared_zerobyte.ts'),
   'rma/win_shared_put_flush_load': build(winSharedRmaFlushLoad, 'winSharedPutFlushLoad'),
   'rma/win_shared_acc_flush_load': build(winSharedRmaFlushLoad, 'winSharedAccFlushLoad'),
   'rma/win_shared_gacc_flush_load': build(winSharedRmaFlushLoad, 'winSharedGaccFlushLoad'),
@@ -342,6 +362,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/win_zero': () => import('./rma/win_zero.ts'),
   'rma/window_allocation': build(() => import('./rma/window_creation.ts'), 'windowAllocation'),
   'rma/window_creation': build(() => import('./rma/window_creation.ts'), 'windowCreation'),
+  'rma/window_attach': build(windowAttach, 'windowAttach'),
+  'rma/window_attach_collattach': build(windowAttach, 'windowAttachCollattach'),
   'rma/window_noncontig_allocation': build(() => import('./rma/window_creation.ts'), 'windowNoncontigAllocation'),
   'rma/wintest': () => import('./rma/wintest.ts'),
   'rma/wintest_shm': build(() => import('./rma/wintest.ts'), 'wintestShm'),

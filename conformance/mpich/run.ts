@@ -98,6 +98,7 @@ export async function runTest(test: MpichTest, opts: Pick<ConformanceOptions, 'm
       machine: opts.machine ?? 'xe6',
       nodes: Math.ceil(test.np / ppn),
       ppn,
+      ...(test.placement ? { placement: test.placement } : {}),
       set: { 'fabric.fidelity': opts.fidelity ?? DEFAULT_FIDELITY },
       program: (ctx) => program(new MTest(ctx, test.args ?? [], (line) => output.push(`[${ctx.rank}] ${line}`))),
       progressEvery: 1 << 16,

@@ -174,6 +174,23 @@ export class Mpi extends Comm {
   }
   private readonly allocated = new WeakSet<ArrayBufferLike>();
 
+  /**
+   * The address `disp` bytes past `base` (MPI_Aint_add), for the addresses of a dynamic window
+   * (`win.attach`'s result): the sum, as a C program's address arithmetic gives it.
+   */
+  aintAdd(base: number, disp: number): number {
+    checkAint('aintAdd', 'base', base);
+    checkAint('aintAdd', 'disp', disp);
+    return base + disp;
+  }
+
+  /** The distance in bytes from address `addr2` to `addr1` (MPI_Aint_diff): `addr1 - addr2`. */
+  aintDiff(addr1: number, addr2: number): number {
+    checkAint('aintDiff', 'addr1', addr1);
+    checkAint('aintDiff', 'addr2', addr2);
+    return addr1 - addr2;
+  }
+
   /** A new, empty info object (MPI_Info_create), to pass hints to a call that takes them. */
   infoCreate(): Info {
     return new Info();
@@ -334,3 +351,8 @@ function statusBytes(call: string, status: Status): number {
 
 // the process-level calls (datatypes, ops, errors) report to MPI_COMM_WORLD's handler
 guardMethods(Mpi.prototype);
+
+/** An MPI_Aint argument: a safe integer, else MPI_ERR_ARG naming the call and argument. */
+function checkAint(call: string, name: string, v: number): void {
+  if (!Number.isSafeInteger(v)) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}=${String(v)} must be an integer address or displacement in bytes`);
+}
