@@ -1,6 +1,7 @@
 import type { Comm } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { round, SKELETON_CHECK, type App, type AppResult, type ParamValues } from './app.ts';
+import { NPB_A, NPB_SEED, randlc } from './npb-random.ts';
 
 /**
  * NPB CG problem classes (NPB 3 cg.f / npbparams.h): matrix order, nonzeros per generating
@@ -32,25 +33,6 @@ const PER_NONZERO = { flops: 2, bytes: 20 };
 const DOT = { flops: 2, bytes: 16 };
 const UPDATE_ZR_DOT_RR = { flops: 6, bytes: 56 };
 const UPDATE_P = { flops: 2, bytes: 24 };
-
-/** NPB's randlc: the linear congruential generator x = 5^13 x mod 2^46, returning x / 2^46, in exact double arithmetic. */
-function randlc(state: { x: number }, a: number): number {
-  const r23 = 2 ** -23;
-  const t23 = 2 ** 23;
-  const r46 = r23 * r23;
-  const t46 = t23 * t23;
-  const a1 = Math.trunc(r23 * a);
-  const a2 = a - t23 * a1;
-  const x1 = Math.trunc(r23 * state.x);
-  const x2 = state.x - t23 * x1;
-  const t1 = a1 * x2 + a2 * x1;
-  const t2 = Math.trunc(r23 * t1);
-  const z = t1 - t23 * t2;
-  const t3 = t23 * z + a2 * x2;
-  const t4 = Math.trunc(r46 * t3);
-  state.x = t3 - t46 * t4;
-  return r46 * state.x;
-}
 
 /** The process grid and this rank's share of it, as cg.f's setup_proc_info and setup_submatrix_info work them out (1-based). */
 interface Layout {
@@ -161,8 +143,8 @@ export function cgLayout(naa: number, nprocs: number, me: number): Layout {
  * order cg.f sums them. Rows and columns 1-based, columns local (from 1 at firstcol).
  */
 function makeMatrix(n: number, nonzer: number, shift: number, lay: Layout): { rowstr: Int32Array; colidx: Int32Array; a: Float64Array } {
-  const state = { x: 314159265 };
-  const amult = 1220703125;
+  const state = { x: NPB_SEED };
+  const amult = NPB_A;
   randlc(state, amult);
   let nn1 = 1;
   while (nn1 < n) nn1 *= 2;

@@ -14,6 +14,7 @@ const small: Record<string, Record<string, string>> = {
   lulesh: { s: '3', iterations: '2' },
   hpcg: { n: '4', iterations: '2', levels: '3' },
   'npb-cg': { iterations: '1' },
+  'npb-ft': { iterations: '1' },
   'npb-is': { iterations: '2' },
   'npb-mg': { iterations: '1' },
   randomring: { bytes: '4KiB', patterns: '2', loops: '1' },
@@ -40,6 +41,7 @@ describe.each(Object.keys(presets))('machine %s', (machine) => {
     expect(rows.length).toBeGreaterThan(0);
     if (['halo3d', 'cg', 'summa', 'lulesh', 'hpcg', 'npb-is', 'npb-mg'].includes(name)) expect(rows[0]!.check).toBe('passed');
     if (name === 'npb-cg') expect(rows[0]!.rnorm as number).toBeLessThan(1e-10);
+    if (name === 'npb-ft') expect(rows[0]!.check).toBe('passed (1 of 6 time steps)');
     expect(r.simulatedTimeUs).toBeGreaterThan(0);
     expect(r.packets).toBeGreaterThan(0);
   });
