@@ -14,6 +14,7 @@ import { lulesh } from './lulesh.ts';
 import { npbCg } from './npb-cg.ts';
 import { npbFt } from './npb-ft.ts';
 import { npbIs } from './npb-is.ts';
+import { npbLu } from './npb-lu.ts';
 import { npbMg } from './npb-mg.ts';
 import { osuBibw } from './osu-bibw.ts';
 import { osuBw } from './osu-bw.ts';
@@ -28,7 +29,7 @@ import { randpairs } from './randpairs.ts';
 import { summa } from './summa.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-cg': npbCg, 'npb-ft': npbFt, 'npb-is': npbIs, 'npb-mg': npbMg });
+export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-cg': npbCg, 'npb-ft': npbFt, 'npb-is': npbIs, 'npb-lu': npbLu, 'npb-mg': npbMg });
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {
