@@ -27,9 +27,10 @@ import { randomring } from './randomring.ts';
 import { pattern } from './pattern.ts';
 import { randpairs } from './randpairs.ts';
 import { summa } from './summa.ts';
+import { sweep3d } from './sweep3d.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-cg': npbCg, 'npb-ft': npbFt, 'npb-is': npbIs, 'npb-lu': npbLu, 'npb-mg': npbMg });
+export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-cg': npbCg, 'npb-ft': npbFt, 'npb-is': npbIs, 'npb-lu': npbLu, 'npb-mg': npbMg, sweep3d });
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {
