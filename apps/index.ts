@@ -4,6 +4,7 @@ import { allreduce } from './allreduce.ts';
 import { alltoall } from './alltoall.ts';
 import { amorate } from './amorate.ts';
 import { cg } from './cg.ts';
+import { comd } from './comd.ts';
 import { fft2d } from './fft2d.ts';
 import { fft3d } from './fft3d.ts';
 import { gups } from './gups.ts';
@@ -11,7 +12,10 @@ import { halo2d } from './halo2d.ts';
 import { halo3d } from './halo3d.ts';
 import { hpcg } from './hpcg.ts';
 import { lulesh } from './lulesh.ts';
+import { npbCg } from './npb-cg.ts';
+import { npbFt } from './npb-ft.ts';
 import { npbIs } from './npb-is.ts';
+import { npbLu } from './npb-lu.ts';
 import { npbMg } from './npb-mg.ts';
 import { osuBibw } from './osu-bibw.ts';
 import { osuBw } from './osu-bw.ts';
@@ -24,9 +28,10 @@ import { randomring } from './randomring.ts';
 import { pattern } from './pattern.ts';
 import { randpairs } from './randpairs.ts';
 import { summa } from './summa.ts';
+import { sweep3d } from './sweep3d.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-is': npbIs, 'npb-mg': npbMg });
+export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-cg': npbCg, 'npb-ft': npbFt, 'npb-is': npbIs, 'npb-lu': npbLu, 'npb-mg': npbMg, sweep3d, comd });
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

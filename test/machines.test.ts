@@ -13,8 +13,13 @@ const small: Record<string, Record<string, string>> = {
   summa: { n: '64' },
   lulesh: { s: '3', iterations: '2' },
   hpcg: { n: '4', iterations: '2', levels: '3' },
+  'npb-cg': { iterations: '1' },
+  'npb-ft': { iterations: '1' },
   'npb-is': { iterations: '2' },
+  'npb-lu': { iterations: '2' },
   'npb-mg': { iterations: '1' },
+  sweep3d: { it: '4', jt: '4', kt: '16', mk: '4', iterations: '1' },
+  comd: { n: '6', steps: '2' },
   randomring: { bytes: '4KiB', patterns: '2', loops: '1' },
   allreduce: { maxBytes: '1KiB', iterations: '2' },
   alltoall: { maxBytes: '1KiB', iterations: '2' },
@@ -37,7 +42,9 @@ describe.each(Object.keys(presets))('machine %s', (machine) => {
     const r = await simulate({ machine, nodes: 8, ppn: 2, program: (ctx) => app.main(ctx, params) });
     const rows = (r.result as unknown as { rows: Record<string, unknown>[] }).rows;
     expect(rows.length).toBeGreaterThan(0);
-    if (['halo3d', 'cg', 'summa', 'lulesh', 'hpcg', 'npb-is', 'npb-mg'].includes(name)) expect(rows[0]!.check).toBe('passed');
+    if (['halo3d', 'cg', 'summa', 'lulesh', 'hpcg', 'npb-is', 'npb-lu', 'npb-mg', 'sweep3d', 'comd'].includes(name)) expect(rows[0]!.check).toBe('passed');
+    if (name === 'npb-cg') expect(rows[0]!.rnorm as number).toBeLessThan(1e-10);
+    if (name === 'npb-ft') expect(rows[0]!.check).toBe('passed (1 of 6 time steps)');
     expect(r.simulatedTimeUs).toBeGreaterThan(0);
     expect(r.packets).toBeGreaterThan(0);
   });
