@@ -1,13 +1,14 @@
 /** `phit collectives --study`: every algorithm over machines, node counts and sizes; the best per point and MPICH's choice. */
 import { describe, expect, it } from 'vitest';
 import { parseSizes, runStudy } from '../cli/coll-study.ts';
+import { ALGORITHMS } from '../runtime/mpi/coll/index.ts';
 import { phit } from './helpers.ts';
 
 describe('collective studies', () => {
   it('time every allreduce algorithm per size, name the best and what MPICH picks, and the links they load', async () => {
     const r = await runStudy({ collective: 'allreduce', machines: ['xe6'], nodes: [8], sizes: '8,64KiB', set: { 'fabric.fidelity': 'flow' }, inline: true });
-    expect(r.algorithms).toEqual(['recursiveDoubling', 'rabenseifner', 'ring', 'reduceBcast']);
-    expect(r.points).toHaveLength(8);
+    expect(r.algorithms).toEqual(Object.keys(ALGORITHMS.allreduce));
+    expect(r.points).toHaveLength(2 * r.algorithms.length);
     for (const p of r.points) expect(p.us).toBeGreaterThan(0);
     const at = (a: string, b: number): number => r.points.find((p) => p.algorithm === a && p.bytes === b)!.us!;
     // at 8 bytes, three exchanges beat a ring's 14 steps; at 64 KiB halving the data (Rabenseifner) beats whole-buffer exchanges
@@ -19,6 +20,7 @@ describe('collective studies', () => {
       expect(row.selectorUs).toBeGreaterThanOrEqual(row.bestUs!);
       expect(row.selectorExcess).toBeCloseTo(row.selectorUs! / row.bestUs! - 1, 3);
     }
+    // xe6's selector (cray) picks as MPICH does with one rank a node
     expect(r.rows.map((x) => x.selector)).toEqual(['recursiveDoubling', 'rabenseifner']);
     // the exchanges cross the torus: some link was busy
     expect(Math.max(...r.points.map((p) => p.maxLinkUtil!))).toBeGreaterThan(0);

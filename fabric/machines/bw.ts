@@ -113,7 +113,7 @@ export const bw: MachineSpec = {
     'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers and nonblocking collectives progress while the rank computes, in a progress thread (yes), or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.collectiveEngine': { value: 'no', help: 'allreduce and barrier of one item run on the NIC\'s collective engine without being asked (yes), or only when the program or --coll names it (no)', source: 'Cray MPT: DMAPP-optimised collectives (the Aries collective engine) only with MPICH_USE_DMAPP_COLL set; off by default' },
     'mpi.nodeAwareCollectives': { value: 'no', help: 'allreduce and barrier combine within each node over shared memory, then across the node leaders (yes), or run flat over all ranks (no)', source: 'assumed: the seed figures were checked with flat algorithms; what the MPI of this machine did is not documented here' },
-    ...collSelectorParam('mpich', `assumed: MPICH's rules, which the figures were checked with; the BlackWidow ran Cray MPT (MPICH-based), whose rules are the cray selector`),
+    ...collSelectorParam('cray', `the BlackWidow ran Cray MPT (MPICH-based): Cray MPT's rules (MPICH's, with the MPICH_* defaults of its intro_mpi page; selector-cray.ts)`),
     'mpi.sendOverhead': { value: '500ns', help: 'CPU time of a send call', source: 'assumed' },
     'mpi.recvOverhead': { value: '500ns', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '8GB/s', help: 'memcpy bandwidth for eager copies', source: 'assumed' },

@@ -121,7 +121,7 @@ export const xt4: MachineSpec = {
     'mpi.asyncProgress': { value: 'no', help: 'rendezvous transfers and nonblocking collectives progress while the rank computes, in a progress thread (yes), or only inside its MPI calls (no)', source: 'seed 001 "Cray XC Network Software Stack": matching progresses in each call, large messages optionally by a progress thread (off by default, assumed)' },
     'mpi.collectiveEngine': { value: 'no', help: 'allreduce and barrier of one item run on the NIC\'s collective engine without being asked (yes), or only when the program or --coll names it (no)', source: 'Cray MPT: DMAPP-optimised collectives (the Aries collective engine) only with MPICH_USE_DMAPP_COLL set; off by default' },
     'mpi.nodeAwareCollectives': { value: 'yes', help: 'allreduce and barrier combine within each node over shared memory, then across the node leaders (yes), or run flat over all ranks (no)', source: 'MPICH 3.x CVARs MPIR_CVAR_ENABLE_SMP_COLLECTIVES and MPIR_CVAR_ENABLE_SMP_ALLREDUCE, on by default in the MPICH that Cray MPT is built on' },
-    ...collSelectorParam('mpich', `assumed: MPICH's rules, which the figures were checked with; the XT4 ran Cray MPT (MPICH-based), whose rules are the cray selector`),
+    ...collSelectorParam('cray', `the XT4 ran Cray MPT (MPICH-based): Cray MPT's rules (MPICH's, with the MPICH_* defaults of its intro_mpi page; selector-cray.ts)`),
     'mpi.sendOverhead': { value: '1.5us', help: 'CPU time of a send call', source: 'assumed' },
     'mpi.recvOverhead': { value: '1.5us', help: 'CPU time to match and complete a receive', source: 'assumed' },
     'mpi.copyBandwidth': { value: '3GB/s', help: 'memcpy bandwidth', source: 'assumed' },
