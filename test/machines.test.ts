@@ -4,35 +4,8 @@ import { resolveParams } from '../apps/app.ts';
 import { apps } from '../apps/index.ts';
 import { presets } from '../fabric/machines/index.ts';
 import { simulate } from '../runtime/simulate.ts';
+import { SMALL_APP_PARAMS as small } from './small-apps.ts';
 
-const small: Record<string, Record<string, string>> = {
-  pingpong: { maxBytes: '64KiB', iterations: '2' },
-  putget: { maxBytes: '16KiB', iterations: '2', window: '4' },
-  halo3d: { nx: '8', ny: '8', nz: '8', iterations: '2' },
-  cg: { n: '6', iterations: '5' },
-  summa: { n: '64' },
-  lulesh: { s: '3', iterations: '2' },
-  hpcg: { n: '4', iterations: '2', levels: '3' },
-  'npb-cg': { iterations: '1' },
-  'npb-ft': { iterations: '1' },
-  'npb-is': { iterations: '2' },
-  'npb-lu': { iterations: '2' },
-  'npb-mg': { iterations: '1' },
-  sweep3d: { it: '4', jt: '4', kt: '16', mk: '4', iterations: '1' },
-  comd: { n: '6', steps: '2' },
-  randomring: { bytes: '4KiB', patterns: '2', loops: '1' },
-  allreduce: { maxBytes: '1KiB', iterations: '2' },
-  alltoall: { maxBytes: '1KiB', iterations: '2' },
-  'osu-latency': { maxBytes: '4KiB', iterations: '2' },
-  'osu-bw': { maxBytes: '16KiB', iterations: '2', window: '4' },
-  'osu-bibw': { maxBytes: '16KiB', iterations: '2', window: '4' },
-  // the FFTs, PTRANS and the traffic apps at their defaults took 5 to 16 s each per machine
-  fft2d: { n: '64' },
-  fft3d: { n: '16' },
-  ptrans: { n: '256', nb: '16' },
-  pattern: { bytes: '16KiB', rounds: '1' },
-  randpairs: { bytes: '16KiB', rounds: '2' },
-};
 
 describe.each(Object.keys(presets))('machine %s', (machine) => {
   it.each(Object.keys(apps))('runs %s with its data checks passing', async (name) => {
