@@ -1,18 +1,13 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
-import { channelMap } from './channel-map.ts';
-import { CreditLedger } from './credit-ledger.ts';
-import { LinkRetry } from './link-retry.ts';
-import { queueLayout } from './queue-layout.ts';
-import { NetworkCollector, type FaultCounters, type NetworkCounters } from './network-collector.ts';
-import type { AgeArbitration, Endpoint, HopListener, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
+import type { AgeArbitration, NetworkAccess, NetworkParams } from './network-params.ts';
 import type { PacketPool } from './packet.ts';
-import { modU32, type BoundRoute, type LoadView, type NextPort, type RouteChoice } from './routing/routing.ts';
-import { PORT_NODE, type PortGraph } from './topology/port-graph.ts';
+import { modU32, type BoundRoute, type LoadView, type NextPort } from './routing/routing.ts';
+import type { PortGraph } from './topology/port-graph.ts';
+import { NetworkState } from './network-state.ts';
 
 export type { AgeArbitration, Endpoint, FaultStep, HopListener, LinkParams, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
 export { LATENCY_EDGES_PS, type FaultCounters, type NetworkCounters } from './network-collector.ts';
-
-
+export { MAX_BUFFER_PHITS } from './network-state.ts';
 
 /**
  * The network's constants, as const enums so that they compile to literals: a module-level
@@ -37,8 +32,6 @@ const enum Rq {
   Phits = 2,
   Queue = 3,
 }
-/** Largest buffer in phits: credits are counted in 16 bits, half the memory of 32 (the hot path reads them on every hop). */
-export const MAX_BUFFER_PHITS = 0x7fff;
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
 /**
@@ -53,56 +46,7 @@ const DEBUG = false; // hot-path assertions (busy channel, negative credits): se
  * injection channels. Input queues: channel-sized id space x VCs, where the NIC queues of node n
  * sit at the pseudo-port routers*radix + n.
  */
-export class Network implements EventHandler, NetworkAccess, LoadView {
-  readonly id: number;
-  readonly nv: number;
-  private readonly nGP: number;
-  private readonly nChan: number;
-  // the input queues and credit pools (queue-layout.ts)
-  private readonly qPer: number;
-  private readonly cq: number;
-  private readonly cqShift: number;
-  private readonly nvq: number;
-  private readonly nvqShift: number;
-  private readonly nvcq: number;
-  private readonly outSlot: Int16Array;
-  private readonly slotPort: Int32Array;
-  private readonly nextPort: NextPort | null;
-  // channel state
-  private readonly busyUntil: Float64Array;
-  /** Credits per pool and the returns on their way (credit-ledger.ts). */
-  private readonly ledger: CreditLedger;
-  private readonly credits: Int16Array;
-  private readonly pcHead: Int32Array;
-  private readonly reqHead: Int32Array;
-  private readonly reqTail: Int32Array;
-  private readonly reqCount: Uint16Array;
-  private readonly reqOnVc: Uint16Array; // waiting requests per channel-VC
-  private readonly downPhits: Int32Array; // per channel: phits sent into the downstream buffer that have not left it
-  private readonly rr: Int32Array;
-  private readonly tryAt: Float64Array;
-  // channel wiring and timing per channel kind (channel-map.ts)
-  private readonly chanDown: Int32Array;
-  private readonly chanKind: Uint8Array;
-  private readonly kindPhitPs: Float64Array;
-  private readonly kindLatPs: Float64Array;
-  private readonly kindOvh: Int32Array;
-  private readonly groupRot: Uint16Array;
-  private readonly grants: Uint8Array;
-  /**
-   * Input queues: per queue its last packet, or -1 when empty. The packets of a queue form a ring
-   * through their `next` fields, the last pointing to the first (the head), so one number per
-   * queue gives both ends: half the memory of a head and a tail, on the busiest read of the hot path.
-   */
-  private readonly qTail: Int32Array;
-  /**
-   * Per port a bit per input queue (its index within the port), set while the queue holds
-   * packets: an arriving packet learns that its queue is empty from one word per port, a few
-   * kilobytes, instead of reading the queue's tail in an array of every queue. The narrowest
-   * words that hold a port's queues; null when a port has more than 32 (the tails are read
-   * instead).
-   */
-  private readonly qMask: Uint8Array | Uint16Array | Uint32Array | null;
+export class Network extends NetworkState implements EventHandler, NetworkAccess, LoadView {
   /**
    * Waiting requests, a record each (1 << K.RqShift apart): the next request waiting at the same
    * output, the head packet's credit pool and size, and its input queue; so an output scanning its
@@ -113,104 +57,10 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
   private rq = new Int32Array(1024 << K.RqShift);
   private rqFree = -1;
   private rqUsed = 0;
-  private readonly upChan: Int32Array;
-  private readonly choice: RouteChoice = { port: 0, count: 1, vc: 0 };
-  /**
-   * Credits a packet takes from a buffer: its phits, at most those of the smallest buffer on a
-   * path (router input or NIC receive buffer). Only a coarse packet (fidelity level coarse, a
-   * bulk transfer's hardware packets carried as one) is larger: it takes a whole buffer while
-   * it passes, as its hardware packets would stream through it.
-   */
-  private readonly capPhits: number;
-  private readonly endpoints: (Endpoint | undefined)[];
-  /** Link errors and their replays (link-retry.ts), or null when no link class errs: then a send pays one test of this field. */
-  readonly retry: LinkRetry | null;
-  /** Packet-hops (channel traversals between routers) so far. */
-  linkHops = 0;
-  /** Packets delivered so far. */
-  delivered = 0;
-  /** Optional hop tracer. */
-  onHop: HopListener | null = null;
-  /** A class's first VC is class * classBase. */
-  private readonly classBase: number;
-  /** Failures and their routing, or null. */
-  readonly faults: NetworkFaults | null;
-  /** Times the network quiesced to compute new routes, as [start, end) spans (ps). */
-  readonly quiesces: { readonly startPs: number; readonly endPs: number }[] = [];
-  /** The opt-in metrics collector (enableMetrics), or null while off. */
-  private m: NetworkCollector | null = null;
 
-  constructor(
-    private readonly engine: Engine,
-    readonly graph: PortGraph,
-    private readonly route: BoundRoute,
-    readonly params: NetworkParams,
-    readonly pkts: PacketPool,
-    nextPort?: NextPort,
-  ) {
-    this.id = engine.register(this);
-    const nv = params.vcs;
-    this.nv = nv;
-    const g = graph;
-    const nGP = g.routers * g.radix;
-    this.nGP = nGP;
-    const nChan = nGP + g.nodes;
-    const largest = Math.max(params.inputBufferPhits, params.ejectBufferPhits, params.injectBufferPhits);
-    if (largest > MAX_BUFFER_PHITS) throw new RangeError(`a buffer of ${largest} phits: at most ${MAX_BUFFER_PHITS} (credits are 16-bit counts)`);
-    this.nChan = nChan;
-    this.capPhits = Math.min(params.inputBufferPhits, params.ejectBufferPhits);
-    this.busyUntil = new Float64Array(nChan);
-    this.reqHead = new Int32Array(nChan).fill(-1);
-    this.reqTail = new Int32Array(nChan).fill(-1);
-    this.reqCount = new Uint16Array(nChan);
-    this.reqOnVc = new Uint16Array(nChan * nv);
-    this.downPhits = new Int32Array(nChan);
-    this.rr = new Int32Array(nChan);
-    this.tryAt = new Float64Array(nChan).fill(-1);
-    const faults = params.faults;
-    const map = channelMap(g, params, faults?.degraded ?? []);
-    this.chanDown = map.chanDown;
-    this.upChan = map.upChan;
-    this.chanKind = map.chanKind;
-    this.kindPhitPs = map.kindPhitPs;
-    this.kindLatPs = map.kindLatPs;
-    this.kindOvh = map.kindOvh;
-    // a link with lanes lost errs as its class does
-    const errs = [...params.links.map((l) => l.errors), undefined, undefined, ...(faults?.degraded ?? []).map((d) => params.links[d.linkClass]!.errors)];
-    this.retry = params.links.some((l) => l.errors !== undefined && l.errors.ber > 0) ? new LinkRetry(errs, errs.length, engine.seed) : null;
-    this.classBase = (params.classVcs ?? nv) >> 1;
-    this.groupRot = new Uint16Array(nChan);
-    this.grants = new Uint8Array(nChan);
-    if (params.age && params.age.select.length !== 64) throw new RangeError(`age arbitration select mix must have 64 entries, got ${params.age.select.length}`);
-    const L = queueLayout(g, nv, params.voq === true, nextPort !== undefined);
-    this.outSlot = L.outSlot;
-    this.slotPort = L.slotPort;
-    const qPer = (this.qPer = L.qPer);
-    this.cqShift = L.cqShift;
-    const cq = (this.cq = L.cq);
-    this.nextPort = cq > 1 ? nextPort! : null;
-    this.nvcq = L.nvcq;
-    this.nvq = L.nvq;
-    this.nvqShift = L.nvqShift;
-    this.qTail = new Int32Array(nChan * nv * qPer).fill(-1);
-    const nvq = this.nvq;
-    this.qMask = nvq <= 8 ? new Uint8Array(nChan) : nvq <= 16 ? new Uint16Array(nChan) : nvq <= 32 ? new Uint32Array(nChan) : null;
-    this.ledger = new CreditLedger(nChan, nv, cq);
-    this.credits = this.ledger.credits;
-    this.pcHead = this.ledger.pcHead;
-    this.endpoints = new Array<Endpoint | undefined>(g.nodes);
-
-    // every buffer starts empty: its credits are its size
-    for (let gp = 0; gp < nGP; gp++) {
-      if (this.chanDown[gp]! >= 0) {
-        this.credits.fill(params.inputBufferPhits, gp * nv * cq, (gp + 1) * nv * cq);
-      } else if (g.portClass[gp] === PORT_NODE) {
-        const inj = nGP + g.portNode[gp]!;
-        for (let v = 0; v < nv; v++) this.credits[this.poolOf(gp * nv + v, 0)] = params.ejectBufferPhits;
-        for (let v = 0; v < nv; v++) this.credits[this.poolOf(inj * nv + v, 0)] = params.injectBufferPhits;
-      }
-    }
-    this.faults = faults ?? null;
+  constructor(engine: Engine, graph: PortGraph, route: BoundRoute, params: NetworkParams, pkts: PacketPool, nextPort?: NextPort) {
+    super(engine, graph, route, params, pkts, nextPort);
+    const faults = this.faults;
     if (faults) {
       // failures from the start are in place before the run; later ones are events
       faults.steps.forEach((st, i) => {
@@ -245,66 +95,9 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     }
   }
 
-  /**
-   * Starts the opt-in collector (network-collector.ts): busy and credit-stall time per channel,
-   * and per delivered packet its hop count, latency (from entering the injection channel to its
-   * tail's delivery) and whether its route was minimal. While off, the network pays one branch
-   * where a packet is sent or delivered.
-   */
-  enableMetrics(): void {
-    if (this.m !== null) return;
-    this.m = new NetworkCollector(this.graph, this.nChan);
-    this.resetMetrics();
-  }
-
-  /** True once enableMetrics() has been called. */
-  get metricsEnabled(): boolean {
-    return this.m !== null;
-  }
-
-  /** Zeroes the collector's counters from now on (a measurement window); stalls under way restart now. */
-  resetMetrics(): void {
-    this.m?.reset(this.engine.now);
-    this.faultBase = this.faultCounters();
-    this.onMetricsReset?.();
-    this.retry?.resetCounters();
-  }
-
-  /** Told when the collector starts counting afresh (the flow level resets its own counters then). */
-  onMetricsReset: (() => void) | null = null;
-
-  /** A copy of the collector's counters at the current time; throws if enableMetrics() was not called. */
-  metricsCounters(): NetworkCounters {
-    if (this.m === null) throw new Error('network metrics are off: call enableMetrics() before the run');
-    const f = this.faultCounters();
-    const b = this.faultBase;
-    const faults = f === null || b === null ? null : { detours: f.detours - b.detours, masked: f.masked - b.masked, quiesces: f.quiesces - b.quiesces, quiescePs: f.quiescePs - b.quiescePs };
-    return this.m.snapshot(this.engine.now, this.retry === null ? null : this.retry.snapshot(), faults);
-  }
-
-  /** Reroutes and pauses since the start of the run (pauses counted once begun), or null without faults. */
-  faultCounters(): FaultCounters | null {
-    if (this.faults === null) return null;
-    const r = this.faults.routing;
-    let ps = 0;
-    for (const q of this.quiesces) ps += Math.min(q.endPs, this.engine.now) - q.startPs;
-    return { detours: r.detours, masked: r.masked, quiesces: this.quiesces.length, quiescePs: ps };
-  }
-  private faultBase: FaultCounters | null = null;
-
-  /** Attaches the endpoint (NIC) of a node. */
-  attach(node: number, ep: Endpoint): void {
-    this.endpoints[node] = ep;
-  }
-
   /** Waiting-request records allocated so far (the free list grows to the run's peak of waiting requests). */
   get requestRecords(): number {
     return this.rq.length >> K.RqShift;
-  }
-
-  /** Largest packet (phits) the buffers admit; larger packets could never move. */
-  get maxPacketPhits(): number {
-    return Math.min(this.params.inputBufferPhits, this.params.ejectBufferPhits);
   }
 
   /**
@@ -588,11 +381,6 @@ export class Network implements EventHandler, NetworkAccess, LoadView {
     const cv = chan * this.nv + this.pkts.vc[p]!;
     if (this.cq === 1) return cv;
     return this.poolOf(cv, chan >= this.nGP || this.chanDown[chan]! < 0 ? 0 : this.pkts.xbSlot[p]!);
-  }
-
-  /** Credit pool `slot` (an output slot at the next router, or 0) of channel-VC `cv`. */
-  private poolOf(cv: number, slot: number): number {
-    return (cv << this.cqShift) + slot;
   }
 
   private scheduleTry(chan: number, at: number): void {
