@@ -121,7 +121,7 @@ describe('SHMEM put-with-signal', () => {
       'ShmemError: putmemSignal: sigAddr is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       'ShmemError: putmemSignalNbi: sigOp=toString; valid: set, add',
       'ShmemError: putSignal: signal=-1 does not fit uint64 (0..18446744073709551615)',
-      'ShmemError: putSignal: nbytes=32 exceeds the 16 bytes of source',
+      'ShmemError: putSignal: nelems=8 (32 bytes) exceeds the 16 bytes of source',
       'ShmemError: signalWaitUntil: sigAddr is at byte offset 12, not aligned to the 8-byte uint64 signal',
       'ShmemError: signalFetch: sigAddr is at byte offset 4, not aligned to the 8-byte uint64 signal',
     ]);

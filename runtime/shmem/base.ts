@@ -121,13 +121,17 @@ export class ShmemBase {
     return this.proc.isSkeleton(bytes) ? bytes : bytes.slice();
   }
 
-  /** The first `nbytes` bytes of a private buffer, or a ShmemError naming it; with `nbytes` 0 the buffer may be anything (Annex C). */
-  protected bytesArg(call: string, arg: string, view: ArrayBufferView, nbytes: number): Uint8Array {
-    this.checkCount(call, 'nbytes', nbytes);
+  /**
+   * The first `nbytes` bytes of a private buffer, or a ShmemError naming it; with `nbytes` 0 the
+   * buffer may be anything (Annex C). A call that takes a count of elements passes it as `nelems`
+   * (already checked), so that too short a buffer is reported in the count the call was given.
+   */
+  protected bytesArg(call: string, arg: string, view: ArrayBufferView, nbytes: number, nelems?: number): Uint8Array {
+    if (nelems === undefined) this.checkCount(call, 'nbytes', nbytes);
     if (nbytes === 0) return new Uint8Array(0);
     const buf = unwrapView(view);
     if (!ArrayBuffer.isView(buf)) throw new ShmemError(`${call}: ${arg} must be a typed array`);
-    if (nbytes > buf.byteLength) throw new ShmemError(`${call}: nbytes=${nbytes} exceeds the ${buf.byteLength} bytes of ${arg}`);
+    if (nbytes > buf.byteLength) throw new ShmemError(`${call}: ${nelems === undefined ? `nbytes=${nbytes}` : `nelems=${nelems} (${nbytes} bytes)`} exceeds the ${buf.byteLength} bytes of ${arg}`);
     return new Uint8Array(buf.buffer, buf.byteOffset, nbytes);
   }
 }

@@ -72,14 +72,14 @@ export class ShmemRma extends ShmemBase {
   /** A put of `nelems` `size`-byte elements from the bytes of any private buffer. */
   protected async putSized(call: string, size: number, dest: Symmetric, source: ArrayBufferView, nelems: number, pe: number, nbi: boolean): Promise<void> {
     this.checkCount(call, 'nelems', nelems);
-    const src = this.bytesArg(call, 'source', source, nelems * size);
+    const src = this.bytesArg(call, 'source', source, nelems * size, nelems);
     await this.putBytes(call, dest, nbi ? src : this.copyOf(src), pe, !nbi);
   }
 
   /** A get of `nelems` `size`-byte elements into the bytes of any private buffer. */
   protected async getSized(call: string, size: number, dest: ArrayBufferView, source: Symmetric, nelems: number, pe: number, nbi: boolean): Promise<void> {
     this.checkCount(call, 'nelems', nelems);
-    await this.getBytes(call, this.bytesArg(call, 'dest', dest, nelems * size), source, pe, !nbi);
+    await this.getBytes(call, this.bytesArg(call, 'dest', dest, nelems * size, nelems), source, pe, !nbi);
   }
 
   /** A strided typed put of `kind`. */

@@ -26,14 +26,14 @@ export class ShmemSignals extends ShmemAtomics {
   /** Puts `nelems` elements of the typed array `source`, then updates the signal (shmem_put_signal); `source` may be reused on return. */
   async putSignal(dest: Symmetric, source: ArrayBufferView, nelems: number, sigAddr: Symmetric, signal: bigint | number, sigOp: SignalOp, pe: number): Promise<void> {
     this.checkCount('putSignal', 'nelems', nelems);
-    const src = this.bytesArg('putSignal', 'source', source, nelems * elementBytes('putSignal', source, nelems));
+    const src = this.bytesArg('putSignal', 'source', source, nelems * elementBytes('putSignal', source, nelems), nelems);
     await this.putWithSignal('putSignal', dest, this.copyOf(src), true, sigAddr, signal, sigOp, pe);
   }
 
   /** Non-blocking put-with-signal (shmem_put_signal_nbi): `source` must stay unchanged until `quiet`. */
   async putSignalNbi(dest: Symmetric, source: ArrayBufferView, nelems: number, sigAddr: Symmetric, signal: bigint | number, sigOp: SignalOp, pe: number): Promise<void> {
     this.checkCount('putSignalNbi', 'nelems', nelems);
-    const src = this.bytesArg('putSignalNbi', 'source', source, nelems * elementBytes('putSignalNbi', source, nelems));
+    const src = this.bytesArg('putSignalNbi', 'source', source, nelems * elementBytes('putSignalNbi', source, nelems), nelems);
     await this.putWithSignal('putSignalNbi', dest, src, false, sigAddr, signal, sigOp, pe);
   }
 

@@ -140,7 +140,7 @@ export class ShmemTeamCollectives extends ShmemTeams {
     if (!Number.isInteger(root) || root < 0 || root >= t.pes.size) throw new ShmemError(`${call}: root=${root} is not a PE of ${t.label} (0..${t.pes.size - 1})`);
     this.checkBlock(call, 'dest', dest, nbytes, e, type);
     this.checkBlock(call, 'source', source, nbytes, e, type);
-    await this.groupBroadcast(call, this.teamGroup(call, t, { root, nbytes, type }), dest, source, nbytes, root, true);
+    await this.groupBroadcast(call, this.teamGroup(call, t, { root, ...counted(nbytes, e, type), type }), dest, source, nbytes, root, true);
   }
 
   private async collectBytes(call: string, team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nbytes: number, e: number, type = 'bytes'): Promise<void> {
@@ -161,7 +161,7 @@ export class ShmemTeamCollectives extends ShmemTeams {
     this.checkCount(call, 'nbytes', nbytes);
     this.checkBlock(call, 'dest', dest, nbytes * t.pes.size, e, type);
     this.checkBlock(call, 'source', source, nbytes, e, type);
-    await this.groupFcollect(call, this.teamGroup(call, t, { nbytes, type }), dest, source, nbytes);
+    await this.groupFcollect(call, this.teamGroup(call, t, { ...counted(nbytes, e, type), type }), dest, source, nbytes);
   }
 
   private async alltoallBytes(call: string, team: ShmemTeam | null, dest: Symmetric, source: Symmetric, nbytes: number, e: number, type = 'bytes'): Promise<void> {
@@ -169,7 +169,7 @@ export class ShmemTeamCollectives extends ShmemTeams {
     this.checkCount(call, 'nbytes', nbytes);
     this.checkBlock(call, 'dest', dest, nbytes * t.pes.size, e, type);
     this.checkBlock(call, 'source', source, nbytes * t.pes.size, e, type);
-    await this.groupAlltoall(call, this.teamGroup(call, t, { nbytes, type }), dest, source, nbytes);
+    await this.groupAlltoall(call, this.teamGroup(call, t, { ...counted(nbytes, e, type), type }), dest, source, nbytes);
   }
 
   private async alltoallsElems(call: string, team: ShmemTeam | null, dest: Symmetric, source: Symmetric, dst: number, sst: number, nelems: number, e: number, type = 'bytes'): Promise<void> {
@@ -207,6 +207,11 @@ export class ShmemTeamCollectives extends ShmemTeams {
       throw new ShmemError(`${call}: ${arg} is at byte offset ${s.offset}, not aligned to ${what}`);
     }
   }
+}
+
+/** The count every PE must pass alike, as the call takes it: `nbytes` of a `...mem` call, `nelems` of a typed one (so a mismatch names the value passed). */
+function counted(nbytes: number, e: number, type: string): { nbytes: number } | { nelems: number } {
+  return type === 'bytes' ? { nbytes } : { nelems: nbytes / e };
 }
 
 /** Whether the first argument of an overloaded collective is a team (or TEAM_INVALID), not a symmetric address. */
