@@ -86,4 +86,48 @@ describe('every SHMEM routine rejects a bad call', () => {
     // every kind of bad call of the specification's error classes is among them
     expect(new Set(cases.map(([, e]) => e.kind))).toEqual(new Set(['pe', 'heap', 'align', 'mismatch', 'pSync', 'team', 'ctx', 'count', 'cmp', 'arg']));
   });
+
+  it('xc30, 3 PEs: the world forms without a team (broadcastmem, fcollectmem, collectmem, sumToAll, minToAll, maxToAll) name PEs that disagree as the team forms do, instead of moving wrong data', async () => {
+    const r = await simulate({
+      machine: 'xc30',
+      nodes: 3,
+      program: async (ctx) => {
+        const s = ctx.shmem;
+        const me = s.myPe();
+        const a = await s.malloc(256);
+        const b = await s.malloc(256);
+        // PE 2 passes other arguments than PEs 0 and 1; after its failure it passes theirs
+        const calls: [string, (odd: boolean) => Promise<void>][] = [
+          ['broadcastmem', (odd) => s.broadcastmem(a, b, 8, odd ? 2 : 0)],
+          ['fcollectmem', (odd) => s.fcollectmem(a, b, odd ? 16 : 8)],
+          ['sumToAll', (odd) => s.sumToAll(a, b, 2, odd ? 'int32' : 'int64')],
+          ['minToAll', (odd) => s.minToAll(a, b, odd ? 3 : 2, 'float64')],
+          ['maxToAll', (odd) => s.maxToAll(a, b, odd ? 1 : 2, 'int32')],
+          // collectmem's sizes may differ: only a different call disagrees
+          ['collectmem', (odd) => (odd ? s.fcollectmem(a, b, 8) : s.collectmem(a, b, 8 + me))],
+        ];
+        const out: string[] = [];
+        for (const [, c] of calls) {
+          if (me === 2) await ctx.compute({ us: 1 });
+          const e = await attempt(() => c(me === 2));
+          out.push(e === null ? 'ok' : `${e.cls}: ${e.message}`);
+          if (e !== null) await c(false);
+          await s.barrierAll();
+        }
+        return out;
+      },
+    });
+    expect(r.rankResults[0]).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(r.rankResults[1]).toEqual(r.rankResults[0]);
+    // the PE named second is whichever of PEs 0 and 1 entered first
+    const want = [
+      'ShmemError: broadcastmem: PE 2 passes root=2 but PE # passed root=0 (collective call 1 on TEAM_WORLD)',
+      'ShmemError: fcollectmem: PE 2 passes nbytes=16 but PE # passed nbytes=8 (collective call 2 on TEAM_WORLD)',
+      'ShmemError: sumToAll: PE 2 passes type=int32 but PE # passed type=int64 (collective call 3 on TEAM_WORLD)',
+      'ShmemError: minToAll: PE 2 passes nreduce=3 but PE # passed nreduce=2 (collective call 4 on TEAM_WORLD)',
+      'ShmemError: maxToAll: PE 2 passes nreduce=1 but PE # passed nreduce=2 (collective call 5 on TEAM_WORLD)',
+      'ShmemError: fcollectmem: PE 2 passes a call of fcollectmem but PE # passed a call of collectmem (every PE must call the same collectives in the same order) (collective call 6 on TEAM_WORLD)',
+    ];
+    expect(r.rankResults[2]!.map((m) => m.replace(/PE [01] passed/, 'PE # passed'))).toEqual(want);
+  });
 });

@@ -70,6 +70,16 @@ export class ShmemCollectives extends ShmemWait {
     await this.disseminate('barrierAll', this.worldGroup());
   }
 
+  /**
+   * Records this PE's entry into the world collective `call` with `args`, which every PE must
+   * pass alike: the record of TEAM_WORLD's team collectives, so a world call and a team call on
+   * TEAM_WORLD are ordered alike, and PEs that disagree fail with one line naming both (as
+   * ShmemTeams.teamGroup does; `args` as the team form of the same call records them).
+   */
+  protected agreeWorld(call: string, args: Readonly<Record<string, number | string>>): void {
+    this.job.agreement.enter('TEAM_WORLD', 'TEAM_WORLD', PeSet.strided(0, 1, this.dmapp.npes), this.dmapp.pe, { call, args });
+  }
+
   /** TEAM_WORLD as a group: the world counters, counting the syncs `barrierAll` counts too. */
   protected worldGroup(): Group {
     const sync = this.ready();
@@ -129,6 +139,7 @@ export class ShmemCollectives extends ShmemWait {
     this.checkPe(call, 'root', root);
     this.checkRange(call, 'dest', dest, nbytes);
     this.checkRange(call, 'source', source, nbytes);
+    this.agreeWorld(call, { root, nbytes, type: 'bytes' });
     await this.barrierAll();
     if (this.myPe() === root) {
       if ((dest.segment !== source.segment || dest.offset !== source.offset) && this.moves(dest.local, source.local)) dest.local.set(source.local.subarray(0, nbytes));
@@ -149,6 +160,7 @@ export class ShmemCollectives extends ShmemWait {
     this.checkCount(call, 'nbytes', nbytes);
     this.checkRange(call, 'dest', dest, nbytes * this.nPes());
     this.checkRange(call, 'source', source, nbytes);
+    this.agreeWorld(call, { nbytes, type: 'bytes' });
     await this.barrierAll();
     await this.putToAll(call, dest.segment, dest.offset + this.myPe() * nbytes, this.copyOf(source.local.subarray(0, nbytes)));
     await this.barrierAll();
@@ -168,6 +180,8 @@ export class ShmemCollectives extends ShmemWait {
     this.checkSym(call, 'source', source);
     this.checkCount(call, 'nbytes', nbytes);
     this.checkRange(call, 'source', source, nbytes);
+    // the sizes may differ between PEs: only the call itself must agree
+    this.agreeWorld(call, { type: 'bytes' });
     const n = this.nPes();
     const me = this.myPe();
     const block = this.copyOf(source.local.subarray(0, nbytes));
@@ -266,6 +280,7 @@ export class ShmemCollectives extends ShmemWait {
     this.checkRange(call, 'source', source, nreduce * e);
     if (dest.offset % e !== 0) throw new ShmemError(`${call}: dest is at byte offset ${dest.offset}, not aligned to the ${e}-byte ${type}`);
     if (source.offset % e !== 0) throw new ShmemError(`${call}: source is at byte offset ${source.offset}, not aligned to the ${e}-byte ${type}`);
+    this.agreeWorld(call, { nreduce, type });
     const n = this.nPes();
     const block = nreduce * e;
     // every PE asks for the same size, so every PE grows its scratch at the same call; a skeleton
