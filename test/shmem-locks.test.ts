@@ -224,7 +224,7 @@ describe('OpenSHMEM locks', () => {
     expect(res[0]!.map((m) => m.replace(seg, 'segment S'))).toEqual([
       'ShmemError: clearLock: PE 0 does not hold the lock at segment S byte 0 (take it with setLock or testLock first)',
       'ShmemError: setLock: lock is at byte offset 4, not aligned to the 8-byte long',
-      'ShmemError: testLock: lock is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
+      'ShmemError: testLock: lock is a BigInt64Array(1), not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       'ShmemError: setLock: 8 bytes at lock run past the end of its symmetric object (0 bytes from byte offset 16)',
       'ShmemError: setLock: PE 0 already holds the lock at segment S byte 0 (clearLock it first)',
       'ShmemError: testLock: PE 0 already holds the lock at segment S byte 0 (clearLock it first)',

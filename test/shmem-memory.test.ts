@@ -122,7 +122,7 @@ describe('SHMEM memory and query calls', () => {
       expect(x.version).toEqual({ major: 1, minor: 5 });
       expect(x.name).toMatch(/OpenSHMEM/);
       expect(x.badPe).toBe('ShmemError: ptr: pe=4 is not a PE (0..3)');
-      expect(x.badAddr).toBe('ShmemError: ptr: dest is not a symmetric address of PE ' + res.indexOf(x) + ' (allocate it with shmem.malloc; private memory cannot be named remotely)');
+      expect(x.badAddr).toBe('ShmemError: ptr: dest is a Uint8Array(4), not a symmetric address of PE ' + res.indexOf(x) + ' (allocate it with shmem.malloc; private memory cannot be named remotely)');
     }
   });
 

@@ -86,7 +86,8 @@ const KINDS: readonly [string, () => ArrayLike<number | bigint>][] = [
 const SIZES = [8, 16, 32, 64, 128];
 
 const pe = (value: string, run: (h: Bad) => unknown): ErrorCase => ({ kind: 'pe', value: [value], run });
-const heap = (arg: string, run: (h: Bad) => unknown): ErrorCase => ({ kind: 'heap', value: [`${arg} is not a symmetric address`], run });
+/** A private typed array where a symmetric address belongs: the message names the argument and what it is. */
+const heap = (arg: string, run: (h: Bad) => unknown): ErrorCase => ({ kind: 'heap', value: [`${arg} is a `, 'Array(', 'not a symmetric address'], run });
 const count = (value: string, run: (h: Bad) => unknown): ErrorCase => ({ kind: 'count', value: [value], run });
 const arg = (value: string, run: (h: Bad) => unknown): ErrorCase => ({ kind: 'arg', value: [value], run });
 const cmp = (value: string, run: (h: Bad) => unknown): ErrorCase => ({ kind: 'cmp', value: [`cmp=${value}`], run });

@@ -118,7 +118,7 @@ describe('SHMEM put-with-signal', () => {
     expect(r.rankResults[0]!.msgs).toEqual([
       'ShmemError: putSignal: pe=2 is not a PE (0..1)',
       'ShmemError: putSignalNbi: sigAddr is at byte offset 4, not aligned to the 8-byte uint64 signal',
-      'ShmemError: putmemSignal: sigAddr is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
+      'ShmemError: putmemSignal: sigAddr is a BigUint64Array(1), not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       'ShmemError: putmemSignalNbi: sigOp=toString; valid: set, add',
       'ShmemError: putSignal: signal=-1 does not fit uint64 (0..18446744073709551615)',
       'ShmemError: putSignal: nelems=8 (32 bytes) exceeds the 16 bytes of source',

@@ -447,7 +447,7 @@ describe('OpenSHMEM teams', () => {
       'ShmemError: alltoalls: dst=0 must be a positive integer',
       'ShmemError: andReduce: type=float64; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64',
       'ShmemError: sumReduce: type=int128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, longdouble, complexf, complexd',
-      'ShmemError: collectmem: dest is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
+      'ShmemError: collectmem: dest is a Uint8Array(8), not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       'ShmemError: fcollectmem: 66 bytes at dest run past the end of its symmetric object (64 bytes from byte offset 0)',
       'ShmemError: broadcastmem: nbytes=-1 must be a non-negative integer',
       'ShmemError: alltoall: type=float128; valid: int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64, longdouble',

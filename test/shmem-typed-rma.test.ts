@@ -183,7 +183,7 @@ describe('typed and sized SHMEM RMA', () => {
     expect(r.rankResults[0]).toEqual([
       'ShmemError: putInt16: pe=2 is not a PE (0..1)',
       'ShmemError: gUint8: pe=-1 is not a PE (0..1)',
-      'ShmemError: getFloat32: source is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
+      'ShmemError: getFloat32: source is a Float32Array(1), not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       'ShmemError: putUint64Nbi: 16 bytes at dest run past the end of its symmetric object (8 bytes from byte offset 0)',
       'ShmemError: putInt64: source[0]=1 is not a bigint',
       'ShmemError: pFloat32: value=1 is not a number',

@@ -204,7 +204,7 @@ describe('SHMEM waits and tests on arrays', () => {
       'ShmemError: waitUntilAllVector: values must be an array of at least nelems=2 elements',
       'ShmemError: testAny: 24 bytes at ivars run past the end of its symmetric object (16 bytes from byte offset 0)',
       'ShmemError: testSomeVector: values[1]=1.5 must be a bigint or a safe integer',
-      'ShmemError: testAll: ivars is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
+      'ShmemError: testAll: ivars is a BigInt64Array(2), not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       'ShmemError: waitUntilAny: cmp=bigger; valid: eq, ne, gt, ge, lt, le',
     ]);
   });

@@ -385,7 +385,7 @@ describe('OpenSHMEM over DMAPP', () => {
         `ShmemError: ${name}: fetch must be a BigInt64Array (the atomic's type is int64), got object`,
         `ShmemError: ${name}: index=2 is not an element of fetch (0..1)`,
         `ShmemError: ${name}: index=0.5 is not an element of fetch (0..1)`,
-        `ShmemError: ${name}: ${arg} is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)`,
+        `ShmemError: ${name}: ${arg} is a BigInt64Array(2), not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)`,
       ]);
     }
   });
@@ -467,7 +467,7 @@ describe('OpenSHMEM over DMAPP', () => {
     const good = [...Array<number>(8).fill(1), ...Array<number>(8).fill(2), ...Array<number>(8).fill(3)].join(',');
     for (const [me, r] of res.entries()) {
       expect(r).toEqual([
-        'ShmemError: collectmem: dest is not a symmetric address of PE ' + me + ' (allocate it with shmem.malloc; private memory cannot be named remotely)',
+        'ShmemError: collectmem: dest is a Uint8Array(24), not a symmetric address of PE ' + me + ' (allocate it with shmem.malloc; private memory cannot be named remotely)',
         expect.stringMatching(/^ShmemError: collectmem: source \(symmetric segment \d+\) has been freed$/),
         'ShmemError: collectmem: nbytes=-1 must be a non-negative integer',
         'ShmemError: collectmem: nbytes=2.5 must be a non-negative integer',
@@ -667,7 +667,7 @@ describe('OpenSHMEM over DMAPP', () => {
       'ShmemError: pInt64: pe=-1 is not a PE (0..1)',
       'ShmemError: atomicAdd: dest is at byte offset 4, not aligned to the 8-byte int64',
       'ShmemError: atomicFetch: source is at byte offset 2, not aligned to the 4-byte int32',
-      'ShmemError: putmem: dest is not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
+      'ShmemError: putmem: dest is a Uint8Array(8), not a symmetric address of PE 0 (allocate it with shmem.malloc; private memory cannot be named remotely)',
       expect.stringMatching(/^ShmemError: getmem: source \(symmetric segment \d+\) has been freed$/),
       'ShmemError: putmem: 16 bytes at dest run past the end of its symmetric object (8 bytes from byte offset 8)',
       'ShmemError: getFloat64: 32 bytes at source run past the end of its symmetric object (16 bytes from byte offset 0)',
@@ -724,6 +724,6 @@ describe('OpenSHMEM over DMAPP', () => {
         return 0;
       }),
     );
-    expect(err.message).toMatch(/pInt64: dest is not a symmetric address of PE 0/);
+    expect(err.message).toMatch(/pInt64: dest is a symmetric address of another PE, not a symmetric address of PE 0/);
   });
 });

@@ -89,9 +89,10 @@ export class ShmemBase {
     return pe;
   }
 
+  /** Checks that `s` is a live symmetric address of this PE; a ShmemError naming `call`, `arg` and what `s` is otherwise. */
   protected checkSym(call: string, arg: string, s: Symmetric): void {
     if (!(s instanceof Symmetric) || s.owner !== this.heap) {
-      throw new ShmemError(`${call}: ${arg} is not a symmetric address of PE ${this.dmapp.pe} (allocate it with shmem.malloc; private memory cannot be named remotely)`);
+      throw new ShmemError(`${call}: ${arg} is ${describe(s)}, not a symmetric address of PE ${this.dmapp.pe} (allocate it with shmem.malloc; private memory cannot be named remotely)`);
     }
     if (!this.heap.live.has(s.segment.id)) throw new ShmemError(`${call}: ${arg} (symmetric segment ${s.segment.id}) has been freed`);
   }
@@ -134,4 +135,14 @@ export class ShmemBase {
     if (nbytes > buf.byteLength) throw new ShmemError(`${call}: ${nelems === undefined ? `nbytes=${nbytes}` : `nelems=${nelems} (${nbytes} bytes)`} exceeds the ${buf.byteLength} bytes of ${arg}`);
     return new Uint8Array(buf.buffer, buf.byteOffset, nbytes);
   }
+}
+
+/** What a value passed where a symmetric address belongs is, for messages: `a Uint8Array(8)`, `null`, `the number 5`. */
+function describe(x: unknown): string {
+  if (x === null || x === undefined) return String(x);
+  if (x instanceof Symmetric) return 'a symmetric address of another PE';
+  const v = unwrapView(x);
+  if (ArrayBuffer.isView(v)) return `a ${v.constructor.name}(${'length' in v ? String(v.length) : v.byteLength})`;
+  if (typeof x === 'object') return `an object (${(x as object).constructor?.name ?? 'no prototype'})`;
+  return `the ${typeof x} ${String(x)}`;
 }
