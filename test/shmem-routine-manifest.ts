@@ -200,7 +200,7 @@ function shmemOnly(): Record<string, RoutineEntry> {
         if (t) h.s.teamDestroy(t);
       }),
     },
-    teamSplit2d: { data: { file: teams, test: 'teamSplit2d' }, error: arg('xrange=0', (h) => h.s.teamSplit2d(h.s.TEAM_WORLD, 0)) },
+    teamSplit2d: { data: { file: teams, test: '3-D coordinates from two 2-D splits' }, error: arg('xrange=0', (h) => h.s.teamSplit2d(h.s.TEAM_WORLD, 0)) },
     teamDestroy: { data: { file: teams, test: 'a team is destroyed and made again from the same triplet' }, error: arg('TEAM_WORLD is predefined', (h) => h.s.teamDestroy(h.s.TEAM_WORLD)) },
     teamSync: { data: { file: teams, test: 'a team sync waits only for the PEs of the team' }, error: deadTeam((h) => h.s.teamSync(h.deadTeam)) },
     syncAll: { data: gaps('syncAll'), error: noArgs() },
@@ -246,7 +246,7 @@ function shmemOnly(): Record<string, RoutineEntry> {
     // locks
     setLock: { data: { file: 'test/shmem-locks.test.ts', test: 'get-compute-put increments per PE under the lock give exactly 6n' }, error: { kind: 'align', value: ['byte offset 4'], run: (h) => h.s.setLock(h.sym.at(4)) } },
     testLock: { data: { file: 'test/shmem-locks.test.ts', test: 'testLock takes a free lock and only then' }, error: heap('lock', (h) => h.s.testLock(new BigInt64Array(1) as never)) },
-    clearLock: { data: { file: 'test/shmem-locks.test.ts', test: 'get-compute-put increments per PE under the lock give exactly 6n' }, error: arg('does not hold the lock', (h) => h.s.clearLock(h.sym.at(8))) },
+    clearLock: { data: { file: 'test/shmem-locks.test.ts', test: 'get-compute-put increments per PE under the lock give exactly 6n' }, error: { kind: 'arg', value: ['does not hold the lock', 'byte 8'], run: (h) => h.s.clearLock(h.sym.at(8)) } },
     // the active-set calls of 1.4
     barrier: { data: { file: 'test/shmem-active-set.test.ts', test: 'every call on all PEs, the even PEs and the odd PEs at once' }, error: { kind: 'pSync', value: ['pSync[0]=5'], run: (h) => h.s.barrier(0, 0, h.npes, h.dirty) } },
   };
