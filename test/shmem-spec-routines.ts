@@ -124,6 +124,13 @@ export const SPEC_ROUTINES: readonly SpecRoutine[] = [
   { c: 'shmem_align', section: '9.3.1 SHMEM_MALLOC, SHMEM_FREE, SHMEM_REALLOC, SHMEM_ALIGN', phit: 'shmem.align' },
   { c: 'shmem_malloc_with_hints', section: '9.3.2 SHMEM_MALLOC_WITH_HINTS', phit: 'shmem.mallocWithHints' },
   { c: 'shmem_calloc', section: '9.3.3 SHMEM_CALLOC', phit: 'shmem.calloc' },
+  // the names of OpenSHMEM 1.0, deprecated in 1.2 (SOS's shmem.h still declares them)
+  ...[
+    ['shmalloc', 'malloc'],
+    ['shfree', 'free'],
+    ['shrealloc', 'realloc'],
+    ['shmemalign', 'align'],
+  ].map(([c, m]) => ({ c: c!, section: '9.3.1 SHMEM_MALLOC, SHMEM_FREE, SHMEM_REALLOC, SHMEM_ALIGN (deprecated names)', phit: `shmem.${m!}`, deprecated: true })),
   // 9.4 Team management
   { c: 'shmem_team_my_pe', section: '9.4.1 SHMEM_TEAM_MY_PE', phit: 'shmem.teamMyPe' },
   { c: 'shmem_team_n_pes', section: '9.4.2 SHMEM_TEAM_N_PES', phit: 'shmem.teamNPes' },
@@ -239,6 +246,7 @@ export const SPEC_ROUTINES: readonly SpecRoutine[] = [
   { c: 'shmem_signal_wait_until', section: '9.10.15 SHMEM_SIGNAL_WAIT_UNTIL', phit: 'shmem.signalWaitUntil' },
   // the waits before 1.4, deprecated: shmem_wait(ivar, v) is a wait until ivar != v
   { c: 'shmem_wait', section: '9.10.1 SHMEM_WAIT_UNTIL (deprecated synopses)', phit: 'shmem.waitUntil', deprecated: true },
+  { c: 'shmem_wait_until', section: '9.10.1 SHMEM_WAIT_UNTIL (deprecated synopses: the long form, where C11 has its generic)', phit: 'shmem.waitUntil', deprecated: true },
   { c: 'shmem_{T}_wait', section: '9.10.1 SHMEM_WAIT_UNTIL (deprecated synopses)', types: ['short', 'int', 'long', 'longlong'], phit: 'shmem.waitUntil', deprecated: true },
   // 9.11 Memory ordering
   ...withCtx({ c: 'shmem_fence', section: '9.11.1 SHMEM_FENCE', phit: 'shmem.fence' }),
