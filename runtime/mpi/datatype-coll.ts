@@ -398,7 +398,7 @@ interface Values {
 }
 
 /** What a reduction on `t` reduces: the typed array of its basic type, or its (value, index) pairs. */
-function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null } {
+export function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null } {
   const loc = op === MINLOC || op === MAXLOC;
   if (t.pair) {
     if (!loc && Object.values(PREDEFINED_OPS).includes(op)) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} is not defined on ${t.name}; pair types take MPI_MINLOC and MPI_MAXLOC`);
@@ -413,7 +413,7 @@ function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; 
 }
 
 /** The values of `count` elements of `t` in `buf`, read in. */
-function valuesOf(pk: Packer, call: string, name: string, buf: unknown, count: number, t: Datatype, kind: ReturnType<typeof reduction>): Values {
+export function valuesOf(pk: Packer, call: string, name: string, buf: unknown, count: number, t: Datatype, kind: ReturnType<typeof reduction>): Values {
   const user = userBytes(call, name, buf, count, t);
   const A = kind.array;
   const n = count * kind.per;

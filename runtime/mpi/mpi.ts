@@ -13,6 +13,8 @@ import * as rma from './rma/constants.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 import { getCount, MpiError, type Request, type Status } from './request.ts';
 import { describe } from './constants.ts';
+import { reduceLocal } from './reduce-local.ts';
+import { getTypeName, matchSize, setTypeName, TYPECLASS_COMPLEX, TYPECLASS_INTEGER, TYPECLASS_REAL } from './datatype-names.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
 export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
@@ -104,6 +106,10 @@ export class Mpi extends Comm {
   readonly SHORT_INT: Datatype = dt.SHORT_INT;
   /** MPI_2INT. */
   readonly TWO_INT: Datatype = dt.TWO_INT;
+  /** Type classes of `typeMatchSize` (MPICH's values). */
+  readonly TYPECLASS_REAL = TYPECLASS_REAL;
+  readonly TYPECLASS_INTEGER = TYPECLASS_INTEGER;
+  readonly TYPECLASS_COMPLEX = TYPECLASS_COMPLEX;
   /** typeCreateSubarray's array orders. */
   readonly ORDER_C = dt.ORDER_C;
   readonly ORDER_FORTRAN = dt.ORDER_FORTRAN;
@@ -275,6 +281,37 @@ export class Mpi extends Comm {
   /** A copy of `oldtype`, committed if it is (MPI_Type_dup). */
   typeDup(oldtype: Datatype): Datatype {
     return make.typeDup(oldtype);
+  }
+
+  /** Names `datatype` (MPI_Type_set_name; local): `typeGetName` returns the name. */
+  typeSetName(datatype: Datatype, name: string): void {
+    setTypeName('typeSetName', datatype, name);
+  }
+
+  /** The name of `datatype` (MPI_Type_get_name): MPI's for a predefined type (`MPI_INT`), what typeSetName gave, else ''. */
+  typeGetName(datatype: Datatype): string {
+    return getTypeName('typeGetName', datatype);
+  }
+
+  /**
+   * The predefined type of `typeclass` (mpi.TYPECLASS_REAL, _INTEGER, _COMPLEX) whose size is
+   * `size` bytes (MPI_Type_match_size); MPI_ERR_ARG when the language has none, as for complex
+   * types here (phit has no Fortran or complex types).
+   */
+  typeMatchSize(typeclass: number, size: number): Datatype {
+    return matchSize('typeMatchSize', typeclass, size);
+  }
+
+  /**
+   * Reduces on this rank alone (MPI_Reduce_local): `inoutbuf = inbuf ∘ inoutbuf` element by
+   * element, `inbuf` the left operand: (inbuf, inoutbuf, op) on typed arrays of one type and
+   * length, or the long form (inbuf, inoutbuf, count, datatype, op). Costs the CPU time of the
+   * combine, as in a collective.
+   */
+  reduceLocal(inbuf: ReduceArray, inoutbuf: ReduceArray, op: Op): void;
+  reduceLocal(inbuf: ArrayBufferView, inoutbuf: ArrayBufferView, count: number, datatype: Datatype, op: Op): void;
+  reduceLocal(...a: unknown[]): void {
+    this.proc.charge(reduceLocal(this.packer, this.proc.machine.config.cpu.flopsPerPs, a));
   }
 
   /** Commits `datatype` so communication may use it (MPI_Type_commit); returns it. */
