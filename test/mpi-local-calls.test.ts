@@ -238,3 +238,67 @@ describe('datatype names and typeMatchSize', () => {
     expect(out.errs[4]).toMatch(/typeGetName/);
   });
 });
+
+describe('typeGetEnvelope / typeGetContents', () => {
+  it('return each constructor and its arguments in MPI order; derived types come back as handles the program may free', async () => {
+    const out = await on(1, async ({ mpi }) => {
+      mpi.setErrhandler(mpi.ERRORS_RETURN);
+      const v = mpi.typeVector(3, 2, 5, mpi.DOUBLE);
+      const h = mpi.typeCreateHvector(2, 1, 40, v);
+      const r = mpi.typeCreateResized(h, -8, 96);
+      const s = mpi.typeCreateSubarray(2, [4, 6], [2, 3], [1, 2], mpi.ORDER_C, mpi.INT);
+      const d = mpi.typeDup(s);
+      const ib = mpi.typeCreateIndexedBlock(2, 3, [0, 7], mpi.SHORT);
+      const c = mpi.typeContiguous(4, r);
+      const env = (t: typeof v) => {
+        const e = mpi.typeGetEnvelope(t);
+        return [e.combiner, e.numIntegers, e.numAddresses, e.numDatatypes];
+      };
+      const rc = mpi.typeGetContents(r);
+      const inner = rc.datatypes[0]!;
+      const innerContents = mpi.typeGetContents(inner);
+      mpi.typeFree(inner); // the returned handle, not h
+      const stillH = mpi.typeGetExtent(h).extent;
+      let named = '';
+      try {
+        mpi.typeGetContents(mpi.INT);
+      } catch (e) {
+        named = (e as Error).message;
+      }
+      return {
+        envs: [env(mpi.DOUBLE), env(v), env(h), env(r), env(s), env(d), env(ib), env(c)],
+        combiners: [mpi.COMBINER_NAMED, mpi.COMBINER_VECTOR, mpi.COMBINER_HVECTOR, mpi.COMBINER_RESIZED, mpi.COMBINER_SUBARRAY, mpi.COMBINER_DUP, mpi.COMBINER_INDEXED_BLOCK, mpi.COMBINER_CONTIGUOUS],
+        v: mpi.typeGetContents(v).integers,
+        vType: mpi.typeGetContents(v).datatypes[0] === mpi.DOUBLE,
+        r: rc.addresses,
+        innerIsHvector: [innerContents.integers, innerContents.addresses, innerContents.datatypes.length],
+        s: mpi.typeGetContents(s).integers,
+        orderC: mpi.ORDER_C,
+        ib: mpi.typeGetContents(ib).integers,
+        dOf: mpi.typeGetEnvelope(mpi.typeGetContents(d).datatypes[0]!).combiner === mpi.COMBINER_SUBARRAY,
+        stillH,
+        named,
+      };
+    });
+    expect(out.envs.map((e) => e[0])).toEqual(out.combiners);
+    expect(out.envs.map((e) => e.slice(1))).toEqual([
+      [0, 0, 0],
+      [3, 0, 1],
+      [2, 1, 1],
+      [0, 2, 1],
+      [8, 0, 1],
+      [0, 0, 1],
+      [4, 0, 1],
+      [1, 0, 1],
+    ]);
+    expect(out.v).toEqual([3, 2, 5]);
+    expect(out.vType).toBe(true);
+    expect(out.r).toEqual([-8, 96]);
+    expect(out.innerIsHvector).toEqual([[2, 1], [40], 1]);
+    expect(out.s).toEqual([2, 4, 6, 2, 3, 1, 2, out.orderC]);
+    expect(out.ib).toEqual([2, 3, 0, 7]);
+    expect(out.dOf).toBe(true);
+    expect(out.stillH).toBe(40 + ((3 - 1) * 5 + 2) * 8); // the second vector starts 40 bytes on; a vector spans 12 doubles
+    expect(out.named).toMatch(/^MPI_ERR_TYPE: typeGetContents: MPI_INT is a predefined \(named\) datatype/);
+  });
+});
