@@ -302,3 +302,64 @@ describe('typeGetEnvelope / typeGetContents', () => {
     expect(out.named).toMatch(/^MPI_ERR_TYPE: typeGetContents: MPI_INT is a predefined \(named\) datatype/);
   });
 });
+
+describe('typeCreateDarray', () => {
+  it('selects a process’s block, cyclic or whole dimensions in index order, C and Fortran, with the global array’s extent', async () => {
+    const out = await on(1, async ({ mpi }) => {
+      const B = mpi.DISTRIBUTE_BLOCK;
+      const C = mpi.DISTRIBUTE_CYCLIC;
+      const N = mpi.DISTRIBUTE_NONE;
+      const D = mpi.DISTRIBUTE_DFLT_DARG;
+      const picked = (t: ReturnType<typeof mpi.typeCreateDarray>, n: number) => {
+        const src = Int32Array.from({ length: n }, (_, i) => i);
+        const packed = new Int32Array(mpi.typeSize(t) / 4);
+        mpi.pack(src, 1, mpi.typeCommit(t), new Uint8Array(packed.buffer), 0);
+        return [...packed];
+      };
+      // 10 elements in blocks of ceil(10/4) = 3 on 4 processes: the last gets only index 9
+      const last = mpi.typeCreateDarray(4, 3, 1, [10], [B], [D], [4], mpi.ORDER_C, mpi.INT);
+      // a 4x6 array (C order: rows of 6), rows cyclic(1) over 2, columns block over 3, process (1, 2)
+      const c2 = mpi.typeCreateDarray(6, 5, 2, [4, 6], [C, B], [D, D], [2, 3], mpi.ORDER_C, mpi.INT);
+      // the same in Fortran order: dimension 0 (4 long) is fastest
+      const f2 = mpi.typeCreateDarray(6, 5, 2, [4, 6], [C, B], [D, D], [2, 3], mpi.ORDER_FORTRAN, mpi.INT);
+      const whole = mpi.typeCreateDarray(2, 1, 2, [2, 3], [B, N], [D, D], [2, 1], mpi.ORDER_C, mpi.INT);
+      return {
+        last: picked(last, 10),
+        lastExtent: mpi.typeGetExtent(last),
+        c2: picked(c2, 24),
+        f2: picked(f2, 24),
+        whole: picked(whole, 6),
+        env: mpi.typeGetEnvelope(c2),
+        envCombiner: mpi.COMBINER_DARRAY,
+      };
+    });
+    expect(out.last).toEqual([9]);
+    expect(out.lastExtent).toEqual({ lb: 0, extent: 40 });
+    // rows 1 and 3, columns 4 and 5 (C: element r * 6 + c)
+    expect(out.c2).toEqual([10, 11, 22, 23]);
+    // Fortran: element r + 4 * c, r fastest
+    expect(out.f2).toEqual([1 + 16, 3 + 16, 1 + 20, 3 + 20]);
+    expect(out.whole).toEqual([3, 4, 5]);
+    expect(out.env).toEqual({ numIntegers: 4 * 2 + 4, numAddresses: 0, numDatatypes: 1, combiner: out.envCombiner });
+  });
+
+  it('refuses a grid that is not `size`, a distributed NONE dimension, a block too small and an unknown distribution', async () => {
+    const errs = await on(1, async ({ mpi }) => {
+      mpi.setErrhandler(mpi.ERRORS_RETURN);
+      const B = mpi.DISTRIBUTE_BLOCK;
+      const D = mpi.DISTRIBUTE_DFLT_DARG;
+      return [
+        thrown(() => mpi.typeCreateDarray(4, 0, 1, [8], [B], [D], [3], mpi.ORDER_C, mpi.INT)),
+        thrown(() => mpi.typeCreateDarray(2, 0, 1, [8], [mpi.DISTRIBUTE_NONE], [D], [2], mpi.ORDER_C, mpi.INT)),
+        thrown(() => mpi.typeCreateDarray(2, 0, 1, [8], [B], [3], [2], mpi.ORDER_C, mpi.INT)),
+        thrown(() => mpi.typeCreateDarray(2, 0, 1, [8], [7], [D], [2], mpi.ORDER_C, mpi.INT)),
+        thrown(() => mpi.typeCreateDarray(2, 2, 1, [8], [B], [D], [2], mpi.ORDER_C, mpi.INT)),
+      ];
+    });
+    expect(errs[0]).toBe('MPI_ERR_ARG: typeCreateDarray: psizes [3] make a grid of 3 processes, not size=4');
+    expect(errs[1]).toMatch(/psizes\[0\]=2 must be 1 where distribs\[0\] is mpi.DISTRIBUTE_NONE/);
+    expect(errs[2]).toMatch(/dargs\[0\]=3: a block of 3 on 2 processes does not cover gsizes\[0\]=8/);
+    expect(errs[3]).toMatch(/distribs\[0\]=7 must be mpi.DISTRIBUTE_BLOCK/);
+    expect(errs[4]).toMatch(/rank=2 must be in 0..1/);
+  });
+});

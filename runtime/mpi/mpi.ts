@@ -14,6 +14,7 @@ import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, P
 import { getCount, MpiError, type Request, type Status } from './request.ts';
 import { describe } from './constants.ts';
 import { reduceLocal } from './reduce-local.ts';
+import { DISTRIBUTE_BLOCK, DISTRIBUTE_CYCLIC, DISTRIBUTE_DFLT_DARG, DISTRIBUTE_NONE, typeCreateDarray } from './datatype-darray.ts';
 import { COMBINER, contents, envelope, first, made, type Contents, type Envelope } from './datatype-envelope.ts';
 import { getTypeName, matchSize, setTypeName, TYPECLASS_COMPLEX, TYPECLASS_INTEGER, TYPECLASS_REAL } from './datatype-names.ts';
 
@@ -121,6 +122,11 @@ export class Mpi extends Comm {
   readonly COMBINER_SUBARRAY = COMBINER.SUBARRAY;
   readonly COMBINER_DARRAY = COMBINER.DARRAY;
   readonly COMBINER_RESIZED = COMBINER.RESIZED;
+  /** Distributions of `typeCreateDarray`, and its default distribution argument. */
+  readonly DISTRIBUTE_BLOCK = DISTRIBUTE_BLOCK;
+  readonly DISTRIBUTE_CYCLIC = DISTRIBUTE_CYCLIC;
+  readonly DISTRIBUTE_NONE = DISTRIBUTE_NONE;
+  readonly DISTRIBUTE_DFLT_DARG = DISTRIBUTE_DFLT_DARG;
   /** Type classes of `typeMatchSize` (MPICH's values). */
   readonly TYPECLASS_REAL = TYPECLASS_REAL;
   readonly TYPECLASS_INTEGER = TYPECLASS_INTEGER;
@@ -286,6 +292,17 @@ export class Mpi extends Comm {
   /** A block of an n-dimensional array (MPI_Type_create_subarray; `order` mpi.ORDER_C or mpi.ORDER_FORTRAN); its extent is the whole array's. */
   typeCreateSubarray(ndims: number, sizes: ArrayLike<number>, subsizes: ArrayLike<number>, starts: ArrayLike<number>, order: number, oldtype: Datatype): Datatype {
     return made(make.typeCreateSubarray(ndims, sizes, subsizes, starts, order, oldtype), COMBINER.SUBARRAY, [ndims, ...first(sizes, ndims), ...first(subsizes, ndims), ...first(starts, ndims), order], [], [oldtype]);
+  }
+
+  /**
+   * The elements of a global array of `gsizes` that process `rank` of a `psizes` grid of `size`
+   * owns under per-dimension distributions `distribs` (mpi.DISTRIBUTE_BLOCK, _CYCLIC, _NONE) with
+   * arguments `dargs` (block size, cycle length, or mpi.DISTRIBUTE_DFLT_DARG)
+   * (MPI_Type_create_darray); its extent is the whole array's.
+   */
+  typeCreateDarray(size: number, rank: number, ndims: number, gsizes: ArrayLike<number>, distribs: ArrayLike<number>, dargs: ArrayLike<number>, psizes: ArrayLike<number>, order: number, oldtype: Datatype): Datatype {
+    const t = typeCreateDarray(size, rank, ndims, gsizes, distribs, dargs, psizes, order, oldtype);
+    return made(t, COMBINER.DARRAY, [size, rank, ndims, ...first(gsizes, ndims), ...first(distribs, ndims), ...first(dargs, ndims), ...first(psizes, ndims), order], [], [oldtype]);
   }
 
   /** `oldtype` with a new lower bound and extent, in bytes (MPI_Type_create_resized). */
