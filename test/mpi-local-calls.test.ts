@@ -363,3 +363,54 @@ describe('typeCreateDarray', () => {
     expect(errs[4]).toMatch(/rank=2 must be in 0..1/);
   });
 });
+
+describe('persistent neighbourhood collectives (MPI_Neighbor_*_init)', () => {
+  it('run once per start with the buffers’ data of then, on a periodic ring', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 4,
+      program: async ({ mpi }) => {
+        const ring = (await mpi.cartCreate([mpi.size], [true], false))!;
+        const send = Int32Array.of(0);
+        const got = new Int32Array(2);
+        const a2a = new Int32Array(2);
+        const sendw = new Int32Array(2);
+        const gather = ring.neighborAllgatherInit(send, got);
+        const w = ring.neighborAlltoallwInit(sendw, [1, 1], [0, 4], [mpi.INT, mpi.INT], a2a, [1, 1], [4, 0], [mpi.INT, mpi.INT]);
+        const seen: number[][] = [];
+        for (let round = 1; round <= 3; round++) {
+          send[0] = 100 * round + mpi.rank;
+          sendw[0] = -(100 * round + mpi.rank);
+          sendw[1] = 100 * round + mpi.rank;
+          mpi.startAll([gather, w]);
+          await mpi.waitAll([gather, w]);
+          seen.push([...got, ...a2a]);
+        }
+        mpi.requestFree(gather);
+        mpi.requestFree(w);
+        return seen;
+      },
+    });
+    const n = 4;
+    r.rankResults.forEach((seen, rank) => {
+      const left = (rank + n - 1) % n;
+      const right = (rank + 1) % n;
+      expect(seen).toEqual([1, 2, 3].map((k) => [100 * k + left, 100 * k + right, -(100 * k + right), 100 * k + left]));
+    });
+  });
+
+  it('fail at the start on a communicator without a topology, naming the call', async () => {
+    const msg = await on(2, async ({ mpi }) => {
+      mpi.setErrhandler(mpi.ERRORS_RETURN);
+      const req = mpi.neighborAllgatherInit(new Int32Array(1), new Int32Array(2));
+      try {
+        mpi.start(req);
+        await mpi.wait(req);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return 'no error';
+    });
+    expect(msg).toMatch(/^MPI_ERR_TOPOLOGY: .*neighborAllgather.*no topology/);
+  });
+});

@@ -96,7 +96,7 @@ export class PersistentCollComm extends CollComm {
     return this.collInit('exscanInit', () => this.iexscan(sendBuf, recvBuf, op, opts));
   }
 
-  private collInit(call: string, startOp: () => Request): Request {
+  protected collInit(call: string, startOp: () => Request): Request {
     this.live(call);
     const P = this.world.params;
     const pin = this.reserveCall({ call });
