@@ -414,3 +414,35 @@ describe('persistent neighbourhood collectives (MPI_Neighbor_*_init)', () => {
     expect(msg).toMatch(/^MPI_ERR_TOPOLOGY: .*neighborAllgather.*no topology/);
   });
 });
+
+describe('persistent collectives in the long (datatype) form', () => {
+  it('land non-contiguous receive blocks at every completion and take new send data at every start', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 3,
+      program: async ({ mpi }) => {
+        // the root gathers 2 ints from each rank into every other int of its buffer
+        const every2 = mpi.typeCommit(mpi.typeCreateResized(mpi.typeVector(2, 1, 2, mpi.INT), 0, 16));
+        const send = new Int32Array(2);
+        const recv = new Int32Array(4 * mpi.size).fill(-1);
+        const req = mpi.gatherInit(send, 2, mpi.INT, recv, 1, every2, 0);
+        const seen: number[][] = [];
+        for (let k = 1; k <= 2; k++) {
+          send[0] = 10 * k + mpi.rank;
+          send[1] = -(10 * k + mpi.rank);
+          mpi.start(req);
+          await mpi.wait(req);
+          seen.push([...recv]);
+        }
+        mpi.requestFree(req);
+        return seen;
+      },
+    });
+    const seen = r.result;
+    for (const k of [1, 2]) {
+      const want: number[] = [];
+      for (let p = 0; p < 3; p++) want.push(10 * k + p, -1, -(10 * k + p), -1);
+      expect(seen[k - 1]).toEqual(want);
+    }
+  });
+});

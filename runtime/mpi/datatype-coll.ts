@@ -75,11 +75,22 @@ class LandingRequest extends Request implements RequestWaiter {
 
   override take(): Status {
     const s = super.take();
+    this.land();
+    return s;
+  }
+
+  /** A request that waits on this one (a persistent collective's start) takes its completion: the data lands then. */
+  override handOver(): ReturnType<Request['handOver']> {
+    const o = super.handOver();
+    if (!o.failure) this.land();
+    return o;
+  }
+
+  private land(): void {
     if (!this.landed) {
       this.landed = true;
       this.after();
     }
-    return s;
   }
 }
 
