@@ -143,6 +143,51 @@ export class RequestComm extends CommBase {
   }
 
   /**
+   * testAny without completing anything (MPI_Request_get_status_any, MPI 4.1): the first active
+   * request that has completed gives `flag` true, its index and status, and stays in `reqs` as it
+   * is; none completed gives `flag` false and index UNDEFINED; no active request gives `flag`
+   * true, index UNDEFINED and the empty status. One poll's CPU time.
+   */
+  async requestGetStatusAny(reqs: readonly (Request | null)[]): Promise<{ flag: boolean; index: number; status: Status | null }> {
+    const list = this.requestList('requestGetStatusAny', reqs);
+    await this.poll('requestGetStatusAny', list);
+    let active = false;
+    for (let i = 0; i < list.length; i++) {
+      const r = list[i]!;
+      if (!r.active) continue;
+      active = true;
+      if (r.done) return { flag: true, index: i, status: r.statusForProgram() };
+    }
+    return active ? { flag: false, index: UNDEFINED, status: null } : { flag: true, index: UNDEFINED, status: EMPTY_STATUS };
+  }
+
+  /**
+   * testAll without completing anything (MPI_Request_get_status_all, MPI 4.1): when every request
+   * has completed, their statuses in order (the empty status for inactive ones and null entries),
+   * else null; the requests stay as they are. One poll's CPU time.
+   */
+  async requestGetStatusAll(reqs: readonly (Request | null)[]): Promise<Status[] | null> {
+    const list = this.requestList('requestGetStatusAll', reqs);
+    await this.poll('requestGetStatusAll', list);
+    if (!list.every((r) => r.done)) return null;
+    return list.map((r) => (r.active ? r.statusForProgram() : EMPTY_STATUS));
+  }
+
+  /**
+   * testSome without completing anything (MPI_Request_get_status_some, MPI 4.1): the index and
+   * status of every active request that has completed (possibly none), the requests left as they
+   * are; UNDEFINED when no request is active. One poll's CPU time.
+   */
+  async requestGetStatusSome(reqs: readonly (Request | null)[]): Promise<Completion[] | typeof UNDEFINED> {
+    const list = this.requestList('requestGetStatusSome', reqs);
+    await this.poll('requestGetStatusSome', list);
+    if (!list.some((r) => r.active)) return UNDEFINED;
+    const out: Completion[] = [];
+    for (let i = 0; i < list.length; i++) if (list[i]!.active && list[i]!.done) out.push({ index: i, status: list[i]!.statusForProgram() });
+    return out;
+  }
+
+  /**
    * Frees a request (MPI_Request_free): an operation in progress still completes (a send still
    * delivers, a receive still fills its buffer), but the request can no longer be waited on,
    * tested, started or cancelled (MPI_ERR_REQUEST). REQUEST_NULL cannot be freed.

@@ -256,6 +256,31 @@ export abstract class TopoComm<C extends TopoComm<C>> extends PersistentCollComm
     return this.neighborAlltoallwIn('ineighborAlltoallw', [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes], false);
   }
 
+  /** Persistent neighborAllgather (MPI_Neighbor_allgather_init): each `start` runs one ineighborAllgather with these arguments. */
+  neighborAllgatherInit(sendBuf: ReduceArray, recvBuf: ReduceArray): Request {
+    return this.collInit('neighborAllgatherInit', () => this.ineighborAllgather(sendBuf, recvBuf));
+  }
+
+  /** Persistent neighborAllgatherv (MPI_Neighbor_allgatherv_init). */
+  neighborAllgathervInit(sendBuf: ReduceArray, recvBuf: ReduceArray, counts: ArrayLike<number>, displs: ArrayLike<number>): Request {
+    return this.collInit('neighborAllgathervInit', () => this.ineighborAllgatherv(sendBuf, recvBuf, counts, displs));
+  }
+
+  /** Persistent neighborAlltoall (MPI_Neighbor_alltoall_init). */
+  neighborAlltoallInit(sendBuf: ReduceArray, recvBuf: ReduceArray): Request {
+    return this.collInit('neighborAlltoallInit', () => this.ineighborAlltoall(sendBuf, recvBuf));
+  }
+
+  /** Persistent neighborAlltoallv (MPI_Neighbor_alltoallv_init). */
+  neighborAlltoallvInit(sendBuf: ReduceArray, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: ReduceArray, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>): Request {
+    return this.collInit('neighborAlltoallvInit', () => this.ineighborAlltoallv(sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls));
+  }
+
+  /** Persistent neighborAlltoallw (MPI_Neighbor_alltoallw_init): the blocks are packed at each start. */
+  neighborAlltoallwInit(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[]): Request {
+    return this.collInit('neighborAlltoallwInit', () => this.ineighborAlltoallw(sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes));
+  }
+
   private neighborAllgatherIn(call: string, sendBuf: ReduceArray, recvBuf: ReduceArray, blocking: boolean): Request {
     const { send, recv, sources, dests, slotAtDest } = this.neighborhood(call, sendBuf, recvBuf);
     const k = send.length;

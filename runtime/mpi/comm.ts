@@ -16,6 +16,7 @@ import { InterComm } from './intercomm.ts';
 import { MpiError, waitAll, type Request } from './request.ts';
 import { CartTopology } from './topology.ts';
 import { checkInfo, type Info } from './info.ts';
+import { commHints, infoOf, NO_HINTS } from './comm-info.ts';
 import { allocateShared, checkDispUnit, checkSize, makeWindow, type AllocatedWin } from './rma/create.ts';
 import { viewBytes, type Win, type WinHost } from './rma/window.ts';
 
@@ -37,6 +38,8 @@ export const COMM_TYPE_SHARED = 1;
  */
 export class Comm extends TopoComm<Comm> {
   private name = '';
+  /** The info hints in effect (comm-info.ts): a dup keeps them, dupWithInfo and setInfo replace them. */
+  private hints: ReadonlyMap<string, string> = NO_HINTS;
   /** createGroup calls per (group, tag) so far: its members make them in the same order. */
   private groupCalls: Map<string, number> | null = null;
 
@@ -47,7 +50,34 @@ export class Comm extends TopoComm<Comm> {
     const key = this.childKey('dup');
     this.agree({ call: 'dup' });
     await this.barrier();
-    return this.copyWith(this.world.contextFor(key));
+    const comm = this.copyWith(this.world.contextFor(key));
+    comm.hints = this.hints;
+    return comm;
+  }
+
+  /** A dup whose info hints are those of `info`, not this communicator's (MPI_Comm_dup_with_info; collective). */
+  async dupWithInfo(info: Info | null): Promise<Comm> {
+    const hints = commHints('dupWithInfo', info);
+    const key = this.childKey('dup');
+    this.agree({ call: 'dupWithInfo' });
+    await this.barrier();
+    const comm = this.copyWith(this.world.contextFor(key));
+    comm.hints = hints;
+    return comm;
+  }
+
+  /** Sets the communicator's info hints to those of `info` that MPI defines (MPI_Comm_set_info; collective). */
+  setInfo(info: Info | null): void {
+    this.live('setInfo');
+    const hints = commHints('setInfo', info);
+    this.agree({ call: 'setInfo' });
+    this.hints = hints;
+  }
+
+  /** A new info object with the hints in effect (MPI_Comm_get_info); the program frees it. */
+  getInfo(): Info {
+    this.live('getInfo');
+    return infoOf(this.hints);
   }
 
   /**
@@ -249,6 +279,17 @@ export class Comm extends TopoComm<Comm> {
     const key = this.childKey('dup');
     this.agree({ call: 'idup' });
     const comm = this.copyWith(this.world.contextFor(key));
+    comm.hints = this.hints;
+    return { comm, request: this.ibarrier() };
+  }
+
+  /** Nonblocking dupWithInfo (MPI_Comm_idup_with_info): the copy, with `info`'s hints, and a request. */
+  idupWithInfo(info: Info | null): { comm: Comm; request: Request } {
+    const hints = commHints('idupWithInfo', info);
+    const key = this.childKey('dup');
+    this.agree({ call: 'idupWithInfo' });
+    const comm = this.copyWith(this.world.contextFor(key));
+    comm.hints = hints;
     return { comm, request: this.ibarrier() };
   }
 

@@ -75,11 +75,22 @@ class LandingRequest extends Request implements RequestWaiter {
 
   override take(): Status {
     const s = super.take();
+    this.land();
+    return s;
+  }
+
+  /** A request that waits on this one (a persistent collective's start) takes its completion: the data lands then. */
+  override handOver(): ReturnType<Request['handOver']> {
+    const o = super.handOver();
+    if (!o.failure) this.land();
+    return o;
+  }
+
+  private land(): void {
     if (!this.landed) {
       this.landed = true;
       this.after();
     }
-    return s;
   }
 }
 
@@ -398,7 +409,7 @@ interface Values {
 }
 
 /** What a reduction on `t` reduces: the typed array of its basic type, or its (value, index) pairs. */
-function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null } {
+export function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null } {
   const loc = op === MINLOC || op === MAXLOC;
   if (t.pair) {
     if (!loc && Object.values(PREDEFINED_OPS).includes(op)) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} is not defined on ${t.name}; pair types take MPI_MINLOC and MPI_MAXLOC`);
@@ -413,7 +424,7 @@ function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; 
 }
 
 /** The values of `count` elements of `t` in `buf`, read in. */
-function valuesOf(pk: Packer, call: string, name: string, buf: unknown, count: number, t: Datatype, kind: ReturnType<typeof reduction>): Values {
+export function valuesOf(pk: Packer, call: string, name: string, buf: unknown, count: number, t: Datatype, kind: ReturnType<typeof reduction>): Values {
   const user = userBytes(call, name, buf, count, t);
   const A = kind.array;
   const n = count * kind.per;

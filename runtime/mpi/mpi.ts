@@ -13,6 +13,10 @@ import * as rma from './rma/constants.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 import { getCount, MpiError, type Request, type Status } from './request.ts';
 import { describe } from './constants.ts';
+import { reduceLocal } from './reduce-local.ts';
+import { DISTRIBUTE_BLOCK, DISTRIBUTE_CYCLIC, DISTRIBUTE_DFLT_DARG, DISTRIBUTE_NONE, typeCreateDarray } from './datatype-darray.ts';
+import { COMBINER, contents, envelope, first, made, type Contents, type Envelope } from './datatype-envelope.ts';
+import { getTypeName, matchSize, setTypeName, TYPECLASS_COMPLEX, TYPECLASS_INTEGER, TYPECLASS_REAL } from './datatype-names.ts';
 
 export { MpiError, type Request, type Status } from './request.ts';
 export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
@@ -104,6 +108,29 @@ export class Mpi extends Comm {
   readonly SHORT_INT: Datatype = dt.SHORT_INT;
   /** MPI_2INT. */
   readonly TWO_INT: Datatype = dt.TWO_INT;
+  /** Combiners of `typeGetEnvelope` (MPICH's values). */
+  readonly COMBINER_NAMED = COMBINER.NAMED;
+  readonly COMBINER_DUP = COMBINER.DUP;
+  readonly COMBINER_CONTIGUOUS = COMBINER.CONTIGUOUS;
+  readonly COMBINER_VECTOR = COMBINER.VECTOR;
+  readonly COMBINER_HVECTOR = COMBINER.HVECTOR;
+  readonly COMBINER_INDEXED = COMBINER.INDEXED;
+  readonly COMBINER_HINDEXED = COMBINER.HINDEXED;
+  readonly COMBINER_INDEXED_BLOCK = COMBINER.INDEXED_BLOCK;
+  readonly COMBINER_HINDEXED_BLOCK = COMBINER.HINDEXED_BLOCK;
+  readonly COMBINER_STRUCT = COMBINER.STRUCT;
+  readonly COMBINER_SUBARRAY = COMBINER.SUBARRAY;
+  readonly COMBINER_DARRAY = COMBINER.DARRAY;
+  readonly COMBINER_RESIZED = COMBINER.RESIZED;
+  /** Distributions of `typeCreateDarray`, and its default distribution argument. */
+  readonly DISTRIBUTE_BLOCK = DISTRIBUTE_BLOCK;
+  readonly DISTRIBUTE_CYCLIC = DISTRIBUTE_CYCLIC;
+  readonly DISTRIBUTE_NONE = DISTRIBUTE_NONE;
+  readonly DISTRIBUTE_DFLT_DARG = DISTRIBUTE_DFLT_DARG;
+  /** Type classes of `typeMatchSize` (MPICH's values). */
+  readonly TYPECLASS_REAL = TYPECLASS_REAL;
+  readonly TYPECLASS_INTEGER = TYPECLASS_INTEGER;
+  readonly TYPECLASS_COMPLEX = TYPECLASS_COMPLEX;
   /** typeCreateSubarray's array orders. */
   readonly ORDER_C = dt.ORDER_C;
   readonly ORDER_FORTRAN = dt.ORDER_FORTRAN;
@@ -224,57 +251,116 @@ export class Mpi extends Comm {
 
   /** `count` consecutive copies of `oldtype` (MPI_Type_contiguous). */
   typeContiguous(count: number, oldtype: Datatype): Datatype {
-    return make.typeContiguous(count, oldtype);
+    return made(make.typeContiguous(count, oldtype), COMBINER.CONTIGUOUS, [count], [], [oldtype]);
   }
 
   /** `count` blocks of `blocklength` copies of `oldtype`, `stride` extents of `oldtype` apart (MPI_Type_vector). */
   typeVector(count: number, blocklength: number, stride: number, oldtype: Datatype): Datatype {
-    return make.typeVector(count, blocklength, stride, oldtype);
+    return made(make.typeVector(count, blocklength, stride, oldtype), COMBINER.VECTOR, [count, blocklength, stride], [], [oldtype]);
   }
 
   /** typeVector with the stride in bytes (MPI_Type_create_hvector). */
   typeCreateHvector(count: number, blocklength: number, stride: number, oldtype: Datatype): Datatype {
-    return make.typeCreateHvector(count, blocklength, stride, oldtype);
+    return made(make.typeCreateHvector(count, blocklength, stride, oldtype), COMBINER.HVECTOR, [count, blocklength], [stride], [oldtype]);
   }
 
   /** Blocks of `blocklengths[i]` copies of `oldtype` at `displacements[i]` extents of it (MPI_Type_indexed). */
   typeIndexed(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
-    return make.typeIndexed(count, blocklengths, displacements, oldtype);
+    return made(make.typeIndexed(count, blocklengths, displacements, oldtype), COMBINER.INDEXED, [count, ...first(blocklengths, count), ...first(displacements, count)], [], [oldtype]);
   }
 
   /** typeIndexed with displacements in bytes (MPI_Type_create_hindexed). */
   typeCreateHindexed(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
-    return make.typeCreateHindexed(count, blocklengths, displacements, oldtype);
+    return made(make.typeCreateHindexed(count, blocklengths, displacements, oldtype), COMBINER.HINDEXED, [count, ...first(blocklengths, count)], first(displacements, count), [oldtype]);
   }
 
   /** Blocks of `blocklength` copies of `oldtype` at `displacements[i]` extents of it (MPI_Type_create_indexed_block). */
   typeCreateIndexedBlock(count: number, blocklength: number, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
-    return make.typeCreateIndexedBlock(count, blocklength, displacements, oldtype);
+    return made(make.typeCreateIndexedBlock(count, blocklength, displacements, oldtype), COMBINER.INDEXED_BLOCK, [count, blocklength, ...first(displacements, count)], [], [oldtype]);
   }
 
   /** typeCreateIndexedBlock with displacements in bytes (MPI_Type_create_hindexed_block). */
   typeCreateHindexedBlock(count: number, blocklength: number, displacements: ArrayLike<number>, oldtype: Datatype): Datatype {
-    return make.typeCreateHindexedBlock(count, blocklength, displacements, oldtype);
+    return made(make.typeCreateHindexedBlock(count, blocklength, displacements, oldtype), COMBINER.HINDEXED_BLOCK, [count, blocklength], first(displacements, count), [oldtype]);
   }
 
   /** Blocks of `blocklengths[i]` copies of `types[i]` at byte `displacements[i]`, padded as a C struct (MPI_Type_create_struct). */
   typeCreateStruct(count: number, blocklengths: ArrayLike<number>, displacements: ArrayLike<number>, types: readonly Datatype[]): Datatype {
-    return make.typeCreateStruct(count, blocklengths, displacements, types);
+    return made(make.typeCreateStruct(count, blocklengths, displacements, types), COMBINER.STRUCT, [count, ...first(blocklengths, count)], first(displacements, count), types.slice(0, count));
   }
 
   /** A block of an n-dimensional array (MPI_Type_create_subarray; `order` mpi.ORDER_C or mpi.ORDER_FORTRAN); its extent is the whole array's. */
   typeCreateSubarray(ndims: number, sizes: ArrayLike<number>, subsizes: ArrayLike<number>, starts: ArrayLike<number>, order: number, oldtype: Datatype): Datatype {
-    return make.typeCreateSubarray(ndims, sizes, subsizes, starts, order, oldtype);
+    return made(make.typeCreateSubarray(ndims, sizes, subsizes, starts, order, oldtype), COMBINER.SUBARRAY, [ndims, ...first(sizes, ndims), ...first(subsizes, ndims), ...first(starts, ndims), order], [], [oldtype]);
+  }
+
+  /**
+   * The elements of a global array of `gsizes` that process `rank` of a `psizes` grid of `size`
+   * owns under per-dimension distributions `distribs` (mpi.DISTRIBUTE_BLOCK, _CYCLIC, _NONE) with
+   * arguments `dargs` (block size, cycle length, or mpi.DISTRIBUTE_DFLT_DARG)
+   * (MPI_Type_create_darray); its extent is the whole array's.
+   */
+  typeCreateDarray(size: number, rank: number, ndims: number, gsizes: ArrayLike<number>, distribs: ArrayLike<number>, dargs: ArrayLike<number>, psizes: ArrayLike<number>, order: number, oldtype: Datatype): Datatype {
+    const t = typeCreateDarray(size, rank, ndims, gsizes, distribs, dargs, psizes, order, oldtype);
+    return made(t, COMBINER.DARRAY, [size, rank, ndims, ...first(gsizes, ndims), ...first(distribs, ndims), ...first(dargs, ndims), ...first(psizes, ndims), order], [], [oldtype]);
   }
 
   /** `oldtype` with a new lower bound and extent, in bytes (MPI_Type_create_resized). */
   typeCreateResized(oldtype: Datatype, lb: number, extent: number): Datatype {
-    return make.typeCreateResized(oldtype, lb, extent);
+    return made(make.typeCreateResized(oldtype, lb, extent), COMBINER.RESIZED, [], [lb, extent], [oldtype]);
   }
 
   /** A copy of `oldtype`, committed if it is (MPI_Type_dup). */
   typeDup(oldtype: Datatype): Datatype {
-    return make.typeDup(oldtype);
+    return made(make.typeDup(oldtype), COMBINER.DUP, [], [], [oldtype]);
+  }
+
+  /**
+   * How `datatype` was made (MPI_Type_get_envelope): its combiner (`mpi.COMBINER_VECTOR`, ...,
+   * `mpi.COMBINER_NAMED` for a predefined type) and how many integers, addresses and datatypes
+   * `typeGetContents` returns.
+   */
+  typeGetEnvelope(datatype: Datatype): Envelope {
+    return envelope('typeGetEnvelope', datatype);
+  }
+
+  /**
+   * The arguments `datatype` was made with (MPI_Type_get_contents), in MPI's order; derived
+   * datatypes among them are new handles to free. MPI_ERR_TYPE for a predefined type.
+   */
+  typeGetContents(datatype: Datatype): Contents {
+    return contents('typeGetContents', datatype);
+  }
+
+  /** Names `datatype` (MPI_Type_set_name; local): `typeGetName` returns the name. */
+  typeSetName(datatype: Datatype, name: string): void {
+    setTypeName('typeSetName', datatype, name);
+  }
+
+  /** The name of `datatype` (MPI_Type_get_name): MPI's for a predefined type (`MPI_INT`), what typeSetName gave, else ''. */
+  typeGetName(datatype: Datatype): string {
+    return getTypeName('typeGetName', datatype);
+  }
+
+  /**
+   * The predefined type of `typeclass` (mpi.TYPECLASS_REAL, _INTEGER, _COMPLEX) whose size is
+   * `size` bytes (MPI_Type_match_size); MPI_ERR_ARG when the language has none, as for complex
+   * types here (phit has no Fortran or complex types).
+   */
+  typeMatchSize(typeclass: number, size: number): Datatype {
+    return matchSize('typeMatchSize', typeclass, size);
+  }
+
+  /**
+   * Reduces on this rank alone (MPI_Reduce_local): `inoutbuf = inbuf ∘ inoutbuf` element by
+   * element, `inbuf` the left operand: (inbuf, inoutbuf, op) on typed arrays of one type and
+   * length, or the long form (inbuf, inoutbuf, count, datatype, op). Costs the CPU time of the
+   * combine, as in a collective.
+   */
+  reduceLocal(inbuf: ReduceArray, inoutbuf: ReduceArray, op: Op): void;
+  reduceLocal(inbuf: ArrayBufferView, inoutbuf: ArrayBufferView, count: number, datatype: Datatype, op: Op): void;
+  reduceLocal(...a: unknown[]): void {
+    this.proc.charge(reduceLocal(this.packer, this.proc.machine.config.cpu.flopsPerPs, a));
   }
 
   /** Commits `datatype` so communication may use it (MPI_Type_commit); returns it. */

@@ -1,0 +1,28 @@
+// MPICH test/mpi/coll/p_neighb_alltoall.c: MPI_Neighbor_alltoall_init (persistent, MPI 4.0), started and waited ten times,
+// each time with the checks of neighb_alltoall.c: on a non-periodic 1-D grid: -(r+1)
+// to the left neighbour, r+1 to the right.
+import type { MTest, MTestResult } from '../mtest.ts';
+import { checker, DEADBEEF } from './neighb-common.ts';
+
+export default async function pNeighbAlltoall(mt: MTest): Promise<MTestResult> {
+  const { mpi } = mt;
+  const { check, errs } = checker(mt);
+  const wrank = mpi.rank;
+  const wsize = mpi.size;
+  const sendbuf = Int32Array.of(-(wrank + 1), wrank + 1);
+  const recvbuf = Int32Array.of(DEADBEEF, DEADBEEF);
+  const cart = (await mpi.cartCreate([wsize], [false], false))!;
+  // the info argument of the original is MPI_INFO_NULL-like here: phit's persistent collectives take no hints
+  const req = cart.neighborAlltoallInit(sendbuf, recvbuf);
+  for (let i = 0; i < 10; ++i) {
+    mpi.start(req);
+    await mpi.wait(req);
+    if (wrank === 0) check(recvbuf[0] === DEADBEEF, 'recvbuf[0] == 0xdeadbeef');
+    else check(recvbuf[0] === wrank, 'recvbuf[0] == wrank');
+    if (wrank === wsize - 1) check(recvbuf[1] === DEADBEEF, 'recvbuf[1] == 0xdeadbeef');
+    else check(recvbuf[1] === -(wrank + 2), 'recvbuf[1] == -(wrank + 2)');
+  }
+  mpi.requestFree(req);
+  await cart.free();
+  return mt.finalize(errs());
+}
