@@ -198,3 +198,39 @@ describe('SHMEM memory and query calls', () => {
     expect(g.message).toMatch(/^shmem_global_exit\(3\) called by PE 2 at 5\.\d{3} us: the run ended with status 3$/);
   });
 });
+
+describe('deprecated cache management (§9.13)', () => {
+  it('the cache calls change no data and cost no time, as on Cray SHMEM; the line forms check their address', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async (ctx) => {
+        const s = ctx.shmem;
+        const me = s.myPe();
+        const a = await s.malloc(8);
+        a.int32()[0] = 7 + me;
+        a.int32()[1] = -1;
+        await s.barrierAll();
+        if (me === 0) await s.putInt32(a.element('int32', 1), Int32Array.of(42), 1, 1);
+        await s.quiet();
+        await s.barrierAll();
+        const t0 = ctx.now();
+        s.clearCacheInv();
+        s.setCacheInv();
+        s.clearCacheLineInv(a);
+        s.setCacheLineInv(a);
+        s.udcflush();
+        s.udcflushLine(a);
+        const dt = ctx.now() - t0;
+        const bad = await failure(() => s.udcflushLine(new Int32Array(1) as never));
+        return { data: [...a.int32()], dt, bad };
+      },
+    });
+    expect(r.rankResults.map((x) => x.data)).toEqual([
+      [7, -1],
+      [8, 42],
+    ]);
+    expect(r.rankResults.map((x) => x.dt)).toEqual([0, 0]);
+    expect(r.result.bad).toMatch(/^ShmemError: udcflushLine: dest is a Int32Array\(1\), not a symmetric address of PE 0/);
+  });
+});

@@ -186,6 +186,13 @@ function shmemOnly(): Record<string, RoutineEntry> {
     mallocWithHints: { data: gaps('mallocWithHints'), error: arg('hints=0.5', (h) => h.s.mallocWithHints(8, 0.5)) },
     ptr: { data: { file: memory, test: 'ptr gives the copy of a PE on this node' }, error: pe('pe=-1', (h) => h.s.ptr(h.sym, -1)) },
     teamPtr: { data: { file: memory, test: 'ptr gives the copy of a PE on this node' }, error: pe('pe=2', (h) => h.s.teamPtr(h.s.TEAM_WORLD, h.sym, h.npes)) },
+    // deprecated cache management: no-ops (the caches are coherent), the line forms check their address
+    clearCacheInv: { data: { file: memory, test: 'the cache calls change no data and cost no time' }, error: noArgs() },
+    setCacheInv: { data: { file: memory, test: 'the cache calls change no data and cost no time' }, error: noArgs() },
+    udcflush: { data: { file: memory, test: 'the cache calls change no data and cost no time' }, error: noArgs() },
+    clearCacheLineInv: { data: { file: memory, test: 'the cache calls change no data and cost no time' }, error: heap('dest', (h) => h.s.clearCacheLineInv(new Uint8Array(4) as never)) },
+    setCacheLineInv: { data: { file: memory, test: 'the cache calls change no data and cost no time' }, error: heap('dest', (h) => h.s.setCacheLineInv(new Uint8Array(4) as never)) },
+    udcflushLine: { data: { file: memory, test: 'the cache calls change no data and cost no time' }, error: heap('dest', (h) => h.s.udcflushLine(new Uint8Array(4) as never)) },
     addrAccessible: { data: { file: memory, test: 'the accessibility queries' }, error: { none: 'a bad PE or a private address is an answer (false), not an error (§9.1.7)', check: (h) => h.s.addrAccessible(h.sym, -1) === false && h.s.addrAccessible(new Uint8Array(8) as never, 0) === false } },
     peAccessible: { data: { file: memory, test: 'the accessibility queries' }, error: { none: 'a bad PE is an answer (false), not an error (§9.1.6)', check: (h) => h.s.peAccessible(-1) === false && h.s.peAccessible(h.npes) === false } },
     // teams

@@ -50,7 +50,6 @@ export function kindOf(type: string): string {
 
 /** Why a routine of the specification is not in phit. */
 const NO_LONG_DOUBLE_RMA = 'JavaScript has no long double: its RMA moves the 16 bytes of each element with the 128-bit calls (put128, get128, ...), as the long double reductions lay them out';
-const CACHE = 'deprecated cache management (§9.13): these calls only order a non-coherent cache, and the Cray XT, XE and XC caches are coherent, so Cray SHMEM made them no-ops; phit has none, and a port deletes the call';
 
 /**
  * One routine or typed family of the specification. `phit` names the routine that serves it
@@ -256,7 +255,16 @@ export const SPEC_ROUTINES: readonly SpecRoutine[] = [
   { c: 'shmem_test_lock', section: '9.12.1 SHMEM_LOCK', phit: 'shmem.testLock' },
   { c: 'shmem_clear_lock', section: '9.12.1 SHMEM_LOCK', phit: 'shmem.clearLock' },
   // 9.13 Cache management, deprecated
-  ...['shmem_clear_cache_inv', 'shmem_set_cache_inv', 'shmem_clear_cache_line_inv', 'shmem_set_cache_line_inv', 'shmem_udcflush', 'shmem_udcflush_line'].map((c) => ({ c, section: '9.13 Cache management', exclude: CACHE, deprecated: true })),
+  ...(
+    [
+      ['shmem_clear_cache_inv', 'clearCacheInv'],
+      ['shmem_set_cache_inv', 'setCacheInv'],
+      ['shmem_clear_cache_line_inv', 'clearCacheLineInv'],
+      ['shmem_set_cache_line_inv', 'setCacheLineInv'],
+      ['shmem_udcflush', 'udcflush'],
+      ['shmem_udcflush_line', 'udcflushLine'],
+    ] as const
+  ).map(([c, m]) => ({ c, section: '9.13 Cache management', phit: `shmem.${m}`, deprecated: true })),
   // the profiling interface
   { c: 'shmem_pcontrol', section: 'Annex: profiling interface, SHMEM_PCONTROL', phit: 'shmem.pcontrol' },
 ];

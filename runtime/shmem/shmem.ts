@@ -295,6 +295,35 @@ export class Shmem extends ShmemActiveSet {
     return addr instanceof Symmetric && addr.owner === this.heap && this.heap.live.has(addr.segment.id);
   }
 
+  // --- cache management (OpenSHMEM 1.5 §9.13, deprecated): these only order a non-coherent data
+  // cache; the caches of the Cray XT, XE and XC nodes (and of the SiCortex and BlackWidow models)
+  // are coherent, so Cray SHMEM made them no-ops, and so does phit. The line forms check their
+  // address, as any routine that takes a symmetric address does.
+
+  /** Does nothing (shmem_clear_cache_inv, deprecated): the node's cache is coherent. */
+  clearCacheInv(): void {}
+
+  /** Does nothing (shmem_set_cache_inv, deprecated): the node's cache is coherent. */
+  setCacheInv(): void {}
+
+  /** Does nothing but check `dest` (shmem_clear_cache_line_inv, deprecated): the node's cache is coherent. */
+  clearCacheLineInv(dest: Symmetric): void {
+    this.checkSym('clearCacheLineInv', 'dest', dest);
+  }
+
+  /** Does nothing but check `dest` (shmem_set_cache_line_inv, deprecated): the node's cache is coherent. */
+  setCacheLineInv(dest: Symmetric): void {
+    this.checkSym('setCacheLineInv', 'dest', dest);
+  }
+
+  /** Does nothing (shmem_udcflush, deprecated): the node's cache is coherent. */
+  udcflush(): void {}
+
+  /** Does nothing but check `dest` (shmem_udcflush_line, deprecated): the node's cache is coherent. */
+  udcflushLine(dest: Symmetric): void {
+    this.checkSym('udcflushLine', 'dest', dest);
+  }
+
   /** Whether `pe` is a PE of the job this PE can reach (shmem_pe_accessible): every one of 0..npes-1. */
   peAccessible(pe: number): boolean {
     return Number.isInteger(pe) && pe >= 0 && pe < this.dmapp.npes;
