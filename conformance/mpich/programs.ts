@@ -189,6 +189,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/p_gather': () => import('./coll/p_gather.ts'),
   'coll/p_scatter': () => import('./coll/p_scatter.ts'),
   'coll/p_alltoallw': () => import('./coll/p_alltoallw.ts'),
+  'coll/icalltoallw': () => import('./coll/icalltoallw.ts'),
   'comm/cmfree': () => import('./comm/cmfree.ts'),
   'comm/cmfree2': () => import('./comm/cmfree2.ts'),
   'comm/cmsplit': () => import('./comm/cmsplit.ts'),

@@ -349,11 +349,21 @@ export function alltoallvLong(c: CollComm, pk: Packer, a: readonly unknown[], mo
 }
 
 /**
+ * What the v- and w-forms of alltoall run on: an alltoallv of byte blocks over `size` peers (a
+ * communicator's ranks, or an intercommunicator's remote group).
+ */
+export interface ByteExchange {
+  readonly size: number;
+  alltoallv(s: Uint8Array, sc: Int32Array, sd: Int32Array, r: Uint8Array, rc: Int32Array, rd: Int32Array, opts?: Opts): Promise<void>;
+  ialltoallv(s: Uint8Array, sc: Int32Array, sd: Int32Array, r: Uint8Array, rc: Int32Array, rd: Int32Array, opts?: Opts): Request;
+}
+
+/**
  * MPI_Alltoallw: `sendCounts[j]` elements of `sendTypes[j]` from byte `sendDispls[j]` of
  * `sendBuf` go to rank j, landing as `recvCounts[i]` elements of `recvTypes[i]` at byte
  * `recvDispls[i]` of rank j's `recvBuf` (i the sender); each pair's bytes must agree.
  */
-export function alltoallw(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'alltoallw'): Promise<void> | Request {
+export function alltoallw(c: ByteExchange, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'alltoallw'): Promise<void> | Request {
   const [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts] = a as [unknown, unknown, unknown, unknown, unknown, unknown, unknown, unknown, Opts];
   for (const [name, v] of [['sendTypes', sendTypes], ['recvTypes', recvTypes]] as const) {
     if (name === 'sendTypes' && sendBuf === IN_PLACE) continue;
@@ -362,7 +372,7 @@ export function alltoallw(c: CollComm, pk: Packer, a: readonly unknown[], mode: 
   return vw(c, pk, call, sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes, opts, mode);
 }
 
-function vw(c: CollComm, pk: Packer, call: string, sendBuf: unknown, sendCounts: unknown, sendDispls: unknown, sendType: unknown, recvBuf: unknown, recvCounts: unknown, recvDispls: unknown, recvType: unknown, opts: Opts, mode: Mode): Promise<void> | Request {
+function vw(c: ByteExchange, pk: Packer, call: string, sendBuf: unknown, sendCounts: unknown, sendDispls: unknown, sendType: unknown, recvBuf: unknown, recvCounts: unknown, recvDispls: unknown, recvType: unknown, opts: Opts, mode: Mode): Promise<void> | Request {
   const w = Array.isArray(recvType);
   // in place: what goes out is in recvBuf, laid out as what comes in (the send arguments are ignored); sent from a copy
   const s = sendBuf === IN_PLACE ? inPlaceSend(pk, call, recvBuf, recvCounts, recvDispls, recvType, c.size, w) : vSide(pk, call, ['sendBuf', 'sendCounts', 'sendDispls', w ? 'sendTypes' : 'sendType'], sendBuf, sendCounts, sendDispls, sendType, c.size, true);

@@ -6,7 +6,9 @@ import { InterBase, type CommMaker, type InterGroup } from './intercomm-base.ts'
 export type { CommMaker } from './intercomm-base.ts';
 import { type CommShape, type RankState } from './comm-base.ts';
 import type { Comm } from './comm.ts';
-import { describe } from './constants.ts';
+import { describe, IN_PLACE } from './constants.ts';
+import type { Datatype } from './datatype.ts';
+import * as typed from './datatype-coll.ts';
 import { type MpiWorld } from './core.ts';
 import { guardMethods } from './errhandler.ts';
 import type { Op, ReduceArray } from './ops.ts';
@@ -56,6 +58,18 @@ export class InterComm extends InterBase {
     await this.barrier();
     const [lo, hi] = this.low ? [this.local, this.remote] : [this.remote, this.local];
     return this.inherit(InterComm.make(this.world, this.proc, this.state, key, lo.members, hi.members, this.makeComm));
+  }
+
+  /**
+   * Nonblocking dup (MPI_Comm_idup; collective over both groups): the copy at once and a request
+   * (an ibarrier over both groups); the copy may be used once the request has completed.
+   */
+  idup(): { comm: InterComm; request: Request } {
+    const key = this.childKey('dup');
+    this.agree({ call: 'idup' });
+    const [lo, hi] = this.low ? [this.local, this.remote] : [this.remote, this.local];
+    const comm = this.inherit(InterComm.make(this.world, this.proc, this.state, key, lo.members, hi.members, this.makeComm));
+    return { comm, request: this.ibarrier() };
   }
 
   /** Frees the intercommunicator (MPI_Comm_free; collective): any later call on it fails with MPI_ERR_COMM. */
@@ -180,6 +194,32 @@ export class InterComm extends InterBase {
     return this.alltoallvIn('ialltoallv', [sendBuf, sendCounts, sendDispls, recvBuf, recvCounts, recvDispls, ...more], false);
   }
 
+  /**
+   * MPI_Alltoallw: `sendCounts[j]` elements of `sendTypes[j]` from byte `sendDispls[j]` to remote
+   * rank j, landing as `recvCounts[i]` elements of `recvTypes[i]` at byte `recvDispls[i]` (one
+   * entry per remote rank; no IN_PLACE on an intercommunicator). Non-contiguous blocks are packed
+   * and unpacked at the library's packing cost.
+   */
+  async alltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[]): Promise<void> {
+    noInPlace('alltoallw', sendBuf);
+    return typed.alltoallw(this.byteExchange('alltoallw'), this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes]) as Promise<void>;
+  }
+
+  /** Nonblocking alltoallw (MPI_Ialltoallw). */
+  ialltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[]): Request {
+    noInPlace('ialltoallw', sendBuf);
+    return typed.alltoallw(this.byteExchange('ialltoallw'), this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes], 'nonblocking', 'ialltoallw') as Request;
+  }
+
+  /** The alltoallv of packed bytes that the w-form runs, one block per remote rank. */
+  private byteExchange(call: string): typed.ByteExchange {
+    return {
+      size: this.remoteSize,
+      alltoallv: (s, sc, sd, r, rc, rd) => this.finish(this.alltoallvIn(call, [s, sc, sd, r, rc, rd])),
+      ialltoallv: (s, sc, sd, r, rc, rd) => this.alltoallvIn(call, [s, sc, sd, r, rc, rd], false),
+    };
+  }
+
   /** Every rank of the other group's `sendBuf`, in its rank order, into the root's `recvBuf` (MPI_Gather; roots as in `bcast`). */
   async gather(sendBuf: ReduceArray | null, recvBuf: ReduceArray | null, root: number, ...more: never[]): Promise<void> {
     await this.finish(this.gatherIn('gather', [sendBuf, recvBuf, root, ...more]));
@@ -274,7 +314,12 @@ const INTRA_ONLY = [
 ] as const;
 
 /** Calls MPI allows on intercommunicators that phit does not implement there: MPI_ERR_COMM too, saying so. */
-const NOT_ON_INTER = ['split', 'splitType', 'create', 'idup', 'compare', 'alltoallw', 'setName', 'getName', 'topoTest'] as const;
+const NOT_ON_INTER = ['split', 'splitType', 'create', 'compare', 'setName', 'getName', 'topoTest'] as const;
+
+/** MPI_ERR_ARG for IN_PLACE, which MPI does not allow on an intercommunicator's alltoallw. */
+function noInPlace(call: string, sendBuf: unknown): void {
+  if (sendBuf === IN_PLACE) throw new MpiError('MPI_ERR_ARG', `${call}: IN_PLACE is not allowed on an intercommunicator`);
+}
 
 const proto = InterComm.prototype as unknown as Record<string, unknown>;
 for (const name of INTRA_ONLY) {
