@@ -43,6 +43,12 @@ export interface FabricBenchResult {
   readonly linkHops: number;
   readonly events: number;
   readonly seconds: number;
+  /** CPU seconds of the process during the run (user + system; on a loaded host steadier than wall time). */
+  readonly cpuSeconds: number;
+  /** Packet-hops per CPU second. */
+  readonly packetHopsPerCpuSec: number;
+  /** Engine events per packet-hop (the simulator's work per hop, which the host does not move). */
+  readonly eventsPerHop: number;
   /** Simulated time at which the last packet was delivered (ns). */
   readonly endNs: number;
 }
@@ -123,6 +129,7 @@ class UniformTraffic implements EventHandler {
 
 interface RunResult {
   seconds: number;
+  cpuSeconds: number;
   stats: Stats;
   net: Network;
   engine: Engine;
@@ -166,19 +173,23 @@ function fabricRun(machine: string, nodes: number, set: Readonly<Record<string, 
   const gen = new UniformTraffic(engine, net, pool, stats, cfg.nodes, phits, Math.round(intervalNs * 1000), durationNs * 1000);
   gen.start();
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   engine.drain();
+  const cpu = process.cpuUsage(c0);
   const seconds = (performance.now() - t0) / 1000;
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
   if (stats.delivered !== stats.injected || net.delivered !== stats.injected || pool.live !== 0) {
     throw new Error(`fabric bench: injected ${stats.injected}, delivered ${stats.delivered} (network ${net.delivered}), ${pool.live} packets live`);
   }
-  return { seconds, stats, net, engine, nodes: cfg.nodes, topology: cfg.topologySummary };
+  return { seconds, cpuSeconds, stats, net, engine, nodes: cfg.nodes, topology: cfg.topologySummary };
 }
 
 /**
  * Uniform random traffic at the packet level, straight on the Network (no NICs): every
  * node's endpoint returns ejection credits at once, so the measured cost is the event queue,
  * routing, arbitration and credit flow. Reports packet-hops (router-to-router channel traversals)
- * per second of wall time. A short warm-up on a separate network runs first.
+ * per second of wall time and per CPU second of the process, and engine events per packet-hop.
+ * A short warm-up on a separate network runs first.
  */
 export function benchFabric(opts: FabricBenchOptions = {}): FabricBenchResult {
   const machine = opts.machine ?? 'xe6';
@@ -205,6 +216,9 @@ export function benchFabric(opts: FabricBenchOptions = {}): FabricBenchResult {
     linkHops: r.net.linkHops,
     events: r.engine.events,
     seconds: r.seconds,
+    cpuSeconds: r.cpuSeconds,
+    packetHopsPerCpuSec: r.net.linkHops / r.cpuSeconds,
+    eventsPerHop: r.net.linkHops > 0 ? r.engine.events / r.net.linkHops : 0,
     endNs: r.engine.now / 1000,
   };
 }
