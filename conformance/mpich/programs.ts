@@ -213,6 +213,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/dup_with_info': () => import('./comm/dup_with_info.ts'),
   'comm/idup_with_info': () => import('./comm/idup_with_info.ts'),
   'comm/comm_info': () => import('./comm/comm_info.ts'),
+  'comm/comm_idup': () => import('./comm/comm_idup.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),
