@@ -214,6 +214,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/idup_with_info': () => import('./comm/idup_with_info.ts'),
   'comm/comm_info': () => import('./comm/comm_info.ts'),
   'comm/comm_idup': () => import('./comm/comm_idup.ts'),
+  'comm/comm_idup_isend': () => import('./comm/comm_idup_isend.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),
