@@ -215,6 +215,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/comm_info': () => import('./comm/comm_info.ts'),
   'comm/comm_idup': () => import('./comm/comm_idup.ts'),
   'comm/comm_idup_isend': () => import('./comm/comm_idup_isend.ts'),
+  'comm/comm_idup_nb': () => import('./comm/comm_idup_nb.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),
