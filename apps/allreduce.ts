@@ -1,7 +1,7 @@
 import { ALGORITHMS, MpiError, type Comm, type Op } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { checkSizeRange, round, sizeSweep, skeletonCheck, type App, type AppResult, type ParamValues, type Row } from './app.ts';
-import { itersFor } from './osu-util.ts';
+import { COLL_TIMING, itersFor, timeCalls } from './osu-util.ts';
 
 /** The name that asks for the NIC's collective engine (the communicator runs it). */
 const CE = 'collectiveEngine';
@@ -27,8 +27,10 @@ function expected(op: string, n: number, j: number): number {
  * or double elements from `minBytes` to `maxBytes`, doubling, reduced with `op` by the named
  * algorithm (`auto`: the library's choice, by the run's selector (`--coll-selector`, MPICH's rules by default), or the NIC's collective engine
  * for a one-item reduction on a machine that has one when `mpi.collectiveEngine=yes`). After `warmup` untimed calls, each rank
- * times `iterations` calls between barriers; latency is the largest over the ranks of the mean
- * time per call. Every element of every result is checked against the closed form (not in a
+ * times `iterations` calls, back to back between barriers (`timing=loop`) or each alone with a
+ * barrier after it (`timing=sync`, as IMB and OSU time them); latency is the largest over the
+ * ranks of the mean time per call (IMB's t_max), avgUs their average (IMB's t_avg, OSU's average
+ * latency). Every element of every result is checked against the closed form (not in a
  * skeleton run, whose vectors come from `ctx.alloc` and carry sizes only). `ranks=k`
  * runs on a communicator of the first k ranks (the others wait), so one run can show latency
  * against communicator size. Seed 002, K17: on the SC5832 a large integer MIN allreduce takes
@@ -49,6 +51,7 @@ export const allreduce: App = {
     iterations: { type: 'int', default: 10, min: 1, help: 'timed calls per size (fewer above 64 KiB each, at least 2)' },
     warmup: { type: 'int', default: 1, min: 0, help: 'untimed calls before each size' },
     ranks: { type: 'int', default: 0, min: 0, help: 'run on the first k ranks only (0: all)' },
+    timing: { type: 'choice', default: 'loop', choices: [...COLL_TIMING], help: 'loop: the calls back to back between barriers; sync: each call timed alone, a barrier after it (IMB -sync 1, OSU)' },
   },
   check: (p) => checkSizeRange('allreduce', p),
   main: runAllreduce,
@@ -87,17 +90,16 @@ async function runAllreduce(ctx: RankContext, p: ParamValues): Promise<AppResult
     const iters = itersFor(p.iterations as number, bytes, 2);
     for (let w = 0; w < (p.warmup as number); w++) await comm.allreduce(send, recv, op, opts);
     if (real) recv.fill(0);
-    await comm.barrier();
-    const t0 = ctx.now();
-    for (let i = 0; i < iters; i++) await comm.allreduce(send, recv, op, opts);
-    const mean = (ctx.now() - t0) / iters;
+    const mean = await timeCalls(ctx, comm, iters, p.timing as string, () => comm.allreduce(send, recv, op, opts));
     for (let j = 0; real && j < count; j++) {
       const want = expected(opName, comm.size, j);
       if (recv[j] !== want) throw new Error(`allreduce: rank ${comm.rank}: element ${j} of the ${bytes}-byte ${opName} (${used}) is ${recv[j]}, expected ${want}`);
     }
     const worst = new Float64Array(1);
+    const sum = new Float64Array(1);
     await comm.allreduce(Float64Array.of(mean), worst, mpi.MAX);
-    if (comm.rank === 0) rows.push({ bytes, ranks: comm.size, algorithm: used, latencyUs: round(worst[0]!) });
+    await comm.allreduce(Float64Array.of(mean), sum, mpi.SUM);
+    if (comm.rank === 0) rows.push({ bytes, ranks: comm.size, algorithm: used, latencyUs: round(worst[0]!), avgUs: round(sum[0]! / comm.size) });
   }
   if (comm !== mpi) await mpi.barrier();
   return mpi.rank === 0 ? { rows, op: opName, type: p.type, ...skeletonCheck(ctx) } : undefined;

@@ -158,3 +158,29 @@ async function runOsu(name: string, ctx: RankContext, p: ParamValues, withWindow
 export function rates(bytes: number, us: number): { bandwidthMBs: number; bandwidthGBs: number } {
   return { bandwidthMBs: round(bytes / us), bandwidthGBs: round(bytes / us / 1000) };
 }
+
+/** A collective benchmark's timing: `sync` as IMB and OSU time a collective, `loop` back to back. */
+export const COLL_TIMING = ['loop', 'sync'] as const;
+
+/**
+ * The mean time in us of `iters` calls of `call` on the ranks of `comm`, this rank's. `loop`: the
+ * calls run back to back after one barrier. `sync`: each call is timed on its own and followed by a
+ * barrier that is not timed, as IMB times a collective (`-sync 1`, its default since IMB 2018:
+ * IMB_alltoall.c, IMB_allreduce.c) and as OSU's osu_alltoall and osu_allreduce do.
+ */
+export async function timeCalls(ctx: RankContext, comm: { barrier(): Promise<void> }, iters: number, timing: string, call: () => Promise<void>): Promise<number> {
+  await comm.barrier();
+  if (timing !== 'sync') {
+    const t0 = ctx.now();
+    for (let i = 0; i < iters; i++) await call();
+    return (ctx.now() - t0) / iters;
+  }
+  let sum = 0;
+  for (let i = 0; i < iters; i++) {
+    const t0 = ctx.now();
+    await call();
+    sum += ctx.now() - t0;
+    await comm.barrier();
+  }
+  return sum / iters;
+}

@@ -71,6 +71,9 @@ export interface MpiParams {
   readonly collectiveStepPs: number;
   /** CPU time per contiguous block of a non-contiguous datatype the library packs or unpacks (besides the bytes at copyBytesPerPs). */
   readonly packBlockPs: number;
+  /** CPU time of a send, and of a receive's match and completion, on the on-node path (`mpi.shmOverhead`; absent: sendOverheadPs and recvOverheadPs). */
+  readonly shmSendOverheadPs: number;
+  readonly shmRecvOverheadPs: number;
   readonly shmLatencyPs: number;
   readonly shmBytesPerPs: number;
   /** Rendezvous messages of at least this many bytes are pulled over `rails` independent paths (0: never). */
@@ -303,6 +306,9 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       collectiveOverheadPs: r.timePs('mpi.collectiveOverhead'),
       collectiveStepPs: r.timePs('mpi.collectiveStep'),
       packBlockPs: r.timePs('mpi.packBlock'),
+      // the on-node path costs the call overheads unless the machine names its own
+      shmSendOverheadPs: r.has('mpi.shmOverhead') ? r.timePs('mpi.shmOverhead') : r.timePs('mpi.sendOverhead'),
+      shmRecvOverheadPs: r.has('mpi.shmOverhead') ? r.timePs('mpi.shmOverhead') : r.timePs('mpi.recvOverhead'),
       shmLatencyPs: r.timePs('mpi.shmLatency'),
       shmBytesPerPs: r.bytesPerPs('mpi.shmBandwidth'),
       railThresholdBytes: r.bytes('mpi.railThreshold'),

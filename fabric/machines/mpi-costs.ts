@@ -19,7 +19,7 @@ export interface MpiCosts {
 /**
  * The named parts of the MPI library's software cost that every preset has besides its call
  * overheads (`mpi.sendOverhead`, `mpi.recvOverhead`, `mpi.testOverhead`), its eager copies
- * (`mpi.copyBandwidth`) and its on-node path (`mpi.shmLatency`, `mpi.shmBandwidth`). Each is CPU
+ * (`mpi.copyBandwidth`) and its on-node path (`mpi.shmOverhead` where a preset sets it, `mpi.shmLatency`, `mpi.shmBandwidth`). Each is CPU
  * time charged to the rank where the library spends it, so `--metrics` counts it as transfer time:
  * - `mpi.messageGap`: the least time between two messages leaving one rank (the message rate the
  *   library and NIC allow, LogGP's g); a send that comes sooner spins in the library until then;

@@ -201,6 +201,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = Object.freeze
   'mpi.collectiveOverhead': all(time),
   'mpi.collectiveStep': all(time),
   'mpi.packBlock': all(time),
+  'mpi.shmOverhead': { kind: time, optional: true },
   'mpi.shmLatency': all(time),
   'mpi.shmBandwidth': all(bandwidth),
   'mpi.railThreshold': all(size),

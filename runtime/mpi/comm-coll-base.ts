@@ -42,6 +42,7 @@ export class CollBase extends RequestComm {
         irecv: (buf, source, tag, what) => this.collIrecv(buf, source, tag, what),
         flopsPerPs: cpu.flopsPerPs,
         copyBytesPerPs: this.world.params.copyBytesPerPs,
+        packBlockPs: this.world.params.packBlockPs,
         skeleton: this.proc.skeleton,
         nodes: nodeGroup(this.nodeHost).leaderOf,
       };
@@ -330,6 +331,7 @@ class CallTransport implements CollTransport {
   readonly size: number;
   readonly flopsPerPs: number;
   readonly copyBytesPerPs: number;
+  readonly packBlockPs: number | undefined;
   readonly skeleton: SkeletonStore | null;
   readonly nodes: ArrayLike<number> | undefined;
 
@@ -341,6 +343,7 @@ class CallTransport implements CollTransport {
     this.size = base.size;
     this.flopsPerPs = base.flopsPerPs;
     this.copyBytesPerPs = base.copyBytesPerPs;
+    this.packBlockPs = base.packBlockPs;
     this.skeleton = base.skeleton ?? null;
     this.nodes = base.nodes;
   }

@@ -284,7 +284,7 @@ export class MpiWorld implements EventHandler {
     this.observer?.sent(src, dst, seq, ctx);
     const bytes = buf.length;
     const sync = mode === 'sync';
-    let leaves = proc.charge(P.sendOverheadPs + requestOverheadPs + (peer.node === proc.node ? 0 : proc.crossPs));
+    let leaves = proc.charge((peer.node === proc.node ? P.shmSendOverheadPs : P.sendOverheadPs + proc.crossPs) + requestOverheadPs);
     // the library sends no faster than its message rate allows (mpi.messageGap): a send that
     // comes sooner spins until then
     if (P.messageGapPs > 0 && peer.node !== proc.node) {
@@ -597,7 +597,7 @@ export class MpiWorld implements EventHandler {
       if (!me.proc.isSkeleton(data) && !me.proc.isSkeleton(p.buf)) p.buf.set(data.length === env.bytes ? data : data.subarray(0, env.bytes));
       a.data = null;
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
-      p.req.complete(status, P.recvOverheadPs + p.searchPs + copy + unpacked(p, env.bytes));
+      p.req.complete(status, (a.local ? P.shmRecvOverheadPs : P.recvOverheadPs) + p.searchPs + copy + unpacked(p, env.bytes));
       if (env.sync) this.ack(me, env, a.local);
       return;
     }

@@ -10,7 +10,9 @@ import { alloc, chargeCopy, copy, exchange, isPof2, prefix, recv, send, setAt, T
 /**
  * Bruck's alltoall: rotate the blocks locally, then in step k send every block whose index has
  * bit k set to rank + 2^k (packed into one message), then rotate back: ceil(log2 n) messages per
- * rank for any n, each carrying about half the data (MPICH's short-message choice).
+ * rank for any n, each carrying about half the data (MPICH's short-message choice). MPICH packs
+ * and unpacks each step's blocks through an indexed derived datatype (alltoall_intra_brucks.c),
+ * so every block costs `mpi.packBlock` at each end besides its bytes.
  */
 export function* alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const n = t.size;
@@ -26,11 +28,11 @@ export function* alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Co
   for (let pof2 = 1; pof2 < n; pof2 *= 2) {
     let k = 0;
     for (let i = 0; i < n; i++) if (i & pof2) setAt(t, pack, tmp.subarray(i * c, i * c + c), c * k++);
-    yield chargeCopy(t, sendBuf, k * c);
+    yield chargeCopy(t, sendBuf, k * c) + k * (t.packBlockPs ?? 0);
     yield exchange(t, pack, 0, k * c, (me + pof2) % n, unpack, 0, k * c, (me - pof2 + n) % n, TAG.alltoall, what);
     k = 0;
     for (let i = 0; i < n; i++) if (i & pof2) setAt(t, tmp, unpack.subarray(c * k, c * ++k), i * c);
-    yield chargeCopy(t, sendBuf, k * c);
+    yield chargeCopy(t, sendBuf, k * c) + k * (t.packBlockPs ?? 0);
   }
   // now tmp[i] is the block from rank me - i
   for (let i = 0; i < n; i++) setAt(t, recvBuf, tmp.subarray(i * c, i * c + c), ((me - i + n) % n) * c);

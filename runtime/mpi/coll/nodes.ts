@@ -58,6 +58,7 @@ class SubTransport implements CollTransport {
   readonly size: number;
   readonly flopsPerPs: number;
   readonly copyBytesPerPs: number;
+  readonly packBlockPs: number | undefined;
   readonly skeleton: CollTransport['skeleton'];
   readonly nodes: ArrayLike<number> | undefined;
 
@@ -71,6 +72,7 @@ class SubTransport implements CollTransport {
     this.size = members.length;
     this.flopsPerPs = base.flopsPerPs;
     this.copyBytesPerPs = base.copyBytesPerPs;
+    this.packBlockPs = base.packBlockPs;
     this.skeleton = base.skeleton;
     const nodes = base.nodes;
     this.nodes = nodes ? members.map((r) => nodes[r]!) : undefined;

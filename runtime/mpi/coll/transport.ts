@@ -29,6 +29,8 @@ export interface CollTransport {
   readonly flopsPerPs: number;
   /** Processor model: bytes copied per ps. */
   readonly copyBytesPerPs: number;
+  /** CPU time (ps) per contiguous block the library packs or unpacks with a derived datatype (`mpi.packBlock`; absent: 0). */
+  readonly packBlockPs?: number;
   /**
    * The node of each communicator rank (any numbering: ranks with equal values share a node's
    * memory), for node-aware algorithms; absent: every rank on a node of its own.
