@@ -216,6 +216,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/comm_idup': () => import('./comm/comm_idup.ts'),
   'comm/comm_idup_isend': () => import('./comm/comm_idup_isend.ts'),
   'comm/comm_idup_nb': () => import('./comm/comm_idup_nb.ts'),
+  'comm/comm_idup_iallreduce': () => import('./comm/comm_idup_iallreduce.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),

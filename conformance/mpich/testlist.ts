@@ -384,7 +384,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'comm', name: 'comm_idup', np: 9, status: 'run' },
   { dir: 'comm', name: 'comm_idup_mul', np: 2, status: 'run' },
   { dir: 'comm', name: 'comm_idup_overlap', np: 2, status: 'run' },
-  { dir: 'comm', name: 'comm_idup_iallreduce', np: 6, status: 'todo: not ported yet (phit has MPI_Comm_idup on intercommunicators now)' },
+  { dir: 'comm', name: 'comm_idup_iallreduce', np: 6, status: 'run' },
   { dir: 'comm', name: 'comm_idup_nb', np: 6, status: 'run' },
   { dir: 'comm', name: 'comm_idup_isend', np: 6, status: 'run' },
   { dir: 'comm', name: 'comm_idup_comm', np: 6, status: 'run' },
