@@ -447,7 +447,8 @@ function valuesOf(pk: Packer, call: string, name: string, buf: unknown, count: n
   return { array, store: () => user.set(copy, t.trueLb) };
 }
 
-function readValue(v: DataView, at: number, p: Pair): number | bigint {
+/** The value of the pair `p` at byte `at` of `v`. */
+export function readValue(v: DataView, at: number, p: Pair): number | bigint {
   switch (p.value.size) {
     case 2:
       return v.getInt16(at, true);
@@ -458,7 +459,8 @@ function readValue(v: DataView, at: number, p: Pair): number | bigint {
   }
 }
 
-function writeValue(v: DataView, at: number, p: Pair, x: number | bigint): void {
+/** Writes `x` as the value of the pair `p` at byte `at` of `v`. */
+export function writeValue(v: DataView, at: number, p: Pair, x: number | bigint): void {
   switch (p.value.size) {
     case 2:
       return v.setInt16(at, Number(x), true);
