@@ -16,6 +16,7 @@ const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts')
 const windowAttach = () => import('./rma/window_attach.ts');
 const aint = () => import('./rma/aint.ts');
 const winSharedCreate = () => import('./rma/win_shared_create.ts');
+const stridedPutgetMod = () => import('./rma/strided_putget_indexed.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -327,6 +328,13 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/rget_unlock': () => import('./rma/rget_unlock.ts'),
   'rma/rma_contig': () => import('./rma/rma_contig.ts'),
   'rma/strided_acc_onelock': () => import('./rma/strided_acc_onelock.ts'),
+  'rma/strided_acc_indexed': () => import('./rma/strided_acc_indexed.ts'),
+  'rma/strided_acc_subarray': () => import('./rma/strided_acc_subarray.ts'),
+  'rma/strided_get_indexed': () => import('./rma/strided_get_indexed.ts'),
+  'rma/strided_putget_indexed': stridedPutgetMod,
+  'rma/strided_putget_indexed_shared': build(stridedPutgetMod, 'stridedPutgetIndexedShared'),
+  'rma/strided_getacc_indexed': build(stridedPutgetMod, 'stridedGetaccIndexed'),
+  'rma/strided_getacc_indexed_shared': build(stridedPutgetMod, 'stridedGetaccIndexedShared'),
   'rma/test1': () => import('./rma/test1.ts'),
   'rma/test1_am': build(() => import('./rma/test1.ts'), 'test1Am'),
   'rma/test2': () => import('./rma/test2.ts'),
