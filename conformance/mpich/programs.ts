@@ -16,6 +16,7 @@ const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts')
 const windowAttach = () => import('./rma/window_attach.ts');
 const aint = () => import('./rma/aint.ts');
 const winSharedCreate = () => import('./rma/win_shared_create.ts');
+const atomicGet = () => import('./rma/atomic_get.ts');
 const stridedPutgetMod = () => import('./rma/strided_putget_indexed.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
@@ -328,6 +329,13 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/rget_unlock': () => import('./rma/rget_unlock.ts'),
   'rma/rma_contig': () => import('./rma/rma_contig.ts'),
   'rma/strided_acc_onelock': () => import('./rma/strided_acc_onelock.ts'),
+  'rma/acc_loc': () => import('./rma/acc_loc.ts'),
+  'rma/acc_ordering': () => import('./rma/acc_ordering.ts'),
+  'rma/atomic_get_short_int': build(atomicGet, 'atomicGetShortInt'),
+  'rma/atomic_get_2int': build(atomicGet, 'atomicGet2int'),
+  'rma/atomic_get_long_int': build(atomicGet, 'atomicGetLongInt'),
+  'rma/atomic_get_float_int': build(atomicGet, 'atomicGetFloatInt'),
+  'rma/atomic_get_double_int': build(atomicGet, 'atomicGetDoubleInt'),
   'rma/strided_acc_indexed': () => import('./rma/strided_acc_indexed.ts'),
   'rma/strided_acc_subarray': () => import('./rma/strided_acc_subarray.ts'),
   'rma/strided_get_indexed': () => import('./rma/strided_get_indexed.ts'),
