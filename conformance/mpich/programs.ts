@@ -339,6 +339,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/test1_dt': () => import('./rma/test1_dt.ts'),
   'rma/contig_displ': () => import('./rma/contig_displ.ts'),
   'rma/selfrma': () => import('./rma/selfrma.ts'),
+  'rma/putfidx': () => import('./rma/putfidx.ts'),
+  'rma/derived_acc_flush_local': () => import('./rma/derived_acc_flush_local.ts'),
   'rma/transpose1': () => import('./rma/transpose1.ts'),
   'rma/transpose2': () => import('./rma/transpose2.ts'),
   'rma/transpose3': () => import('./rma/transpose3.ts'),

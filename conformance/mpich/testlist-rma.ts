@@ -4,7 +4,7 @@ import type { MpichTest } from './testlist.ts';
 export const RMA_TESTS: readonly MpichTest[] = [
   { dir: 'rma', name: 'winname', np: 2, status: 'needs: window names (MPI_Win_set_name)' },
   { dir: 'rma', name: 'allocmem', np: 2, status: 'run' },
-  { dir: 'rma', name: 'putfidx', np: 4, status: 'needs: derived datatypes in one-sided calls' },
+  { dir: 'rma', name: 'putfidx', np: 4, status: 'run' },
   { dir: 'rma', name: 'adlb_mimic1', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
   { dir: 'rma', name: 'accfence2', np: 4, status: 'run', long: true },
   { dir: 'rma', name: 'getgroup', np: 4, status: 'run' },
@@ -162,7 +162,7 @@ export const RMA_TESTS: readonly MpichTest[] = [
   { dir: 'rma', name: 'acc_pairtype', np: 2, status: 'omit: no long double in TypeScript (MPI_LONG_DOUBLE_INT)' },
   { dir: 'rma', name: 'acc_pairtype_shm', np: 2, status: 'omit: no long double in TypeScript (MPI_LONG_DOUBLE_INT)' },
   { dir: 'rma', name: 'manyget', np: 2, status: 'run', long: true },
-  { dir: 'rma', name: 'derived_acc_flush_local', np: 3, status: 'needs: derived datatypes in one-sided calls' },
+  { dir: 'rma', name: 'derived_acc_flush_local', np: 3, status: 'run', long: true },
   { dir: 'rma', name: 'large_acc_flush_local', np: 3, status: 'todo: not ported yet (phit has RMA now)' },
   { dir: 'rma', name: 'large_small_acc', np: 2, status: 'run' },
   { dir: 'rma', name: 'win_dynamic_rma_flush_get', np: 2, args: ['-count=4096', '-op=put'], status: 'run' },
