@@ -5,7 +5,7 @@
  * accumulate are derived from one predefined type (a basic type or a pair type), with the same
  * signature at both ends; anything else is MPI_ERR_TYPE.
  */
-import { checkCount, checkType, TWO_INT, DOUBLE_INT, FLOAT_INT, LONG_INT, SHORT_INT, INT, type Datatype, type Pair, type ValueArrayType } from '../datatype.ts';
+import { BYTE, checkCount, checkType, TWO_INT, DOUBLE_INT, FLOAT_INT, LONG_INT, SHORT_INT, INT, type Datatype, type Pair, type ValueArrayType } from '../datatype.ts';
 import { readValue, writeValue } from '../datatype-coll.ts';
 import { landing, scratch, sendBytes, userBytes, type Packer } from '../datatype-pack.ts';
 import { MAXLOC, MINLOC, PREDEFINED_OPS, type Op, type ReduceArray } from '../ops.ts';
@@ -190,11 +190,13 @@ export function longSpec(call: string, pk: Packer, origin: Side | null, result: 
   const lead = origin ?? result!;
   const leadName = origin ? 'origin' : 'result';
   const lt = checkType(call, `${leadName}Type`, lead.type);
-  const kind = accKind(call, `${leadName}Type`, lt, op);
+  // no data (a zero count or size): any type goes, as in MPI; MPI_BYTE stands for the kind
+  const empty = checkCount(call, `${leadName}Count`, lead.count) * lt.size === 0;
+  const kind = empty ? accKind(call, `${leadName}Type`, BYTE, op) : accKind(call, `${leadName}Type`, lt, op);
   const side = (name: string, s: Side): { user: Uint8Array; n: number; t: Datatype } => {
     const t = checkType(call, `${name}Type`, s.type);
     const n = checkCount(call, `${name}Count`, s.count);
-    if (n > 0 && t.size > 0) {
+    if (n > 0 && t.size > 0 && !empty) {
       const k = accKind(call, `${name}Type`, t, op);
       if (k.name !== kind.name) throw new MpiError('MPI_ERR_TYPE', `${call}: ${name}Type ${t.name} is made of ${k.name}, ${leadName}Type ${lt.name} of ${kind.name}; they must be made of the same predefined type`);
     }
@@ -204,7 +206,7 @@ export function longSpec(call: string, pk: Packer, origin: Side | null, result: 
   const r = result ? side('result', result) : null;
   const bytes = (o ?? r)!.n * (o ?? r)!.t.size;
   if (r && o && r.n * r.t.size !== bytes) throw new MpiError('MPI_ERR_TYPE', `${call}: the result's ${r.n} x ${r.t.name} are ${r.n * r.t.size} bytes, the origin's ${o.n} x ${o.t.name} ${bytes}; their type signatures must match`);
-  if (tc * tt.size > 0) {
+  if (tc * tt.size > 0 && !empty) {
     const k = accKind(call, 'targetType', tt, op);
     if (k.name !== kind.name) throw new MpiError('MPI_ERR_TYPE', `${call}: targetType ${tt.name} is made of ${k.name}, ${leadName}Type ${lt.name} of ${kind.name}; they must be made of the same predefined type`);
   }
