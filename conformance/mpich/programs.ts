@@ -347,6 +347,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/fetchandadd_tree_am': build(() => import('./rma/fetchandadd_tree.ts'), 'fetchandaddTreeAm'),
   'rma/rputget': () => import('./rma/rputget.ts'),
   'rma/badrma': () => import('./rma/badrma.ts'),
+  'rma/lockopts': () => import('./rma/lockopts.ts'),
   'rma/transpose1': () => import('./rma/transpose1.ts'),
   'rma/transpose2': () => import('./rma/transpose2.ts'),
   'rma/transpose3': () => import('./rma/transpose3.ts'),

@@ -26,7 +26,7 @@ export const RMA_TESTS: readonly MpichTest[] = [
   { dir: 'rma', name: 'lockcontention2', np: 4, status: 'run', long: true },
   { dir: 'rma', name: 'lockcontention2', np: 8, status: 'run', long: true },
   { dir: 'rma', name: 'lockcontention3', np: 8, status: 'todo: not ported yet (phit has derived datatypes in one-sided calls now)' },
-  { dir: 'rma', name: 'lockopts', np: 2, status: 'todo: not ported yet (phit has derived datatypes in one-sided calls now)' },
+  { dir: 'rma', name: 'lockopts', np: 2, status: 'run' },
   { dir: 'rma', name: 'transpose4', np: 2, status: 'run' },
   { dir: 'rma', name: 'fetchandadd', np: 7, status: 'run' },
   { dir: 'rma', name: 'fetchandadd_tree', np: 7, status: 'run' },
