@@ -16,6 +16,8 @@ const winDynamicRmaFlushGet = () => import('./rma/win_dynamic_rma_flush_get.ts')
 const windowAttach = () => import('./rma/window_attach.ts');
 const aint = () => import('./rma/aint.ts');
 const winSharedCreate = () => import('./rma/win_shared_create.ts');
+const atomicGet = () => import('./rma/atomic_get.ts');
+const stridedPutgetMod = () => import('./rma/strided_putget_indexed.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -349,6 +351,40 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/rget_unlock': () => import('./rma/rget_unlock.ts'),
   'rma/rma_contig': () => import('./rma/rma_contig.ts'),
   'rma/strided_acc_onelock': () => import('./rma/strided_acc_onelock.ts'),
+  'rma/acc_loc': () => import('./rma/acc_loc.ts'),
+  'rma/acc_ordering': () => import('./rma/acc_ordering.ts'),
+  'rma/atomic_get_short_int': build(atomicGet, 'atomicGetShortInt'),
+  'rma/atomic_get_2int': build(atomicGet, 'atomicGet2int'),
+  'rma/atomic_get_long_int': build(atomicGet, 'atomicGetLongInt'),
+  'rma/atomic_get_float_int': build(atomicGet, 'atomicGetFloatInt'),
+  'rma/atomic_get_double_int': build(atomicGet, 'atomicGetDoubleInt'),
+  'rma/test1_dt': () => import('./rma/test1_dt.ts'),
+  'rma/contig_displ': () => import('./rma/contig_displ.ts'),
+  'rma/selfrma': () => import('./rma/selfrma.ts'),
+  'rma/putfidx': () => import('./rma/putfidx.ts'),
+  'rma/derived_acc_flush_local': () => import('./rma/derived_acc_flush_local.ts'),
+  'rma/fetchandadd': () => import('./rma/fetchandadd.ts'),
+  'rma/fetchandadd_am': build(() => import('./rma/fetchandadd.ts'), 'fetchandaddAm'),
+  'rma/fetchandadd_tree': () => import('./rma/fetchandadd_tree.ts'),
+  'rma/fetchandadd_tree_am': build(() => import('./rma/fetchandadd_tree.ts'), 'fetchandaddTreeAm'),
+  'rma/rputget': () => import('./rma/rputget.ts'),
+  'rma/badrma': () => import('./rma/badrma.ts'),
+  'rma/lockopts': () => import('./rma/lockopts.ts'),
+  'rma/transpose1': () => import('./rma/transpose1.ts'),
+  'rma/transpose2': () => import('./rma/transpose2.ts'),
+  'rma/transpose3': () => import('./rma/transpose3.ts'),
+  'rma/transpose3_shm': build(() => import('./rma/transpose3.ts'), 'transpose3Shm'),
+  'rma/transpose4': () => import('./rma/transpose4.ts'),
+  'rma/transpose5': () => import('./rma/transpose5.ts'),
+  'rma/transpose6': () => import('./rma/transpose6.ts'),
+  'rma/transpose7': () => import('./rma/transpose7.ts'),
+  'rma/strided_acc_indexed': () => import('./rma/strided_acc_indexed.ts'),
+  'rma/strided_acc_subarray': () => import('./rma/strided_acc_subarray.ts'),
+  'rma/strided_get_indexed': () => import('./rma/strided_get_indexed.ts'),
+  'rma/strided_putget_indexed': stridedPutgetMod,
+  'rma/strided_putget_indexed_shared': build(stridedPutgetMod, 'stridedPutgetIndexedShared'),
+  'rma/strided_getacc_indexed': build(stridedPutgetMod, 'stridedGetaccIndexed'),
+  'rma/strided_getacc_indexed_shared': build(stridedPutgetMod, 'stridedGetaccIndexedShared'),
   'rma/test1': () => import('./rma/test1.ts'),
   'rma/test1_am': build(() => import('./rma/test1.ts'), 'test1Am'),
   'rma/test2': () => import('./rma/test2.ts'),

@@ -2,8 +2,9 @@
  * The collectives' long forms, (buffer, count, datatype) as in MPI, and MPI_Alltoallw. Data
  * movement packs each side into bytes (a view of the user's buffer when the layout is contiguous),
  * runs the collective's short form on bytes, and unpacks; the receiving side must hold as many
- * bytes as the sending side sends, as MPI's type matching implies. Reductions take a predefined
- * datatype or a contiguous type of one and run on a typed array of its values; MINLOC and MAXLOC
+ * bytes as the sending side sends, as MPI's type matching implies. Reductions take any datatype
+ * of one basic type and run on a typed array of its values (a non-contiguous layout packed first
+ * and unpacked after, at the library's packing cost, so a user op sees the values); MINLOC and MAXLOC
  * take the pair types (mpi.DOUBLE_INT, ...), reduced as interleaved (value, index) arrays.
  */
 import type { ArrayType } from '../../fabric/skeleton.ts';
@@ -427,9 +428,7 @@ export function reduction(call: string, t: Datatype, op: Op): { array: ValueArra
   }
   if (loc) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} works on the pair types (mpi.DOUBLE_INT, mpi.TWO_INT, ...), not ${t.name}`);
   const b = t.basic;
-  if (!b || !b.array || !(t.predefined || (t.offsets.length === 1 && t.extent === t.size))) {
-    throw new MpiError('MPI_ERR_TYPE', `${call}: ${t.name} is neither a predefined datatype nor a contiguous type of one; reductions take those (pack other layouts first)`);
-  }
+  if (!b || !b.array) throw new MpiError('MPI_ERR_TYPE', `${call}: ${t.name} is not made of one basic type; reductions take a predefined type, a pair type, or a type of one basic type`);
   return { array: b.array, per: t.size / b.size, pair: null };
 }
 
@@ -460,6 +459,12 @@ export function valuesOf(pk: Packer, call: string, name: string, buf: unknown, c
       },
     };
   }
+  if (!t.contiguous(count)) {
+    // a non-contiguous layout: the op sees the values packed (phit's ops take value arrays), written back after
+    const packed = sendBytes(pk, user, 0, count, t);
+    const array = new A(packed.buffer as ArrayBuffer, packed.byteOffset, n);
+    return { array, store: () => pk.proc.charge(unpackFrom(pk, packed, 0, user, 0, count, t)) };
+  }
   const at = user.byteOffset + t.trueLb;
   if (at % A.BYTES_PER_ELEMENT === 0) return { array: new A(user.buffer as ArrayBuffer, at, n), store: () => {} };
   // not aligned for a typed array over the user's bytes: work on a copy
@@ -468,7 +473,8 @@ export function valuesOf(pk: Packer, call: string, name: string, buf: unknown, c
   return { array, store: () => user.set(copy, t.trueLb) };
 }
 
-function readValue(v: DataView, at: number, p: Pair): number | bigint {
+/** The value of the pair `p` at byte `at` of `v`. */
+export function readValue(v: DataView, at: number, p: Pair): number | bigint {
   switch (p.value.size) {
     case 2:
       return v.getInt16(at, true);
@@ -479,7 +485,8 @@ function readValue(v: DataView, at: number, p: Pair): number | bigint {
   }
 }
 
-function writeValue(v: DataView, at: number, p: Pair, x: number | bigint): void {
+/** Writes `x` as the value of the pair `p` at byte `at` of `v`. */
+export function writeValue(v: DataView, at: number, p: Pair, x: number | bigint): void {
   switch (p.value.size) {
     case 2:
       return v.setInt16(at, Number(x), true);

@@ -93,8 +93,10 @@ export function packCostPs(params: MpiParams, t: Datatype, count: number, bytes:
   return Math.ceil(bytes / params.copyBytesPerPs + t.blocksIn(bytes) * params.packBlockPs);
 }
 
-/** Bytes of `buf` (any ArrayBufferView), checked to hold `count` elements of `t` from its start. */
+/** Bytes of `buf` (any ArrayBufferView; null when no data moves), checked to hold `count` elements of `t` from its start. */
 export function userBytes(call: string, name: string, buf: unknown, count: number, t: Datatype, base = 0): Uint8Array {
+  // C's NULL with no data to move (a zero count or size) is legal
+  if (buf === null && (count === 0 || t.size === 0)) return new Uint8Array(0);
   if (!ArrayBuffer.isView(buf)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a typed array or DataView, got ${describe(buf)}`);
   const { lo, hi } = t.span(count);
   if (hi > lo && (base + lo < 0 || base + hi > buf.byteLength)) {

@@ -1,4 +1,5 @@
 import { NicStatus, statusName, type AmoOp } from '../../../fabric/nic/nic.ts';
+import { checkAccOp, decode, encode, kindOfArray, type AccKind } from './acc-layout.ts';
 import type { Proc } from '../../proc.ts';
 import { describe, isReduceArray } from '../constants.ts';
 import { PREDEFINED_OPS, type Op, type ReduceArray } from '../ops.ts';
@@ -7,9 +8,6 @@ import { NO_OP, REPLACE } from './constants.ts';
 import type { TargetInfo } from './control.ts';
 import { acquireMutex, releaseMutex, type LockWatch } from './locks.ts';
 import type { RmaNic } from './transport.ts';
-
-/** Ops an accumulate takes: MPI's predefined ones and REPLACE; the fetching calls also NO_OP. */
-const ACC_OPS: ReadonlySet<Op> = new Set([...Object.values(PREDEFINED_OPS), REPLACE]);
 
 /** The AMO of the NIC that does an op on one 8-byte integer (NO_OP: a fetching add of 0); MIN, MAX and the rest have none. */
 const AMO_OF: ReadonlyMap<Op, AmoOp> = new Map<Op, AmoOp>([
@@ -22,20 +20,13 @@ const AMO_OF: ReadonlyMap<Op, AmoOp> = new Map<Op, AmoOp>([
 ]);
 
 /**
- * Checks `op` and the buffers of an accumulate-type call: a predefined op (NO_OP only when
- * `fetching`), defined on the buffers' element type (MPI_ERR_OP), whole items of MINLOC and
- * MAXLOC, and a `result` of the origin's type and length (MPI_ERR_TYPE, MPI_ERR_COUNT).
+ * Checks the buffers of an accumulate's short form (typed arrays that are the values) and `op`:
+ * an op defined on the element type (MPI_ERR_OP), whole items of MINLOC and MAXLOC, and a
+ * `result` of the origin's type and length (MPI_ERR_TYPE, MPI_ERR_COUNT).
  */
 export function checkAccumulate(call: string, origin: unknown, result: unknown, op: Op, fetching: boolean): ReduceArray {
   if (!isReduceArray(origin)) throw new MpiError('MPI_ERR_BUFFER', `${call}: the origin buffer must be a typed array, got ${describe(origin)}`);
-  if (op !== NO_OP && !ACC_OPS.has(op)) {
-    const name = op && typeof op === 'object' && 'name' in op ? String(op.name) : describe(op);
-    throw new MpiError('MPI_ERR_OP', `${call}: op ${name} cannot be used; one-sided accumulates take MPI's predefined ops and REPLACE${fetching ? ' or NO_OP' : ''} (MPI-3.1 §11.3.4)`);
-  }
-  if (op === NO_OP && !fetching) throw new MpiError('MPI_ERR_OP', `${call}: NO_OP is for getAccumulate and fetchAndOp only`);
-  // a zero-length probe: the op checks that it is defined on the type, at no cost
-  const Type = origin.constructor as new (n: number) => ReduceArray;
-  op.apply(new Type(0), new Type(0));
+  checkAccOp(call, kindOfArray(origin), op, fetching, true);
   if (origin.length % op.unit !== 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${origin.length} elements are not whole (value, index) pairs of ${op.name}`);
   if (fetching) {
     if (!isReduceArray(result)) throw new MpiError('MPI_ERR_BUFFER', `${call}: the result buffer must be a typed array, got ${describe(result)}`);
@@ -65,56 +56,89 @@ export interface RmwContext {
   readonly me: number;
 }
 
+/** Bytes of the target that one read-modify-write covers: a registration's handle and offset, in packed order. */
+export interface RmwPiece {
+  readonly handle: number;
+  readonly offset: number;
+  readonly bytes: number;
+}
+
 /**
  * An accumulate that the NIC's AMOs do not cover, as a read-modify-write at the origin under the
  * target's accumulate mutex: the origin's earlier operations to the target complete first
  * (accumulates from one origin to one target act in order), then the mutex (a NIC
- * compare-and-swap, tried again when it is given back), a get of the target elements, the combine on the origin's CPU
- * (an op per element at the machine's flop rate, plus a pass over the bytes), a put back
- * (none for NO_OP), and the mutex's release. The call returns when the put has completed at the
- * target, so the accumulate is complete when it returns. `result` receives the elements as they
- * were; `compare` makes it a compare-and-swap.
+ * compare-and-swap, tried again when it is given back), one get per contiguous piece of the target
+ * into a bounce buffer (issued together, waited for together), the combine on the origin's CPU
+ * (an op per element at the machine's flop rate, plus a pass over the bytes), one put back per
+ * piece (none for NO_OP), and the mutex's release. Every basic element is updated whole under the
+ * mutex, so the call is atomic per element as MPI asks. The call returns when the puts have
+ * completed at the target, so the accumulate is complete when it returns. `result` receives the
+ * items as they were; `compare` makes it a compare-and-swap.
  */
 export async function softwareRmw(
   ctx: RmwContext,
   t: TargetInfo,
-  handle: number,
-  offset: number,
+  pieces: readonly RmwPiece[],
+  kind: AccKind,
   origin: ReduceArray,
   result: ReduceArray | null,
   op: Op | 'cswap',
   compare: ReduceArray | null,
+  skeleton: boolean,
   what: string,
 ): Promise<void> {
   const { proc, nic } = ctx;
-  const bytes = origin.byteLength;
+  let bytes = 0;
+  for (const p of pieces) bytes += p.bytes;
+  const items = bytes / kind.itemBytes;
   await nic.wait(t.rank, false, what);
   await acquireMutex(nic, ctx.watch, t, ctx.me, what);
   try {
     const tmp = new Uint8Array(bytes);
-    const at = { target: t.rank, proc: t.proc, handle, offset, internal: true as const };
-    const got = await nic.run({ ...at, op: 'get', local: tmp }, what);
+    const got = await runAll(ctx, t, pieces, 'get', tmp, what);
     if (got !== NicStatus.Ok) throw new MpiError('MPI_ERR_OTHER', `${what}: the NIC failed the read of the target with status ${statusName(got)}`);
-    const Type = origin.constructor as new (b: ArrayBufferLike, o: number, n: number) => ReduceArray;
-    const cur = new Type(tmp.buffer, 0, origin.length);
-    const skeleton = proc.isSkeleton(origin) || (result !== null && proc.isSkeleton(result));
-    if (result && !skeleton) (result as Float64Array).set(cur as Float64Array);
+    skeleton ||= proc.isSkeleton(origin) || (result !== null && proc.isSkeleton(result));
     let write = op !== NO_OP;
     if (!skeleton) {
+      const cur = decode(kind, tmp, items);
+      if (result) (result as Float64Array).set(cur as Float64Array);
       if (op === 'cswap') {
         write = cur[0] === compare![0];
         if (write) (cur as Float64Array).set(origin as Float64Array);
       } else {
         op.apply(cur, origin);
       }
+      encode(kind, cur, tmp);
     }
     const cpu = proc.machine.config.cpu;
     await proc.cpu(Math.ceil(origin.length / cpu.flopsPerPs + (2 * bytes) / cpu.memBytesPerPs), what);
     if (write) {
-      const put = await nic.run({ ...at, op: 'put', local: tmp }, what);
+      const put = await runAll(ctx, t, pieces, 'put', tmp, what);
       if (put !== NicStatus.Ok) throw new MpiError('MPI_ERR_OTHER', `${what}: the NIC failed the write of the target with status ${statusName(put)}`);
     }
   } finally {
     await releaseMutex(nic, ctx.watch, t, ctx.me, what);
   }
+}
+
+/** One library transfer per piece between the target and consecutive bytes of `local`, issued together; the first failure's status, or Ok. */
+async function runAll(ctx: RmwContext, t: TargetInfo, pieces: readonly RmwPiece[], op: 'get' | 'put', local: Uint8Array, what: string): Promise<NicStatus> {
+  if (pieces.length === 1) {
+    const p = pieces[0]!;
+    return ctx.nic.run({ target: t.rank, proc: t.proc, handle: p.handle, offset: p.offset, internal: true, op, local }, what);
+  }
+  const req = ctx.nic.request(what);
+  let left = pieces.length;
+  let status = NicStatus.Ok;
+  let from = 0;
+  for (const p of pieces) {
+    const onDone = (s: NicStatus): void => {
+      if (s !== NicStatus.Ok && status === NicStatus.Ok) status = s;
+      if (--left === 0) req.complete({ source: t.rank, tag: -1, count: 0, bytes: 0 });
+    };
+    await ctx.nic.issue({ target: t.rank, proc: t.proc, handle: p.handle, offset: p.offset, internal: true, op, local: local.subarray(from, from + p.bytes), onDone }, what);
+    from += p.bytes;
+  }
+  await req.wait(() => what);
+  return status;
 }

@@ -3,6 +3,7 @@ import { describe, isReduceArray } from '../constants.ts';
 import { PROC_NULL } from '../message.ts';
 import type { Op, ReduceArray } from '../ops.ts';
 import { MpiError, type Request, type Status } from '../request.ts';
+import { checkAccOp, kindOfArray, longSpec, shortSpec, type AccSpec, type Side } from './acc-layout.ts';
 import { amoFor, checkAccumulate, isQuadword, softwareRmw, type RmwContext } from './accumulate.ts';
 import { NO_OP } from './constants.ts';
 import { CTRL_TABLE, type TargetInfo } from './control.ts';
@@ -10,8 +11,8 @@ import { findRegions, type Region } from './dynamic.ts';
 import { Epochs } from './epochs.ts';
 import type { WinHost, WinParts, WinShared } from './parts.ts';
 import { RmaNic } from './transport.ts';
-import { accumulateValues, checkAccumulateTarget, typedTransfer } from './typed.ts';
-import type { Datatype } from '../datatype.ts';
+import { accumulateValues, typedTransfer } from './typed.ts';
+import { checkType, type Datatype } from '../datatype.ts';
 
 export const EMPTY = new Uint8Array(0);
 
@@ -133,54 +134,56 @@ export class WinOperations {
 
   /** Combines `origin` into rank `target`'s window at `disp` with `op`, element by element atomically (MPI_Accumulate). */
   accumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<void>;
-  /** MPI_Accumulate's long form, for predefined datatypes and contiguous types of one. */
+  /** MPI_Accumulate's long form: any datatypes made of one predefined type (a basic or a pair type) at both ends. */
   accumulate(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<void>;
   async accumulate(...a: unknown[]): Promise<void> {
-    const [origin, target, disp, op] = accumulateArgs('accumulate', a);
-    await this.combine('accumulate', origin, null, target, disp, op, false);
+    const [spec, target, disp, op] = this.accumulateArgs('accumulate', a);
+    await this.combine('accumulate', spec, target, disp, op, false);
   }
 
   /** Like `accumulate`, returning the target's elements as they were into `result` (MPI_Get_accumulate); `origin` may be null with NO_OP. */
   getAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<void>;
-  /** MPI_Get_accumulate's long form, for predefined datatypes and contiguous types of one. */
+  /** MPI_Get_accumulate's long form: any datatypes made of one predefined type; the origin's are ignored with NO_OP. */
   getAccumulate(origin: ArrayBufferView | null, originCount: number, originType: Datatype, result: ArrayBufferView, resultCount: number, resultType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<void>;
   async getAccumulate(...a: unknown[]): Promise<void> {
-    const [origin, result, target, disp, op] = getAccumulateArgs('getAccumulate', a);
-    await this.combine('getAccumulate', origin, result, target, disp, op, false);
+    const [spec, target, disp, op] = this.getAccumulateArgs('getAccumulate', a);
+    await this.combine('getAccumulate', spec, target, disp, op, false);
   }
 
   /** One element of getAccumulate (MPI_Fetch_and_op): element 0 of `origin` and `result`. */
   fetchAndOp(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<void>;
-  /** MPI_Fetch_and_op's long form: one element of predefined `datatype` at `origin` and `result`. */
+  /** MPI_Fetch_and_op's long form: one element of predefined `datatype` (a pair type too) at `origin` and `result`. */
   fetchAndOp(origin: ArrayBufferView | null, result: ArrayBufferView, datatype: Datatype, target: number, disp: number, op: Op): Promise<void>;
   async fetchAndOp(...a: unknown[]): Promise<void> {
+    const call = 'fetchAndOp';
     if (a.length > 5) {
       const [o, r, dt, target, disp, op] = a as [ArrayBufferView | null, ArrayBufferView, Datatype, number, number, Op];
-      const result = accumulateValues('fetchAndOp', 'result', r, 1, dt);
-      await this.combine('fetchAndOp', o === null ? null : accumulateValues('fetchAndOp', 'origin', o, 1, dt), result, target, disp, op, false);
+      const t = checkType(call, 'datatype', dt);
+      if (!t.predefined) throw new MpiError('MPI_ERR_TYPE', `${call}: datatype ${t.name} is not predefined; fetchAndOp takes one element of a predefined type`);
+      await this.combine(call, this.typedSpec(call, o === null || op === NO_OP ? null : { buf: o, count: 1, type: t }, { buf: r, count: 1, type: t }, 1, t, op), target, disp, op, false);
       return;
     }
     const [origin, result, target, disp, op] = a as [ReduceArray | null, ReduceArray, number, number, Op];
     const one = (x: ReduceArray | null): ReduceArray | null => (isReduceArray(x) && x.length > 1 ? x.subarray(0, 1) : x);
-    await this.combine('fetchAndOp', one(origin), one(result), target, disp, op, false);
+    await this.combine(call, shortSpecOf(call, one(origin), one(result), op, true), target, disp, op, false);
   }
 
   /** An accumulate whose request completes when `origin` may be reused (MPI_Raccumulate; passive-target epochs only). */
   raccumulate(origin: ReduceArray, target: number, disp: number, op: Op): Promise<Request>;
-  /** MPI_Raccumulate's long form, for predefined datatypes and contiguous types of one. */
+  /** MPI_Raccumulate's long form: any datatypes made of one predefined type. */
   raccumulate(origin: ArrayBufferView, originCount: number, originType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<Request>;
   async raccumulate(...a: unknown[]): Promise<Request> {
-    const [origin, target, disp, op] = accumulateArgs('raccumulate', a);
-    return (await this.combine('raccumulate', origin, null, target, disp, op, true))!;
+    const [spec, target, disp, op] = this.accumulateArgs('raccumulate', a);
+    return (await this.combine('raccumulate', spec, target, disp, op, true))!;
   }
 
   /** A getAccumulate whose request completes with the old elements in `result` (MPI_Rget_accumulate). */
   rgetAccumulate(origin: ReduceArray | null, result: ReduceArray, target: number, disp: number, op: Op): Promise<Request>;
-  /** MPI_Rget_accumulate's long form, for predefined datatypes and contiguous types of one. */
+  /** MPI_Rget_accumulate's long form: any datatypes made of one predefined type. */
   rgetAccumulate(origin: ArrayBufferView | null, originCount: number, originType: Datatype, result: ArrayBufferView, resultCount: number, resultType: Datatype, target: number, targetDisp: number, targetCount: number, targetType: Datatype, op: Op): Promise<Request>;
   async rgetAccumulate(...a: unknown[]): Promise<Request> {
-    const [origin, result, target, disp, op] = getAccumulateArgs('rgetAccumulate', a);
-    return (await this.combine('rgetAccumulate', origin, result, target, disp, op, true))!;
+    const [spec, target, disp, op] = this.getAccumulateArgs('rgetAccumulate', a);
+    return (await this.combine('rgetAccumulate', spec, target, disp, op, true))!;
   }
 
   /**
@@ -217,7 +220,7 @@ export class WinOperations {
       );
       return;
     }
-    await softwareRmw(this.rmw, at.t, at.handle, at.offset, o, res, 'cswap', compare.subarray(0, 1), what);
+    await softwareRmw(this.rmw, at.t, [{ handle: at.handle, offset: at.offset, bytes: o.byteLength }], kindOfArray(o), o, res, 'cswap', compare.subarray(0, 1), false, what);
   }
 
   // ---------------------------------------------------------------- shared by the calls
@@ -253,30 +256,62 @@ export class WinOperations {
     return req;
   }
 
-  /** An accumulate-type call: AMOs per element where the NIC has them, else a software read-modify-write. */
-  protected async combine(call: string, origin: ReduceArray | null, result: ReduceArray | null, target: number, disp: number, op: Op, wantReq: boolean): Promise<Request | null> {
+  /** An accumulate's arguments, short form (origin, target, disp, op) or long (origin, count, type, target, disp, count, type, op). */
+  private accumulateArgs(call: string, a: readonly unknown[]): [AccSpec, number, number, Op] {
+    if (a.length <= 4) {
+      const [origin, target, disp, op] = a as [ReduceArray, number, number, Op];
+      return [shortSpecOf(call, origin, null, op, false), target, disp, op];
+    }
+    const [buf, oc, ot, target, disp, tc, tt, op] = a as [ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
+    return [this.typedSpec(call, { buf, count: oc, type: ot }, null, tc, tt, op), target, disp, op];
+  }
+
+  /** A get-accumulate's arguments, short form (origin, result, target, disp, op) or long (with a count and type for each buffer). */
+  private getAccumulateArgs(call: string, a: readonly unknown[]): [AccSpec, number, number, Op] {
+    if (a.length <= 5) {
+      const [origin, result, target, disp, op] = a as [ReduceArray | null, ReduceArray, number, number, Op];
+      return [shortSpecOf(call, origin, result, op, true), target, disp, op];
+    }
+    const [buf, oc, ot, res, rc, rt, target, disp, tc, tt, op] = a as [ArrayBufferView | null, number, Datatype, ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
+    // with NO_OP the origin's arguments are ignored (MPI-3.1 §11.3.4)
+    const origin = buf === null || op === NO_OP ? null : { buf, count: oc, type: ot };
+    return [this.typedSpec(call, origin, { buf: res, count: rc, type: rt }, tc, tt, op), target, disp, op];
+  }
+
+  /** The long form's spec, its op checked. */
+  private typedSpec(call: string, origin: Side | null, result: Side | null, tc: unknown, tt: unknown, op: Op): AccSpec {
     this.live(call);
-    const fetching = call !== 'accumulate' && call !== 'raccumulate';
-    // NO_OP reads only: the origin may be left out
-    const o = checkAccumulate(call, origin === null && op === NO_OP ? result : origin, result, op, fetching);
-    const what = `${call}(target=${target}, disp=${disp}, ${o.length} x ${o.constructor.name.replace('Array', '')}, ${op.name})`;
+    if (!op || typeof op.apply !== 'function') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.REPLACE, ...), got ${describe(op)}`);
+    const spec = longSpec(call, { proc: this.host.proc, params: this.host.world.params }, origin, result, { count: tc, type: tt }, op);
+    checkAccOp(call, spec.kind, op, result !== null, false);
+    return spec;
+  }
+
+  /**
+   * An accumulate-type call: one NIC AMO per element where the NIC has it (8-byte integers, an
+   * op it covers, aligned, a result that can take the fetched bytes in place), else a software
+   * read-modify-write of every contiguous piece of the target under one hold of its mutex.
+   */
+  protected async combine(call: string, spec: AccSpec, target: number, disp: number, op: Op, wantReq: boolean): Promise<Request | null> {
+    this.live(call);
+    const { kind, items, result } = spec;
+    const o = spec.origin ?? result!;
+    const what = `${call}(target=${target}, disp=${disp}, ${items} x ${kind.name}, ${op.name})`;
     const req = wantReq ? this.nic.request(what) : null;
-    const status: Status = { source: target, tag: -1, count: o.length, bytes: o.byteLength };
-    const at = await this.access(call, target, disp, o.byteLength, wantReq);
-    if (!at || o.length === 0) {
+    const status: Status = { source: target, tag: -1, count: items, bytes: items * kind.itemBytes };
+    const at = await this.access(call, target, disp, spec.span, wantReq);
+    if (!at || items === 0) {
       req?.complete(status);
       return req;
     }
-    const size = o.BYTES_PER_ELEMENT;
-    const pieces = piecesOf(at, 0, o.byteLength);
-    const split = pieces.find((p) => p.bytes % size !== 0);
+    const pieces = spec.runs.flatMap((r) => piecesOf(at, r.target, r.bytes).map((p) => ({ handle: p.handle, offset: p.offset, bytes: p.bytes, from: r.from + p.from - r.target })));
+    const elem = kind.pair ? kind.pair.value.size : kind.itemBytes;
+    const split = at.pieces ? pieces.find((p) => p.from % elem !== 0 || p.bytes % elem !== 0) : undefined;
     if (split) throw new MpiError('MPI_ERR_RMA_RANGE', `${call}: an element at byte ${split.from + split.bytes} past the displacement lies across two attached regions`);
-    const amo = this.skeleton(o, result, target) ? null : amoFor(op, o, at.offset);
-    if (amo === null || pieces.length > 1) {
-      for (const p of pieces) {
-        const [i, n] = [p.from / size, p.bytes / size];
-        await softwareRmw(this.rmw, at.t, p.handle, p.offset, o.subarray(i, i + n), result ? result.subarray(i, i + n) : null, op, null, what);
-      }
+    const amo = spec.skeleton || kind.pair || this.skeleton(o, result, target) ? null : amoFor(op, o, 0);
+    if (amo === null || !pieces.every((p) => p.offset % 8 === 0 && p.bytes % 8 === 0) || (result !== null && !spec.resultInPlace)) {
+      await softwareRmw(this.rmw, at.t, pieces, kind, o, result, op, null, spec.skeleton, what);
+      spec.finish();
       req?.complete(status);
       return req;
     }
@@ -284,27 +319,31 @@ export class WinOperations {
     const out = result ? bytesOf(result) : null;
     let left = q.length;
     let failed: NicStatus = NicStatus.Ok;
-    for (let i = 0; i < q.length; i++) {
-      const last = (s: NicStatus): void => {
-        if (s !== NicStatus.Ok) failed = s;
-        if (--left === 0 && req) this.settle(req, failed, status, what);
-      };
-      await this.nic.issue(
-        {
-          op: 'amo',
-          target,
-          proc: at.t.proc,
-          handle: at.handle,
-          offset: at.offset + 8 * i,
-          local: out ? out.subarray(8 * i, 8 * i + 8) : EMPTY,
-          amo: { op: amo, width: 8, operand: op === NO_OP ? 0n : BigInt.asUintN(64, q[i]!), fetch: out !== null },
-          ordered: true,
-          // a non-fetching AMO's request completes when its operand has left (local completion)
-          ...(out ? { onDone: last } : { onLocal: () => last(NicStatus.Ok) }),
-        },
-        what,
-      );
+    const last = (s: NicStatus): void => {
+      if (s !== NicStatus.Ok) failed = s;
+      if (--left === 0 && req) this.settle(req, failed, status, what);
+    };
+    for (const p of pieces) {
+      for (let j = 0; j < p.bytes; j += 8) {
+        const i = (p.from + j) / 8;
+        await this.nic.issue(
+          {
+            op: 'amo',
+            target,
+            proc: at.t.proc,
+            handle: p.handle,
+            offset: p.offset + j,
+            local: out ? out.subarray(8 * i, 8 * i + 8) : EMPTY,
+            amo: { op: amo, width: 8, operand: op === NO_OP ? 0n : BigInt.asUintN(64, q[i]!), fetch: out !== null },
+            ordered: true,
+            // a non-fetching AMO's request completes when its operand has left (local completion)
+            ...(out ? { onDone: last } : { onLocal: () => last(NicStatus.Ok) }),
+          },
+          what,
+        );
+      }
     }
+    spec.finish();
     return req;
   }
 
@@ -388,21 +427,9 @@ function elementsOf(buf: ArrayBufferView): number {
   return 'BYTES_PER_ELEMENT' in buf ? buf.byteLength / (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : buf.byteLength;
 }
 
-/** An accumulate's arguments, short form (origin, target, disp, op) or long (origin, count, type, target, disp, count, type, op). */
-function accumulateArgs(call: string, a: readonly unknown[]): [ReduceArray, number, number, Op] {
-  if (a.length <= 4) return a as [ReduceArray, number, number, Op];
-  const [buf, oc, ot, target, disp, tc, tt, op] = a as [ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
-  const origin = accumulateValues(call, 'origin', buf, oc, ot);
-  checkAccumulateTarget(call, origin, tc, tt);
-  return [origin, target, disp, op];
-}
-
-/** A get-accumulate's arguments, short form (origin, result, target, disp, op) or long (with a count and type for each buffer). */
-function getAccumulateArgs(call: string, a: readonly unknown[]): [ReduceArray | null, ReduceArray, number, number, Op] {
-  if (a.length <= 5) return a as [ReduceArray | null, ReduceArray, number, number, Op];
-  const [buf, oc, ot, res, rc, rt, target, disp, tc, tt, op] = a as [ArrayBufferView | null, number, Datatype, ArrayBufferView, number, Datatype, number, number, number, Datatype, Op];
-  const result = accumulateValues(call, 'result', res, rc, rt);
-  const origin = buf === null ? null : accumulateValues(call, 'origin', buf, oc, ot);
-  checkAccumulateTarget(call, result, tc, tt);
-  return [origin, result, target, disp, op];
+/** The short form's spec: the typed arrays checked, they are the values. */
+function shortSpecOf(call: string, origin: ReduceArray | null, result: ReduceArray | null, op: Op, fetching: boolean): AccSpec {
+  // NO_OP reads only: the origin may be left out
+  const o = checkAccumulate(call, origin === null && op === NO_OP ? result : origin, result, op, fetching);
+  return shortSpec(origin === null ? null : o, fetching ? result : null, kindOfArray(o));
 }

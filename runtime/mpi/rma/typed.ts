@@ -91,13 +91,3 @@ export function accumulateValues(call: string, name: string, buf: unknown, count
   if (user.byteOffset % A.BYTES_PER_ELEMENT === 0) return new A(user.buffer as ArrayBuffer, user.byteOffset, k) as ReduceArray;
   throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} is not aligned for ${t.name} (byte offset ${user.byteOffset})`);
 }
-
-/** The target side of an accumulate's long form: `count` x `type` must be the origin's basic type and count. */
-export function checkAccumulateTarget(call: string, origin: ReduceArray, count: unknown, type: unknown): void {
-  const t = checkType(call, 'targetType', type);
-  const n = checkCount(call, 'targetCount', count);
-  if (!t.basic?.array || t.pair || !t.contiguous(n) || t.trueLb !== 0) throw new MpiError('MPI_ERR_TYPE', `${call}: targetType ${t.name} is neither a predefined datatype nor a contiguous type of one at offset 0`);
-  if (t.basic.array !== origin.constructor || n * t.size !== origin.byteLength) {
-    throw new MpiError('MPI_ERR_TYPE', `${call}: the target's ${n} x ${t.name} do not match the origin's ${origin.length} x ${origin.constructor.name.replace('Array', '')}`);
-  }
-}

@@ -19,7 +19,10 @@
  *   origin's accumulates to a target act in order). Everything else (other types, PROD, MIN, MAX,
  *   the logical ops, MINLOC/MAXLOC; the modelled AMO unit has no min/max, as Gemini has none) is a
  *   read-modify-write by the origin's CPU under the target's accumulate mutex (accumulate.ts): the
- *   target's CPU is never involved, and such a call completes before it returns. Accumulates are
+ *   target's CPU is never involved, and such a call completes before it returns. With derived
+ *   datatypes (acc-layout.ts) the origin is packed as point-to-point packs it, and the
+ *   read-modify-write reads and writes the target one transfer per contiguous piece under one hold
+ *   of the mutex; pair types (MINLOC, MAXLOC, REPLACE, NO_OP) always take that path. Accumulates are
  *   atomic per element among those with the same op or NO_OP on the same type (MPI's default
  *   accumulate_ops, same_op_no_op), and one origin's accumulates to a target act in issue order.
  * - **Synchronisation**: fence is a wait for the origin's operations to complete at their
