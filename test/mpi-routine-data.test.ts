@@ -166,6 +166,117 @@ describe('MPI routines checked here', () => {
     });
   });
 
+  it('persistent forms started twice: neighborAllgathervInit, neighborAlltoallInit, neighborAlltoallvInit on a graph ring, alltoallwInit with a type per peer', async () => {
+    const res = await run(async (mpi) => {
+      const g = (await mpi.graphCreate([2, 4, 6, 8], [1, 3, 2, 0, 3, 1, 0, 2]))!;
+      const r = g.rank;
+      const s = new Float64Array(2);
+      const agv = new Float64Array(4);
+      const c = 1 + ((r + 1) % 2);
+      const a2a = new Float64Array(2);
+      const a2av = new Float64Array(3);
+      const w = new Float64Array(P);
+      const wsend = new Float64Array(P);
+      const types = [mpi.DOUBLE, mpi.DOUBLE, mpi.DOUBLE, mpi.DOUBLE];
+      const bytes = [0, 8, 16, 24];
+      const reqs: [string, Request, Float64Array][] = [
+        ['neighborAllgathervInit', g.neighborAllgathervInit(s.subarray(0, 1 + (r % 2)), agv, [c, c], [0, c]), agv],
+        ['neighborAlltoallInit', g.neighborAlltoallInit(s.subarray(0, 2), a2a), a2a],
+        ['neighborAlltoallvInit', g.neighborAlltoallvInit(s, [1, 1], [0, 1], a2av, [1, 1], [0, 2]), a2av],
+        ['alltoallwInit', mpi.alltoallwInit(wsend, [1, 1, 1, 1], bytes, types, w, [1, 1, 1, 1], bytes, types), w],
+      ];
+      const out: Record<string, number[][]> = {};
+      for (const round of [1, 2]) {
+        for (const [name, q, buf] of reqs) {
+          s.set([round * 100 + r * 10, round * 100 + r * 10 + 1]);
+          wsend.set([0, 1, 2, 3].map((j) => round * 100 + r * 10 + j));
+          g.start(q);
+          await q.wait();
+          (out[name] ??= []).push([...buf]);
+        }
+      }
+      return out;
+    });
+    res.forEach((o, r) => {
+      const [next, prev] = [(r + 1) % 4, (r + 3) % 4];
+      [1, 2].forEach((round, k) => {
+        const x = (q: number, i: number): number => round * 100 + q * 10 + i;
+        // the neighbours of an even rank are odd and send 2 elements, those of an odd rank 1
+        const c = 1 + (next % 2);
+        const first = (q: number): number[] => [x(q, 0), x(q, 1)].slice(0, c);
+        expect(o.neighborAllgathervInit![k]!.slice(0, 2 * c)).toEqual([...first(next), ...first(prev)]);
+        expect(o.neighborAlltoallInit![k]).toEqual([x(next, 1), x(prev, 0)]);
+        expect(o.neighborAlltoallvInit![k]!.filter((_, i) => i !== 1)).toEqual([x(next, 1), x(prev, 0)]);
+        expect(o.alltoallwInit![k]).toEqual([0, 1, 2, 3].map((q) => x(q, r)));
+      });
+    });
+  });
+
+  it('nonblocking collectives on an intercommunicator of ranks 0-1 and 2-3: ibarrier, iallgather, iallgatherv, ialltoall, ialltoallv, ireduce, igatherv, iscatter, iscatterv, ireduceScatter, ireduceScatterBlock', async () => {
+    const res = await run(async (mpi) => {
+      const left = mpi.rank < 2;
+      const half = (await mpi.split(left ? 0 : 1, mpi.rank))!;
+      const ic = await half.intercommCreate(0, mpi, left ? 2 : 0, 3);
+      const me = ic.rank;
+      const v = (i: number): number => mpi.rank * 10 + i;
+      // left rank 0 is the root of the rooted calls; the right group passes its rank, left rank 1 PROC_NULL
+      const root = left ? (me === 0 ? mpi.ROOT : mpi.PROC_NULL) : 0;
+      const isRoot = left && me === 0;
+      const o: Record<string, number[]> = {};
+      await ic.ibarrier().wait();
+      const ag = new Float64Array(2);
+      await ic.iallgather(Float64Array.of(v(0)), ag).wait();
+      o.iallgather = [...ag];
+      const agv = new Float64Array(2);
+      await ic.iallgatherv(Float64Array.of(v(1)), agv, [1, 1], [1, 0]).wait();
+      o.iallgatherv = [...agv];
+      const a2a = new Float64Array(2);
+      await ic.ialltoall(Float64Array.of(v(0), v(1)), a2a).wait();
+      o.ialltoall = [...a2a];
+      const a2av = new Float64Array(2);
+      await ic.ialltoallv(Float64Array.of(v(2), v(3)), [1, 1], [1, 0], a2av, [1, 1], [0, 1]).wait();
+      o.ialltoallv = [...a2av];
+      const red = new Float64Array(2);
+      await ic.ireduce(left ? null : Float64Array.of(v(0), v(1)), isRoot ? red : null, mpi.SUM, root).wait();
+      o.ireduce = [...red];
+      const gv = new Float64Array(2);
+      await ic.igatherv(left ? null : Float64Array.of(v(5)), isRoot ? gv : null, isRoot ? [1, 1] : null, isRoot ? [1, 0] : null, root).wait();
+      o.igatherv = [...gv];
+      const sc = new Float64Array(1);
+      await ic.iscatter(isRoot ? Float64Array.of(70, 71) : null, left ? null : sc, root).wait();
+      o.iscatter = [...sc];
+      const scv = new Float64Array(1);
+      await ic.iscatterv(isRoot ? Float64Array.of(80, 81) : null, isRoot ? [1, 1] : null, isRoot ? [1, 0] : null, left ? null : scv, root).wait();
+      o.iscatterv = [...scv];
+      const rs = new Float64Array(1);
+      await ic.ireduceScatter(Float64Array.of(v(6), v(7)), rs, [1, 1], mpi.MAX).wait();
+      o.ireduceScatter = [...rs];
+      const rsb = new Float64Array(1);
+      await ic.ireduceScatterBlock(Float64Array.of(v(8), v(9)), rsb, mpi.SUM).wait();
+      o.ireduceScatterBlock = [...rsb];
+      return { left, me, o };
+    });
+    for (const { left, me, o } of res) {
+      const remote = left ? [2, 3] : [0, 1];
+      const v = (rank: number, i: number): number => rank * 10 + i;
+      expect(o.iallgather).toEqual(remote.map((q) => v(q, 0)));
+      expect(o.iallgatherv).toEqual([v(remote[1]!, 1), v(remote[0]!, 1)]);
+      expect(o.ialltoall).toEqual(remote.map((q) => v(q, me)));
+      // remote rank j sends its element 2 to local rank 1 and its element 3 to local rank 0
+      expect(o.ialltoallv).toEqual(remote.map((q) => v(q, me === 0 ? 3 : 2)));
+      if (left && me === 0) {
+        expect(o.ireduce).toEqual([v(2, 0) + v(3, 0), v(2, 1) + v(3, 1)]);
+        expect(o.igatherv).toEqual([v(3, 5), v(2, 5)]);
+      }
+      if (!left) {
+        expect(o.iscatter).toEqual([70 + me]);
+        expect(o.iscatterv).toEqual([81 - me]);
+      }
+      expect(o.ireduceScatter).toEqual([Math.max(...remote.map((q) => v(q, 6 + me)))]);
+      expect(o.ireduceScatterBlock).toEqual([remote.map((q) => v(q, 8 + me)).reduce((a, b) => a + b)]);
+    }
+  });
+
   it('ready sends (rsend, irsend) after the receive is posted; typeGetTrueExtent of a resized vector; a window: getGroup, flushLocal, flushLocalAll, sync', async () => {
     const res = await run(async (mpi) => {
       const r = mpi.rank;
