@@ -212,7 +212,7 @@ describe('MPI routines checked here', () => {
     });
   });
 
-  it('nonblocking collectives on an intercommunicator of ranks 0-1 and 2-3: ibarrier, iallgather, iallgatherv, ialltoall, ialltoallv, ireduce, igatherv, iscatter, iscatterv, ireduceScatter, ireduceScatterBlock', async () => {
+  it('nonblocking collectives on an intercommunicator of ranks 0-1 and 2-3: ibarrier, iallgather, iallgatherv, ialltoall, ialltoallv, ireduce, igatherv, iscatter, iscatterv, ireduceScatter, ireduceScatterBlock; worldRank of a remote rank', async () => {
     const res = await run(async (mpi) => {
       const left = mpi.rank < 2;
       const half = (await mpi.split(left ? 0 : 1, mpi.rank))!;
@@ -254,11 +254,13 @@ describe('MPI routines checked here', () => {
       const rsb = new Float64Array(1);
       await ic.ireduceScatterBlock(Float64Array.of(v(8), v(9)), rsb, mpi.SUM).wait();
       o.ireduceScatterBlock = [...rsb];
+      o.worldRank = [ic.worldRank(0), ic.worldRank(1)];
       return { left, me, o };
     });
     for (const { left, me, o } of res) {
       const remote = left ? [2, 3] : [0, 1];
       const v = (rank: number, i: number): number => rank * 10 + i;
+      expect(o.worldRank).toEqual(remote);
       expect(o.iallgather).toEqual(remote.map((q) => v(q, 0)));
       expect(o.iallgatherv).toEqual([v(remote[1]!, 1), v(remote[0]!, 1)]);
       expect(o.ialltoall).toEqual(remote.map((q) => v(q, me)));
@@ -277,7 +279,7 @@ describe('MPI routines checked here', () => {
     }
   });
 
-  it('ready sends (rsend, irsend) after the receive is posted; typeGetTrueExtent of a resized vector; a window: getGroup, flushLocal, flushLocalAll, sync', async () => {
+  it('ready sends (rsend, irsend) after the receive is posted; typeGetTrueExtent of a resized vector; a window: getGroup, getErrhandler, flushLocal, flushLocalAll, sync', async () => {
     const res = await run(async (mpi) => {
       const r = mpi.rank;
       const got = new Int32Array(3);
@@ -298,6 +300,9 @@ describe('MPI routines checked here', () => {
       const resized = mpi.typeCreateResized(vec, -8, 64);
       const trueExtent = mpi.typeGetTrueExtent(resized);
       const { win, buf } = await mpi.winAllocate(8 * P, 8);
+      const handlers = [win.getErrhandler() === mpi.ERRORS_ARE_FATAL];
+      win.setErrhandler(mpi.ERRORS_RETURN);
+      handlers.push(win.getErrhandler() === mpi.ERRORS_RETURN);
       const members = { ranks: win.getGroup().translateRanks([0, 1, 2, 3], mpi.group), cmp: win.getGroup().compare(mpi.group) };
       await win.lockAll();
       await win.put(Float64Array.of(r + 0.5), (r + 1) % P, r);
@@ -310,12 +315,13 @@ describe('MPI routines checked here', () => {
       const seen = [...new Float64Array(buf.buffer, buf.byteOffset, P)];
       await win.unlockAll();
       await win.free();
-      return { got: r === 1 ? [...got] : [], trueExtent, members, seen };
+      return { got: r === 1 ? [...got] : [], trueExtent, members, seen, handlers };
     });
     expect(res[1]!.got).toEqual([7, 8, 9]);
     res.forEach((o, r) => {
       // 3 blocks of 2 int32 at strides of 4: bytes 0 .. (2*4+2)*4 = 40, whatever the resized bounds say
       expect(o.trueExtent).toEqual({ lb: 0, extent: 40 });
+      expect(o.handlers).toEqual([true, true]);
       expect(o.members).toEqual({ ranks: [0, 1, 2, 3], cmp: 'ident' });
       expect(o.seen[(r + 3) % P]).toBe(((r + 3) % P) + 0.5);
       expect(o.seen[(r + 2) % P]).toBe(((r + 2) % P) + 0.75);
