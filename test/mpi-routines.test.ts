@@ -3,7 +3,8 @@
  * program gets (their classes' prototype chains in runtime/mpi/, public as the TypeScript
  * declarations say) has an entry in the manifest (test/mpi-routine-manifest.ts) with its
  * real-data test and its bad call, or is named as the library's plumbing with a reason; and no
- * entry names a routine that is gone.
+ * entry names a routine that is gone; every C routine of the MPI 4.0 chapters phit serves
+ * (test/mpi-spec-routines.ts) is served by one of them or excluded with a reason.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
@@ -14,6 +15,7 @@ import { Message } from '../runtime/mpi/mprobe.ts';
 import { PersistentRequest } from '../runtime/mpi/persistent.ts';
 import { Request } from '../runtime/mpi/request.ts';
 import { MANIFEST, NO_BAD_CALL, NOT_ROUTINES } from './mpi-routine-manifest.ts';
+import { PHIT_EXTRAS, SPEC_LEFT_OUT, specRoutines } from './mpi-spec-routines.ts';
 
 /** Per class of runtime/mpi/ (and rma/): its methods and accessors, and whether each is public (no private or protected modifier, no @internal). */
 function declarations(): Map<string, Map<string, boolean>> {
@@ -129,9 +131,42 @@ describe('MPI routine inventory', () => {
 
   it('the README states the counts this inventory gives', () => {
     const readme = readFileSync('README.md', 'utf8');
+    const c = spec.filter((x) => !x.exclude).length;
+    const x = spec.filter((y) => y.exclude).length;
+    const spl = `${spec.length} C routines of MPI 4.0, ${c} served and ${x} excluded`;
+    expect(readme.includes(spl), `README.md should say: ${spl}`).toBe(true);
     const bad = Object.values(MANIFEST).filter((e) => 'cls' in e.error).length;
     const n = (p: string): number => inventory.filter((r) => r.startsWith(`${p}.`)).length;
     const line = `${inventory.length} routines (${n('mpi')} of \`ctx.mpi\`, ${n('cart')} of a Cartesian communicator, ${n('inter')} of an intercommunicator, ${n('group')} of a group, ${n('win')} of a window, ${n('info')} of an info object, ${n('request') + n('persistent')} of a request)`;
     for (const l of [line, `${bad} with a bad call and ${inventory.length - bad} without one yet`]) expect(readme.includes(l), `README.md should say: ${l}`).toBe(true);
+  });
+});
+
+const spec = specRoutines();
+
+describe('MPI 4.0 routines in phit', () => {
+  it('names each C routine once', () => {
+    const names = spec.map((n) => n.c);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    for (const n of ['MPI_Isendrecv_replace', 'MPI_Alltoallw_init', 'MPI_Neighbor_alltoallw_init', 'MPI_Win_flush_local_all', 'MPI_Type_create_darray']) expect(names).toContain(n);
+  });
+
+  it('every C routine is served by a routine of the inventory or a declared property, or excluded with its reason', () => {
+    const missing = spec.filter((n) => !n.exclude && !n.prop && (n.phit === undefined || !inventory.includes(n.phit)));
+    expect(missing.map((n) => `${n.c} -> ${n.phit ?? 'nothing'}`)).toEqual([]);
+    for (const n of spec.filter((y) => y.prop)) {
+      const [file, text] = n.prop!.split(':') as [string, string];
+      const path = existsSync(`runtime/mpi/${file}`) ? `runtime/mpi/${file}` : `runtime/mpi/rma/${file}`;
+      expect(readFileSync(path, 'utf8').includes(`  ${text}`), `${n.c}: ${path} does not declare ${text}`).toBe(true);
+    }
+    for (const n of spec.filter((y) => y.exclude)) expect(n.exclude!.startsWith('unknown reason'), n.c).toBe(false);
+    expect(SPEC_LEFT_OUT.length).toBeGreaterThan(0);
+  });
+
+  it('every phit routine serves a C routine (an intercommunicator or request routine the one its ctx.mpi form serves), or is a phit extra with its reason', () => {
+    const served = new Set(spec.map((n) => n.phit));
+    const serves = (r: string): boolean => served.has(r) || (/^(inter|request|persistent)\./.test(r) && served.has(`mpi.${r.slice(r.indexOf('.') + 1)}`));
+    expect(inventory.filter((r) => !serves(r))).toEqual(Object.keys(PHIT_EXTRAS).sort());
+    for (const why of Object.values(PHIT_EXTRAS)) expect(why.length).toBeGreaterThan(20);
   });
 });
