@@ -1391,7 +1391,7 @@ describe('bad input', () => {
     { name: 'rsend buf = null', cls: 'MPI_ERR_BUFFER', mentions: 'rsend: buf must be a typed array', call: ({ mpi }) => mpi.rsend(null as never, 1, 0) },
     { name: 'irsend dest = ANY_SOURCE', cls: 'MPI_ERR_RANK', mentions: 'irsend: dest=-2', call: async ({ mpi }) => mpi.irsend(u8, mpi.ANY_SOURCE, 0) },
     { name: 'bsend without an attached buffer', cls: 'MPI_ERR_BUFFER', mentions: 'has 0 of 0 bytes free', call: ({ mpi }) => mpi.bsend(u8, 1, 0) },
-    { name: 'bsend dest = 9', cls: 'MPI_ERR_RANK', mentions: 'ibsend: dest=9', call: ({ mpi }) => mpi.bsend(u8, 9, 0) },
+    { name: 'bsend dest = 9', cls: 'MPI_ERR_RANK', mentions: 'bsend: dest=9', call: ({ mpi }) => mpi.bsend(u8, 9, 0) },
     { name: 'ibsend tag above TAG_UB', cls: 'MPI_ERR_TAG', mentions: 'tag=2147483648', call: async ({ mpi }) => mpi.ibsend(u8, 1, 2 ** 31) },
     { name: 'ibsend buf = plain array', cls: 'MPI_ERR_BUFFER', mentions: 'got Array', call: async ({ mpi }) => mpi.ibsend([1] as never, 1, 0) },
     { name: 'bufferAttach(-1)', cls: 'MPI_ERR_BUFFER', mentions: 'bytes=-1', call: async ({ mpi }) => mpi.bufferAttach(-1) },
@@ -1400,7 +1400,7 @@ describe('bad input', () => {
       mpi.bufferAttach(100);
     } },
     { name: 'sendrecv source = 4', cls: 'MPI_ERR_RANK', mentions: 'sendrecv: source=4', call: ({ mpi }) => mpi.sendrecv(u8, 1, 0, u8, 4, 0) },
-    { name: 'sendrecv sendTag = -3', cls: 'MPI_ERR_TAG', mentions: 'sendrecv: tag=-3', call: ({ mpi }) => mpi.sendrecv(u8, 1, -3, u8, 1, 0) },
+    { name: 'sendrecv sendTag = -3', cls: 'MPI_ERR_TAG', mentions: 'sendrecv: sendTag=-3', call: ({ mpi }) => mpi.sendrecv(u8, 1, -3, u8, 1, 0) },
     { name: 'sendrecv recvBuf = string', cls: 'MPI_ERR_BUFFER', mentions: 'got string', call: ({ mpi }) => mpi.sendrecv(u8, 1, 0, 'x' as never, 1, 0) },
     { name: 'sendrecvReplace buf = undefined', cls: 'MPI_ERR_BUFFER', mentions: 'sendrecvReplace: buf', call: ({ mpi }) => mpi.sendrecvReplace(undefined as never, 1, 0, 1, 0) },
     { name: 'sendrecvReplace dest = 1.5', cls: 'MPI_ERR_RANK', mentions: 'dest=1.5', call: ({ mpi }) => mpi.sendrecvReplace(u8, 1.5, 0, 1, 0) },

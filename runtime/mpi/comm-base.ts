@@ -166,7 +166,7 @@ export class CommBase {
   bsend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Promise<void>;
   async bsend(...a: SendArgs): Promise<void> {
     const [buf, dest, tag] = this.sendArgs('bsend', a);
-    await this.blocking(this.ibsend(buf, dest, tag));
+    await this.blocking(this.startBsend('bsend', buf, dest, tag));
   }
 
   /** Nonblocking buffered send (MPI_Ibsend): complete once the message is copied. */
@@ -175,10 +175,15 @@ export class CommBase {
   ibsend(buf: ArrayBufferView, count: number, datatype: Datatype, dest: number, tag: number): Request;
   ibsend(...a: SendArgs): Request {
     const [buf, dest, tag] = this.sendArgs('ibsend', a);
-    const bytes = this.checkBuf('ibsend', buf);
-    this.checkRank('ibsend', 'dest', dest, false);
-    this.checkTag('ibsend', tag, false);
-    const what = `ibsend(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
+    return this.startBsend('ibsend', buf, dest, tag);
+  }
+
+  /** A buffered send's copy into the attached buffer, its errors naming `call`. */
+  private startBsend(call: string, buf: ArrayBufferView, dest: number, tag: number): Request {
+    const bytes = this.checkBuf(call, buf);
+    this.checkRank(call, 'dest', dest, false);
+    this.checkTag(call, tag, false);
+    const what = `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`;
     const st = this.state;
     const need = bytes.length + BSEND_OVERHEAD;
     const used = st.bsendUsed();
@@ -230,6 +235,8 @@ export class CommBase {
     const long = a.length > 6;
     const [sendBuf, dest, sendTag] = this.sendArgs('sendrecv', (long ? a.slice(0, 5) : a.slice(0, 3)) as SendArgs);
     const [recvBuf, source, recvTag, layout] = this.recvArgs('sendrecv', (long ? a.slice(5, 10) : a.slice(3, 6)) as RecvArgs);
+    this.checkTag('sendrecv', sendTag, false, 'sendTag');
+    this.checkTag('sendrecv', recvTag, true, 'recvTag');
     const r = this.startRecv('sendrecv', recvBuf, source, recvTag, layout);
     const s = this.startSend('sendrecv', sendBuf, dest, sendTag, 'standard');
     const [status] = await this.waitOwn('sendrecv', [r, s]);
@@ -373,6 +380,7 @@ export class CommBase {
 
   /** The error handler (MPI_Comm_get_errhandler). */
   getErrhandler(): Errhandler {
+    this.live('getErrhandler');
     return this.errhandler;
   }
 
@@ -403,9 +411,10 @@ export class CommBase {
     if (this.freed) throw new MpiError('MPI_ERR_COMM', `${call}: the communicator was freed`);
   }
 
-  protected checkTag(call: string, v: number, wildcard: boolean): void {
+  /** MPI_ERR_TAG, naming `call` and the argument (`name`, `tag` if omitted), unless `v` is a tag (or ANY_TAG where `wildcard`). */
+  protected checkTag(call: string, v: number, wildcard: boolean, name = 'tag'): void {
     const ok = Number.isInteger(v) && ((v >= 0 && v <= TAG_UB) || (wildcard && v === ANY_TAG));
-    if (!ok) throw new MpiError('MPI_ERR_TAG', `${call}: tag=${v} must be an integer from 0 to ${TAG_UB}${wildcard ? ' or mpi.ANY_TAG' : ''}`);
+    if (!ok) throw new MpiError('MPI_ERR_TAG', `${call}: ${name}=${v} must be an integer from 0 to ${TAG_UB}${wildcard ? ' or mpi.ANY_TAG' : ''}`);
   }
 
   /** World rank of destination `r` (PROC_NULL stays). */

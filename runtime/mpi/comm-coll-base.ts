@@ -1,6 +1,6 @@
 import type { CeResult } from '../../fabric/nic/collective-engine.ts';
 import type { SkeletonStore } from '../../fabric/skeleton.ts';
-import { CE_ALGORITHM, query, selectAlgorithm, SELECTORS, type Algorithm, type Coll, type Collective, type CollTransport, type SelectionContext } from './coll/index.ts';
+import { ALGORITHMS, CE_ALGORITHM, query, selectAlgorithm, SELECTORS, type Algorithm, type Coll, type Collective, type CollTransport, type SelectionContext } from './coll/index.ts';
 import { CollRun, watchRounds } from './coll-run.ts';
 import { RequestComm } from './comm-requests.ts';
 import { describe, isReduceArray, type CollOptions } from './constants.ts';
@@ -117,6 +117,7 @@ export class CollBase extends RequestComm {
    * The collective engine, which only some machines and calls take, is not considered.
    */
   algorithmFor(coll: Collective, bytes: number, op?: Op, count?: number): string {
+    if (!Object.hasOwn(ALGORITHMS, coll)) throw new MpiError('MPI_ERR_ARG', `algorithmFor: coll=${String(coll)} is not a collective; valid: ${Object.keys(ALGORITHMS).join(', ')}`);
     const named = this.world.algorithms[coll];
     if (named !== undefined) return typeof named === 'string' ? named : named.name;
     const sel = this.selection;

@@ -220,7 +220,8 @@ export class RequestComm extends CommBase {
   isendrecv(sendBuf: ArrayBufferView, dest: number, sendTag: number, recvBuf: ArrayBufferView, source: number, recvTag: number): Request {
     this.checkBuf('isendrecv', sendBuf);
     this.checkRank('isendrecv', 'dest', dest, false);
-    this.checkTag('isendrecv', sendTag, false);
+    this.checkTag('isendrecv', sendTag, false, 'sendTag');
+    this.checkTag('isendrecv', recvTag, true, 'recvTag');
     const r = this.startRecv('isendrecv', recvBuf, source, recvTag);
     const s = this.startSend('isendrecv', sendBuf, dest, sendTag, 'standard');
     return this.sendrecvRequest(`isendrecv(dest=${dest}, tag=${sendTag}; source=${fmtSource(source)}, tag=${fmtTag(recvTag)})`, r, s);
@@ -230,9 +231,9 @@ export class RequestComm extends CommBase {
   isendrecvReplace(buf: ArrayBufferView, dest: number, sendTag: number, source: number, recvTag: number): Request {
     const bytes = this.checkBuf('isendrecvReplace', buf);
     this.checkRank('isendrecvReplace', 'dest', dest, false);
-    this.checkTag('isendrecvReplace', sendTag, false);
+    this.checkTag('isendrecvReplace', sendTag, false, 'sendTag');
     this.checkRank('isendrecvReplace', 'source', source, true);
-    this.checkTag('isendrecvReplace', recvTag, true);
+    this.checkTag('isendrecvReplace', recvTag, true, 'recvTag');
     const s = this.startSend('isendrecvReplace', this.copyOf(bytes), dest, sendTag, 'standard');
     const r = this.startRecv('isendrecvReplace', buf, source, recvTag);
     return this.sendrecvRequest(`isendrecvReplace(dest=${dest}, tag=${sendTag}; source=${fmtSource(source)}, tag=${fmtTag(recvTag)})`, r, s);

@@ -96,13 +96,17 @@ export abstract class TopoComm<C extends TopoComm<C>> extends PersistentCollComm
 
   /** Number of neighbours of `rank` in the graph (MPI_Graph_neighbors_count). */
   graphNeighborsCount(rank: number): number {
-    return this.graphNeighbors(rank).length;
+    return this.neighborsOf('graphNeighborsCount', rank).length;
   }
 
   /** Neighbours of `rank` in the graph, in the order of edges (MPI_Graph_neighbors). */
   graphNeighbors(rank: number): number[] {
-    const g = this.graph('graphNeighbors');
-    if (!Number.isInteger(rank) || rank < 0 || rank >= g.index.length) throw new MpiError('MPI_ERR_RANK', `graphNeighbors: rank=${rank} is not a rank of the graph (0..${g.index.length - 1})`);
+    return this.neighborsOf('graphNeighbors', rank);
+  }
+
+  private neighborsOf(call: string, rank: number): number[] {
+    const g = this.graph(call);
+    if (!Number.isInteger(rank) || rank < 0 || rank >= g.index.length) throw new MpiError('MPI_ERR_RANK', `${call}: rank=${rank} is not a rank of the graph (0..${g.index.length - 1})`);
     return g.neighbors(rank);
   }
 

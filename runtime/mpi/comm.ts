@@ -302,6 +302,7 @@ export class Comm extends TopoComm<Comm> {
 
   /** The communicator's name (MPI_Comm_get_name): MPI_COMM_WORLD, MPI_COMM_SELF, or what setName gave ('' if none). */
   getName(): string {
+    this.live('getName');
     return this.name || (this.shape.ctx === 0 ? 'MPI_COMM_WORLD' : '');
   }
 

@@ -225,7 +225,7 @@ function displsOf(call: string, name: string, v: unknown, n: number, unit: numbe
   const a = v as ArrayLike<unknown>;
   return Array.from({ length: n }, (_, r) => {
     const d = a[r];
-    if (typeof d !== 'number' || !Number.isSafeInteger(d)) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}[${r}]=${String(d)} must be an integer`);
+    if (typeof d !== 'number' || !Number.isSafeInteger(d)) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}[${r}]=${String(d)} must be a safe integer (within ±2^53)`);
     return d * unit[r]!;
   });
 }

@@ -21,7 +21,7 @@ export const DISTRIBUTE_DFLT_DARG = -49767;
 const CALL = 'typeCreateDarray';
 
 function int(name: string, v: unknown, min: number): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new MpiError('MPI_ERR_ARG', `${CALL}: ${name}=${String(v)} must be an integer of at least ${min}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new MpiError('MPI_ERR_ARG', `${CALL}: ${name}=${String(v)} must be a safe integer (within ±2^53) of at least ${min}`);
   return v;
 }
 

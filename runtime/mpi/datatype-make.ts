@@ -7,7 +7,7 @@ import { build, checkCount, checkOldType, Datatype, ORDER_C, ORDER_FORTRAN, type
 import { MpiError } from './request.ts';
 
 function checkInt(call: string, name: string, v: unknown, min = -Infinity): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}=${String(v)} must be ${min === 0 ? 'a non-negative' : 'an'} integer`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}=${String(v)} must be ${min === 0 ? 'a non-negative' : 'a'} safe integer (within ±2^53)`);
   return v;
 }
 

@@ -382,9 +382,10 @@ export function checkType(call: string, name: string, v: unknown): Datatype {
   return t;
 }
 
-/** A count: a non-negative integer. */
+/** A count: a non-negative safe integer. */
 export function checkCount(call: string, name: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name}=${String(v)} must be a non-negative integer`);
+  if (!Number.isSafeInteger(v)) throw new MpiError('MPI_ERR_COUNT', `${call}: ${name}=${String(v)} must be a safe integer (at most 2^53 - 1)`);
   return v;
 }
 

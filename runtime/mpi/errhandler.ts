@@ -3,15 +3,21 @@ import { MpiError } from './request.ts';
 
 /** The text of an error code (MPI_Error_string): its class's name and what it means. */
 export function errorString(code: number): string {
-  const c = errorInfo(code);
-  if (!c) throw new MpiError('MPI_ERR_ARG', `errorString: ${code} is not an MPI error code`);
+  const c = known('errorString', code);
   return `${c.name}: ${c.text}`;
 }
 
 /** The class of an error code (MPI_Error_class): phit's codes are their classes. */
 export function errorClass(code: number): number {
-  errorString(code);
+  known('errorClass', code);
   return code;
+}
+
+/** The error class of `code`, else MPI_ERR_ARG naming `call`. */
+function known(call: string, code: number): NonNullable<ReturnType<typeof errorInfo>> {
+  const c = errorInfo(code);
+  if (!c) throw new MpiError('MPI_ERR_ARG', `${call}: ${code} is not an MPI error code`);
+  return c;
 }
 
 /**

@@ -80,24 +80,28 @@ export class Group {
 
   /** This group's ranks, then `other`'s not already in it (MPI_Group_union). */
   union(other: Group): Group {
+    checkGroup('union', 'other', other);
     const have = new Set(this.ranks);
     return new Group([...this.ranks, ...other.ranks.filter((r) => !have.has(r))], this.me);
   }
 
   /** This group's ranks that are also in `other`, in this group's order. */
   intersection(other: Group): Group {
+    checkGroup('intersection', 'other', other);
     const have = new Set(other.ranks);
     return new Group(this.ranks.filter((r) => have.has(r)), this.me);
   }
 
   /** This group's ranks that are not in `other`. */
   difference(other: Group): Group {
+    checkGroup('difference', 'other', other);
     const have = new Set(other.ranks);
     return new Group(this.ranks.filter((r) => !have.has(r)), this.me);
   }
 
   /** 'ident' (same ranks, same order), 'similar' (same ranks) or 'unequal' (MPI_Group_compare). */
   compare(other: Group): 'ident' | 'similar' | 'unequal' {
+    checkGroup('compare', 'other', other);
     if (this.size !== other.size) return 'unequal';
     if (this.ranks.every((r, i) => other.ranks[i] === r)) return 'ident';
     const have = new Set(other.ranks);
@@ -114,3 +118,8 @@ export class Group {
   }
 }
 
+/** MPI_ERR_GROUP, naming `call` and the argument, unless `v` is a Group. */
+export function checkGroup(call: string, name: string, v: unknown): Group {
+  if (!(v instanceof Group)) throw new MpiError('MPI_ERR_GROUP', `${call}: ${name} must be a Group, got ${v === null ? 'null' : typeof v}`);
+  return v;
+}

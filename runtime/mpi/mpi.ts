@@ -440,5 +440,5 @@ guardMethods(Mpi.prototype);
 
 /** An MPI_Aint argument: a safe integer, else MPI_ERR_ARG naming the call and argument. */
 function checkAint(call: string, name: string, v: number): void {
-  if (!Number.isSafeInteger(v)) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}=${String(v)} must be an integer address or displacement in bytes`);
+  if (!Number.isSafeInteger(v)) throw new MpiError('MPI_ERR_ARG', `${call}: ${name}=${String(v)} must be a safe integer (within ±2^53): an address or displacement in bytes`);
 }
