@@ -150,8 +150,8 @@ export class MpiWorld implements EventHandler {
     this.id = engine.register(this);
     for (const p of procs) {
       this.eps.push(new Endpoint(p, this));
-      // eager data lands in the mailbox buffer the NIC hands over with the header
-      p.nic.setSmsgHandler(p.inst, (_srcNode, meta, payload) => this.onSmsg(p.rank, meta as Msg, payload));
+      // eager data lands in the mailbox buffer the NIC lends with the header (copied if kept)
+      p.nic.setSmsgHandler(p.inst, (_srcNode, meta, payload) => this.onSmsg(p.rank, meta as Msg, payload), 0, true);
     }
   }
 
@@ -531,6 +531,8 @@ export class MpiWorld implements EventHandler {
     m.data = m.kind === 'eager' ? payload : null;
     m.local = false;
     this.arrive(this.eps[to]!, m);
+    // the mailbox buffer is lent for this call: a message that did not match keeps a copy
+    if (m.data !== null && m.data === payload) m.data = payload.slice();
   }
 
   /** Accepts arrivals in sequence order per sender, then matches them. */
