@@ -512,12 +512,19 @@ export class MpiWorld implements EventHandler {
   }
 
   private nicDone(req: Request, s: NicStatus, bytes: number, dst: number): void {
-    if (s === NicStatus.Ok) req.complete({ source: -1, tag: -1, count: 0, bytes });
+    if (s === NicStatus.Ok) req.complete(this.sendStatus(bytes));
     else {
       const dead = s === NicStatus.Timeout ? this.failures.describe(dst) : null;
       req.fail(new MpiError('MPI_ERR_OTHER', dead ? `${req.what}: ${dead} did not answer within the NIC timeout` : `${req.what}: network transfer failed with NIC status ${statusName(s)}`));
     }
   }
+
+  /** The status of a send of `bytes` completed by the NIC: one frozen object, shared by the sends of a size in a row. */
+  private sendStatus(bytes: number): Status {
+    if (this.lastSendStatus.bytes !== bytes) this.lastSendStatus = Object.freeze({ source: -1, tag: -1, count: 0, bytes });
+    return this.lastSendStatus;
+  }
+  private lastSendStatus: Status = Object.freeze({ source: -1, tag: -1, count: 0, bytes: 0 });
 
   /** A short message reached rank `to`'s mailbox. */
   private onSmsg(to: number, m: Msg, payload: Uint8Array | null): void {
