@@ -4,7 +4,7 @@ import { NicStatus, statusName } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 import type { AlgorithmChoice } from './coll/index.ts';
 import { CollLedger, type RankNames } from './agreement.ts';
-import { ANY_SOURCE, ANY_TAG, matches, Msg, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
+import { ANY_SOURCE, ANY_TAG, matches, Msg, MsgPool, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
 import { Endpoint } from './endpoint.ts';
 import { PeerFailures } from './peer-failures.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
@@ -70,6 +70,8 @@ export class MpiWorld implements EventHandler {
   private nextSreq = 1;
   /** Point-to-point messages sent between ranks (collectives' included), for the benchmarks' messages per second. */
   messages = 0;
+  /** Message objects for reuse (eager messages over the network). */
+  private readonly msgs = new MsgPool();
   /** Messages on the on-node path, by slot (events carry the slot). */
   private readonly shm = new Slots<Msg>();
   /** Messages whose sender is still spending the call's CPU time, by slot. */
@@ -85,6 +87,7 @@ export class MpiWorld implements EventHandler {
     if (!m.sync || s !== NicStatus.Ok) this.nicDone(m.req!, s, m.bytes, m.dst);
     m.req = null;
     m.buf = EMPTY;
+    this.msgs.release(m);
   };
   private readonly rtsSent = (s: NicStatus, meta: unknown): void => {
     const m = meta as Msg;
@@ -294,7 +297,9 @@ export class MpiWorld implements EventHandler {
     // a synchronous send is answered (on-node or eager) by the receiver's match; a rendezvous
     // send by the FIN of its pull, tracked when it leaves
     const sreq = sync && (peer.node === proc.node || bytes <= P.eagerMaxBytes) ? this.track(req, -1, proc, dst) : -1;
-    const m = new Msg(peer.node !== proc.node && bytes > P.eagerMaxBytes ? 'rts' : 'eager', src, tag, ctx, seq, bytes, -1, sreq, sync);
+    const m = this.msgs.make(peer.node !== proc.node && bytes > P.eagerMaxBytes ? 'rts' : 'eager', src, tag, ctx, seq, bytes, -1, sreq, sync);
+    // an eager message over the network is reused once its source completion and its receive are done
+    if (m.kind === 'eager' && !sync && peer.node !== proc.node) m.holds = 2;
     m.req = req;
     m.buf = buf;
     m.dst = dst;
@@ -450,6 +455,8 @@ export class MpiWorld implements EventHandler {
     const a = q[i]!;
     removeAt(q, i);
     this.dropSender(a);
+    // the program holds it now (mrecv): never reused
+    a.holds = 0;
     return { msg: a, searchPs: a.searchPs + i * this.params.matchEntryPs };
   }
 
@@ -608,6 +615,7 @@ export class MpiWorld implements EventHandler {
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
       p.req.complete(status, P.recvOverheadPs + p.searchPs + copy + unpacked(p, env.bytes));
       if (env.sync) this.ack(me, env, a.local);
+      this.msgs.release(a);
       return;
     }
     this.rendezvous(me, env, p, status, inCall);
