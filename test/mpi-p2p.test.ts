@@ -308,6 +308,31 @@ describe('ordering and matching', () => {
       });
     });
 
+    it('unexpected eager messages of one size, each sent after the one before completed, keep their own bytes (the mailbox buffer is lent and reused)', async () => {
+      const r = await simulate({
+        machine: 'xe6',
+        nodes,
+        ppn,
+        program: async ({ mpi, compute }) => {
+          if (mpi.rank === a) {
+            // one at a time: each message's NIC transaction (and its landing buffer) is free again before the next
+            for (let i = 0; i < 6; i++) await mpi.send(u8Pattern(64, i), b, 4);
+            return [];
+          }
+          if (mpi.rank !== b) return [];
+          await compute({ us: 100 }); // all six wait in the unexpected queue
+          const got: number[] = [];
+          for (let i = 0; i < 6; i++) {
+            const buf = new Uint8Array(64);
+            await mpi.recv(buf, a, 4);
+            got.push(firstMismatch(buf, u8Pattern(64, i)));
+          }
+          return got;
+        },
+      });
+      expect(r.rankResults[b]).toEqual([-1, -1, -1, -1, -1, -1]);
+    });
+
     it('unexpected messages: sent before the receive is posted (receiver computes 100 us), eager and rendezvous', async () => {
       const r = await simulate({
         machine: 'xe6',

@@ -433,6 +433,41 @@ describe('FMA descriptors (seed 001 A14: at most 127 per NIC)', () => {
   });
 });
 
+describe('short-message landing buffers', () => {
+  /** Sends three 24-byte short messages from node 0 to node 5, one after the other; what the handler saw of each. */
+  function three(lent: boolean): { bytes: number[][]; buffers: Uint8Array[] } {
+    const m = machine('xe6', 8);
+    const seen = { bytes: [] as number[][], buffers: [] as Uint8Array[] };
+    m.nics[5]!.setSmsgHandler(0, (_src, _meta, payload) => {
+      seen.bytes.push(Array.from(payload));
+      seen.buffers.push(payload);
+    }, 0, lent);
+    const send = (i: number): void => {
+      m.nics[0]!.sendSmsg(5, 0, i, Uint8Array.from({ length: 24 }, (_, j) => i * 24 + j), (s) => {
+        expect(s).toBe(NicStatus.Ok);
+        if (i < 2) send(i + 1);
+      });
+    };
+    send(0);
+    m.engine.drain();
+    return seen;
+  }
+
+  it('a handler that takes the payload as lent gets every message\'s bytes in one buffer the NIC reuses; otherwise each message has its own', () => {
+    const expected = [0, 1, 2].map((i) => Array.from({ length: 24 }, (_, j) => i * 24 + j));
+    const lent = three(true);
+    const own = three(false);
+    expect(lent.bytes).toEqual(expected);
+    expect(own.bytes).toEqual(expected);
+    // lent: the next message lands where the one before did, so the buffer now holds the last one
+    expect(new Set(lent.buffers).size).toBe(1);
+    expect(Array.from(lent.buffers[0]!)).toEqual(expected[2]);
+    // kept: each buffer still holds its own message
+    expect(new Set(own.buffers).size).toBe(3);
+    expect(own.buffers.map((b) => Array.from(b))).toEqual(expected);
+  });
+});
+
 describe('short-message window (nic.smsgWindow)', () => {
   /** Sends a 1,000-byte short message from node 0 to node 5; the most request packets in flight at once, the payload and the time. */
   function smsg(window: string, ackDelay = '0ns'): { maxInFlight: number; payload: Uint8Array; at: number } {

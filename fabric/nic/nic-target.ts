@@ -47,6 +47,8 @@ export abstract class NicTarget implements EventHandler {
   protected readonly amo: AmoUnit;
   private readonly smsg: (SmsgHandler | undefined)[] = [];
   private readonly smsgPtag: number[] = [];
+  /** Instances whose handler takes the payload as lent (see setSmsgHandler): it lands in a buffer the transaction record keeps. */
+  private readonly smsgLent: boolean[] = [];
   /** The output pipeline is free from this time. */
   protected outFree = 0;
   protected readonly pkts: PacketPool;
@@ -99,10 +101,16 @@ export abstract class NicTarget implements EventHandler {
   }
 
 
-  /** Sets the receiver of short messages for instance `inst` (of domain `ptag`) on this node. */
-  setSmsgHandler(inst: number, handler: SmsgHandler, ptag = 0): void {
+  /**
+   * Sets the receiver of short messages for instance `inst` (of domain `ptag`) on this node.
+   * With `lent`, the payload the handler gets is valid only during its call (a handler that keeps
+   * the bytes copies them): it lands in a buffer the NIC reuses, so a message allocates none;
+   * otherwise each message lands in a buffer of its own that the handler may keep.
+   */
+  setSmsgHandler(inst: number, handler: SmsgHandler, ptag = 0, lent = false): void {
     this.smsg[inst] = handler;
     this.smsgPtag[inst] = ptag;
+    this.smsgLent[inst] = lent;
   }
 
 
@@ -195,7 +203,7 @@ export abstract class NicTarget implements EventHandler {
         status = NicStatus.DomainRefused;
       } else {
         // a skeleton message lands in the skeleton store, as sizes only
-        if (x.landing.length !== x.bytes) x.landing = pk.skel[p] === 1 ? new Uint8Array(this.skeleton!.buffer, 0, x.bytes) : new Uint8Array(x.bytes);
+        if (x.landing.length !== x.bytes) x.landing = pk.skel[p] === 1 ? new Uint8Array(this.skeleton!.buffer, 0, x.bytes) : this.smsgLent[x.remoteInst] === true ? x.spareLanding() : new Uint8Array(x.bytes);
         const from = Math.max(0, wireOff - x.header);
         const to = wireOff + n - x.header;
         if (to > from && pk.skel[p] === 0) copyBytes(x.landing, from, pk.dataOf(p), pk.dataAt(p) + (from + x.header - wireOff), to - from);

@@ -88,9 +88,17 @@ export class Txn {
   // short messages (inst: the target instance's mailbox)
   meta: unknown = null;
   landing: Uint8Array = EMPTY;
+  /** A landing buffer the record keeps from one short message to the next (for handlers that take the payload as lent). */
+  private spare: Uint8Array = EMPTY;
   refs = 0;
 
-  /** Clears every field for a new transaction (transactions are pooled); the read window's storage stays. */
+  /** The record's own landing buffer, of `bytes` bytes (made anew only when the size changes). */
+  spareLanding(): Uint8Array {
+    if (this.spare.length !== this.bytes) this.spare = new Uint8Array(this.bytes);
+    return this.spare;
+  }
+
+  /** Clears every field for a new transaction (transactions are pooled); the read window's storage and the spare landing buffer stay. */
   reset(): void {
     this.op = K_PUT;
     this.mode = 'fma';

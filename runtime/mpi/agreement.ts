@@ -97,25 +97,26 @@ export class CollLedger {
 
   private compare(p: Pending, rank: number, c: CollCall): void {
     const f = p.first;
-    const who = this.who(rank);
-    const first = this.who(p.firstRank);
-    const fail = (cls: string, mine: string, theirs: string): never => {
-      throw this.error(cls, c.call, p.seq, `${who} passes ${mine} but ${first} passed ${theirs}`);
-    };
+    // the texts are built only for an error (a call that agrees allocates nothing)
     if (f.call !== c.call) {
-      throw this.error('MPI_ERR_OTHER', c.call, p.seq, `${who} calls ${c.call} where ${first} called ${f.call}: every rank must call the same collectives in the same order`);
+      throw this.error('MPI_ERR_OTHER', c.call, p.seq, `${this.who(rank)} calls ${c.call} where ${this.who(p.firstRank)} called ${f.call}: every rank must call the same collectives in the same order`);
     }
-    if (f.root !== c.root) fail('MPI_ERR_ROOT', `root=${c.root}`, `root=${f.root}`);
-    if (f.op?.name !== c.op?.name) fail('MPI_ERR_OP', `op ${c.op?.name}`, `op ${f.op?.name}`);
-    if (f.type !== c.type) fail('MPI_ERR_TYPE', `${c.type} data`, `${f.type} data`);
-    if (f.count !== c.count) fail('MPI_ERR_COUNT', `${c.count} ${c.countName ?? 'elements'}`, `${f.count}`);
+    if (f.root !== c.root) this.mismatch(p, rank, c, 'MPI_ERR_ROOT', `root=${c.root}`, `root=${f.root}`);
+    if (f.op?.name !== c.op?.name) this.mismatch(p, rank, c, 'MPI_ERR_OP', `op ${c.op?.name}`, `op ${f.op?.name}`);
+    if (f.type !== c.type) this.mismatch(p, rank, c, 'MPI_ERR_TYPE', `${c.type} data`, `${f.type} data`);
+    if (f.count !== c.count) this.mismatch(p, rank, c, 'MPI_ERR_COUNT', `${c.count} ${c.countName ?? 'elements'}`, `${f.count}`);
     if (f.counts && c.counts) {
-      if (f.counts.length !== c.counts.length) fail('MPI_ERR_COUNT', `${c.counts.length} ${c.countsName ?? 'counts'}`, `${f.counts.length}`);
+      if (f.counts.length !== c.counts.length) this.mismatch(p, rank, c, 'MPI_ERR_COUNT', `${c.counts.length} ${c.countsName ?? 'counts'}`, `${f.counts.length}`);
       for (let i = 0; i < f.counts.length; i++) {
-        if (f.counts[i] !== c.counts[i]) fail('MPI_ERR_COUNT', `${c.countsName ?? 'counts'}[${i}]=${c.counts[i]}`, `${f.counts[i]}`);
+        if (f.counts[i] !== c.counts[i]) this.mismatch(p, rank, c, 'MPI_ERR_COUNT', `${c.countsName ?? 'counts'}[${i}]=${c.counts[i]}`, `${f.counts[i]}`);
       }
     }
-    if (f.algorithm !== c.algorithm) fail('MPI_ERR_ARG', `algorithm ${c.algorithm ?? '(automatic)'}`, `${f.algorithm ?? '(automatic)'}`);
+    if (f.algorithm !== c.algorithm) this.mismatch(p, rank, c, 'MPI_ERR_ARG', `algorithm ${c.algorithm ?? '(automatic)'}`, `${f.algorithm ?? '(automatic)'}`);
+  }
+
+  /** The error of rank `rank`'s call `c` that passes `mine` where the first rank of `p` passed `theirs`. */
+  private mismatch(p: Pending, rank: number, c: CollCall, cls: string, mine: string, theirs: string): never {
+    throw this.error(cls, c.call, p.seq, `${this.who(rank)} passes ${mine} but ${this.who(p.firstRank)} passed ${theirs}`);
   }
 
   /** `ranks 0-2, 5`. */

@@ -35,7 +35,8 @@ export class CollRun implements RequestWaiter {
   private wait1: Request | null = null;
   private waitN: readonly Request[] | null = null;
   private left = 0;
-  private readonly resumeFn = (): void => this.resume();
+  /** `resume` as a protocol step (a nonblocking collective's), made on first use. */
+  private resumeFn: (() => void) | null = null;
   /** Told of each round (trace timelines); null: nobody listens. */
   rounds: RoundListener | null = null;
   private roundIndex = 0;
@@ -79,7 +80,7 @@ export class CollRun implements RequestWaiter {
 
   requestDone(): void {
     if (--this.left > 0) return;
-    if (!this.blocking) return this.progress.onCpu(this.resumeFn);
+    if (!this.blocking) return this.progress.onCpu((this.resumeFn ??= (): void => this.resume()));
     this.progress.leave();
     this.resume();
   }

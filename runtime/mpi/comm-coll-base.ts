@@ -103,8 +103,7 @@ export class CollBase extends RequestComm {
 
   /** The algorithm to run: the call's option, else the run's choice, else the run's selector's (`mpi.collSelector`). */
   protected algorithm<C extends Collective>(coll: C, bytes: number, op: Op | undefined, opts: CollOptions | undefined, count?: number): Algorithm<C> {
-    const sel = this.selection;
-    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll], count !== undefined ? { ...sel, count } : sel);
+    const alg = selectAlgorithm(coll, this.size, bytes, op, opts?.algorithm ?? this.world.algorithms[coll], this.selection, count);
     this.world.observer?.algorithm(this.proc.rank, alg.name);
     return alg;
   }
@@ -152,12 +151,14 @@ export class CollBase extends RequestComm {
    */
   protected useCe(coll: 'allreduce' | 'barrier', opts: CollOptions | undefined, op?: Op, buf?: ReduceArray): boolean {
     const requested = opts?.algorithm ?? this.world.algorithms[coll];
+    // the refusal's text is built only when the engine could be used
+    if (requested !== CE_ALGORITHM && (requested !== undefined || !this.world.params.collectiveEngine || this.size <= 1)) return false;
     const why = this.proc.nic.ce === null ? `${this.proc.machine.config.name} has no collective engine` : coll === 'allreduce' ? ceRefusal(op!, buf!) : '';
     if (requested === CE_ALGORITHM) {
       if (why) throw new MpiError('MPI_ERR_ARG', `${coll}: algorithm '${CE_ALGORITHM}': ${why}`);
       return true;
     }
-    return requested === undefined && this.world.params.collectiveEngine && why === '' && this.size > 1;
+    return why === '';
   }
 
   /** This communicator as node-aware collectives see it. */

@@ -93,7 +93,8 @@ export class CollComm extends CollBase {
   async allreduce(...a: unknown[]): Promise<void> {
     if (typed.longForm(a, 4)) return typed.reduceAllLong('allreduce', this.packer, (s, r, op, o) => this.allreduce(s, r, op, o), (s, r, op, o) => this.iallreduce(s, r, op, o), a) as Promise<void>;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
-    const { send, recv } = this.allreduceArgs('allreduce', sendBuf, recvBuf, op, opts);
+    const recv = collBuf('allreduce', 'recvBuf', recvBuf);
+    const send = this.allreduceSend('allreduce', sendBuf, recv, op, opts);
     if (this.useCe('allreduce', opts, op, send)) await this.ceReduce('allreduce', send, recv, op);
     else if (this.useNodeAware(opts, op, send.byteLength)) await this.smpReduce('allreduce', send, recv, op);
     else await this.collective(this.algorithm('allreduce', send.byteLength, op, opts, send.length).fn(this.transport, send, recv, op), 'allreduce');
@@ -110,17 +111,19 @@ export class CollComm extends CollBase {
   iallreduce(...a: unknown[]): Request {
     if (typed.longForm(a, 4)) return typed.reduceAllLong('iallreduce', this.packer, (s, r, op, o) => this.allreduce(s, r, op, o), (s, r, op, o) => this.iallreduce(s, r, op, o), a, 'nonblocking') as Request;
     const [sendBuf, recvBuf, op, opts] = a as [ReduceArray | typeof IN_PLACE, ReduceArray, Op, CollOptions?];
-    const { send, recv } = this.allreduceArgs('iallreduce', sendBuf, recvBuf, op, opts);
+    const recv = collBuf('iallreduce', 'recvBuf', recvBuf);
+    const send = this.allreduceSend('iallreduce', sendBuf, recv, op, opts);
     return this.launch(this.algorithm('allreduce', send.byteLength, op, opts, send.length).fn(this.transport, send, recv, op), 'iallreduce', false);
   }
 
-  private allreduceArgs(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recvBuf: ReduceArray, op: Op, opts: CollOptions | undefined): { send: ReduceArray; recv: ReduceArray } {
-    const recv = collBuf(call, 'recvBuf', recvBuf);
+  /** Checks an allreduce's arguments (`recv` checked already) against this rank's and the others'; returns its send buffer. */
+  private allreduceSend(call: string, sendBuf: ReduceArray | typeof IN_PLACE, recv: ReduceArray, op: Op, opts: CollOptions | undefined): ReduceArray {
     const send = sendBuf === IN_PLACE ? this.copyOf(recv) : collBuf(call, 'sendBuf', sendBuf);
     sameShape(call, send, recv);
     checkOp(call, op, send);
-    this.agree({ call, op, ...this.dataSignature(send, 'elements in sendBuf'), algorithm: opts?.algorithm });
-    return { send, recv };
+    // the call's signature is written out (not spread from dataSignature): one object per call
+    this.agree({ call, op, type: send.constructor.name, count: send.length, countName: 'elements in sendBuf', algorithm: opts?.algorithm });
+    return send;
   }
 
   /** Every rank's `sendBuf`, in rank order, into every rank's `recvBuf` (MPI_Allgather; recvBuf holds size x sendBuf). */

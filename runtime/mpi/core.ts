@@ -4,7 +4,7 @@ import { NicStatus, statusName } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 import type { AlgorithmChoice } from './coll/index.ts';
 import { CollLedger, type RankNames } from './agreement.ts';
-import { ANY_SOURCE, ANY_TAG, matches, Msg, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
+import { ANY_SOURCE, ANY_TAG, matches, Msg, MsgPool, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
 import { Endpoint } from './endpoint.ts';
 import { PeerFailures } from './peer-failures.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
@@ -70,6 +70,8 @@ export class MpiWorld implements EventHandler {
   private nextSreq = 1;
   /** Point-to-point messages sent between ranks (collectives' included), for the benchmarks' messages per second. */
   messages = 0;
+  /** Message objects for reuse (eager messages over the network). */
+  private readonly msgs = new MsgPool();
   /** Messages on the on-node path, by slot (events carry the slot). */
   private readonly shm = new Slots<Msg>();
   /** Messages whose sender is still spending the call's CPU time, by slot. */
@@ -85,6 +87,7 @@ export class MpiWorld implements EventHandler {
     if (!m.sync || s !== NicStatus.Ok) this.nicDone(m.req!, s, m.bytes, m.dst);
     m.req = null;
     m.buf = EMPTY;
+    this.msgs.release(m);
   };
   private readonly rtsSent = (s: NicStatus, meta: unknown): void => {
     const m = meta as Msg;
@@ -150,8 +153,8 @@ export class MpiWorld implements EventHandler {
     this.id = engine.register(this);
     for (const p of procs) {
       this.eps.push(new Endpoint(p, this));
-      // eager data lands in the mailbox buffer the NIC hands over with the header
-      p.nic.setSmsgHandler(p.inst, (_srcNode, meta, payload) => this.onSmsg(p.rank, meta as Msg, payload));
+      // eager data lands in the mailbox buffer the NIC lends with the header (copied if kept)
+      p.nic.setSmsgHandler(p.inst, (_srcNode, meta, payload) => this.onSmsg(p.rank, meta as Msg, payload), 0, true);
     }
   }
 
@@ -294,7 +297,9 @@ export class MpiWorld implements EventHandler {
     // a synchronous send is answered (on-node or eager) by the receiver's match; a rendezvous
     // send by the FIN of its pull, tracked when it leaves
     const sreq = sync && (peer.node === proc.node || bytes <= P.eagerMaxBytes) ? this.track(req, -1, proc, dst) : -1;
-    const m = new Msg(peer.node !== proc.node && bytes > P.eagerMaxBytes ? 'rts' : 'eager', src, tag, ctx, seq, bytes, -1, sreq, sync);
+    const m = this.msgs.make(peer.node !== proc.node && bytes > P.eagerMaxBytes ? 'rts' : 'eager', src, tag, ctx, seq, bytes, -1, sreq, sync);
+    // an eager message over the network is reused once its source completion and its receive are done
+    if (m.kind === 'eager' && !sync && peer.node !== proc.node) m.holds = 2;
     m.req = req;
     m.buf = buf;
     m.dst = dst;
@@ -450,6 +455,8 @@ export class MpiWorld implements EventHandler {
     const a = q[i]!;
     removeAt(q, i);
     this.dropSender(a);
+    // the program holds it now (mrecv): never reused
+    a.holds = 0;
     return { msg: a, searchPs: a.searchPs + i * this.params.matchEntryPs };
   }
 
@@ -512,12 +519,19 @@ export class MpiWorld implements EventHandler {
   }
 
   private nicDone(req: Request, s: NicStatus, bytes: number, dst: number): void {
-    if (s === NicStatus.Ok) req.complete({ source: -1, tag: -1, count: 0, bytes });
+    if (s === NicStatus.Ok) req.complete(this.sendStatus(bytes));
     else {
       const dead = s === NicStatus.Timeout ? this.failures.describe(dst) : null;
       req.fail(new MpiError('MPI_ERR_OTHER', dead ? `${req.what}: ${dead} did not answer within the NIC timeout` : `${req.what}: network transfer failed with NIC status ${statusName(s)}`));
     }
   }
+
+  /** The status of a send of `bytes` completed by the NIC: one frozen object, shared by the sends of a size in a row. */
+  private sendStatus(bytes: number): Status {
+    if (this.lastSendStatus.bytes !== bytes) this.lastSendStatus = Object.freeze({ source: -1, tag: -1, count: 0, bytes });
+    return this.lastSendStatus;
+  }
+  private lastSendStatus: Status = Object.freeze({ source: -1, tag: -1, count: 0, bytes: 0 });
 
   /** A short message reached rank `to`'s mailbox. */
   private onSmsg(to: number, m: Msg, payload: Uint8Array | null): void {
@@ -531,6 +545,8 @@ export class MpiWorld implements EventHandler {
     m.data = m.kind === 'eager' ? payload : null;
     m.local = false;
     this.arrive(this.eps[to]!, m);
+    // the mailbox buffer is lent for this call: a message that did not match keeps a copy
+    if (m.data !== null && m.data === payload) m.data = payload.slice();
   }
 
   /** Accepts arrivals in sequence order per sender, then matches them. */
@@ -599,6 +615,7 @@ export class MpiWorld implements EventHandler {
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
       p.req.complete(status, (a.local ? P.shmRecvOverheadPs : P.recvOverheadPs) + p.searchPs + copy + unpacked(p, env.bytes));
       if (env.sync) this.ack(me, env, a.local);
+      this.msgs.release(a);
       return;
     }
     this.rendezvous(me, env, p, status, inCall);

@@ -51,7 +51,8 @@ export type Kind = 'eager' | 'rts' | 'fin' | 'ack';
 /**
  * A message: the header that travels with it (the short-message meta, or the on-node envelope),
  * then, once it has arrived, what its receiver keeps; and, on the sender's side until it leaves,
- * its request, buffer and destination. One object per message from send to match.
+ * its request, buffer and destination. One object per message from send to match; an eager
+ * network message's object is then reused for a later message (see MsgPool).
  */
 export class Msg {
   /** Eager or on-node payload, once arrived. */
@@ -72,21 +73,69 @@ export class Msg {
   dst = -1;
   /** CPU time of the posted-queue search that found no receive for it, charged to the receive that takes it. */
   searchPs = 0;
+  /** Owners that have not let go of the object yet (MsgPool); 0: it is never reused. */
+  holds = 0;
+  // the envelope is set when the object is made or reused for a message, and read-only till then
   constructor(
-    readonly kind: Kind,
-    readonly src: number,
-    readonly tag: number,
-    readonly ctx: number,
+    public kind: Kind,
+    public src: number,
+    public tag: number,
+    public ctx: number,
     /** Per (sender, receiver) sequence number: restores the non-overtaking order. */
-    readonly seq: number,
-    readonly bytes: number,
+    public seq: number,
+    public bytes: number,
     /** Rendezvous: the sender's registered buffer. */
     public handle: number,
     /** The sender's request id: a rendezvous (answered by a FIN) or a synchronous send (answered by an ACK once matched); -1 otherwise. */
     public sreq: number,
     /** Synchronous mode: the sender's request completes only once a receive has matched. */
-    readonly sync: boolean,
+    public sync: boolean,
   ) {}
+
+  /** Makes this object, which no one holds any more, a new message, every field as the constructor sets it. */
+  reuse(kind: Kind, src: number, tag: number, ctx: number, seq: number, bytes: number, handle: number, sreq: number, sync: boolean): this {
+    this.data = null;
+    this.local = false;
+    this.sender = null;
+    this.cancelled = false;
+    this.prevUnmatched = null;
+    this.nextUnmatched = null;
+    this.req = null;
+    this.buf = EMPTY;
+    this.dst = -1;
+    this.searchPs = 0;
+    this.holds = 0;
+    this.kind = kind;
+    this.src = src;
+    this.tag = tag;
+    this.ctx = ctx;
+    this.seq = seq;
+    this.bytes = bytes;
+    this.handle = handle;
+    this.sreq = sreq;
+    this.sync = sync;
+    return this;
+  }
+}
+
+/**
+ * Message objects to reuse: an eager message over the network is held by its two ends (the
+ * source's completion and the receive that takes it, `holds` 2); once both have let go, no
+ * queue, request or event refers to it, and the next message takes it.
+ */
+export class MsgPool {
+  private readonly free: Msg[] = [];
+
+  /** A message with this envelope: a free object reused, or a new one. */
+  make(kind: Kind, src: number, tag: number, ctx: number, seq: number, bytes: number, handle: number, sreq: number, sync: boolean): Msg {
+    const m = this.free.pop();
+    return m !== undefined ? m.reuse(kind, src, tag, ctx, seq, bytes, handle, sreq, sync) : new Msg(kind, src, tag, ctx, seq, bytes, handle, sreq, sync);
+  }
+
+  /** One holder of `m` lets go; the last one frees it for reuse (nothing for a message no one holds). */
+  release(m: Msg): void {
+    if (m.holds > 0 && --m.holds === 0) this.free.push(m);
+  }
 }
 
 /** A posted receive. */

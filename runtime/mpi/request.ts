@@ -50,6 +50,14 @@ export interface Progress {
   onCpu(step: () => void): void;
 }
 
+/** Bits of Request's flags. */
+const COMPLETED = 1;
+const INACTIVE = 2;
+const TAKEN = 4;
+const RETURNED = 8;
+const FREED = 16;
+const WHAT_TO = 32;
+
 /** Error raised by an MPI call, carrying the MPI error class name. */
 export class MpiError extends Error {
   constructor(
@@ -81,7 +89,14 @@ export interface RequestWaiter {
  * the next call that acts on shared state catches up with it (see Proc).
  */
 export class Request {
-  private completed = false;
+  /** The request's yes/no states, one bit each (see the accessors below): a request is a small object, made per message. */
+  private flags = 0;
+  private get completed(): boolean {
+    return (this.flags & COMPLETED) !== 0;
+  }
+  private set completed(v: boolean) {
+    this.flags = v ? this.flags | COMPLETED : this.flags & ~COMPLETED;
+  }
   private result: Status | null = null;
   private failure: Error | null = null;
   /** CPU time the owner spends when it first observes completion (matching, copying). */
@@ -94,24 +109,43 @@ export class Request {
    * No operation is attached: MPI_REQUEST_NULL, or a persistent request not started (or whose
    * completion a wait or test has returned). Waits and tests return the empty status at once.
    */
-  protected inactive = false;
+  protected get inactive(): boolean {
+    return (this.flags & INACTIVE) !== 0;
+  }
+  protected set inactive(v: boolean) {
+    this.flags = v ? this.flags | INACTIVE : this.flags & ~INACTIVE;
+  }
   /** The completion has been returned by a wait or test (MPI would have freed the request then). */
-  private taken = false;
+  private get taken(): boolean {
+    return (this.flags & TAKEN) !== 0;
+  }
+  private set taken(v: boolean) {
+    this.flags = v ? this.flags | TAKEN : this.flags & ~TAKEN;
+  }
   /**
    * Its status (or error) has been handed to the program: MPI set the handle to MPI_REQUEST_NULL
    * then, so waits and tests give the empty status from now on. `test` returns no status and
    * leaves it for one wait.
    */
-  private returned = false;
+  private get returned(): boolean {
+    return (this.flags & RETURNED) !== 0;
+  }
+  private set returned(v: boolean) {
+    this.flags = v ? this.flags | RETURNED : this.flags & ~RETURNED;
+  }
   /** Freed by `requestFree`: using it again is MPI_ERR_REQUEST. */
-  private freed = false;
+  private get freed(): boolean {
+    return (this.flags & FREED) !== 0;
+  }
 
   /** The description's text; with `whatPeer` >= 0, followed by ` to <peer>` or ` from <peer>`. */
   private whatText: string;
   /** The peer a collective step's description names (-1: none). */
   private whatPeer = -1;
   /** Whether the named peer is a destination (` to `) rather than a source (` from `). */
-  private whatTo = false;
+  private get whatTo(): boolean {
+    return (this.flags & WHAT_TO) !== 0;
+  }
 
   constructor(
     readonly proc: Proc,
@@ -134,7 +168,7 @@ export class Request {
    * message on the common path allocates no text.
    */
   namePeer(to: boolean, peer: number): this {
-    this.whatTo = to;
+    this.flags = to ? this.flags | WHAT_TO : this.flags & ~WHAT_TO;
     this.whatPeer = peer;
     return this;
   }
@@ -190,7 +224,7 @@ export class Request {
    * nothing may wait on, test, start or cancel the request any more.
    */
   free(): void {
-    this.freed = true;
+    this.flags |= FREED;
   }
 
   /** Marks the request complete; tells its waiter. */

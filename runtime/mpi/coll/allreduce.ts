@@ -7,6 +7,7 @@ import { nodeLayout, subTransport } from './nodes.ts';
 import { halve, reduceBinomial, reduceLinear } from './reduce.ts';
 import { THRESHOLDS } from './selector-mpich.ts';
 import type { Coll, CollTransport } from './transport.ts';
+import type { Request } from '../request.ts';
 import { alloc, bytes, combine, copy, exchange, exchangeViews, Fold, partOffset, recv, send, TAG, type Buf } from './util.ts';
 
 /**
@@ -17,7 +18,7 @@ import { alloc, bytes, combine, copy, exchange, exchangeViews, Fold, partOffset,
 export function* allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recvBuf: Buf, op: Op): Coll {
   const count = sendBuf.length;
   const what = `allreduce(recursive doubling, ${op.name})`;
-  const acc = recvBuf.subarray(0, count);
+  const acc = recvBuf.length === count ? recvBuf : recvBuf.subarray(0, count);
   yield copy(t, acc, 0, sendBuf, 0, count);
   const f = new Fold(t.rank, t.size);
   const tag = TAG.allreduce;
@@ -31,13 +32,15 @@ export function* allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recv
     yield recv(t, tmp, 0, count, f.me - 1, tag, what);
     yield combine(t, op, acc, tmp, true);
   }
-  // every step moves the whole of acc and tmp: one byte view of each serves them all
+  // every step moves the whole of acc and tmp: one byte view of each, and one array of a step's
+  // two requests, serve them all
   const accBytes = bytes(acc);
   const tmpBytes = bytes(tmp);
+  const pair: Request[] = [];
   for (let mask = 1; mask < f.p2; mask <<= 1) {
     const peer = f.newrank ^ mask;
     const who = f.oldRank(peer);
-    yield exchangeViews(t, accBytes, who, tmpBytes, who, tag + 1, what);
+    yield exchangeViews(t, accBytes, who, tmpBytes, who, tag + 1, what, pair);
     yield combine(t, op, acc, tmp, peer < f.newrank);
   }
   if (f.absorbs) yield send(t, acc, 0, count, f.me - 1, tag + 2, what);

@@ -68,9 +68,10 @@ export interface SelectionContext {
 /**
  * The algorithm to run: `requested` by name if given (checked), else the selector's pick (MPICH's,
  * `chooseAlgorithm`, unless `ctx` names another). An unknown name, or one that needs a
- * commutative op when `op` is not, fails with MPI_ERR_ARG listing the valid names.
+ * commutative op when `op` is not, fails with MPI_ERR_ARG listing the valid names. `count` (by
+ * default the context's) is the elements of a reduction's buffer.
  */
-export function selectAlgorithm<C extends Collective>(collective: C, size: number, bytes: number, op?: Op, requested?: AlgorithmChoice, ctx?: SelectionContext): Algorithm<C> {
+export function selectAlgorithm<C extends Collective>(collective: C, size: number, bytes: number, op?: Op, requested?: AlgorithmChoice, ctx?: SelectionContext, count = ctx?.count): Algorithm<C> {
   const algs = ALGORITHMS[collective] as Readonly<Record<string, Algorithm<C>>> | undefined;
   if (!algs) throw new MpiError('MPI_ERR_ARG', `unknown collective '${String(collective)}'; valid: ${Object.keys(ALGORITHMS).join(', ')}`);
   if (!Number.isInteger(size) || size < 1) throw new MpiError('MPI_ERR_ARG', `${collective}: size must be a positive integer, got ${size}`);
@@ -78,8 +79,7 @@ export function selectAlgorithm<C extends Collective>(collective: C, size: numbe
     if (requested.commutativeOnly && op && !op.commutative) throw new MpiError('MPI_ERR_ARG', `${collective} algorithm '${requested.name}' needs a commutative op and ${op.name} is not`);
     return requested as Algorithm<C>;
   }
-  const q = query(collective, size, bytes, op?.commutative ?? true, ctx?.nodes ?? size, ctx?.ppn ?? 1);
-  const name = requested ?? (ctx?.selector ?? SELECTORS.mpich).choose(ctx?.count !== undefined ? { ...q, count: ctx.count } : q);
+  const name = requested ?? (ctx?.selector ?? SELECTORS.mpich).choose(query(collective, size, bytes, op?.commutative ?? true, ctx?.nodes ?? size, ctx?.ppn ?? 1, count));
   const alg = Object.hasOwn(algs, name) ? algs[name] : undefined;
   if (!alg) throw new MpiError('MPI_ERR_ARG', `unknown ${collective} algorithm '${name}'; valid: ${Object.keys(algs).join(', ')}`);
   if (alg.commutativeOnly && op && !op.commutative) {

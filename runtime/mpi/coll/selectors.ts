@@ -64,7 +64,7 @@ export function selectorOf(name: string): Selector {
   return SELECTORS[name as SelectorName];
 }
 
-/** A query with the defaults filled in: one rank per node unless told. */
-export function query(collective: Collective, size: number, bytes: number, commutative: boolean, nodes = size, ppn = 1): SelectorQuery {
-  return { collective, size, bytes, commutative, nodes, ppn };
+/** A query with the defaults filled in: one rank per node unless told; `count` only when given. */
+export function query(collective: Collective, size: number, bytes: number, commutative: boolean, nodes = size, ppn = 1, count?: number): SelectorQuery {
+  return count === undefined ? { collective, size, bytes, commutative, nodes, ppn } : { collective, size, bytes, commutative, nodes, ppn, count };
 }

@@ -89,20 +89,23 @@ const NO_REQUESTS: readonly Request[] = [];
 /**
  * `exchange` over byte views made once (`bytes`) and reused for every step of an algorithm
  * that moves whole buffers, so a message allocates no view: sends `sview` to `dest` while
- * receiving into `rview` from `source`; an empty side is skipped.
+ * receiving into `rview` from `source`; an empty side is skipped. The requests come back in
+ * `into` (overwritten), an array the algorithm reuses from step to step: the library holds
+ * a step's requests only until its wait is over.
  */
-export function exchangeViews(t: CollTransport, sview: Uint8Array, dest: number, rview: Uint8Array, source: number, tag: number, what: string): readonly Request[] {
-  const r = rview.length > 0 ? t.irecv(rview, source, tag, what).namePeer(false, source) : null;
-  const s = sview.length > 0 ? t.isend(sview, dest, tag, what).namePeer(true, dest) : null;
-  if (r && s) return [r, s];
-  if (r) return [r];
-  return s ? [s] : NO_REQUESTS;
+export function exchangeViews(t: CollTransport, sview: Uint8Array, dest: number, rview: Uint8Array, source: number, tag: number, what: string, into: Request[]): readonly Request[] {
+  // written in place: emptying the array first would drop its storage
+  let n = 0;
+  if (rview.length > 0) into[n++] = t.irecv(rview, source, tag, what).namePeer(false, source);
+  if (sview.length > 0) into[n++] = t.isend(sview, dest, tag, what).namePeer(true, dest);
+  if (into.length !== n) into.length = n;
+  return into;
 }
 
 /** Copies `count` elements of `src` from `soff` into `dst` at `doff`; returns the copy's CPU time (ps) to yield. */
 export function copy(t: CollTransport, dst: Buf, doff: number, src: Buf, soff: number, count: number): number {
   if (count <= 0) return 0;
-  setAt(t, dst, src.subarray(soff, soff + count), doff);
+  setAt(t, dst, soff === 0 && count === src.length ? src : src.subarray(soff, soff + count), doff);
   return Math.ceil((count * src.BYTES_PER_ELEMENT) / t.copyBytesPerPs);
 }
 
