@@ -14,6 +14,8 @@ export const SMALL_APP_PARAMS: Readonly<Record<string, Readonly<Record<string, s
   'npb-mg': { iterations: '1' },
   sweep3d: { it: '4', jt: '4', kt: '16', mk: '4', iterations: '1' },
   comd: { n: '6', steps: '2' },
+  minife: { nx: '8', ny: '8', nz: '8', iterations: '3' },
+  amg: { n: '4', cycles: '2' },
   randomring: { bytes: '4KiB', patterns: '2', loops: '1' },
   allreduce: { maxBytes: '1KiB', iterations: '2' },
   alltoall: { maxBytes: '1KiB', iterations: '2' },
