@@ -60,7 +60,7 @@ function failedLinks(machine: string, count: number, seed: number): string {
 function checkRows(name: string, result: unknown): void {
   const rows = (result as { rows: Record<string, unknown>[] }).rows;
   expect(rows.length).toBeGreaterThan(0);
-  if (['halo3d', 'cg', 'summa', 'lulesh', 'hpcg', 'npb-is', 'npb-lu', 'npb-mg', 'sweep3d', 'comd'].includes(name)) expect(rows[0]!.check, name).toBe('passed');
+  if (['halo3d', 'cg', 'summa', 'lulesh', 'hpcg', 'npb-is', 'npb-lu', 'npb-mg', 'npb-bt', 'npb-sp', 'sweep3d', 'comd'].includes(name)) expect(rows[0]!.check, name).toBe('passed');
   if (name === 'npb-cg') expect(rows[0]!.rnorm as number).toBeLessThan(1e-10);
   if (name === 'npb-ft') expect(rows[0]!.check).toBe('passed (1 of 6 time steps)');
 }
