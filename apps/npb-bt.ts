@@ -32,7 +32,7 @@ export const btOpsPerStep = (n: number): number => 3478.8 * n ** 3 - 17655.7 * n
  * WEST/EAST, SOUTH/NORTH or BOTTOM/TOP plus the cell's coordinates across the sweep; each stage
  * waits for the previous send, then the receive (x_solve.f, y_solve.f, z_solve.f).
  */
-const BT: MultiPartitionBenchmark = {
+export const BT_BENCHMARK: MultiPartitionBenchmark = {
   name: 'npb-bt',
   classes: BT_CLASSES,
   rhs: { flops: 3478.8 / 4, bytes: 168 },
@@ -67,6 +67,6 @@ export const npbBt: App = {
     class: { type: 'choice', default: 'S', choices: Object.keys(BT_CLASSES), help: 'NPB class: 12^3 (S), 24^3 (W), 64^3 (A), 102^3 (B), 162^3 (C) points; 60 (S) or 200 time steps' },
     iterations: { type: 'int', default: 0, min: 0, help: "time steps (0: the class's)" },
   },
-  check: (p: ParamValues, ranks?: number): void => checkMultiPartition(BT, p, ranks),
-  main: (ctx: RankContext, p: ParamValues): Promise<AppResult | undefined> => runMultiPartition(ctx, p, BT),
+  check: (p: ParamValues, ranks?: number): void => checkMultiPartition(BT_BENCHMARK, p, ranks),
+  main: (ctx: RankContext, p: ParamValues): Promise<AppResult | undefined> => runMultiPartition(ctx, p, BT_BENCHMARK),
 };

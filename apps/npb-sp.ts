@@ -32,7 +32,7 @@ export const spOpsPerStep = (n: number): number => 881.174 * n ** 3 - 4683.91 * 
  * receive, builds its lhs meanwhile (half of the stage's work, assumed), then waits for the receive
  * and the previous send together.
  */
-const SP: MultiPartitionBenchmark = {
+export const SP_BENCHMARK: MultiPartitionBenchmark = {
   name: 'npb-sp',
   classes: SP_CLASSES,
   rhs: { flops: 881.174 / 4, bytes: 168 },
@@ -68,6 +68,6 @@ export const npbSp: App = {
     class: { type: 'choice', default: 'S', choices: Object.keys(SP_CLASSES), help: 'NPB class: 12^3 (S), 36^3 (W), 64^3 (A), 102^3 (B), 162^3 (C) points; 100 (S) or 400 time steps' },
     iterations: { type: 'int', default: 0, min: 0, help: "time steps (0: the class's)" },
   },
-  check: (p: ParamValues, ranks?: number): void => checkMultiPartition(SP, p, ranks),
-  main: (ctx: RankContext, p: ParamValues): Promise<AppResult | undefined> => runMultiPartition(ctx, p, SP),
+  check: (p: ParamValues, ranks?: number): void => checkMultiPartition(SP_BENCHMARK, p, ranks),
+  main: (ctx: RankContext, p: ParamValues): Promise<AppResult | undefined> => runMultiPartition(ctx, p, SP_BENCHMARK),
 };

@@ -2,9 +2,14 @@
  * NPB BT's and SP's multi-partition (make_set.f), checked by brute force over every rank: the
  * cells of all ranks tile the grid once, every rank holds one cell of each slab along each axis,
  * and the owner of each cell's neighbour along an axis is the rank's successor or predecessor.
+ * Their data check fails when the solves' messages leave values behind.
  */
 import { describe, expect, it } from 'vitest';
-import { multiPartition } from '../apps/npb-multipartition.ts';
+import { BT_BENCHMARK } from '../apps/npb-bt.ts';
+import { multiPartition, runMultiPartition } from '../apps/npb-multipartition.ts';
+import { SP_BENCHMARK } from '../apps/npb-sp.ts';
+import { simulate } from '../runtime/simulate.ts';
+import { rejection } from './helpers.ts';
 
 describe('multiPartition', () => {
   it.each([
@@ -55,5 +60,14 @@ describe('multiPartition', () => {
     // class C's 162 points over 64 cells (4,096 ranks) leave cells of 2 or 3: NPB aborts, so does the app
     expect(() => multiPartition('npb-bt', 'C', 162, 4096, 0)).toThrow(RangeError);
     expect(multiPartition('npb-bt', 'C', 162, 2916, 0).ncells).toBe(54);
+  });
+
+  it.each([
+    ['npb-bt', BT_BENCHMARK],
+    ['npb-sp', SP_BENCHMARK],
+  ])('%s: a forward solve message too short to carry every line fails the data check', async (name, bench) => {
+    const broken = { ...bench, scheme: { ...bench.scheme, forwardDoubles: (): number => 1 } };
+    const err = await rejection(simulate({ machine: 'xe6', nodes: 4, program: (ctx) => runMultiPartition(ctx, { class: 'S', iterations: 1 }, broken) }));
+    expect(err.message).toMatch(new RegExp(`${name}: data check failed: \\d+ ghost or swept values differ from a serial run of the whole grid`));
   });
 });
