@@ -21,7 +21,7 @@ const layoutOf = (machine: string): { nodes: number; ppn: number } => LAYOUT[mac
 /** An app's parameters on `machine`: the small ones, with a class large enough for 64 ranks on bw. */
 function paramsOf(machine: string, name: string): Readonly<Record<string, string>> {
   const small = SMALL_APP_PARAMS[name] ?? {};
-  return machine === 'bw' && name === 'npb-lu' ? { ...small, class: 'W', iterations: '1' } : small;
+  return machine === 'bw' && ['npb-lu', 'npb-bt', 'npb-sp'].includes(name) ? { ...small, class: 'W', iterations: '1' } : small;
 }
 
 /**
