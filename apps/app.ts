@@ -33,8 +33,11 @@ export interface App {
    * higher is better, and an optional column title. Without it `phit compare` guesses from the keys.
    */
   readonly merit?: { readonly key: string; readonly higherIsBetter: boolean; readonly label?: string };
-  /** Checks relations between parameters; throws RangeError naming the bad one. */
-  check?(params: ParamValues): void;
+  /**
+   * Checks relations between parameters, and with `ranks` (the run's rank count, when the caller
+   * knows it) the rank count the app accepts; throws RangeError naming the bad one.
+   */
+  check?(params: ParamValues, ranks?: number): void;
   /** Runs on every rank; rank 0's return value is the run's result. */
   main(ctx: RankContext, params: ParamValues): Promise<AppResult | undefined>;
 }

@@ -14,11 +14,13 @@ import { halo3d } from './halo3d.ts';
 import { hpcg } from './hpcg.ts';
 import { lulesh } from './lulesh.ts';
 import { minife } from './minife.ts';
+import { npbBt } from './npb-bt.ts';
 import { npbCg } from './npb-cg.ts';
 import { npbFt } from './npb-ft.ts';
 import { npbIs } from './npb-is.ts';
 import { npbLu } from './npb-lu.ts';
 import { npbMg } from './npb-mg.ts';
+import { npbSp } from './npb-sp.ts';
 import { osuBibw } from './osu-bibw.ts';
 import { osuBw } from './osu-bw.ts';
 import { osuLatency } from './osu-latency.ts';
@@ -33,7 +35,7 @@ import { summa } from './summa.ts';
 import { sweep3d } from './sweep3d.ts';
 
 /** Every built-in app, by name. */
-export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-cg': npbCg, 'npb-ft': npbFt, 'npb-is': npbIs, 'npb-lu': npbLu, 'npb-mg': npbMg, sweep3d, comd, minife, amg });
+export const apps: Readonly<Record<string, App>> = byName({ pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, 'osu-latency': osuLatency, 'osu-bw': osuBw, 'osu-bibw': osuBibw, allreduce, alltoall, cg, summa, lulesh, hpcg, 'npb-cg': npbCg, 'npb-ft': npbFt, 'npb-is': npbIs, 'npb-lu': npbLu, 'npb-mg': npbMg, 'npb-bt': npbBt, 'npb-sp': npbSp, sweep3d, comd, minife, amg });
 
 /** Looks up an app; throws RangeError listing the valid names. */
 export function findApp(name: string): App {

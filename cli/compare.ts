@@ -156,7 +156,7 @@ export function chooseMerit(declared: App['merit'], result: unknown): Merit | nu
 /** Checks what does not depend on the machine: the app's parameters, their relations and the rank count. */
 export function checkAppInput(app: App, task: Pick<CompareTask, 'nodes' | 'ppn' | 'params'>): ParamValues {
   const params = resolveParams(app, task.params);
-  app.check?.(params);
+  app.check?.(params, task.nodes * task.ppn);
   if (task.nodes * task.ppn < app.minRanks) {
     throw new RangeError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${task.nodes} --ppn ${task.ppn} gives ${task.nodes * task.ppn}`);
   }

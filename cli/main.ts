@@ -510,7 +510,7 @@ async function runCommand(appName: string, opts: RunOptions, io: Io): Promise<nu
   const ppn = positiveInt('ppn', opts.ppn);
   const seed = seedOf(opts.seed);
   const params = resolveParams(app, parseKeyValues(opts.param, '--param'));
-  app.check?.(params);
+  app.check?.(params, nodes * ppn);
   if (nodes * ppn < app.minRanks) {
     throw new UsageError(`${app.name} needs at least ${app.minRanks} ranks; --nodes ${nodes} --ppn ${ppn} gives ${nodes * ppn}`);
   }

@@ -25,8 +25,8 @@ async function runApp(name: string, nodes: number, raw: Record<string, string>, 
 }
 
 describe('built-in apps', () => {
-  it('the registry holds pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, osu-latency, osu-bw, osu-bibw, allreduce, alltoall, cg, summa, lulesh, hpcg, npb-cg, npb-ft, npb-is, npb-lu, npb-mg, sweep3d, comd, minife and amg, each named as its key', () => {
-    expect(Object.keys(apps).sort()).toEqual(['allreduce', 'alltoall', 'amg', 'amorate', 'cg', 'comd', 'fft2d', 'fft3d', 'gups', 'halo2d', 'halo3d', 'hpcg', 'lulesh', 'minife', 'npb-cg', 'npb-ft', 'npb-is', 'npb-lu', 'npb-mg', 'osu-bibw', 'osu-bw', 'osu-latency', 'pattern', 'pingpong', 'ptrans', 'putget', 'putrate', 'randomring', 'randpairs', 'summa', 'sweep3d']);
+  it('the registry holds pingpong, putget, halo2d, halo3d, putrate, amorate, gups, fft2d, fft3d, ptrans, randpairs, pattern, randomring, osu-latency, osu-bw, osu-bibw, allreduce, alltoall, cg, summa, lulesh, hpcg, npb-bt, npb-cg, npb-ft, npb-is, npb-lu, npb-mg, npb-sp, sweep3d, comd, minife and amg', () => {
+    expect(Object.keys(apps).sort()).toEqual(['allreduce', 'alltoall', 'amg', 'amorate', 'cg', 'comd', 'fft2d', 'fft3d', 'gups', 'halo2d', 'halo3d', 'hpcg', 'lulesh', 'minife', 'npb-bt', 'npb-cg', 'npb-ft', 'npb-is', 'npb-lu', 'npb-mg', 'npb-sp', 'osu-bibw', 'osu-bw', 'osu-latency', 'pattern', 'pingpong', 'ptrans', 'putget', 'putrate', 'randomring', 'randpairs', 'summa', 'sweep3d']);
     for (const [k, a] of Object.entries(apps)) {
       expect(a.name).toBe(k);
       expect(findApp(k)).toBe(a);

@@ -21,7 +21,7 @@ const layoutOf = (machine: string): { nodes: number; ppn: number } => LAYOUT[mac
 /** An app's parameters on `machine`: the small ones, with a class large enough for 64 ranks on bw. */
 function paramsOf(machine: string, name: string): Readonly<Record<string, string>> {
   const small = SMALL_APP_PARAMS[name] ?? {};
-  return machine === 'bw' && name === 'npb-lu' ? { ...small, class: 'W', iterations: '1' } : small;
+  return machine === 'bw' && ['npb-lu', 'npb-bt', 'npb-sp'].includes(name) ? { ...small, class: 'W', iterations: '1' } : small;
 }
 
 /**
@@ -60,7 +60,7 @@ function failedLinks(machine: string, count: number, seed: number): string {
 function checkRows(name: string, result: unknown): void {
   const rows = (result as { rows: Record<string, unknown>[] }).rows;
   expect(rows.length).toBeGreaterThan(0);
-  if (['halo3d', 'cg', 'summa', 'lulesh', 'hpcg', 'npb-is', 'npb-lu', 'npb-mg', 'sweep3d', 'comd'].includes(name)) expect(rows[0]!.check, name).toBe('passed');
+  if (['halo3d', 'cg', 'summa', 'lulesh', 'hpcg', 'npb-is', 'npb-lu', 'npb-mg', 'npb-bt', 'npb-sp', 'sweep3d', 'comd'].includes(name)) expect(rows[0]!.check, name).toBe('passed');
   if (name === 'npb-cg') expect(rows[0]!.rnorm as number).toBeLessThan(1e-10);
   if (name === 'npb-ft') expect(rows[0]!.check).toBe('passed (1 of 6 time steps)');
 }

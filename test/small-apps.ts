@@ -12,6 +12,8 @@ export const SMALL_APP_PARAMS: Readonly<Record<string, Readonly<Record<string, s
   'npb-is': { iterations: '2' },
   'npb-lu': { iterations: '2' },
   'npb-mg': { iterations: '1' },
+  'npb-bt': { iterations: '1' },
+  'npb-sp': { iterations: '1' },
   sweep3d: { it: '4', jt: '4', kt: '16', mk: '4', iterations: '1' },
   comd: { n: '6', steps: '2' },
   minife: { nx: '8', ny: '8', nz: '8', iterations: '3' },
