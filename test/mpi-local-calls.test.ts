@@ -446,3 +446,51 @@ describe('persistent collectives in the long (datatype) form', () => {
     }
   });
 });
+
+describe('win.flushAll and flushLocalAll', () => {
+  it('complete every outstanding operation inside a passive epoch, and fail with MPI_ERR_RMA_SYNC outside one', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      program: async ({ mpi }) => {
+        const n = 1 << 17; // 1 MiB of doubles: the put takes a while to land
+        const { win, buf: mem } = await mpi.winAllocate(8 * n, 8);
+        const local = new Float64Array(mem.buffer, mem.byteOffset, n);
+        local.fill(0);
+        win.setErrhandler(mpi.ERRORS_RETURN);
+        const errs: string[] = [];
+        for (const f of [() => win.flushAll(), () => win.flushLocalAll()]) {
+          try {
+            await f();
+          } catch (e) {
+            errs.push((e as Error).message);
+          }
+        }
+        await mpi.barrier();
+        let flushUs = 0;
+        if (mpi.rank === 0) {
+          await win.lockAll();
+          await win.put(new Float64Array(n).fill(7), 1, 0);
+          const t0 = mpi.wtime();
+          await win.flushAll();
+          flushUs = (mpi.wtime() - t0) * 1e6;
+          await mpi.send(Int32Array.of(1), 1, 5); // after flushAll the data is at rank 1
+          await win.unlockAll();
+        } else {
+          await mpi.recv(new Int32Array(1), 0, 5);
+        }
+        const seen = mpi.rank === 1 ? [local[0], local[n - 1]] : [];
+        await mpi.barrier();
+        return { errs, flushUs, seen };
+      },
+    });
+    for (const x of r.rankResults) {
+      expect(x.errs).toEqual([
+        'MPI_ERR_RMA_SYNC: flushAll: needs a passive-target epoch (lock or lockAll); none is open',
+        'MPI_ERR_RMA_SYNC: flushLocalAll: needs a passive-target epoch (lock or lockAll); none is open',
+      ]);
+    }
+    expect(r.rankResults[0]!.flushUs).toBeGreaterThan(50); // 1 MiB over a Gemini link takes well over 50 us
+    expect(r.rankResults[1]!.seen).toEqual([7, 7]);
+  });
+});

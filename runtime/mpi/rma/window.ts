@@ -328,7 +328,7 @@ export class Win extends WinOperations {
 
   /** Completes every operation of this rank at its target (MPI_Win_flush_all). */
   async flushAll(): Promise<void> {
-    await this.flushCall('flushAll', -1, false);
+    await this.flushCall('flushAll', null, false);
   }
 
   /** Completes this rank's operations to `rank` at the origin: their buffers may be reused (MPI_Win_flush_local). */
@@ -338,7 +338,7 @@ export class Win extends WinOperations {
 
   /** Completes every operation of this rank at the origin (MPI_Win_flush_local_all). */
   async flushLocalAll(): Promise<void> {
-    await this.flushCall('flushLocalAll', -1, true);
+    await this.flushCall('flushLocalAll', null, true);
   }
 
   /** Synchronises the public and private copies of the window (MPI_Win_sync): one copy in phit's unified memory, so a memory barrier. */
@@ -349,12 +349,13 @@ export class Win extends WinOperations {
 
   // ---------------------------------------------------------------- internals
 
-  private async flushCall(call: string, rank: number, local: boolean): Promise<void> {
+  /** A flush of one target, or of every target (`rank` null: flushAll, flushLocalAll). */
+  private async flushCall(call: string, rank: number | null, local: boolean): Promise<void> {
     this.live(call);
     if (rank === PROC_NULL) return;
-    if (rank >= 0 || call === 'flush' || call === 'flushLocal') this.checkRank(call, 'rank', rank);
-    this.epochs.passive(call, rank);
-    await this.nic.wait(rank, local, rank < 0 ? call : `${call}(${rank})`);
+    if (rank !== null) this.checkRank(call, 'rank', rank);
+    this.epochs.passive(call, rank ?? -1);
+    await this.nic.wait(rank ?? -1, local, rank === null ? call : `${call}(${rank})`);
   }
 
   /** Sends a notification of `kind` to rank `to`'s control segment (a put with a destination-side event). */
