@@ -289,6 +289,113 @@ describe('every SHMEM routine moves real data', () => {
     }
   });
 
+  it('xe6, 2 PEs on 2 nodes: long double RMA and put-with-signal on the default context, ctxCreate and teamCreateCtx move the 16-byte layout and read it back', async () => {
+    // a long double is 16 bytes, a double and 8 bytes of padding: a Float64Array of (value, padding) pairs
+    const M = 4;
+    const ld = (p: number, fi: number, j: number): number => (j % 2 === 1 ? -1 : 1) * ((p + 1) * 1000 + fi * 100 + j + 0.25);
+    const pad = (p: number, fi: number, j: number): number => p * 10 + fi + j / 8 + 0.5;
+    /** Elements `js` of PE `p`'s pairs: with its padding, or with zero padding (a put from plain values, p). */
+    const pairs = (p: number, fi: number, js: readonly number[], padded: boolean): number[] => js.flatMap((j) => [ld(p, fi, j), padded ? pad(p, fi, j) : 0]);
+    const res = await run('xe6', 2, async (ctx) => {
+      const s = ctx.shmem;
+      const me = s.myPe();
+      const other = 1 - me;
+      const got: Record<string, unknown> = {};
+      const want: Record<string, unknown> = {};
+      for (const [fi, { name, f, pe }] of (await faces(s)).entries()) {
+        // regions, in 16-byte elements: put 0..3, putNbi 4..7, p 8, iput 9..11, putSignal 12..13, putSignalNbi 14..15
+        const seg = await s.malloc(16 * 16);
+        const sig = await s.malloc(8);
+        const to = pe(other);
+        const el = (i: number): Symmetric => seg.at(16 * i);
+        const plain = Array.from({ length: M }, (_, j) => ld(me, fi, j));
+        const typed = Float64Array.from(pairs(me, fi, [0, 1, 2, 3], true));
+        await f.putLongdouble(el(0), plain, M, to);
+        await f.putLongdoubleNbi(el(4), typed, M, to);
+        await f.pLongdouble(el(8), ld(me, fi, 5), to);
+        await f.iputLongdouble(el(9), typed, 2, 3, 2, to);
+        await f.quiet();
+        await f.putLongdoubleSignal(el(12), plain.slice(1), 2, sig, 1, 'add', to);
+        await f.putLongdoubleSignalNbi(el(14), typed.subarray(4), 2, sig, 1, 'add', to);
+        await f.quiet();
+        await s.signalWaitUntil(sig, 'eq', 2);
+        const landed = (from: number, n: number): number[] => [...new Float64Array(seg.local.buffer, seg.local.byteOffset + 16 * from, 2 * n)];
+        got[`${name}.landed`] = [landed(0, M), landed(4, M), landed(8, 1), landed(9, 3), landed(12, 2), landed(14, 2)];
+        want[`${name}.landed`] = [
+          pairs(other, fi, [0, 1, 2, 3], false),
+          pairs(other, fi, [0, 1, 2, 3], true),
+          pairs(other, fi, [5], false),
+          [...pairs(other, fi, [0], true), 0, 0, ...pairs(other, fi, [3], true)],
+          pairs(other, fi, [1, 2], false),
+          pairs(other, fi, [2, 3], true),
+        ];
+        await s.barrierAll();
+        // what this PE put on the other, read back
+        const back = new Float64Array(2 * M);
+        await f.getLongdouble(back, el(0), M, to);
+        const backNbi = new Float64Array(2 * M);
+        await f.getLongdoubleNbi(backNbi, el(4), M, to);
+        await f.quiet();
+        const backI = new Float64Array(2 * 3).fill(-9);
+        await f.igetLongdouble(backI, el(9), 2, 2, 2, to);
+        got[`${name}.back`] = [[...back], [...backNbi], await f.gLongdouble(el(8), to), await f.gLongdouble(el(4), to), [...backI]];
+        want[`${name}.back`] = [pairs(me, fi, [0, 1, 2, 3], false), pairs(me, fi, [0, 1, 2, 3], true), ld(me, fi, 5), ld(me, fi, 0), [...pairs(me, fi, [0], true), -9, -9, ...pairs(me, fi, [3], true)]];
+        await s.barrierAll();
+      }
+      return { got, want };
+    });
+    for (const [pe, { got, want }] of res.entries()) {
+      expect(Object.keys(got).length, `PE ${pe}`).toBe(3 * 2);
+      expect(got, `PE ${pe}`).toEqual(want);
+    }
+  });
+
+  it('xe6, 2 PEs on 2 nodes: a long double call takes the time of the 128-bit call moving the same bytes', async () => {
+    const M = 5;
+    const res = await run('xe6', 2, async (ctx) => {
+      const s = ctx.shmem;
+      const seg = await s.malloc(16 * 2 * M);
+      const sig = await s.malloc(8);
+      const pairs = new Float64Array(2 * 2 * M).map((_, i) => i + 0.5);
+      const bytes = new Uint8Array(pairs.buffer);
+      const times: Record<string, number[]> = {};
+      // each pair of calls moves the same 16-byte elements; PE 1 only serves
+      const calls: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+        ['put', () => s.putLongdouble(seg, pairs, M, 1), () => s.put128(seg, bytes, M, 1)],
+        ['putNbi', () => s.putLongdoubleNbi(seg, pairs, M, 1), () => s.put128Nbi(seg, bytes, M, 1)],
+        ['get', () => s.getLongdouble(pairs, seg, M, 1), () => s.get128(bytes, seg, M, 1)],
+        ['getNbi', () => s.getLongdoubleNbi(pairs, seg, M, 1), () => s.get128Nbi(bytes, seg, M, 1)],
+        ['iput', () => s.iputLongdouble(seg, pairs, 2, 2, M, 1), () => s.iput128(seg, bytes, 2, 2, M, 1)],
+        ['iget', () => s.igetLongdouble(pairs, seg, 2, 2, M, 1), () => s.iget128(bytes, seg, 2, 2, M, 1)],
+        ['putSignal', () => s.putLongdoubleSignal(seg, pairs, M, sig, 1, 'add', 1), () => s.putmemSignal(seg, bytes, 16 * M, sig, 1, 'add', 1)],
+        ['putSignalNbi', () => s.putLongdoubleSignalNbi(seg, pairs, M, sig, 1, 'add', 1), () => s.putmemSignalNbi(seg, bytes, 16 * M, sig, 1, 'add', 1)],
+      ];
+      if (s.myPe() === 0) {
+        // the signal's word in the target NIC's AMO cache first, so that both signal calls find it there
+        await s.atomicAdd(sig, 0n, 1, 'uint64');
+        await s.quiet();
+        for (const [name, a, b] of calls) {
+          times[name] = [];
+          for (const c of [a, b]) {
+            const t0 = ctx.now();
+            await c();
+            await s.quiet();
+            // ctx.now() is in microseconds: back to whole picoseconds
+            times[name].push(Math.round((ctx.now() - t0) * 1e6));
+          }
+        }
+      }
+      await s.barrierAll();
+      return times;
+    });
+    const times = res[0]!;
+    expect(Object.keys(times).length).toBe(8);
+    for (const [name, [ld, b128]] of Object.entries(times)) {
+      expect(ld, name).toBeGreaterThan(0);
+      expect(ld, name).toBe(b128);
+    }
+  });
+
   it('xe6, 3 PEs on 3 nodes: team and active-set routines no other test checks the data of give the data computed here', async () => {
     const res = await run('xe6', 3, async (ctx) => {
       const s = ctx.shmem;

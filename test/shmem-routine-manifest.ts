@@ -109,6 +109,19 @@ function rmaRoutines(face: 'shmem' | 'ctx'): Record<string, RoutineEntry> {
     out[`iput${k}`] = { data: rmaData('`iput${k}`'), error: count('nelems=-1', (h) => call(h.f, `iput${k}`, h.sym, arr(), 1, 1, -1, 0)) };
     out[`iget${k}`] = { data: rmaData('`iget${k}`'), error: count('nelems=1.5', (h) => call(h.f, `iget${k}`, arr(), h.sym, 1, 1, 1.5, 0)) };
   }
+  // long double: a private buffer is a Float64Array of (value, padding) pairs, 2 per element
+  const ld = (): Float64Array => new Float64Array(2);
+  const ldData = (mentions: string): DataRef => ({ file: ROUTINE_DATA, test: 'long double RMA and put-with-signal', mentions });
+  out.putLongdouble = { data: ldData('putLongdouble'), error: pe('pe=2', (h) => h.f.putLongdouble(h.sym, ld(), 1, h.npes)) };
+  out.getLongdouble = { data: ldData('getLongdouble'), error: pe('pe=-1', (h) => h.f.getLongdouble(ld(), h.sym, 1, -1)) };
+  out.putLongdoubleNbi = { data: ldData('putLongdoubleNbi'), error: heap('dest', (h) => h.f.putLongdoubleNbi(ld() as never, ld(), 1, 0)) };
+  out.getLongdoubleNbi = { data: ldData('getLongdoubleNbi'), error: arg('dest must be a Float64Array', (h) => h.f.getLongdoubleNbi(new Uint8Array(16) as never, h.sym, 1, 0)) };
+  out.pLongdouble = { data: ldData('pLongdouble'), error: pe('pe=2', (h) => h.f.pLongdouble(h.sym, 1.5, h.npes)) };
+  out.gLongdouble = { data: ldData('gLongdouble'), error: heap('source', (h) => h.f.gLongdouble(ld() as never, 0)) };
+  out.iputLongdouble = { data: ldData('iputLongdouble'), error: count('nelems=-1', (h) => h.f.iputLongdouble(h.sym, ld(), 1, 1, -1, 0)) };
+  out.igetLongdouble = { data: ldData('igetLongdouble'), error: count('nelems=2', (h) => h.f.igetLongdouble(ld(), h.sym, 1, 1, 2, 0)) };
+  out.putLongdoubleSignal = { data: ldData('putLongdoubleSignal'), error: pe('pe=2', (h) => h.f.putLongdoubleSignal(h.sym, ld(), 1, h.sym.at(64), 1, 'add', h.npes)) };
+  out.putLongdoubleSignalNbi = { data: ldData('putLongdoubleSignalNbi'), error: heap('dest', (h) => h.f.putLongdoubleSignalNbi(ld() as never, ld(), 1, h.sym.at(64), 1, 'set', 0)) };
   for (const b of SIZES) {
     const buf = (): Uint8Array => new Uint8Array(b / 8);
     out[`put${b}`] = { data: rmaData('`put${bits}`'), error: pe('pe=2', (h) => call(h.f, `put${b}`, h.sym, buf(), 1, h.npes)) };

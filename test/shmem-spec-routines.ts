@@ -43,13 +43,10 @@ export const LP64: Readonly<Record<TypeName, string>> = {
   float: 'float32', double: 'float64', longdouble: 'longdouble', complexf: 'complexf', complexd: 'complexd',
 };
 
-/** phit's typed RMA methods are named by element kind (`putInt16`): the kind of an element type. */
+/** phit's typed RMA methods are named by element kind (`putInt16`, `putLongdouble`): the kind of an element type. */
 export function kindOf(type: string): string {
-  return type.replace(/^u?int|^float/, (m) => (m.startsWith('u') ? 'Uint' : m === 'int' ? 'Int' : 'Float'));
+  return type.replace(/^u?int|^float|^longdouble/, (m) => (m.startsWith('u') ? 'Uint' : m === 'int' ? 'Int' : m === 'float' ? 'Float' : 'Longdouble'));
 }
-
-/** Why a routine of the specification is not in phit. */
-const NO_LONG_DOUBLE_RMA = 'JavaScript has no long double: its RMA moves the 16 bytes of each element with the 128-bit calls (put128, get128, ...), as the long double reductions lay them out';
 
 /**
  * One routine or typed family of the specification. `phit` names the routine that serves it
@@ -80,7 +77,7 @@ const SIZES = [8, 16, 32, 64, 128];
 /** Every RMA family of §9.6: the typed, sized and mem forms of one operation, on both faces. */
 function rma(op: string, section: string, sized: boolean, mem: boolean): SpecRoutine[] {
   const camel = op.replace(/_nbi$/, 'Nbi');
-  const out: SpecRoutine[] = [...withCtx({ c: `shmem_{T}_${op}`, section, types: RMA_TYPES, phit: `shmem.${camel.replace(/^(i?)(put|get|p|g)/, '$1$2{K}')}`, excludeTypes: { longdouble: NO_LONG_DOUBLE_RMA } })];
+  const out: SpecRoutine[] = [...withCtx({ c: `shmem_{T}_${op}`, section, types: RMA_TYPES, phit: `shmem.${camel.replace(/^(i?)(put|get|p|g)/, '$1$2{K}')}` })];
   if (sized) for (const b of SIZES) out.push(...withCtx({ c: `shmem_${op.replace(/^(i?(put|get))/, `$1${b}`)}`, section, phit: `shmem.${camel.replace(/^(i?(put|get))/, `$1${b}`)}` }));
   if (mem) out.push(...withCtx({ c: `shmem_${op.replace(/^(put|get)/, '$1mem')}`, section, phit: `shmem.${camel.replace(/^(put|get)/, '$1mem')}` }));
   return out;
@@ -187,10 +184,13 @@ export const SPEC_ROUTINES: readonly SpecRoutine[] = [
     ['add', 'atomicAdd', false],
   ].map(([op, method, float]) => ({ c: `shmem_{T}_${String(op)}`, section: '9.7 Atomic memory operations (deprecated synopses)', types: [...(float ? ['float', 'double'] : []), 'int', 'long', 'longlong'], phit: `shmem.${String(method)}`, deprecated: true })),
   // 9.8 Signaling operations
-  ...withCtx({ c: 'shmem_{T}_put_signal', section: '9.8.3 SHMEM_PUT_SIGNAL', types: RMA_TYPES, phit: 'shmem.putSignal', excludeTypes: { longdouble: NO_LONG_DOUBLE_RMA } }),
+  // the typed put-with-signal takes the element size from its typed array; long double, which has no typed array of its own, has a routine of its own
+  ...withCtx({ c: 'shmem_{T}_put_signal', section: '9.8.3 SHMEM_PUT_SIGNAL', types: RMA_TYPES.filter((t) => t !== 'longdouble'), phit: 'shmem.putSignal' }),
+  ...withCtx({ c: 'shmem_longdouble_put_signal', section: '9.8.3 SHMEM_PUT_SIGNAL', phit: 'shmem.putLongdoubleSignal' }),
   ...SIZES.flatMap((b) => withCtx({ c: `shmem_put${b}_signal`, section: '9.8.3 SHMEM_PUT_SIGNAL', phit: b === 128 ? 'shmem.putmemSignal' : 'shmem.putSignal' })),
   ...withCtx({ c: 'shmem_putmem_signal', section: '9.8.3 SHMEM_PUT_SIGNAL', phit: 'shmem.putmemSignal' }),
-  ...withCtx({ c: 'shmem_{T}_put_signal_nbi', section: '9.8.4 SHMEM_PUT_SIGNAL_NBI', types: RMA_TYPES, phit: 'shmem.putSignalNbi', excludeTypes: { longdouble: NO_LONG_DOUBLE_RMA } }),
+  ...withCtx({ c: 'shmem_{T}_put_signal_nbi', section: '9.8.4 SHMEM_PUT_SIGNAL_NBI', types: RMA_TYPES.filter((t) => t !== 'longdouble'), phit: 'shmem.putSignalNbi' }),
+  ...withCtx({ c: 'shmem_longdouble_put_signal_nbi', section: '9.8.4 SHMEM_PUT_SIGNAL_NBI', phit: 'shmem.putLongdoubleSignalNbi' }),
   ...SIZES.flatMap((b) => withCtx({ c: `shmem_put${b}_signal_nbi`, section: '9.8.4 SHMEM_PUT_SIGNAL_NBI', phit: b === 128 ? 'shmem.putmemSignalNbi' : 'shmem.putSignalNbi' })),
   ...withCtx({ c: 'shmem_putmem_signal_nbi', section: '9.8.4 SHMEM_PUT_SIGNAL_NBI', phit: 'shmem.putmemSignalNbi' }),
   { c: 'shmem_signal_fetch', section: '9.8.5 SHMEM_SIGNAL_FETCH', phit: 'shmem.signalFetch' },

@@ -1,5 +1,5 @@
 import type { AmoOp } from '../../fabric/nic/nic.ts';
-import { ShmemTypedRma } from './typed-rma.ts';
+import { ShmemLongdoubleRma } from './longdouble-rma.ts';
 import { ShmemError, TYPES, type AtomicType, type AtomicValue, type FetchArray, type FloatAtomicType, type Symmetric } from './symmetric.ts';
 
 const ATOMIC_TYPES: readonly AtomicType[] = ['int32', 'uint32', 'int64', 'uint64'];
@@ -15,7 +15,7 @@ const FETCH_SET_SWAP_TYPES: readonly (AtomicType | FloatAtomicType)[] = [...ATOM
  * on the 8-byte word; a float32 one the same AMO in the NIC's 4-byte (masked) form, as for int32,
  * so no read-modify-write in software is needed.
  */
-export class ShmemAtomics extends ShmemTypedRma {
+export class ShmemAtomics extends ShmemLongdoubleRma {
   // --- atomics (values and results are bigints of `type`, default int64; the non-fetching ones complete at `quiet`)
 
   /** Atomically reads `source` on `pe` (shmem_atomic_fetch). */

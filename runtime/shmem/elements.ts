@@ -8,7 +8,7 @@ import { ShmemError } from './symmetric.ts';
  * `Uint8` for uchar and uint8; `Int16` for short and int16; `Uint16` for ushort and uint16;
  * `Int32` for int and int32; `Uint32` for uint and uint32; `Int64` for long, longlong, int64 and
  * ptrdiff; `Uint64` for ulong, ulonglong, uint64 and size; `Float32` for float; `Float64` for
- * double. long double is left out: JavaScript has no such type.
+ * double. long double, which has no typed array, has calls of its own (ShmemLongdoubleRma).
  */
 export type ElemKind = 'Int8' | 'Uint8' | 'Int16' | 'Uint16' | 'Int32' | 'Uint32' | 'Int64' | 'Uint64' | 'Float32' | 'Float64';
 

@@ -107,7 +107,7 @@ export class ShmemRma extends ShmemBase {
    * element i*`dst` of `dest` on `pe`: one DMAPP strided put, or for 2-byte elements (DMAPP has
    * no such element type) one put per element, as a library over DMAPP must.
    */
-  private async stridedPut(call: string, size: number, dest: Symmetric, copy: (n: number) => Uint8Array, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
+  protected async stridedPut(call: string, size: number, dest: Symmetric, copy: (n: number) => Uint8Array, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
     const to = this.target(call, 'pe', pe);
     this.checkStride(call, dst, sst, nelems);
     if (nelems === 0) return;
@@ -121,7 +121,7 @@ export class ShmemRma extends ShmemBase {
   }
 
   /** The mirror of `stridedPut`: `view(n)` gives the first n elements of the private destination; returns with the data. */
-  private async stridedGet(call: string, size: number, view: (n: number) => Uint8Array, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
+  protected async stridedGet(call: string, size: number, view: (n: number) => Uint8Array, source: Symmetric, dst: number, sst: number, nelems: number, pe: number): Promise<void> {
     const from = this.target(call, 'pe', pe);
     this.checkStride(call, dst, sst, nelems);
     if (nelems === 0) return;

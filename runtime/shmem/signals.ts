@@ -2,6 +2,7 @@ import type { AmoOp } from '../../fabric/nic/nic.ts';
 import { ShmemAtomics } from './atomics.ts';
 import { ShmemError, type Symmetric } from './symmetric.ts';
 import { unwrapView } from './ptr-view.ts';
+import { longdoubleView } from './longdouble-rma.ts';
 
 /** How `putSignal` updates the signal (SHMEM_SIGNAL_SET, SHMEM_SIGNAL_ADD in lower case). */
 export type SignalOp = 'set' | 'add';
@@ -35,6 +36,16 @@ export class ShmemSignals extends ShmemAtomics {
     this.checkCount('putSignalNbi', 'nelems', nelems);
     const src = this.bytesArg('putSignalNbi', 'source', source, nelems * elementBytes('putSignalNbi', source, nelems), nelems);
     await this.putWithSignal('putSignalNbi', dest, src, false, sigAddr, signal, sigOp, pe);
+  }
+
+  /** Puts `nelems` long doubles of `source` (see ShmemLongdoubleRma: (value, padding) pairs or plain values), then updates the signal (shmem_longdouble_put_signal). */
+  async putLongdoubleSignal(dest: Symmetric, source: Float64Array | readonly number[], nelems: number, sigAddr: Symmetric, signal: bigint | number, sigOp: SignalOp, pe: number): Promise<void> {
+    await this.putWithSignal('putLongdoubleSignal', dest, this.longdoubleSource('putLongdoubleSignal', source, nelems), true, sigAddr, signal, sigOp, pe);
+  }
+
+  /** Non-blocking long double put-with-signal (shmem_longdouble_put_signal_nbi): `source`, 2 * nelems float64s, must stay unchanged until `quiet`. */
+  async putLongdoubleSignalNbi(dest: Symmetric, source: Float64Array, nelems: number, sigAddr: Symmetric, signal: bigint | number, sigOp: SignalOp, pe: number): Promise<void> {
+    await this.putWithSignal('putLongdoubleSignalNbi', dest, longdoubleView('putLongdoubleSignalNbi', 'source', source, nelems), false, sigAddr, signal, sigOp, pe);
   }
 
   /** Puts `nbytes` of `source`, then updates the signal (shmem_putmem_signal). */
