@@ -222,6 +222,8 @@ const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
   Uint64: ['ulong', 8],
   Float32: ['float', 4],
   Float64: ['double', 8],
+  /** x86-64's 16-byte long double, a Float64Array of (value, padding) pairs. */
+  Longdouble: ['longdouble', 16],
 };
 const ATOMIC_BYTES: Readonly<Record<string, number>> = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8, float32: 4, float64: 8, complexf: 8, complexd: 16 };
 
@@ -281,6 +283,8 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
     putSignalNbi: rma('shmem_put_signal_nbi', (a) => num(a[2]) * elemBytes(a[1]), 6),
     putmemSignal: rma('shmem_putmem_signal', (a) => num(a[2]), 6),
     putmemSignalNbi: rma('shmem_putmem_signal_nbi', (a) => num(a[2]), 6),
+    putLongdoubleSignal: rma('shmem_longdouble_put_signal', (a) => num(a[2]) * 16, 6),
+    putLongdoubleSignalNbi: rma('shmem_longdouble_put_signal_nbi', (a) => num(a[2]) * 16, 6),
     signalFetch: { name: 'shmem_signal_fetch' },
     ...Object.fromEntries(
       ['waitUntilAll', 'waitUntilAny', 'waitUntilSome', 'waitUntilAllVector', 'waitUntilAnyVector', 'waitUntilSomeVector', 'testAll', 'testAny', 'testSome', 'testAllVector', 'testAnyVector', 'testSomeVector'].map((m) => [
@@ -413,7 +417,7 @@ export function shmemCalls(): Readonly<Record<string, CallSpec>> {
 export function shmemCtxCalls(): Readonly<Record<string, CallSpec>> {
   const out: Record<string, CallSpec> = {};
   for (const [method, spec] of Object.entries(shmemCalls())) {
-    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z0-9]|^(putmem|getmem|putmemNbi|getmemNbi|putmemSignal|putmemSignalNbi|quiet|fence)$/.test(method)) continue;
+    if (!/^(put|get|p|g|iput|iget|atomic)[A-Z0-9]|^(putmem|getmem|putmemNbi|getmemNbi|putmemSignal|putmemSignalNbi|putLongdoubleSignal|putLongdoubleSignalNbi|quiet|fence)$/.test(method)) continue;
     out[method] = { ...spec, name: spec.name.replace(/^shmem_/, 'shmem_ctx_') };
   }
   return out;
