@@ -83,3 +83,33 @@ describe('intercommunicator idup and alltoallw', () => {
     expect(r.result[1]).toMatch(/^MPI_ERR_ARG: alltoallw: sendTypes must have one datatype per rank \(5\), got 1/);
   });
 });
+
+describe('intercommunicator compare and names', () => {
+  it('compare tells identical, congruent, similar and unequal intercommunicators; setName and getName', async () => {
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 4,
+      ppn: 2,
+      program: async ({ mpi }) => {
+        const { left, ic } = await halves(mpi);
+        const copy = await ic.dup();
+        // the same two groups with the local group in reverse order
+        const half = (await mpi.split(left ? 0 : 1, -mpi.rank))!;
+        const reversed = await half.intercommCreate(0, mpi, left ? 7 : 2, 8);
+        // other groups: world ranks 0-1 against 2-7
+        const low = mpi.rank < 2;
+        const other = await (await mpi.split(low ? 0 : 1, mpi.rank))!.intercommCreate(0, mpi, low ? 2 : 0, 9);
+        const before = ic.getName();
+        ic.setName('halves');
+        return {
+          cmp: [ic.compare(ic), ic.compare(copy), ic.compare(reversed), ic.compare(other), ic.compare(mpi), mpi.compare(ic)],
+          names: [before, ic.getName(), copy.getName()],
+        };
+      },
+    });
+    for (const x of r.rankResults) {
+      expect(x.cmp).toEqual(['ident', 'congruent', 'similar', 'unequal', 'unequal', 'unequal']);
+      expect(x.names).toEqual(['', 'halves', '']);
+    }
+  });
+});

@@ -258,6 +258,10 @@ Object.assign(BAD_CALLS, {
 // the intercommunicator's own calls, on a freed one
 for (const n of ['dup', 'free', 'barrier', 'ibarrier', 'testInter']) BAD_CALLS[`inter.${n}`] = freedInter(n);
 BAD_CALLS['inter.intercommMerge'] = freedInter('intercommMerge', false);
+for (const n of ['idup', 'getName']) BAD_CALLS[`inter.${n}`] = freedInter(n);
+BAD_CALLS['inter.compare'] = freedInter('compare', null);
+BAD_CALLS['inter.setName'] = { cls: 'MPI_ERR_ARG', value: ['name must be a string', 'got number'], run: (h) => h.ic.setName(5 as never) };
+for (const n of ['alltoallw', 'ialltoallw']) BAD_CALLS[`inter.${n}`] = { cls: 'MPI_ERR_COMM', value: ['was freed'], run: (h) => call(h.deadIc, n, new Int32Array(1), [1], [0], [h.mpi.INT], new Int32Array(1), [1], [0], [h.mpi.INT]) };
 for (const n of ['bcast', 'ibcast']) BAD_CALLS[`inter.${n}`] = freedInter(n, f64(1), 0);
 for (const n of ['reduce', 'ireduce']) BAD_CALLS[`inter.${n}`] = freedInter(n, f64(1), f64(1), SUM, 0);
 for (const n of ['allreduce', 'iallreduce', 'reduceScatterBlock', 'ireduceScatterBlock']) BAD_CALLS[`inter.${n}`] = freedInter(n, f64(1), f64(1), SUM);

@@ -246,9 +246,10 @@ export class Comm extends TopoComm<Comm> {
    * communicator), 'congruent' (the same ranks in the same order), 'similar' (the same ranks in
    * another order) or 'unequal'.
    */
-  compare(other: Comm): 'ident' | 'congruent' | 'similar' | 'unequal' {
+  compare(other: Comm | InterComm): 'ident' | 'congruent' | 'similar' | 'unequal' {
     this.live('compare');
-    if (!(other instanceof Comm)) throw new MpiError('MPI_ERR_COMM', `compare: expected a communicator, got ${describe(other)}`);
+    if (!(other instanceof CommBase)) throw new MpiError('MPI_ERR_COMM', `compare: expected a communicator, got ${describe(other)}`);
+    if (!(other instanceof Comm)) return 'unequal'; // an intercommunicator
     if (other.shape.ctx === this.shape.ctx) return 'ident';
     const g = this.group.compare(other.group);
     return g === 'ident' ? 'congruent' : g;

@@ -4,7 +4,7 @@ import * as inter from './coll/inter.ts';
 import { InterBase, type CommMaker, type InterGroup } from './intercomm-base.ts';
 
 export type { CommMaker } from './intercomm-base.ts';
-import { type CommShape, type RankState } from './comm-base.ts';
+import { CommBase, type CommShape, type RankState } from './comm-base.ts';
 import type { Comm } from './comm.ts';
 import { describe, IN_PLACE } from './constants.ts';
 import type { Datatype } from './datatype.ts';
@@ -65,12 +65,43 @@ export class InterComm extends InterBase {
    * (an ibarrier over both groups); the copy may be used once the request has completed.
    */
   idup(): { comm: InterComm; request: Request } {
+    this.live('idup');
     const key = this.childKey('dup');
     this.agree({ call: 'idup' });
     const [lo, hi] = this.low ? [this.local, this.remote] : [this.remote, this.local];
     const comm = this.inherit(InterComm.make(this.world, this.proc, this.state, key, lo.members, hi.members, this.makeComm));
     return { comm, request: this.ibarrier() };
   }
+
+  /**
+   * Compares with another communicator (MPI_Comm_compare): 'ident' for the same intercommunicator,
+   * 'congruent' when both groups have the same members in the same order, 'similar' when they
+   * have the same members, else 'unequal' (always for an intracommunicator).
+   */
+  compare(other: Comm | InterComm): 'ident' | 'congruent' | 'similar' | 'unequal' {
+    this.live('compare');
+    if (!(other instanceof CommBase)) throw new MpiError('MPI_ERR_COMM', `compare: expected a communicator, got ${describe(other)}`);
+    if (!(other instanceof InterComm)) return 'unequal';
+    if (other.shape.ctx === this.shape.ctx) return 'ident';
+    const l = this.group.compare(other.group);
+    const r = this.remoteGroup.compare(other.remoteGroup);
+    if (l === 'ident' && r === 'ident') return 'congruent';
+    return l !== 'unequal' && r !== 'unequal' ? 'similar' : 'unequal';
+  }
+
+  /** Names the intercommunicator (MPI_Comm_set_name; local). */
+  setName(name: string): void {
+    this.live('setName');
+    if (typeof name !== 'string') throw new MpiError('MPI_ERR_ARG', `setName: name must be a string, got ${describe(name)}`);
+    this.name = name;
+  }
+
+  /** The intercommunicator's name (MPI_Comm_get_name): what setName gave, '' if none. */
+  getName(): string {
+    this.live('getName');
+    return this.name;
+  }
+  private name = '';
 
   /** Frees the intercommunicator (MPI_Comm_free; collective): any later call on it fails with MPI_ERR_COMM. */
   async free(): Promise<void> {
@@ -201,12 +232,14 @@ export class InterComm extends InterBase {
    * and unpacked at the library's packing cost.
    */
   async alltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[]): Promise<void> {
+    this.live('alltoallw');
     noInPlace('alltoallw', sendBuf);
     return typed.alltoallw(this.byteExchange('alltoallw'), this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes]) as Promise<void>;
   }
 
   /** Nonblocking alltoallw (MPI_Ialltoallw). */
   ialltoallw(sendBuf: ArrayBufferView, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, sendTypes: readonly Datatype[], recvBuf: ArrayBufferView, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>, recvTypes: readonly Datatype[]): Request {
+    this.live('ialltoallw');
     noInPlace('ialltoallw', sendBuf);
     return typed.alltoallw(this.byteExchange('ialltoallw'), this.packer, [sendBuf, sendCounts, sendDispls, sendTypes, recvBuf, recvCounts, recvDispls, recvTypes], 'nonblocking', 'ialltoallw') as Request;
   }
@@ -314,7 +347,7 @@ const INTRA_ONLY = [
 ] as const;
 
 /** Calls MPI allows on intercommunicators that phit does not implement there: MPI_ERR_COMM too, saying so. */
-const NOT_ON_INTER = ['split', 'splitType', 'create', 'compare', 'setName', 'getName', 'topoTest'] as const;
+const NOT_ON_INTER = ['split', 'splitType', 'create', 'topoTest'] as const;
 
 /** MPI_ERR_ARG for IN_PLACE, which MPI does not allow on an intercommunicator's alltoallw. */
 function noInPlace(call: string, sendBuf: unknown): void {
