@@ -9,7 +9,9 @@ import { assertDeadlockFree } from './deadlock.ts';
 import { checkConnected, downAt, faultTimes, hasFaults, parseFaults, type FaultText } from './faults.ts';
 import type { FaultStep, NetworkFaults } from './network-params.ts';
 import { FaultRouting } from './routing/fault-routing.ts';
+import { KautzFaultRoutes } from './routing/kautz-fault-routes.ts';
 import type { BoundRoute } from './routing/routing.ts';
+import type { KautzGraph } from './topology/kautz.ts';
 import type { PortGraph } from './topology/port-graph.ts';
 
 /** The fault parameters of a resolved machine. */
@@ -42,7 +44,9 @@ export function setupFaults(cfg: FaultConfig, g: PortGraph, route: BoundRoute, v
   if (!hasFaults(f)) return null;
   // escape VCs multiply a router's queues: with one queue per output they may not fit (queue-layout.ts)
   const escape = g.radix * (vcs + 2) * (voq ? g.radix : 1) < 0xffff;
-  const routing = new FaultRouting(g, route, vcs, escape);
+  // a Kautz digraph routes around failures by routes of its own, on the escape VCs as one more VC number
+  const own = g.topology === 'kautz' && escape ? new KautzFaultRoutes(g as KautzGraph, route, vcs) : null;
+  const routing = new FaultRouting(g, route, vcs, escape, own);
   const degraded: DegradedKind[] = [];
   const kindOf = (linkClass: number, share: number): number => {
     let k = degraded.findIndex((d) => d.linkClass === linkClass && d.share === share);
@@ -55,6 +59,7 @@ export function setupFaults(cfg: FaultConfig, g: PortGraph, route: BoundRoute, v
     const down = downAt(f, g, t);
     checkConnected(g, down, when(t));
     routing.setDown(down.ports, down.routers);
+    routing.checkRoutes(when(t));
     assertDeadlockFree(`${what} with the faults ${when(t)}`, g, routing.route, routing.vcs, { maxPairs: 2048, salts: 2, classVcs: vcs });
     // quiesce where a link that fails now was the last between its two routers
     let quiesce = false;

@@ -18,6 +18,9 @@
  *   carries nodes, first up toward the root, then down, never up again. The topology's channels
  *   only lead to escape channels and up*\/down* routes cannot form a cycle, so the channel
  *   dependency graph stays acyclic (deadlock.ts checks it for every fault set).
+ * - A topology's own routes: a Kautz digraph, whose links run one way only, leaves up*\/down*
+ *   detours without a way back; its source picks another route instead (kautz-fault-routes.ts),
+ *   which replaces the three schemes above there.
  * These detours are computed from the fault set alone: the network quiesces for faults.quiescePause
  * when a failure cuts the last link between two routers (network.ts), as Gemini and Aries do when
  * they compute new routes (assumed: the seeds give no pause).
@@ -36,6 +39,16 @@ const enum D {
   Up = 1,
   Down = 2,
   Checked = 3,
+}
+
+/** A topology's own routes around failed links, used instead of masking, route draws and detours (kautz-fault-routes.ts). */
+export interface OwnFaultRoutes {
+  /** Takes a fault set: per global port, 1 = down. */
+  setDown(ports: Uint8Array): void;
+  /** Throws a RangeError naming a pair of routers with no route under fault set `when`. */
+  checkRoutes(when: string): void;
+  /** Routes packet p; returns 0 on the topology's own route, 1 when its source took another route, 2 when it changed route mid-way. */
+  route(router: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView): number;
 }
 
 /** Up*\/down* distances to one destination router: in down phase only, and from the up phase. */
@@ -69,12 +82,14 @@ export class FaultRouting implements LoadView {
   /**
    * @param escape whether detours may use escape VCs above the topology's (false where more VCs
    * would not fit the router's queues: then a fault set that needs a detour is refused)
+   * @param own the topology's own routes around failures, if it has them (they may use the escape VCs)
    */
   constructor(
     private readonly g: PortGraph,
     private readonly inner: BoundRoute,
     private readonly innerVcs: number,
     private readonly escape = true,
+    private readonly own: OwnFaultRoutes | null = null,
   ) {
     this.vcs = escape ? innerVcs + 2 : innerVcs;
     this.ports = new Uint8Array(g.routers * g.radix);
@@ -101,6 +116,7 @@ export class FaultRouting implements LoadView {
     this.routers = routers.slice();
     this.active = ports.includes(1) || routers.includes(1);
     this.tables.clear();
+    this.own?.setDown(this.ports);
     // spanning tree: breadth-first from the lowest surviving router with nodes
     this.level.fill(-1);
     let root = -1;
@@ -120,6 +136,11 @@ export class FaultRouting implements LoadView {
     }
   }
 
+  /** Throws a RangeError naming a pair of routers the topology's own routes cannot join under the current fault set (`when` names it). */
+  checkRoutes(when: string): void {
+    this.own?.checkRoutes(when);
+  }
+
   /** The masked load view: a group with no link up reads as fully loaded. */
   groupLoad(first: number, count: number): number {
     for (let c = first; c < first + count; c++) if (this.ports[c] === 0) return this.view.groupLoad(first, count);
@@ -136,6 +157,12 @@ export class FaultRouting implements LoadView {
   private routeOne(router: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView): void {
     if (!this.active) {
       this.inner(router, pk, p, out, load);
+      return;
+    }
+    if (this.own !== null) {
+      const k = this.own.route(router, pk, p, out, load);
+      if (k === 1) this.masked++;
+      else if (k === 2) this.detours++;
       return;
     }
     const g = this.g;
