@@ -9,8 +9,10 @@ import { assertDeadlockFree } from './deadlock.ts';
 import { checkConnected, downAt, faultTimes, hasFaults, parseFaults, type FaultText } from './faults.ts';
 import type { FaultStep, NetworkFaults } from './network-params.ts';
 import { FaultRouting } from './routing/fault-routing.ts';
+import { ClosFaultRoutes } from './routing/clos-fault-routes.ts';
 import { KautzFaultRoutes } from './routing/kautz-fault-routes.ts';
 import type { BoundRoute } from './routing/routing.ts';
+import type { ClosGraph } from './topology/clos.ts';
 import type { KautzGraph } from './topology/kautz.ts';
 import type { PortGraph } from './topology/port-graph.ts';
 
@@ -45,7 +47,8 @@ export function setupFaults(cfg: FaultConfig, g: PortGraph, route: BoundRoute, v
   // escape VCs multiply a router's queues: with one queue per output they may not fit (queue-layout.ts)
   const escape = g.radix * (vcs + 2) * (voq ? g.radix : 1) < 0xffff;
   // a Kautz digraph routes around failures by routes of its own, on the escape VCs as one more VC number
-  const own = g.topology === 'kautz' && escape ? new KautzFaultRoutes(g as KautzGraph, route, vcs) : null;
+  // and a BlackWidow's up choices leave out the routers whose way down has failed
+  const own = g.topology === 'kautz' && escape ? new KautzFaultRoutes(g as KautzGraph, route, vcs) : g.topology === 'clos' ? new ClosFaultRoutes(g as ClosGraph, route) : null;
   const routing = new FaultRouting(g, route, vcs, escape, own);
   const degraded: DegradedKind[] = [];
   const kindOf = (linkClass: number, share: number): number => {
