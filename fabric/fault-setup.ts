@@ -96,6 +96,7 @@ export function setupFaults(cfg: FaultConfig, g: PortGraph, route: BoundRoute, v
   routing.setDown(new Uint8Array(g.routers * g.radix), new Uint8Array(g.routers));
   routing.detours = 0;
   routing.masked = 0;
+  routing.detourHops.fill(0);
   // the flow level's routes: a routing of its own (its traces count no reroute) with the faults from the start
   const flows = newRouting(g, route, vcs, escape);
   const laneShare = new Float64Array(g.routers * g.radix).fill(1);

@@ -466,6 +466,15 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
     // the fabric's metrics count what flows carry over the same window as packets
     net.onMetricsReset = () => flows.net.resetCounters();
   }
+  if (faulty) {
+    // the detour hops per link class count over the metrics window
+    const before = net.onMetricsReset;
+    const fr = faulty.faults.routing;
+    net.onMetricsReset = () => {
+      before?.();
+      fr.markHops();
+    };
+  }
   const distances = new Map<number, Int32Array>();
   return {
     config,

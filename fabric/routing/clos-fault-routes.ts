@@ -117,6 +117,11 @@ export class ClosFaultRoutes {
     return 1;
   }
 
+  /** Never: routes stay the topology's up*\/down* routes, only their choices narrow. */
+  offRoute(): boolean {
+    return false;
+  }
+
   /**
    * Fills `cand` with the local ports of out's choice (its group's, if a single port was chosen
    * but fails) that lead to R1 `d`; true when out's own choice stands as it is.

@@ -49,6 +49,8 @@ export interface OwnFaultRoutes {
   checkRoutes(when: string): void;
   /** Routes packet p; returns 0 on the topology's own route, 1 when its source took another route, 2 when it changed route mid-way. */
   route(router: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView): number;
+  /** Whether packet p now travels a route of the scheme's own, off the topology's (its hops are detour hops). */
+  offRoute(pk: PacketPool, p: number): boolean;
 }
 
 /** Up*\/down* distances to one destination router: in down phase only, and from the up phase. */
@@ -66,6 +68,9 @@ export class FaultRouting implements LoadView {
   /** Packets that left the topology's routing for a detour, and routing decisions that avoided a down link of a group. */
   detours = 0;
   masked = 0;
+  /** Per link class, hops packets took off the topology's route (detours, another route from the source) since the start, and at the last markHops. */
+  readonly detourHops: Float64Array;
+  private hopsBase: Float64Array;
   private ports: Uint8Array;
   private routers: Uint8Array;
   private active = false;
@@ -92,11 +97,23 @@ export class FaultRouting implements LoadView {
     private readonly own: OwnFaultRoutes | null = null,
   ) {
     this.vcs = escape ? innerVcs + 2 : innerVcs;
+    this.detourHops = new Float64Array(g.classNames.length);
+    this.hopsBase = new Float64Array(g.classNames.length);
     this.ports = new Uint8Array(g.routers * g.radix);
     this.routers = new Uint8Array(g.routers);
     this.level = new Int32Array(g.routers);
     this.route = (router, pk, p, out, load) => this.routeOne(router, pk, p, out, load);
     this.probeId = this.probe.alloc();
+  }
+
+  /** Counts detour hops afresh from now (a measurement window). */
+  markHops(): void {
+    this.hopsBase = this.detourHops.slice();
+  }
+
+  /** Per link class, the detour hops since the last markHops (or the start). */
+  detourHopsSince(): Float64Array {
+    return this.detourHops.map((h, c) => h - this.hopsBase[c]!);
   }
 
   /** Whether any link or router is down. */
@@ -163,6 +180,7 @@ export class FaultRouting implements LoadView {
       const k = this.own.route(router, pk, p, out, load);
       if (k === 1) this.masked++;
       else if (k === 2) this.detours++;
+      if (this.own.offRoute(pk, p)) this.countHop(router, out.port);
       return;
     }
     const g = this.g;
@@ -186,6 +204,13 @@ export class FaultRouting implements LoadView {
       pk.rDetour[p] = D.Up;
     }
     this.detour(router, pk, p, out);
+    this.countHop(router, out.port);
+  }
+
+  /** Counts a detour hop on the link of local port `port` of `router` (none for a node port). */
+  private countHop(router: number, port: number): void {
+    const c = this.g.portClass[router * this.g.radix + port]!;
+    if (c !== PORT_NODE) this.detourHops[c]!++;
   }
 
   /** Of the `up` links still up in group [base, base + count): the least loaded, or for ordered traffic one by hash. */

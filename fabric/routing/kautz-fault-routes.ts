@@ -129,6 +129,11 @@ export class KautzFaultRoutes {
     return KautzReroute.MidRoute;
   }
 
+  /** Whether packet p travels a route of this scheme's, off the topology's. */
+  offRoute(pk: PacketPool, p: number): boolean {
+    return pk.rDetour[p] === KAUTZ_REROUTED;
+  }
+
   /** VC number of packet p on the link it arrived by: -1 on the escape VC. */
   private levelOf(pk: PacketPool, p: number): number {
     const vc = pk.vc[p]!;
