@@ -7,7 +7,7 @@
  * [9]), and the SC5832 was "reconfigured around the failed link" by software (§6.3). So the source,
  * which builds every route (§4.1), picks another shift sequence: where the route its routing
  * gives crosses a failed link, the packet takes the shortest route that avoids every failed link
- * (one that shifts in another letter first: k + 1 or k + 2 hops for a few failures), fixed for
+ * (one that shifts in another letter first: k + 1 or k + 2 hops for one failed link), fixed for
  * the pair and the fault set, so a pair's packets stay in order.
  *
  * VCs: the same rule as kautz-routing.ts (§4.2): the VC number drops by one at a peak, a router
