@@ -69,11 +69,13 @@ export function formatFabricMetrics(f: FabricMetrics, routing: string): string[]
   if (f.faults) {
     const x = f.faults;
     lines.push(`faults: ${x.detours} packets detoured around failed links or routers, ${x.masked} routing choices masked a failed link, ${x.quiesces} network pauses to compute new routes (${x.quiesceUs} us)`);
+    const off = x.byClass.filter((c) => c.detourHops > 0);
+    lines.push(`detour hops per link class (hops off the topology's route): ${off.map((c) => `${c.name} ${c.detourHops}`).join(', ') || 'none'}`);
   }
   if (f.flows !== null) lines.push(`flows: ${f.flows.transfers} block transfers carried as flows (${f.flows.bytes} bytes, in the link utilisation above), rates solved ${f.flows.solves} times`);
   if (f.linkErrors) {
     const perHop = f.linkErrors.some((c) => c.controlErrors > 0);
-    lines.push('link errors (retransmissions: packets the receiving CRC rejected; replay: time their replays held the links, summed, and its share of the links\' time):');
+    lines.push('link errors (retransmissions: packets the receiving CRC rejected; replay: time their replays held the links, summed, and its share of the links\' time; replay ns/packet: that time per packet that crossed the class, the latency replays added):');
     lines.push(
       formatTable(
         f.linkErrors.map((c) => ({
@@ -84,6 +86,7 @@ export function formatFabricMetrics(f: FabricMetrics, routing: string): string[]
           'per 1e6': c.packets > 0 ? Number(((1e6 * c.retransmissions) / c.packets).toFixed(1)) : 0,
           replayUs: Number((c.replayPs / 1e6).toFixed(3)),
           'replay%': pct(c.replayShare),
+          'replay ns/packet': c.replayNsPerPacket,
           ...(perHop ? { controlErrors: c.controlErrors } : {}),
         })),
       ),

@@ -247,6 +247,27 @@ function histogramOrNote(title: string, h: Histogram, xLabel: string): ReportIte
   return { kind: 'histogram', title, histogram: h, xLabel };
 }
 
+/** Link errors and failures per link class: retransmissions, replay time, the latency replays added per packet, detour hops; none when the run had neither. */
+function faultSection(f: RunMetrics['fabric']): ReportSection[] {
+  if (!f.linkErrors && !f.faults) return [];
+  const names = (f.linkErrors ?? []).map((c) => c.name);
+  for (const c of f.faults?.byClass ?? []) if (!names.includes(c.name)) names.push(c.name);
+  const rows = names.map((name) => {
+    const e = f.linkErrors?.find((c) => c.name === name);
+    const d = f.faults?.byClass.find((c) => c.name === name);
+    return {
+      class: name,
+      ...(f.linkErrors ? { retransmissions: e?.retransmissions ?? 0, 'replay us': round((e?.replayPs ?? 0) / 1e6), 'replay ns per packet': e?.replayNsPerPacket ?? 0 } : {}),
+      ...(f.faults ? { 'detour hops': d?.detourHops ?? 0 } : {}),
+    };
+  });
+  const x = f.faults;
+  const text = x
+    ? `${x.detours} packets detoured around failed links or routers, ${x.masked} routing choices masked a failed link, ${x.quiesces} network pauses to compute new routes (${x.quiesceUs} us).`
+    : 'Link errors and their replays.';
+  return [{ title: 'Faults and link errors', text, items: [{ kind: 'table', title: 'Per link class: added latency from replays and detours', rows }] }];
+}
+
 function fabricSections(m: RunMetrics): ReportSection[] {
   const f = m.fabric;
   const { maps, note } = utilisationMaps(f.routers);
@@ -258,7 +279,9 @@ function fabricSections(m: RunMetrics): ReportSection[] {
   const routing: ReportItem[] = f.routing
     ? [{ kind: 'figures', figures: [{ label: 'minimal packets', value: f.routing.minimal }, { label: 'non-minimal packets', value: f.routing.nonMinimal }, { label: 'non-minimal share', value: `${pct(f.routing.nonMinimal / Math.max(1, f.routing.minimal + f.routing.nonMinimal))} %` }] }]
     : [];
+  const faults = faultSection(f);
   return [
+    ...faults,
     {
       title: 'Link utilisation',
       text: `Mean utilisation of each router's outgoing router-to-router links over ${round(f.durationPs / 1e6)} us, laid out by the ${f.routers.topology} topology.${note ? ' ' + note : ''}`,

@@ -9,7 +9,11 @@ import { assertDeadlockFree } from './deadlock.ts';
 import { checkConnected, downAt, faultTimes, hasFaults, parseFaults, type FaultText } from './faults.ts';
 import type { FaultStep, NetworkFaults } from './network-params.ts';
 import { FaultRouting } from './routing/fault-routing.ts';
+import { ClosFaultRoutes } from './routing/clos-fault-routes.ts';
+import { KautzFaultRoutes } from './routing/kautz-fault-routes.ts';
 import type { BoundRoute } from './routing/routing.ts';
+import type { ClosGraph } from './topology/clos.ts';
+import type { KautzGraph } from './topology/kautz.ts';
 import type { PortGraph } from './topology/port-graph.ts';
 
 /** The fault parameters of a resolved machine. */
@@ -25,6 +29,10 @@ export interface FaultSetup {
   readonly vcs: number;
   readonly classVcs: number;
   readonly faults: NetworkFaults;
+  /** The routing flows take (--fidelity flow): around the faults from the start; the network hands it each later fault set. */
+  readonly flowRouting: FaultRouting;
+  /** Per router output port the share of its lanes left from the start (1: all), for the flows' link capacities. */
+  readonly flowLaneShare: Float64Array;
 }
 
 /** The text of a fault list's time, for messages: "from the start" or "at 5 us". */
@@ -42,7 +50,7 @@ export function setupFaults(cfg: FaultConfig, g: PortGraph, route: BoundRoute, v
   if (!hasFaults(f)) return null;
   // escape VCs multiply a router's queues: with one queue per output they may not fit (queue-layout.ts)
   const escape = g.radix * (vcs + 2) * (voq ? g.radix : 1) < 0xffff;
-  const routing = new FaultRouting(g, route, vcs, escape);
+  const routing = newRouting(g, route, vcs, escape);
   const degraded: DegradedKind[] = [];
   const kindOf = (linkClass: number, share: number): number => {
     let k = degraded.findIndex((d) => d.linkClass === linkClass && d.share === share);
@@ -55,6 +63,7 @@ export function setupFaults(cfg: FaultConfig, g: PortGraph, route: BoundRoute, v
     const down = downAt(f, g, t);
     checkConnected(g, down, when(t));
     routing.setDown(down.ports, down.routers);
+    routing.checkRoutes(when(t));
     assertDeadlockFree(`${what} with the faults ${when(t)}`, g, routing.route, routing.vcs, { maxPairs: 2048, salts: 2, classVcs: vcs });
     // quiesce where a link that fails now was the last between its two routers
     let quiesce = false;
@@ -87,5 +96,27 @@ export function setupFaults(cfg: FaultConfig, g: PortGraph, route: BoundRoute, v
   routing.setDown(new Uint8Array(g.routers * g.radix), new Uint8Array(g.routers));
   routing.detours = 0;
   routing.masked = 0;
-  return { route: routing.route, vcs: routing.vcs, classVcs: vcs, faults: { routing, degraded, steps, quiescePausePs: cfg.quiescePausePs } };
+  routing.detourHops.fill(0);
+  // the flow level's routes: a routing of its own (its traces count no reroute) with the faults from the start
+  const flows = newRouting(g, route, vcs, escape);
+  const laneShare = new Float64Array(g.routers * g.radix).fill(1);
+  const first = steps[0]!;
+  if (first.atPs === 0) {
+    flows.setDown(first.ports, first.routers);
+    first.laneChannels.forEach((c, k) => {
+      laneShare[c] = degraded[first.laneKinds[k]!]!.share;
+    });
+  }
+  return { route: routing.route, vcs: routing.vcs, classVcs: vcs, faults: { routing, degraded, steps, quiescePausePs: cfg.quiescePausePs }, flowRouting: flows, flowLaneShare: laneShare };
+}
+
+/**
+ * The fault routing of graph g around the topology's routing `route` (`vcs` VCs; `escape`: room
+ * for escape VCs): a Kautz digraph routes around failures by routes of its own, on the escape VCs
+ * as one more VC number, and a BlackWidow's up choices leave out the routers whose way down has
+ * failed.
+ */
+function newRouting(g: PortGraph, route: BoundRoute, vcs: number, escape: boolean): FaultRouting {
+  const own = g.topology === 'kautz' && escape ? new KautzFaultRoutes(g as KautzGraph, route, vcs) : g.topology === 'clos' ? new ClosFaultRoutes(g as ClosGraph, route) : null;
+  return new FaultRouting(g, route, vcs, escape, own);
 }

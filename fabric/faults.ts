@@ -174,30 +174,55 @@ export function downAt(f: FabricFaults, g: PortGraph, atPs: number): { readonly 
 
 /**
  * Throws a RangeError naming the nodes that fault set `down` (downAt) cuts off: nodes on a failed
- * router, or whose router no longer reaches the others that carry nodes. `when` says which set.
+ * router, or whose router no longer reaches the others that carry nodes (on a digraph, Kautz's,
+ * or can no longer be reached from them). `when` says which set.
  */
 export function checkConnected(g: PortGraph, down: { readonly ports: Uint8Array; readonly routers: Uint8Array }, when: string): void {
-  const reach = new Uint8Array(g.routers);
   let start = -1;
   for (let n = 0; n < g.nodes && start < 0; n++) if (!down.routers[g.nodeRouter[n]!]) start = g.nodeRouter[n]!;
-  if (start >= 0) {
-    const queue = [start];
-    reach[start] = 1;
-    for (let i = 0; i < queue.length; i++) {
-      const r = queue[i]!;
-      for (let p = 0; p < g.radix; p++) {
-        const gp = r * g.radix + p;
-        const s = g.peerRouter[gp]!;
-        if (s < 0 || down.ports[gp] || reach[s]) continue;
-        reach[s] = 1;
-        queue.push(s);
-      }
-    }
-  }
+  const reach = reachable(g, down.ports, start, false);
+  // on a digraph a router reached from the start may still have no way back to it
+  const back = g.directed === true ? reachable(g, down.ports, start, true) : reach;
   const cut: number[] = [];
-  for (let n = 0; n < g.nodes; n++) if (!reach[g.nodeRouter[n]!]) cut.push(n);
+  for (let n = 0; n < g.nodes; n++) if (!reach[g.nodeRouter[n]!] || !back[g.nodeRouter[n]!]) cut.push(n);
   if (cut.length === 0) return;
   const shown = cut.slice(0, 12).map((n) => `${n} (router ${g.nodeRouter[n]})`);
   const more = cut.length > 12 ? ` and ${cut.length - 12} more` : '';
   throw new RangeError(`faults (${when}) disconnect ${cut.length} node${cut.length === 1 ? '' : 's'}: ${shown.join(', ')}${more}; the fabric cannot route to them`);
+}
+
+/** Per router 1 where it is reached from router `start` (or, `backward`, reaches it) over links not down. */
+function reachable(g: PortGraph, ports: Uint8Array, start: number, backward: boolean): Uint8Array {
+  const reach = new Uint8Array(g.routers);
+  if (start < 0) return reach;
+  // backward: the links reversed, as lists of the routers that feed each router
+  let feeds: number[][] = [];
+  if (backward) {
+    feeds = Array.from({ length: g.routers }, () => []);
+    for (let gp = 0; gp < ports.length; gp++) {
+      const s = g.peerRouter[gp]!;
+      if (s >= 0 && !ports[gp]) feeds[s]!.push(Math.floor(gp / g.radix));
+    }
+  }
+  const queue = [start];
+  reach[start] = 1;
+  for (let i = 0; i < queue.length; i++) {
+    const r = queue[i]!;
+    if (backward) {
+      for (const s of feeds[r]!) {
+        if (reach[s]) continue;
+        reach[s] = 1;
+        queue.push(s);
+      }
+      continue;
+    }
+    for (let p = 0; p < g.radix; p++) {
+      const gp = r * g.radix + p;
+      const s = g.peerRouter[gp]!;
+      if (s < 0 || ports[gp] || reach[s]) continue;
+      reach[s] = 1;
+      queue.push(s);
+    }
+  }
+  return reach;
 }

@@ -452,15 +452,34 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   }
   let flowNet: FlowNetwork | null = null;
   if (config.fabric.fidelity === 'flow') {
-    // large block transfers become flows over the same routes (the flow level)
-    const flows = new BteFlows(new FlowNetwork({ engine, graph, route, params: flowParams({ ...net.params, vcs },  putRequestPhits(config.nic.format, config.nic.format.maxPayloadBytes)), format: config.nic.format, routeSamples: spreadRoute ? 32 : 4, sampleLoads: graph.topology === 'torus', ...(spreadRoute ? { spreadRoute } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
+    // large block transfers become flows over the same routes (the flow level); with faults, around
+    // the faults from the start, without the non-minimal spread (it knows no failed link)
+    const flows = new BteFlows(new FlowNetwork({ engine, graph, route: faulty ? faulty.flowRouting.route : route, params: flowParams({ ...net.params, vcs: faulty ? faulty.vcs : vcs },  putRequestPhits(config.nic.format, config.nic.format.maxPayloadBytes)), format: config.nic.format, routeSamples: spreadRoute ? 32 : 4, sampleLoads: graph.topology === 'torus', ...(spreadRoute && !faulty ? { spreadRoute } : {}), ...(faulty ? { laneShare: faulty.flowLaneShare, splitGroups: true } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
     for (const nic of nics) {
       nic.flows = flows;
       nic.peers = nics;
     }
     flowNet = flows.net;
+    if (faulty) {
+      // a fault set taking effect during the run: new flows route around it, lanes lost re-solve theirs
+      const fr = faulty.flowRouting;
+      const fnet = flows.net;
+      net.onFault = (st) => {
+        fr.setDown(st.ports, st.routers);
+        fnet.faultsChanged(st.laneChannels, st.laneKinds.map((k) => faulty.faults.degraded[k]!.share));
+      };
+    }
     // the fabric's metrics count what flows carry over the same window as packets
     net.onMetricsReset = () => flows.net.resetCounters();
+  }
+  if (faulty) {
+    // the detour hops per link class count over the metrics window
+    const before = net.onMetricsReset;
+    const fr = faulty.faults.routing;
+    net.onMetricsReset = () => {
+      before?.();
+      fr.markHops();
+    };
   }
   const distances = new Map<number, Int32Array>();
   return {

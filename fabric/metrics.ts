@@ -41,6 +41,8 @@ export interface LinkErrorMetrics {
   /** Time replays held the class's links (ps, summed over the links), and its share of their time. */
   readonly replayPs: number;
   readonly replayShare: number;
+  /** Latency replays added per packet that crossed the class: replay time over packets (ns). */
+  readonly replayNsPerPacket: number;
   /** Per-hop retry: control packets corrupted (ignored, the next one carried the error). */
   readonly controlErrors: number;
 }
@@ -101,6 +103,8 @@ export interface FaultMetrics {
   /** Pauses of the whole network to compute new routes, and their total (us). */
   readonly quiesces: number;
   readonly quiesceUs: number;
+  /** Per link class with links: hops packets took on it off their topology's route (up*\/down* detours, another route from the source). */
+  readonly byClass: readonly { readonly name: string; readonly links: number; readonly detourHops: number }[];
 }
 
 const round6 = (x: number): number => Number(x.toFixed(6));
@@ -149,7 +153,7 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
     routing: canRouteNonMinimally(machine.config.topology) ? { minimal: c.packets - c.nonMinimal, nonMinimal: c.nonMinimal } : null,
     flows: machine.flows ? machine.flows.counters() : null,
     ...(c.retry !== null ? { linkErrors: linkErrors(g, c, machine.net.params.links, durationPs) } : {}),
-    ...(c.faults !== null ? { faults: { detours: c.faults.detours, masked: c.faults.masked, quiesces: c.faults.quiesces, quiesceUs: round6(c.faults.quiescePs / 1e6) } } : {}),
+    ...(c.faults !== null ? { faults: { detours: c.faults.detours, masked: c.faults.masked, quiesces: c.faults.quiesces, quiesceUs: round6(c.faults.quiescePs / 1e6), byClass: detourHops(machine) } } : {}),
     ...(machine.faults.any ? { nodeFaults: nodeFaultMetrics(machine) } : {}),
   };
 }
@@ -196,6 +200,17 @@ function linkClasses(g: PortGraph, c: NetworkCounters, durationPs: number): Link
   return out;
 }
 
+/** Detour hops per link class with links, over the metrics window (FaultRouting.detourHopsSince). */
+function detourHops(machine: Machine): FaultMetrics['byClass'] {
+  const g = machine.graph;
+  const hops = machine.net.params.faults?.routing.detourHopsSince() ?? new Float64Array(g.classNames.length);
+  const count = new Float64Array(g.classNames.length);
+  for (let gp = 0; gp < g.routers * g.radix; gp++) if (isLink(g, gp)) count[g.portClass[gp]!]!++;
+  const out: { name: string; links: number; detourHops: number }[] = [];
+  for (let cls = 0; cls < count.length; cls++) if (count[cls]! > 0) out.push({ name: g.classNames[cls]!, links: count[cls]!, detourHops: hops[cls]! });
+  return out;
+}
+
 /** Retransmissions and replay time of every class with links (c.retry set). */
 function linkErrors(g: PortGraph, c: NetworkCounters, links: readonly LinkParams[], durationPs: number): LinkErrorMetrics[] {
   const r = c.retry!;
@@ -213,6 +228,7 @@ function linkErrors(g: PortGraph, c: NetworkCounters, links: readonly LinkParams
       retransmissions: r.retransmissions[cls]!,
       replayPs: r.replayPs[cls]!,
       replayShare: round6(r.replayPs[cls]! / (n * durationPs)),
+      replayNsPerPacket: r.packets[cls]! > 0 ? round6(r.replayPs[cls]! / r.packets[cls]! / 1000) : 0,
       controlErrors: r.controlErrors[cls]!,
     });
   }

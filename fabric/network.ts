@@ -1,5 +1,5 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
-import type { AgeArbitration, NetworkAccess, NetworkParams } from './network-params.ts';
+import type { AgeArbitration, FaultStep, NetworkAccess, NetworkParams } from './network-params.ts';
 import type { PacketPool } from './packet.ts';
 import { modU32, type BoundRoute, type LoadView, type NextPort } from './routing/routing.ts';
 import type { PortGraph } from './topology/port-graph.ts';
@@ -70,6 +70,9 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     }
   }
 
+  /** Told when a fault set takes effect (the flow level routes and sizes its flows by it). */
+  onFault: ((step: FaultStep) => void) | null = null;
+
   /**
    * Fault set `i` takes effect now: the routing masks its links and routers from now on, links
    * with lanes lost serialize over the lanes left, and where a failure cuts the last link between
@@ -85,6 +88,7 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     st.laneChannels.forEach((c, k) => {
       this.chanKind[c] = kind0 + st.laneKinds[k]!;
     });
+    if (this.onFault !== null) this.onFault(st);
     if (!st.quiesce) return;
     const now = this.engine.now;
     const until = now + f.quiescePausePs;

@@ -5,7 +5,7 @@ import { PacketPool } from '../packet.ts';
 import type { BoundRoute } from '../routing/routing.ts';
 import type { PortGraph } from '../topology/port-graph.ts';
 import { CompletionHeap } from './completion-heap.ts';
-import { channelTiming, sampleRoutes, type FlowRoute } from './flow-route.ts';
+import { sampleRoutes, type FlowRoute } from './flow-route.ts';
 import { FlowResources, grow } from './flow-resources.ts';
 import { maxMinRates, MaxMinScratch, type MaxMinProblem } from './max-min.ts';
 import type { FlowCounters, FlowNetworkConfig, FlowSpec, RouteUse } from './flow-spec.ts';
@@ -45,6 +45,7 @@ export class FlowNetwork implements EventHandler {
   private readonly samples: number;
   private readonly spreadRoute: BoundRoute | undefined;
   private readonly sampleLoads: boolean;
+  private readonly splitGroups: boolean;
   private readonly scratchPkts = new PacketPool(8, 1);
   private readonly routeCache = new Map<string, RouteUse>();
   /** The resources flows share. */
@@ -111,7 +112,8 @@ export class FlowNetwork implements EventHandler {
     this.samples = samples;
     this.spreadRoute = cfg.spreadRoute;
     this.sampleLoads = cfg.sampleLoads ?? false;
-    this.res = new FlowResources(cfg.graph, cfg.params);
+    this.splitGroups = cfg.splitGroups ?? false;
+    this.res = new FlowResources(cfg.graph, cfg.params, cfg.laneShare);
     this.id = cfg.engine.register(this);
   }
 
@@ -194,6 +196,21 @@ export class FlowNetwork implements EventHandler {
   private cBytes = 0;
   /** `nSolves` when the counters were last reset. */
   private solvesBase = 0;
+
+  /**
+   * The faults changed now (a failure during the run; the routing the flows were built with has
+   * taken the new fault set): flows that start from now on trace their routes afresh, and the
+   * link groups of `channels` count at their lanes' `shares` from now on, their flows re-solved.
+   * Flows under way keep their routes.
+   */
+  faultsChanged(channels: readonly number[], shares: readonly number[]): void {
+    this.routeCache.clear();
+    channels.forEach((c, k) => {
+      const r = this.res.setShare(c, shares[k]!, this.engine.now);
+      if (r >= 0) this.dirtyRes.push(r);
+    });
+    if (this.dirtyRes.length > 0) this.scheduleSolve();
+  }
 
   /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
   routesOf(src: number, dst: number, vcClass: number, ordered = false, path?: number): readonly FlowRoute[] {
@@ -281,7 +298,7 @@ export class FlowNetwork implements EventHandler {
           w.push(weight);
         }
       };
-      for (let k = 0; k < path.resource.length; k++) use(path.resource[k]!, (phits + packets * path.overhead[k]!) / perBytes);
+      for (let k = 0; k < path.resource.length; k++) use(path.resource[k]!, (path.part[k]! * (phits + packets * path.overhead[k]!)) / perBytes);
       this.useExtra(spec, use, packets, perBytes);
       if (cap >= 0) use(cap, 1);
       const f = this.addFlow(res, w, Infinity, Infinity, lead < 0 ? spec.onDone : null, lead);
@@ -644,26 +661,16 @@ export class FlowNetwork implements EventHandler {
     if (hit) return hit;
     const opts = { graph: this.graph, route: this.routeFn, params: this.params, src, dst, vcClass, ordered, pkts: this.scratchPkts };
     const sampled = sampleRoutes(path !== undefined ? { ...opts, path } : opts, this.samples, this.spreadRoute, this.sampleLoads);
-    const hops = sampled.hops;
-    const paths: { resource: Int32Array; overhead: Float64Array }[] = [];
+    const paths: { resource: Int32Array; part: Float64Array; overhead: Float64Array }[] = [];
     const seen = new Set<string>();
     for (const rt of sampled.routes) {
       const id = rt.hops.map((h) => `${h.channel}x${h.count}`).join(' ');
       if (seen.has(id)) continue;
       seen.add(id);
-      paths.push({
-        resource: Int32Array.from(rt.hops, (h) => this.res.group(h.channel, h.count, this.engine.now)),
-        overhead: Float64Array.from(rt.hops, (h) => channelTiming(this.graph, this.params, h.channel).overheadPhits),
-      });
+      const e = this.res.entries(rt.hops.map((h) => ({ ...h, share: 1 })), this.splitGroups, this.engine.now);
+      paths.push({ resource: e.resource, part: e.share, overhead: e.overhead });
     }
-    const use: RouteUse = {
-      paths,
-      routes: sampled.routes,
-      resource: Int32Array.from(hops, (h) => this.res.group(h.channel, h.count, this.engine.now)),
-      share: Float64Array.from(hops, (h) => h.share),
-      overhead: Float64Array.from(hops, (h) => channelTiming(this.graph, this.params, h.channel).overheadPhits),
-      latencyPs: sampled.latencyPs,
-    };
+    const use: RouteUse = { paths, routes: sampled.routes, ...this.res.entries(sampled.hops, this.splitGroups, this.engine.now), latencyPs: sampled.latencyPs };
     this.routeCache.set(key, use);
     return use;
   }

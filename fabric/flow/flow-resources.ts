@@ -1,5 +1,5 @@
 import type { PortGraph } from '../topology/port-graph.ts';
-import { channelTiming, type ChannelTimingParams } from './flow-route.ts';
+import { channelTiming, type ChannelTimingParams, type SampledHop } from './flow-route.ts';
 
 /**
  * The resources flows share, as typed arrays indexed by resource id: link groups (made on first
@@ -30,9 +30,14 @@ export class FlowResources {
   /** Per channel (Network numbering) the resource of the group holding it, or -1. */
   readonly chanRes: Int32Array;
 
+  /**
+   * @param laneShare per router output port the share of its lanes that work (lost lanes: a
+   * link group's capacity counts each link at its share); absent: every lane
+   */
   constructor(
     private readonly graph: PortGraph,
     private readonly params: ChannelTimingParams,
+    private laneShare?: Float64Array,
   ) {
     this.chanRes = new Int32Array(graph.routers * graph.radix + graph.nodes).fill(-1);
   }
@@ -73,8 +78,60 @@ export class FlowResources {
       if (other !== -1) throw new Error(`channel group ${first}+${count} overlaps the group ${this.chan[other]}+${this.count[other]} another route used`);
       if (channelTiming(this.graph, this.params, c).phitPs !== phitPs) throw new Error(`channel group ${first}+${count} mixes link kinds`);
     }
-    const r = this.add(count / phitPs, nowPs, first, count);
+    let links = count;
+    const share = this.laneShare;
+    if (share !== undefined) {
+      links = 0;
+      for (let c = first; c < first + count; c++) links += c < share.length ? share[c]! : 1;
+    }
+    const r = this.add(links / phitPs, nowPs, first, count);
     for (let c = first; c < first + count; c++) this.chanRes[c] = r;
+    return r;
+  }
+
+  /**
+   * The resources of channel groups `hops` (made on first use), with each one's share and the
+   * link-layer phits it adds per packet; `split`: a group of several links as one resource per
+   * link, each with an even part of the group's share.
+   */
+  entries(hops: readonly SampledHop[], split: boolean, nowPs: number): { resource: Int32Array; share: Float64Array; overhead: Float64Array } {
+    const resource: number[] = [];
+    const share: number[] = [];
+    const overhead: number[] = [];
+    for (const h of hops) {
+      const oh = channelTiming(this.graph, this.params, h.channel).overheadPhits;
+      if (!split || h.count === 1) {
+        resource.push(this.group(h.channel, h.count, nowPs));
+        share.push(h.share);
+        overhead.push(oh);
+        continue;
+      }
+      for (let c = h.channel; c < h.channel + h.count; c++) {
+        resource.push(this.group(c, 1, nowPs));
+        share.push(h.share / h.count);
+        overhead.push(oh);
+      }
+    }
+    return { resource: Int32Array.from(resource), share: Float64Array.from(share), overhead: Float64Array.from(overhead) };
+  }
+
+  /**
+   * Channel `c` works at `share` of its lanes from `nowPs` on: the capacity of the link group
+   * holding it changes (what it carried so far stays); returns that group's resource, or -1 if no
+   * flow has used it yet.
+   */
+  setShare(c: number, share: number, nowPs: number): number {
+    const g = this.graph;
+    this.laneShare ??= new Float64Array(g.routers * g.radix).fill(1);
+    this.laneShare[c] = share;
+    const r = this.chanRes[c]!;
+    if (r < 0) return -1;
+    this.carried[r] = this.carriedAt(r, nowPs);
+    this.since[r] = nowPs;
+    const { phitPs } = channelTiming(g, this.params, this.chan[r]!);
+    let links = 0;
+    for (let x = this.chan[r]!; x < this.chan[r]! + this.count[r]!; x++) links += this.laneShare[x]!;
+    this.cap[r] = links / phitPs;
     return r;
   }
 

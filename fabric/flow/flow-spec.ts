@@ -26,6 +26,14 @@ export interface FlowNetworkConfig {
   readonly spreadRoute?: BoundRoute;
   /** Trace all samples but the first with made-up loads, so that adaptive choices (a torus ring's two ways) spread (see sampleRoutes). */
   readonly sampleLoads?: boolean;
+  /** Per router output port the share of its lanes that work (faults.lanes: (lanes - lost) / lanes); absent: all. */
+  readonly laneShare?: Float64Array;
+  /**
+   * A group of parallel links as one resource per link, each taking an even part of the group's
+   * load, instead of one resource for the group: with failures, routes that mask a failed link
+   * take single links of a group that other routes take whole.
+   */
+  readonly splitGroups?: boolean;
 }
 
 /** A flow's use of a resource: `weight` capacity units per payload byte per ps of its rate. */
@@ -80,8 +88,8 @@ export interface RouteUse {
   /** Link-layer phits the resource adds to every packet. */
   readonly overhead: Float64Array;
   readonly latencyPs: number;
-  /** The distinct routes among the samples, each as its resources and their overheads (multipath flows). */
-  readonly paths: readonly { readonly resource: Int32Array; readonly overhead: Float64Array }[];
+  /** The distinct routes among the samples, each as its resources, the part of the route's load each takes (1, or 1/count of a group split into its links), and their overheads (multipath flows). */
+  readonly paths: readonly { readonly resource: Int32Array; readonly part: Float64Array; readonly overhead: Float64Array }[];
 }
 
 /** What the flow level counted (see FlowNetwork.counters). */

@@ -18,6 +18,9 @@
  *   carries nodes, first up toward the root, then down, never up again. The topology's channels
  *   only lead to escape channels and up*\/down* routes cannot form a cycle, so the channel
  *   dependency graph stays acyclic (deadlock.ts checks it for every fault set).
+ * - A topology's own routes: a Kautz digraph, whose links run one way only, leaves up*\/down*
+ *   detours without a way back; its source picks another route instead (kautz-fault-routes.ts),
+ *   which replaces the three schemes above there.
  * These detours are computed from the fault set alone: the network quiesces for faults.quiescePause
  * when a failure cuts the last link between two routers (network.ts), as Gemini and Aries do when
  * they compute new routes (assumed: the seeds give no pause).
@@ -38,6 +41,18 @@ const enum D {
   Checked = 3,
 }
 
+/** A topology's own routes around failed links, used instead of masking, route draws and detours (kautz-fault-routes.ts). */
+export interface OwnFaultRoutes {
+  /** Takes a fault set: per global port, 1 = down. */
+  setDown(ports: Uint8Array): void;
+  /** Throws a RangeError naming a pair of routers with no route under fault set `when`. */
+  checkRoutes(when: string): void;
+  /** Routes packet p; returns 0 on the topology's own route, 1 when its source took another route, 2 when it changed route mid-way. */
+  route(router: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView): number;
+  /** Whether packet p now travels a route of the scheme's own, off the topology's (its hops are detour hops). */
+  offRoute(pk: PacketPool, p: number): boolean;
+}
+
 /** Up*\/down* distances to one destination router: in down phase only, and from the up phase. */
 interface DetourTable {
   readonly down: Int32Array;
@@ -53,6 +68,9 @@ export class FaultRouting implements LoadView {
   /** Packets that left the topology's routing for a detour, and routing decisions that avoided a down link of a group. */
   detours = 0;
   masked = 0;
+  /** Per link class, hops packets took off the topology's route (detours, another route from the source) since the start, and at the last markHops. */
+  readonly detourHops: Float64Array;
+  private hopsBase: Float64Array;
   private ports: Uint8Array;
   private routers: Uint8Array;
   private active = false;
@@ -69,19 +87,33 @@ export class FaultRouting implements LoadView {
   /**
    * @param escape whether detours may use escape VCs above the topology's (false where more VCs
    * would not fit the router's queues: then a fault set that needs a detour is refused)
+   * @param own the topology's own routes around failures, if it has them (they may use the escape VCs)
    */
   constructor(
     private readonly g: PortGraph,
     private readonly inner: BoundRoute,
     private readonly innerVcs: number,
     private readonly escape = true,
+    private readonly own: OwnFaultRoutes | null = null,
   ) {
     this.vcs = escape ? innerVcs + 2 : innerVcs;
+    this.detourHops = new Float64Array(g.classNames.length);
+    this.hopsBase = new Float64Array(g.classNames.length);
     this.ports = new Uint8Array(g.routers * g.radix);
     this.routers = new Uint8Array(g.routers);
     this.level = new Int32Array(g.routers);
     this.route = (router, pk, p, out, load) => this.routeOne(router, pk, p, out, load);
     this.probeId = this.probe.alloc();
+  }
+
+  /** Counts detour hops afresh from now (a measurement window). */
+  markHops(): void {
+    this.hopsBase = this.detourHops.slice();
+  }
+
+  /** Per link class, the detour hops since the last markHops (or the start). */
+  detourHopsSince(): Float64Array {
+    return this.detourHops.map((h, c) => h - this.hopsBase[c]!);
   }
 
   /** Whether any link or router is down. */
@@ -101,6 +133,7 @@ export class FaultRouting implements LoadView {
     this.routers = routers.slice();
     this.active = ports.includes(1) || routers.includes(1);
     this.tables.clear();
+    this.own?.setDown(this.ports);
     // spanning tree: breadth-first from the lowest surviving router with nodes
     this.level.fill(-1);
     let root = -1;
@@ -120,6 +153,11 @@ export class FaultRouting implements LoadView {
     }
   }
 
+  /** Throws a RangeError naming a pair of routers the topology's own routes cannot join under the current fault set (`when` names it). */
+  checkRoutes(when: string): void {
+    this.own?.checkRoutes(when);
+  }
+
   /** The masked load view: a group with no link up reads as fully loaded. */
   groupLoad(first: number, count: number): number {
     for (let c = first; c < first + count; c++) if (this.ports[c] === 0) return this.view.groupLoad(first, count);
@@ -136,6 +174,13 @@ export class FaultRouting implements LoadView {
   private routeOne(router: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView): void {
     if (!this.active) {
       this.inner(router, pk, p, out, load);
+      return;
+    }
+    if (this.own !== null) {
+      const k = this.own.route(router, pk, p, out, load);
+      if (k === 1) this.masked++;
+      else if (k === 2) this.detours++;
+      if (this.own.offRoute(pk, p)) this.countHop(router, out.port);
       return;
     }
     const g = this.g;
@@ -159,6 +204,13 @@ export class FaultRouting implements LoadView {
       pk.rDetour[p] = D.Up;
     }
     this.detour(router, pk, p, out);
+    this.countHop(router, out.port);
+  }
+
+  /** Counts a detour hop on the link of local port `port` of `router` (none for a node port). */
+  private countHop(router: number, port: number): void {
+    const c = this.g.portClass[router * this.g.radix + port]!;
+    if (c !== PORT_NODE) this.detourHops[c]!++;
   }
 
   /** Of the `up` links still up in group [base, base + count): the least loaded, or for ordered traffic one by hash. */

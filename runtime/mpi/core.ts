@@ -407,8 +407,8 @@ export class MpiWorld implements EventHandler {
       posted.req.canceller = null;
       // matched inside the call (which acts now, at the caller's own time): protocol work starts now
       this.deliver(me, a, posted, true);
-    } else if (this.failures.any && this.failures.errorFor(posted, me.proc.engine.now)) {
-      posted.req.fail(this.failures.errorFor(posted, me.proc.engine.now)!);
+    } else if (this.failures.any && this.failures.errorFor(posted, me.proc.engine.now, me.proc.rank, this.eps.length)) {
+      posted.req.fail(this.failures.errorFor(posted, me.proc.engine.now, me.proc.rank, this.eps.length)!);
     } else {
       me.posted.push(posted);
       posted.req.canceller = this.cancelPosted;

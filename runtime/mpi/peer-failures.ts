@@ -1,5 +1,5 @@
 import type { Endpoint } from './endpoint.ts';
-import type { Posted } from './message.ts';
+import { ANY_SOURCE, type Posted } from './message.ts';
 import { MpiError } from './request.ts';
 
 /** A dead rank as MPI learns of it: its node, when it died, and when the NIC timeout told the others. */
@@ -33,11 +33,30 @@ export class PeerFailures {
     return this.dead.size > 0;
   }
 
-  /** The error of a receive from `source` at time `nowPs`, or null when `source` is not known dead then. */
-  errorFor(p: Posted, nowPs: number): MpiError | null {
+  /**
+   * The error of a receive from `source` at time `nowPs`, or null when `source` is not known dead
+   * then. An ANY_SOURCE receive of rank `self` (world rank) fails when every other member of its
+   * communicator (`worldSize` ranks in the world) is known dead: only a dead rank could satisfy it.
+   */
+  errorFor(p: Posted, nowPs: number, self = -1, worldSize = 0): MpiError | null {
+    if (p.source === ANY_SOURCE) return this.anySourceError(p, nowPs, self, worldSize);
     const d = this.dead.get(p.source);
     if (d === undefined || d.knownPs > nowPs) return null;
     return new MpiError('MPI_ERR_OTHER', `${p.req.what}: ${deadPeerText(p.source, d.node, d.deathPs)} will never send; its node did not answer within the NIC timeout`);
+  }
+
+  /** The error of ANY_SOURCE receive p of world rank `self` when every other member of its communicator is known dead at `nowPs`, else null. */
+  private anySourceError(p: Posted, nowPs: number, self: number, worldSize: number): MpiError | null {
+    if (self < 0 || this.dead.size === 0) return null;
+    const named: string[] = [];
+    for (let w = 0; w < worldSize; w++) {
+      if (w === self || (p.inv !== null && !(p.inv[w]! >= 0))) continue;
+      const d = this.dead.get(w);
+      if (d === undefined || d.knownPs > nowPs) return null;
+      named.push(deadPeerText(w, d.node, d.deathPs));
+    }
+    if (named.length === 0) return null;
+    return new MpiError('MPI_ERR_OTHER', `${p.req.what}: receive from any source, but every other rank of the communicator is dead: ${named.join(', ')}; their nodes did not answer within the NIC timeout`);
   }
 
   /** Fails, at `nowPs`, every receive posted on a live endpoint of `eps` from a rank known dead then. */
@@ -46,7 +65,7 @@ export class PeerFailures {
       if (me.proc.thread.done) continue;
       for (let k = me.posted.length - 1; k >= 0; k--) {
         const p = me.posted[k]!;
-        const e = this.errorFor(p, nowPs);
+        const e = this.errorFor(p, nowPs, me.proc.rank, eps.length);
         if (!e || p.req.done) continue;
         me.posted.splice(k, 1);
         p.req.fail(e);
