@@ -51,10 +51,10 @@ export function validateIds(): string[] {
 
 /** Indices (into CHECKS) of the checks to run and of the long ones skipped; throws RangeError naming a bad machine or id and the valid ones. */
 export function selectChecks(opts: ValidateOptions): { run: number[]; skip: number[] } {
-  if (opts.machine !== undefined && !(opts.machine in presets)) throw new RangeError(`--machine ${opts.machine}: valid: ${Object.keys(presets).join(', ')}`);
+  if (opts.machine !== undefined && !Object.hasOwn(presets, opts.machine)) throw new RangeError(`--machine ${opts.machine}: valid: ${Object.keys(presets).join(', ')}`);
   const known = validateIds();
   for (const id of opts.ids ?? []) {
-    if (id in NOT_COVERED) throw new RangeError(`--id ${id}: not checked (${NOT_COVERED[id]!.reason})`);
+    if (Object.hasOwn(NOT_COVERED, id)) throw new RangeError(`--id ${id}: not checked (${NOT_COVERED[id]!.reason})`);
     if (!known.includes(id)) throw new RangeError(`--id ${id}: unknown figure id; valid: ${known.join(', ')}`);
   }
   const run: number[] = [];
