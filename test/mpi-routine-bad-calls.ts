@@ -253,6 +253,9 @@ Object.assign(BAD_CALLS, {
   'persistent.start': { cls: 'MPI_ERR_REQUEST', value: ['freed'], run: (h: Bad) => (h.freedReq as unknown as { start(): void }).start() },
   'persistent.cancel': { cls: 'MPI_ERR_REQUEST', value: ['freed'], run: (h: Bad) => h.freedReq.cancel() },
   'mpi.algorithmFor': { cls: 'MPI_ERR_ARG', value: ['coll=nosuch', 'allreduce'], run: (h: Bad) => h.mpi.algorithmFor('nosuch' as never, 8) },
+  'mpi.collective': { cls: 'MPI_ERR_ARG', value: ['collective: alg must be a running collective algorithm', 'got Object'], run: (h: Bad) => h.mpi.collective({} as never, 'mine') },
+  'mpi.worldRank': { cls: 'MPI_ERR_RANK', value: ['worldRank: r=9'], run: (h: Bad) => h.mpi.worldRank(9) },
+  'inter.worldRank': { cls: 'MPI_ERR_RANK', value: ['worldRank: r=9', 'remote group'], run: (h: Bad) => h.ic.worldRank(9) },
 });
 
 // the intercommunicator's own calls, on a freed one
@@ -299,6 +302,7 @@ Object.assign(BAD_CALLS, {
 // windows: an RMA call outside an epoch, a target outside the window, a freed window
 Object.assign(BAD_CALLS, {
   'win.setErrhandler': { cls: 'MPI_ERR_ARG', value: ['got null'], run: (h: Bad) => h.win.setErrhandler(null as never) },
+  'win.getErrhandler': freedWin('getErrhandler'),
   'win.getGroup': freedWin('getGroup'),
   'win.sharedQuery': { cls: 'MPI_ERR_RMA_FLAVOR', value: ['made by winAllocate, not winAllocateShared'], run: (h: Bad) => h.win.sharedQuery(0) },
   'win.attach': { cls: 'MPI_ERR_RMA_FLAVOR', value: ['winCreateDynamic'], run: (h: Bad) => h.win.attach(h.b) },

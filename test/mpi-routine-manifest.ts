@@ -305,15 +305,11 @@ const DATA: Record<string, DataRef> = {
   'persistent.cancel': ['mpi-comm.test.ts', 'each test call costs one poll (mpi.testOverhead) of simulated time'],
 };
 
-/** Routines whose bad call is still missing, with the reason: each is a defect to fix, not a routine that needs none. */
+/** Routines without a bad call, with the reason: they take nothing that can be wrong. */
 export const NO_BAD_CALL: Record<string, NoError> = {
   'mpi.wtime': { missing: 'takes no argument; it cannot be called on a freed communicator, being a process-level call' },
   'mpi.infoCreate': { missing: 'takes no argument, and makes a new object: there is nothing it can be wrongly called with' },
   'mpi.bufferDetach': { missing: 'takes no argument; detaching with no buffer attached gives 0 bytes, as MPICH does, not an error' },
-  'mpi.collective': { missing: 'phit\'s entry for a user-written collective algorithm: a bad algorithm object fails with a TypeError, not an MPI error' },
-  'mpi.worldRank': { missing: 'phit\'s helper: a rank outside the communicator gives undefined instead of MPI_ERR_RANK' },
-  'inter.worldRank': { missing: 'phit\'s helper: a rank outside the remote group gives undefined instead of MPI_ERR_RANK' },
-  'win.getErrhandler': { missing: 'answers on a freed window instead of failing with MPI_ERR_WIN' },
 };
 
 const GUARD = 'the error-handler guard\'s interface (errhandler.ts), public to it, not a routine';

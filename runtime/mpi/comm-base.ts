@@ -97,6 +97,7 @@ export class CommBase {
 
   /** World rank of communicator rank `r`. */
   worldRank(r: number): number {
+    if (!Number.isInteger(r) || r < 0 || r >= this.shape.members.length) throw new MpiError('MPI_ERR_RANK', `worldRank: r=${String(r)} is not a rank of the communicator (0..${this.shape.members.length - 1})`);
     return this.shape.members[r]!;
   }
 

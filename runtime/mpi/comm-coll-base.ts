@@ -78,6 +78,10 @@ export class CollBase extends RequestComm {
    * from the completions it waits for, and the rank's thread suspends once, for the whole call.
    */
   collective(alg: Coll, what: string): Promise<Status> {
+    if (alg === null || typeof alg !== 'object' || typeof (alg as { next?: unknown }).next !== 'function') {
+      throw new MpiError('MPI_ERR_ARG', `collective: alg must be a running collective algorithm (the generator a function of coll/ returns), got ${describe(alg)}`);
+    }
+    if (typeof what !== 'string') throw new MpiError('MPI_ERR_ARG', `collective: what must be a string naming the call, got ${describe(what)}`);
     return this.finish(this.launch(alg, what, true));
   }
 

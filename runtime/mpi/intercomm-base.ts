@@ -71,6 +71,7 @@ export abstract class InterBase extends CommBase {
 
   /** World rank of rank `r` of the remote group (the ranks point-to-point calls name). */
   override worldRank(r: number): number {
+    if (!Number.isInteger(r) || r < 0 || r >= this.remote.members.length) throw new MpiError('MPI_ERR_RANK', `worldRank: r=${String(r)} is not a rank of the remote group (0..${this.remote.members.length - 1})`);
     return this.remote.members[r]!;
   }
 

@@ -91,6 +91,7 @@ export class Win extends WinOperations {
 
   /** The window's error handler (MPI_Win_get_errhandler). */
   getErrhandler(): Errhandler {
+    this.live('getErrhandler');
     return this.errhandler;
   }
 
