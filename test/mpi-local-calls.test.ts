@@ -494,3 +494,23 @@ describe('win.flushAll and flushLocalAll', () => {
     expect(r.rankResults[1]!.seen).toEqual([7, 7]);
   });
 });
+
+describe('persistent collective errors', () => {
+  it('an argument error found at a start names the persistent call, not the nonblocking one it runs', async () => {
+    const msgs = await on(2, async ({ mpi }) => {
+      mpi.setErrhandler(mpi.ERRORS_RETURN);
+      const out: string[] = [];
+      for (const req of [mpi.bcastInit(new Float64Array(1), 9), mpi.allreduceInit(new Float64Array(2), new Float64Array(3), mpi.SUM)]) {
+        try {
+          mpi.start(req);
+          await mpi.wait(req);
+        } catch (e) {
+          out.push((e as Error).message);
+        }
+      }
+      return out;
+    });
+    expect(msgs[0]).toBe('MPI_ERR_ROOT: bcastInit (at start): root=9 is not a rank of the communicator (0..1)');
+    expect(msgs[1]).toMatch(/^MPI_ERR_\w+: allreduceInit \(at start\): /);
+  });
+});

@@ -4,7 +4,7 @@ import { IN_PLACE } from './constants.ts';
 import type { Datatype } from './datatype.ts';
 import type { Op, ReduceArray } from './ops.ts';
 import { PersistentRequest } from './persistent.ts';
-import type { Request } from './request.ts';
+import { MpiError, type Request } from './request.ts';
 
 /**
  * Persistent collectives (MPI 4.0 §6.13): `allreduceInit(...)` and the others bind a
@@ -154,6 +154,19 @@ export class PersistentCollComm extends CollComm {
     const P = this.world.params;
     const pin = this.reserveCall({ call });
     if (P.requestOverheadPs > 0) this.proc.charge(P.requestOverheadPs);
-    return new PersistentRequest(this.proc, P.testOverheadPs, `${call}()`, this.world.progressOf(this.proc.rank), () => this.startPinned(pin, startOp));
+    return new PersistentRequest(this.proc, P.testOverheadPs, `${call}()`, this.world.progressOf(this.proc.rank), () => this.startPinned(pin, () => named(call, startOp)));
+  }
+}
+
+/**
+ * Runs a start's nonblocking collective; an argument error it raises names the persistent call
+ * (`bcastInit (at start): root=9 ...`), not the nonblocking one it runs.
+ */
+function named(call: string, startOp: () => Request): Request {
+  try {
+    return startOp();
+  } catch (e) {
+    if (!(e instanceof MpiError)) throw e;
+    throw new MpiError(e.errorClass, e.message.slice(e.errorClass.length + 2).replace(/^[A-Za-z]+/, `${call} (at start)`));
   }
 }
