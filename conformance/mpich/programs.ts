@@ -192,6 +192,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/p_scatter': () => import('./coll/p_scatter.ts'),
   'coll/p_alltoallw': () => import('./coll/p_alltoallw.ts'),
   'coll/icalltoallw': () => import('./coll/icalltoallw.ts'),
+  'coll/scatterv': () => import('./coll/scatterv.ts'),
+  'coll/p_scatterv': () => import('./coll/p_scatterv.ts'),
   'comm/cmfree': () => import('./comm/cmfree.ts'),
   'comm/cmfree2': () => import('./comm/cmfree2.ts'),
   'comm/cmsplit': () => import('./comm/cmsplit.ts'),
