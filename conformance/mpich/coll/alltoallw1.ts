@@ -35,8 +35,13 @@ function transposeType(mt: MTest, mpi: Mpi, N: number, m: number, n: number, typ
   return submatrix;
 }
 
+/** The alltoallw call a build of the test makes (alltoallw1's blocking one, p_alltoallw's persistent one). */
+export type AlltoallwCall = (comm: Comm, ...args: Parameters<Comm['alltoallw']>) => Promise<void>;
+
+const blocking: AlltoallwCall = (comm, ...args) => comm.alltoallw(...args);
+
 /** Transposes the M x N matrix A, block distributed by rows on comm, into B, block distributed likewise. */
-async function transpose(mt: MTest, localA: Float32Array, localB: Float32Array, M: number, N: number, comm: Comm): Promise<void> {
+async function transpose(mt: MTest, localA: Float32Array, localB: Float32Array, M: number, N: number, comm: Comm, exchange: AlltoallwCall): Promise<void> {
   const { mpi } = mt;
   const p = comm.size;
   const myrank = comm.rank;
@@ -68,7 +73,7 @@ async function transpose(mt: MTest, localA: Float32Array, localB: Float32Array, 
     rdispls[j] = j * m[0]! * extent;
     recvtypes[j] = stype[lastj]![lasti]!;
   }
-  await comm.alltoallw(localA, sendcounts, sdispls, sendtypes, localB, recvcounts, rdispls, recvtypes);
+  await exchange(comm, localA, sendcounts, sdispls, sendtypes, localB, recvcounts, rdispls, recvtypes);
   for (let i = 0; i <= 1; i++) {
     for (let j = 0; j <= 1; j++) {
       mpi.typeFree(xtype[i]![j]!);
@@ -77,7 +82,12 @@ async function transpose(mt: MTest, localA: Float32Array, localB: Float32Array, 
   }
 }
 
-export default async function alltoallw1(mt: MTest): Promise<MTestResult> {
+export default function alltoallw1(mt: MTest): Promise<MTestResult> {
+  return transposeTest(mt, blocking);
+}
+
+/** The test's main: a 20 x 30 float matrix transposed with `exchange`, every element checked. */
+export async function transposeTest(mt: MTest, exchange: AlltoallwCall): Promise<MTestResult> {
   const { mpi } = mt;
   let errs = 0;
   const comm = mpi;
@@ -98,7 +108,7 @@ export default async function alltoallw1(mt: MTest): Promise<MTestResult> {
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < gN; j++) localA[i * gN + j] = i * gN + j + rank * gN * lm;
   }
-  await transpose(mt, localA, localB, gM, gN, comm);
+  await transpose(mt, localA, localB, gM, gN, comm, exchange);
   // in the global matrix, the transpose has consecutive integers, organized by columns
   for (let i = 0; i < cols; i++) {
     for (let j = 0; j < gM; j++) {

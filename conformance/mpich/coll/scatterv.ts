@@ -6,7 +6,7 @@
 import type { MTest, MTestResult } from '../mtest.ts';
 
 /** SetData of the original: the root's matrix, and -1 in every receive buffer. */
-export function setData(sendbuf: Float64Array | null, recvbuf: Float64Array, nx: number, ny: number, myrow: number, mycol: number, nrow: number, ncol: number): void {
+function setData(sendbuf: Float64Array | null, recvbuf: Float64Array, nx: number, ny: number, myrow: number, mycol: number, nrow: number, ncol: number): void {
   if (myrow === 0 && mycol === 0 && sendbuf) {
     const coldim = nx * nrow;
     for (let j = 0; j < ncol; j++)
@@ -22,7 +22,7 @@ export function setData(sendbuf: Float64Array | null, recvbuf: Float64Array, nx:
 }
 
 /** CheckData of the original: returns the errors. */
-export function checkData(mt: MTest, recvbuf: Float64Array, nx: number, ny: number, myrow: number, mycol: number, expectNoValue: boolean): number {
+function checkData(mt: MTest, recvbuf: Float64Array, nx: number, ny: number, myrow: number, mycol: number, expectNoValue: boolean): number {
   let errs = 0;
   let p = 0;
   for (let m = 0; m < ny; m++) {
@@ -40,9 +40,9 @@ export function checkData(mt: MTest, recvbuf: Float64Array, nx: number, ny: numb
   return errs;
 }
 
-export default async function scatterv(mt: MTest): Promise<MTestResult> {
+/** The setup both builds share: the 2-D grid, the buffers, the resized block type and each rank's block. */
+export async function scattervSetup(mt: MTest) {
   const { mpi } = mt;
-  const rank = mpi.rank;
   const size = mpi.size;
   // a 2-D decomposition of the processes
   const dims = mpi.dimsCreate(size, [0, 0]);
@@ -66,14 +66,24 @@ export default async function scatterv(mt: MTest): Promise<MTestResult> {
       const lcoords = comm2d.cartCoords(cnt);
       scdispls[cnt++] = lcoords[0]! + lcoords[1]! * (dims[0]! * ny);
     }
-  setData(sendbuf, recvbuf, nx, ny, myrow, mycol, dims[0]!, dims[1]!);
+  /** SetData for this rank. */
+  const set = (): void => setData(sendbuf, recvbuf, nx, ny, myrow, mycol, dims[0]!, dims[1]!);
+  /** CheckData for this rank. */
+  const check = (expectNoValue: boolean): number => checkData(mt, recvbuf, nx, ny, myrow, mycol, expectNoValue);
+  return { comm2d, nx, ny, recvbuf, sendbuf, sendcounts, scdispls, block, set, check };
+}
+
+export default async function scatterv(mt: MTest): Promise<MTestResult> {
+  const { mpi } = mt;
+  const { comm2d, nx, ny, recvbuf, sendbuf, sendcounts, scdispls, block, set, check } = await scattervSetup(mt);
+  set();
   await comm2d.scatterv(sendbuf, sendcounts, scdispls, block, recvbuf, nx * ny, mpi.DOUBLE, 0);
-  let errs = checkData(mt, recvbuf, nx, ny, myrow, mycol, false);
+  let errs = check(false);
   if (errs) mt.printf('Failed to transfer data');
   // once more, with MPI_IN_PLACE at the root
-  setData(sendbuf, recvbuf, nx, ny, myrow, mycol, dims[0]!, dims[1]!);
-  await comm2d.scatterv(sendbuf, sendcounts, scdispls, block, rank === 0 ? mpi.IN_PLACE : recvbuf, nx * ny, mpi.DOUBLE, 0);
-  const errsInPlace = checkData(mt, recvbuf, nx, ny, myrow, mycol, rank === 0);
+  set();
+  await comm2d.scatterv(sendbuf, sendcounts, scdispls, block, mpi.rank === 0 ? mpi.IN_PLACE : recvbuf, nx * ny, mpi.DOUBLE, 0);
+  const errsInPlace = check(mpi.rank === 0);
   if (errsInPlace) mt.printf('Failed to transfer data (MPI_IN_PLACE)');
   errs += errsInPlace;
   mpi.typeFree(block);
