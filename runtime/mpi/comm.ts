@@ -47,20 +47,22 @@ export class Comm extends TopoComm<Comm> {
 
   /** A copy with the same ranks and new contexts (MPI_Comm_dup; collective). */
   async dup(): Promise<Comm> {
-    const key = this.childKey('dup');
-    this.agree({ call: 'dup' });
+    const comm = this.copy('dup', this.hints);
     await this.barrier();
-    const comm = this.copyWith(this.world.contextFor(key));
-    comm.hints = this.hints;
     return comm;
   }
 
   /** A dup whose info hints are those of `info`, not this communicator's (MPI_Comm_dup_with_info; collective). */
   async dupWithInfo(info: Info | null): Promise<Comm> {
-    const hints = commHints('dupWithInfo', info);
-    const key = this.childKey('dup');
-    this.agree({ call: 'dupWithInfo' });
+    const comm = this.copy('dupWithInfo', commHints('dupWithInfo', info));
     await this.barrier();
+    return comm;
+  }
+
+  /** The copy of dup and its forms: a new context agreed as `call`, carrying `hints`. */
+  private copy(call: string, hints: ReadonlyMap<string, string>): Comm {
+    const key = this.childKey('dup');
+    this.agree({ call });
     const comm = this.copyWith(this.world.contextFor(key));
     comm.hints = hints;
     return comm;
@@ -277,20 +279,13 @@ export class Comm extends TopoComm<Comm> {
    * the request has completed.
    */
   idup(): { comm: Comm; request: Request } {
-    const key = this.childKey('dup');
-    this.agree({ call: 'idup' });
-    const comm = this.copyWith(this.world.contextFor(key));
-    comm.hints = this.hints;
+    const comm = this.copy('idup', this.hints);
     return { comm, request: this.ibarrier() };
   }
 
   /** Nonblocking dupWithInfo (MPI_Comm_idup_with_info): the copy, with `info`'s hints, and a request. */
   idupWithInfo(info: Info | null): { comm: Comm; request: Request } {
-    const hints = commHints('idupWithInfo', info);
-    const key = this.childKey('dup');
-    this.agree({ call: 'idupWithInfo' });
-    const comm = this.copyWith(this.world.contextFor(key));
-    comm.hints = hints;
+    const comm = this.copy('idupWithInfo', commHints('idupWithInfo', info));
     return { comm, request: this.ibarrier() };
   }
 

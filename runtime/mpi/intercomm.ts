@@ -53,9 +53,15 @@ export class InterComm extends InterBase {
 
   /** A copy with the same groups and new contexts (MPI_Comm_dup; collective over both groups). */
   async dup(): Promise<InterComm> {
-    const key = this.childKey('dup');
-    this.agree({ call: 'dup' });
+    const comm = this.copy('dup');
     await this.barrier();
+    return comm;
+  }
+
+  /** The copy of dup and idup: the same groups on a new context, agreed as `call`. */
+  private copy(call: string): InterComm {
+    const key = this.childKey('dup');
+    this.agree({ call });
     const [lo, hi] = this.low ? [this.local, this.remote] : [this.remote, this.local];
     return this.inherit(InterComm.make(this.world, this.proc, this.state, key, lo.members, hi.members, this.makeComm));
   }
@@ -66,10 +72,7 @@ export class InterComm extends InterBase {
    */
   idup(): { comm: InterComm; request: Request } {
     this.live('idup');
-    const key = this.childKey('dup');
-    this.agree({ call: 'idup' });
-    const [lo, hi] = this.low ? [this.local, this.remote] : [this.remote, this.local];
-    const comm = this.inherit(InterComm.make(this.world, this.proc, this.state, key, lo.members, hi.members, this.makeComm));
+    const comm = this.copy('idup');
     return { comm, request: this.ibarrier() };
   }
 
