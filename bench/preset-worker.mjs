@@ -1,6 +1,6 @@
-// Worker entry of the per-preset benchmark: lets the worker thread load TypeScript, then runs it.
-import { register } from 'tsx/esm/api';
+// Worker entry of the per-preset benchmark: loads its TypeScript as the CLI does (see cli/load.mjs), then runs it.
+import { URL } from 'node:url';
+import { load } from '../cli/load.mjs';
 
-register();
-const { default: run } = await import('./preset-worker.ts');
+const { default: run } = await load(new URL('./preset-worker.ts', import.meta.url));
 export default run;

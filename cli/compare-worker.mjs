@@ -1,6 +1,6 @@
-// Worker entry of `phit compare` and `phit sweep`: lets the worker thread load TypeScript, then runs one task.
-import { register } from 'tsx/esm/api';
+// Worker entry of `phit compare` and `phit sweep`: loads the worker's TypeScript (see load.mjs), then runs one task.
+import { URL } from 'node:url';
+import { load } from './load.mjs';
 
-register();
-const { default: run } = await import('./compare-worker.ts');
+const { default: run } = await load(new URL('./compare-worker.ts', import.meta.url));
 export default run;

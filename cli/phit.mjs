@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Entry point of the `phit` command: loads the TypeScript sources through tsx.
+// Entry point of the `phit` command: loads the TypeScript sources compiled (see load.mjs).
 import { spawnSync } from 'node:child_process';
 import { totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 import { getHeapStatistics } from 'node:v8';
 
 // Node's default heap (about 4 GB) is too small for the largest machines: unless the user chose a
@@ -15,12 +15,11 @@ if (!chosen && getHeapStatistics().heap_size_limit / 2 ** 20 < wantMB) {
   process.exit(r.status ?? 1);
 }
 
-const { register } = await import('tsx/esm/api');
+const { load } = await import('./load.mjs');
 // a reader that stops early (`phit ... | head`) is not an error
 process.stdout.on('error', (err) => {
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
 });
-register();
-const { main } = await import('./main.ts');
+const { main } = await load(new URL('./main.ts', import.meta.url));
 process.exitCode = await main(process.argv.slice(2));

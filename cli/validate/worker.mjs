@@ -1,6 +1,6 @@
-// Worker entry of `phit validate`: lets the worker thread load TypeScript, then runs one figure id's checks.
-import { register } from 'tsx/esm/api';
+// Worker entry of `phit validate`: loads the checks' TypeScript (see ../load.mjs), then runs one figure id's checks.
+import { URL } from 'node:url';
+import { load } from '../load.mjs';
 
-register();
-const { runTask } = await import('./run.ts');
+const { runTask } = await load(new URL('./run.ts', import.meta.url));
 export default runTask;
