@@ -266,6 +266,9 @@ export const npbCg: App = {
     class: { type: 'choice', default: 'S', choices: Object.keys(CG_CLASSES), help: 'NPB class: matrix order 1,400 (S), 7,000 (W), 14,000 (A), 75,000 (B), 150,000 (C); 15 (S, W, A) or 75 (B, C) iterations' },
     iterations: { type: 'int', default: 0, min: 0, help: "outer iterations of 25 CG iterations each (0: the class's; zeta is checked only then)" },
   },
+  check: (p: ParamValues, ranks?: number): void => {
+    if (ranks !== undefined) cgLayout(CG_CLASSES[p.class as string]!.na, ranks, 0);
+  },
   main: runCg,
 };
 

@@ -32,6 +32,13 @@ export function luGrid(size: number): [number, number] {
   return [x, size / x];
 }
 
+/** The class's points per axis, if the grid leaves every rank at least 2 along each (RangeError otherwise). */
+function luPoints(cls: string, [xdim, ydim]: [number, number]): number {
+  const n = LU_CLASSES[cls]!.n;
+  if (n < 2 * Math.max(xdim, ydim)) throw new RangeError(`npb-lu: class ${cls} (${n}^3 points) on a ${xdim}x${ydim} grid leaves a rank fewer than 2 points per axis; use fewer ranks or a larger class`);
+  return n;
+}
+
 /** Points [first, first + count) of part `q` of `n` split into `parts`, the first n mod parts one longer. */
 function share(n: number, parts: number, q: number): [number, number] {
   const base = Math.floor(n / parts);
@@ -62,6 +69,9 @@ export const npbLu: App = {
     class: { type: 'choice', default: 'S', choices: Object.keys(LU_CLASSES), help: 'NPB class: 12^3 (S), 33^3 (W), 64^3 (A), 102^3 (B), 162^3 (C) points; 50 (S), 300 (W) or 250 SSOR iterations' },
     iterations: { type: 'int', default: 0, min: 0, help: "SSOR iterations (0: the class's)" },
   },
+  check: (p: ParamValues, ranks?: number): void => {
+    if (ranks !== undefined) luPoints(p.class as string, luGrid(ranks));
+  },
   main: runLu,
 };
 
@@ -73,7 +83,7 @@ async function runLu(ctx: RankContext, p: ParamValues): Promise<AppResult | unde
   const n = cls.n;
   const itmax = (p.iterations as number) || cls.itmax;
   const [xdim, ydim] = luGrid(mpi.size);
-  if (n < 2 * Math.max(xdim, ydim)) throw new RangeError(`npb-lu: class ${p.class as string} (${n}^3 points) on a ${xdim}x${ydim} grid leaves a rank fewer than 2 points per axis; use fewer ranks or a larger class`);
+  luPoints(p.class as string, [xdim, ydim]);
   const me = mpi.rank;
   const col = me % xdim;
   const row = Math.floor(me / xdim);

@@ -78,6 +78,10 @@ describe('npb-cg', () => {
   it('refuses a rank count that is not a power of two, naming it', async () => {
     const e = await rejection(cg({ iterations: '1' }, { nodes: 6 }));
     expect(e.message).toMatch(/npb-cg: 6 ranks; NPB CG runs on a power of two of ranks/);
+    // the CLI asks before the run (a bad rank count is bad input, exit 2)
+    const app = findApp('npb-cg');
+    expect(() => app.check!(resolveParams(app, {}), 6)).toThrow(/npb-cg: 6 ranks; NPB CG runs on a power of two of ranks/);
+    expect(() => app.check!(resolveParams(app, {}), 8)).not.toThrow();
   });
 
   // the long tier: the README's 4,096-rank run (minutes of one core)

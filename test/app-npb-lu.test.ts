@@ -56,6 +56,11 @@ describe('npb-lu', () => {
     expect(luGrid(4096)).toEqual([64, 64]);
     expect((await rejection(lu({ iterations: '1' }, { nodes: 6 }))).message).toMatch(/npb-lu: 6 ranks; NPB LU runs on a power of two of ranks/);
     expect((await rejection(lu({ iterations: '1' }, { nodes: 64 }))).message).toMatch(/npb-lu: class S \(12\^3 points\) on a 8x8 grid leaves a rank fewer than 2 points per axis/);
+    // the CLI asks before the run (a bad rank count is bad input, exit 2)
+    const app = findApp('npb-lu');
+    expect(() => app.check!(resolveParams(app, {}), 6)).toThrow(/npb-lu: 6 ranks; NPB LU runs on a power of two of ranks/);
+    expect(() => app.check!(resolveParams(app, { class: 'S' }), 64)).toThrow(/class S \(12\^3 points\) on a 8x8 grid/);
+    expect(() => app.check!(resolveParams(app, { class: 'A' }), 64)).not.toThrow();
   });
 
   it('a skeleton run takes the time of the real run', async () => {
