@@ -438,4 +438,10 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/lockcontention3': () => import('./rma/lockcontention3.ts'),
   'rma/rmazero': () => import('./rma/rmazero.ts'),
   'rma/atomic_rmw_gacc': () => import('./rma/atomic_rmw_gacc.ts'),
+  'rma/attrorderwin': () => import('./rma/attrorderwin.ts'),
+  'rma/baseattrwin': () => import('./rma/baseattrwin.ts'),
+  'rma/fkeyvalwin': () => import('./rma/fkeyvalwin.ts'),
+  'rma/win_flavors': () => import('./rma/win_flavors.ts'),
+  'rma/winname': () => import('./rma/winname.ts'),
+  'rma/wincall': () => import('./rma/wincall.ts'),
 };
