@@ -53,6 +53,7 @@ export type ErrorClass =
   | 'MPI_ERR_INFO'
   | 'MPI_ERR_INFO_KEY'
   | 'MPI_ERR_INFO_NOKEY'
+  | 'MPI_ERR_KEYVAL'
   | 'MPI_ERR_OP'
   | 'MPI_ERR_RANK'
   | 'MPI_ERR_REQUEST'
@@ -110,6 +111,11 @@ export const BAD_CALLS: Record<string, ErrorCase> = {
   'mpi.aintDiff': { cls: 'MPI_ERR_ARG', value: ['addr2=0.5'], run: (h) => h.mpi.aintDiff(0, 0.5) },
   'mpi.errorString': { cls: 'MPI_ERR_ARG', value: ['12345 is not an MPI error code'], run: (h) => h.mpi.errorString(12345) },
   'mpi.errorClass': { cls: 'MPI_ERR_ARG', value: ['12345 is not an MPI error code'], run: (h) => h.mpi.errorClass(12345) },
+  'mpi.winCreateErrhandler': { cls: 'MPI_ERR_ARG', value: ['expected a function', 'got null'], run: (h) => h.mpi.winCreateErrhandler(null as never) },
+  'mpi.errhandlerFree': { cls: 'MPI_ERR_ARG', value: ['MPI_ERRORS_RETURN is predefined'], run: (h) => h.mpi.errhandlerFree(h.mpi.ERRORS_RETURN) },
+  'mpi.callErrhandler': { cls: 'MPI_ERR_ARG', value: ['code=12345'], run: (h) => h.mpi.callErrhandler(12345) },
+  'mpi.winCreateKeyval': { cls: 'MPI_ERR_ARG', value: ['copyFn must be a function', 'got null'], run: (h) => h.mpi.winCreateKeyval(null as never, h.mpi.WIN_NULL_DELETE_FN) },
+  'mpi.winFreeKeyval': { cls: 'MPI_ERR_KEYVAL', value: ['MPI_WIN_BASE is predefined'], run: (h) => h.mpi.winFreeKeyval(h.mpi.WIN_BASE) },
   'mpi.commCreateErrhandler': { cls: 'MPI_ERR_ARG', value: ['expected a function', 'got object'], run: (h) => h.mpi.commCreateErrhandler(null as never) },
   'mpi.dimsCreate': { cls: 'MPI_ERR_DIMS', value: ['nnodes=7'], run: (h) => h.mpi.dimsCreate(7, [2, 0]) },
   'mpi.typeContiguous': negCount('typeContiguous', (h) => [2 ** 63, h.mpi.DOUBLE], 'count=9223372036854776000'),
@@ -301,6 +307,12 @@ Object.assign(BAD_CALLS, {
 
 // windows: an RMA call outside an epoch, a target outside the window, a freed window
 Object.assign(BAD_CALLS, {
+  'win.setAttr': { cls: 'MPI_ERR_KEYVAL', value: ['MPI_WIN_BASE is predefined and cannot be set'], run: (h: Bad) => h.win.setAttr(h.mpi.WIN_BASE, 0) },
+  'win.getAttr': { cls: 'MPI_ERR_KEYVAL', value: ['got null'], run: (h: Bad) => h.win.getAttr(null as never) },
+  'win.deleteAttr': freedWin('deleteAttr'),
+  'win.setName': { cls: 'MPI_ERR_ARG', value: ['name must be a string', 'got number'], run: (h: Bad) => h.win.setName(5 as never) },
+  'win.getName': freedWin('getName'),
+  'win.callErrhandler': { cls: 'MPI_ERR_ARG', value: ['code=12345'], run: (h: Bad) => h.win.callErrhandler(12345) },
   'win.setErrhandler': { cls: 'MPI_ERR_ARG', value: ['got null'], run: (h: Bad) => h.win.setErrhandler(null as never) },
   'win.getErrhandler': freedWin('getErrhandler'),
   'win.getGroup': freedWin('getGroup'),

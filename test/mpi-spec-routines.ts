@@ -14,13 +14,11 @@ export const EXCLUDED: Record<string, string> = {
   address: 'absolute addresses (MPI_Get_address, MPI_BOTTOM): a phit buffer is a typed array, with no address a C program could take',
   external32: 'external32 packing: phit packs in its native representation only',
   fortran: 'Fortran types and the Fortran language bindings',
-  attributes: 'attribute caching (keyvals and attributes on communicators, windows and datatypes): phit lacks it',
+  attributes: 'attribute caching on communicators and datatypes: phit lacks it (windows have it, runtime/mpi/attributes.ts)',
   sessions: 'the sessions model (MPI 4.0 chapter 11): phit starts every rank in the world model',
   fromGroups: 'MPI_Intercomm_create_from_groups and MPI_Comm_create_from_group belong to the sessions model, which phit lacks',
   userErrors: 'user-defined error classes, codes and strings: phit lacks them',
-  errhandlerObjects: 'phit lacks it: an error handler is a plain object, set with setErrhandler, and needs no free or explicit call',
   winInfo: 'phit lacks it: a window takes its info when it is made, and has no info calls of its own',
-  winNames: 'phit lacks it: windows have no names',
   opFree: 'phit lacks it: an operation of opCreate is garbage collected, and needs no free',
   groupFree: 'phit lacks it: a group is a plain object, garbage collected, and needs no free',
   infoLen: 'phit lacks it: an info value is a JavaScript string, whose length a program reads off it',
@@ -212,11 +210,11 @@ MPI_Comm_free_keyval !attributes
 MPI_Comm_set_attr !attributes
 MPI_Comm_get_attr !attributes
 MPI_Comm_delete_attr !attributes
-MPI_Win_create_keyval !attributes
-MPI_Win_free_keyval !attributes
-MPI_Win_set_attr !attributes
-MPI_Win_get_attr !attributes
-MPI_Win_delete_attr !attributes
+MPI_Win_create_keyval winCreateKeyval
+MPI_Win_free_keyval winFreeKeyval
+MPI_Win_set_attr win.setAttr
+MPI_Win_get_attr win.getAttr
+MPI_Win_delete_attr win.deleteAttr
 MPI_Type_create_keyval !attributes
 MPI_Type_free_keyval !attributes
 MPI_Type_set_attr !attributes
@@ -226,8 +224,8 @@ MPI_Comm_set_name setName
 MPI_Comm_get_name getName
 MPI_Type_set_name typeSetName
 MPI_Type_get_name typeGetName
-MPI_Win_set_name !winNames
-MPI_Win_get_name !winNames
+MPI_Win_set_name win.setName
+MPI_Win_get_name win.getName
 MPI_Cart_create cartCreate
 MPI_Dims_create dimsCreate
 MPI_Graph_create graphCreate
@@ -269,12 +267,12 @@ MPI_Wtime wtime
 MPI_Comm_create_errhandler commCreateErrhandler
 MPI_Comm_set_errhandler setErrhandler
 MPI_Comm_get_errhandler getErrhandler
-MPI_Win_create_errhandler !errhandlerObjects
+MPI_Win_create_errhandler winCreateErrhandler
 MPI_Win_set_errhandler win.setErrhandler
 MPI_Win_get_errhandler win.getErrhandler
-MPI_Errhandler_free !errhandlerObjects
-MPI_Comm_call_errhandler !errhandlerObjects
-MPI_Win_call_errhandler !errhandlerObjects
+MPI_Errhandler_free errhandlerFree
+MPI_Comm_call_errhandler callErrhandler
+MPI_Win_call_errhandler win.callErrhandler
 MPI_Error_string errorString
 MPI_Error_class errorClass
 MPI_Add_error_class !userErrors

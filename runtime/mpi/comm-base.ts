@@ -1,7 +1,7 @@
 import type { Proc } from '../proc.ts';
 import { ANY_SOURCE, ANY_TAG, bytesOf, PROC_NULL, type MpiWorld, type SendMode } from './core.ts';
 import { BSEND_OVERHEAD, describe, TAG_UB } from './constants.ts';
-import { ERRORS_ARE_FATAL, Errhandler } from './errhandler.ts';
+import { callErrhandler, checkErrhandler, ERRORS_ARE_FATAL, type Errhandler } from './errhandler.ts';
 import { checkCount, checkType, type Datatype } from './datatype.ts';
 import { landing, sendBytes, userBytes, type Packer } from './datatype-pack.ts';
 import { Group } from './group.ts';
@@ -375,7 +375,7 @@ export class CommBase {
 
   /** Sets the error handler (MPI_Comm_set_errhandler): mpi.ERRORS_ARE_FATAL, mpi.ERRORS_RETURN, or one of commCreateErrhandler. */
   setErrhandler(h: Errhandler): void {
-    if (!(h instanceof Errhandler)) throw new MpiError('MPI_ERR_ARG', `setErrhandler: expected mpi.ERRORS_ARE_FATAL, mpi.ERRORS_RETURN or a handler of commCreateErrhandler, got ${describe(h)}`);
+    checkErrhandler('setErrhandler', 'comm', h, 'mpi.ERRORS_ARE_FATAL, mpi.ERRORS_RETURN or a handler of commCreateErrhandler');
     this.errhandler = h;
   }
 
@@ -383,6 +383,12 @@ export class CommBase {
   getErrhandler(): Errhandler {
     this.live('getErrhandler');
     return this.errhandler;
+  }
+
+  /** Invokes the communicator's error handler with `code` (MPI_Comm_call_errhandler): see errhandler.ts's `callErrhandler`. */
+  callErrhandler(code: number): void {
+    this.live('callErrhandler');
+    callErrhandler(this, 'callErrhandler', code);
   }
 
   /** For the guard of the public calls (see errhandler.ts). */

@@ -523,6 +523,6 @@ export function dimsCreate(nnodes: number, dims: readonly number[]): number[] {
 }
 
 /** The public calls of a communicator that the error handler guards: the traced ones and these. */
-const UNTRACED_CALLS = ['testInter', 'compare', 'setName', 'getName', 'topoTest', 'cartMap', 'graphMap', 'graphdimsGet', 'graphGet', 'graphNeighborsCount', 'graphNeighbors', 'distGraphNeighborsCount', 'distGraphNeighbors', 'cartCoords', 'cartRank', 'cartShift', 'setErrhandler'];
+const UNTRACED_CALLS = ['testInter', 'compare', 'setName', 'getName', 'topoTest', 'cartMap', 'graphMap', 'graphdimsGet', 'graphGet', 'graphNeighborsCount', 'graphNeighbors', 'distGraphNeighborsCount', 'distGraphNeighbors', 'cartCoords', 'cartRank', 'cartShift', 'setErrhandler', 'callErrhandler'];
 const GUARDED = [...Object.keys(mpiCalls(1)), ...UNTRACED_CALLS];
 for (const proto of [CommBase.prototype, RequestComm.prototype, CollBase.prototype, CollComm.prototype, PersistentCollComm.prototype, TopoComm.prototype, Comm.prototype, CartComm.prototype]) guardMethods(proto, GUARDED);

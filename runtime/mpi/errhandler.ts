@@ -1,3 +1,4 @@
+import { describe } from './constants.ts';
 import { errorInfo } from './error-classes.ts';
 import { MpiError } from './request.ts';
 
@@ -26,18 +27,60 @@ function known(call: string, code: number): NonNullable<ReturnType<typeof errorI
  *   the exception the call raises (its next MPI call, or its end, fails the rank);
  * - `ERRORS_RETURN`: the call raises an MpiError carrying the class (`errorClass`) and code
  *   (`code`) that the program may catch, and the run goes on;
- * - one made by `commCreateErrhandler(fn)`: `fn(comm, code)` runs first, then as ERRORS_RETURN.
+ * - one made by `commCreateErrhandler(fn)` (or `winCreateErrhandler(fn)` for windows): `fn(obj, code)`
+ *   runs first, then as ERRORS_RETURN.
  */
 export class Errhandler {
+  /** Set by `mpi.errhandlerFree`: no object may take it any more; those that have it keep it (MPI-4.0 §9.3.4). */
+  freed = false;
   constructor(
     readonly name: string,
     readonly fatal: boolean,
-    readonly fn: ((comm: unknown, code: number) => void) | null,
+    readonly fn: ((obj: unknown, code: number) => void) | null,
+    /** The kind of object a user handler is for; null for the predefined ones, which fit every kind. */
+    readonly kind: 'comm' | 'win' | null = null,
   ) {}
 }
 
 export const ERRORS_ARE_FATAL = new Errhandler('MPI_ERRORS_ARE_FATAL', true, null);
 export const ERRORS_RETURN = new Errhandler('MPI_ERRORS_RETURN', false, null);
+
+/** Errors already given to a handler (a call inside a call hands an error once). */
+const handled = new WeakSet<Error>();
+
+/** Checks a handler given to `setErrhandler` of an object of `kind` (MPI_ERR_ARG for another kind's, a freed one, or no handler). */
+export function checkErrhandler(call: string, kind: 'comm' | 'win', h: unknown, choices: string): asserts h is Errhandler {
+  if (!(h instanceof Errhandler)) throw new MpiError('MPI_ERR_ARG', `${call}: expected ${choices}, got ${describe(h)}`);
+  if (h.kind !== null && h.kind !== kind) throw new MpiError('MPI_ERR_ARG', `${call}: the handler was made by ${h.kind}CreateErrhandler, for a ${h.kind === 'win' ? 'window' : 'communicator'}`);
+  if (h.freed) throw new MpiError('MPI_ERR_ARG', `${call}: the handler was freed (errhandlerFree)`);
+}
+
+/** Frees a user handler (MPI_Errhandler_free): the objects that have it keep it; MPI_ERR_ARG for a predefined or freed one. */
+export function errhandlerFree(h: unknown): void {
+  if (!(h instanceof Errhandler)) throw new MpiError('MPI_ERR_ARG', `errhandlerFree: expected a handler of commCreateErrhandler or winCreateErrhandler, got ${describe(h)}`);
+  if (h.kind === null) throw new MpiError('MPI_ERR_ARG', `errhandlerFree: ${h.name} is predefined and cannot be freed`);
+  if (h.freed) throw new MpiError('MPI_ERR_ARG', 'errhandlerFree: the handler was freed already');
+  h.freed = true;
+}
+
+/**
+ * Invokes `obj`'s handler with `code` as if a call on it had failed (MPI_Comm_call_errhandler,
+ * MPI_Win_call_errhandler): a user handler is called and the call returns; ERRORS_RETURN does
+ * nothing; ERRORS_ARE_FATAL fails the run with the code's class. MPI_ERR_ARG for a number that
+ * is no error code.
+ */
+export function callErrhandler(obj: Guarded, call: string, code: number): void {
+  const c = Number.isInteger(code) && code !== 0 ? errorInfo(code) : undefined;
+  if (!c) throw new MpiError('MPI_ERR_ARG', `${call}: code=${String(code)} is not an MPI error code (mpi.errorCodes)`);
+  const h = obj.errhandlerOf();
+  if (h.fn) h.fn(obj, code);
+  else if (h.fatal) {
+    const err = new MpiError(c.name, `${call}: the program raised ${c.name} under MPI_ERRORS_ARE_FATAL`);
+    handled.add(err);
+    obj.setFatal(err);
+    throw err;
+  }
+}
 
 /** What a guarded object needs: its handler and its rank's pending fatal error. */
 export interface Guarded {
@@ -46,9 +89,6 @@ export interface Guarded {
   fatalOf(): Error | null;
   setFatal(err: Error): void;
 }
-
-/** Errors already given to a handler (a call inside a call hands an error once). */
-const handled = new WeakSet<Error>();
 
 /** Gives `err` to `obj`'s handler; returns what the call raises. */
 function handle(obj: Guarded, err: unknown): unknown {

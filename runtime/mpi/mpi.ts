@@ -1,7 +1,10 @@
 import type { Proc } from '../proc.ts';
 import { ERROR_CODES } from './error-classes.ts';
 import { checkInfo, Info, INFO_NULL } from './info.ts';
-import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
+import { Errhandler, errhandlerFree, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
+import { createKeyval, DUP_FN, freeKeyval, NULL_COPY_FN, NULL_DELETE_FN, type CopyAttrFn, type DeleteAttrFn, type Keyval } from './attributes.ts';
+import type { Win } from './rma/window.ts';
+import { WIN_BASE, WIN_CREATE_FLAVOR, WIN_DISP_UNIT, WIN_FLAVORS, WIN_MODEL, WIN_SEPARATE, WIN_SIZE, WIN_UNIFIED } from './rma/win-attributes.ts';
 import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, type MpiWorld } from './core.ts';
 import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
@@ -28,6 +31,7 @@ export type { NumericArray, Op, ReduceArray } from './ops.ts';
 export { CartComm, Comm, COMM_TYPE_SHARED, Group, InterComm, IN_PLACE, TAG_UB, UNDEFINED, BSEND_OVERHEAD, type CollOptions } from './comm.ts';
 export { ALGORITHMS, chooseAlgorithm } from './coll/index.ts';
 export { Win, type SharedSegment, type WinFlavor } from './rma/window.ts';
+export { Keyval, type AttrCopy, type CopyAttrFn, type DeleteAttrFn } from './attributes.ts';
 export type { AllocatedWin } from './rma/create.ts';
 
 /**
@@ -75,6 +79,29 @@ export class Mpi extends Comm {
   /** Split type of `splitType`: the ranks of one node (MPI_COMM_TYPE_SHARED). */
   readonly COMM_TYPE_SHARED = COMM_TYPE_SHARED;
   private selfComm: Comm | null = null;
+  /** The keyvals this rank made so far (their numbers). */
+  private keyvals = 0;
+
+  /** Predefined window attributes (MPI-4.0 §12.2.6): `win.getAttr(mpi.WIN_BASE).value` is the window's memory, as `win.buf`. */
+  readonly WIN_BASE: Keyval<Win> = WIN_BASE;
+  /** The window's size in bytes. */
+  readonly WIN_SIZE: Keyval<Win> = WIN_SIZE;
+  /** The window's displacement unit in bytes. */
+  readonly WIN_DISP_UNIT: Keyval<Win> = WIN_DISP_UNIT;
+  /** How the window was made: WIN_FLAVOR_CREATE, _ALLOCATE, _DYNAMIC or _SHARED. */
+  readonly WIN_CREATE_FLAVOR: Keyval<Win> = WIN_CREATE_FLAVOR;
+  /** The window's memory model: WIN_UNIFIED (phit keeps one copy of a window's memory). */
+  readonly WIN_MODEL: Keyval<Win> = WIN_MODEL;
+  readonly WIN_FLAVOR_CREATE = WIN_FLAVORS.create;
+  readonly WIN_FLAVOR_ALLOCATE = WIN_FLAVORS.allocate;
+  readonly WIN_FLAVOR_DYNAMIC = WIN_FLAVORS.dynamic;
+  readonly WIN_FLAVOR_SHARED = WIN_FLAVORS.shared;
+  readonly WIN_SEPARATE = WIN_SEPARATE;
+  readonly WIN_UNIFIED = WIN_UNIFIED;
+  /** Callbacks of winCreateKeyval: no copy, copy the value, nothing to delete. */
+  readonly WIN_NULL_COPY_FN: CopyAttrFn<Win> = NULL_COPY_FN;
+  readonly WIN_DUP_FN: CopyAttrFn<Win> = DUP_FN;
+  readonly WIN_NULL_DELETE_FN: DeleteAttrFn<Win> = NULL_DELETE_FN;
 
   // predefined datatypes, sized as C's types on x86-64 Linux (long: 8 bytes)
   readonly BYTE: Datatype = dt.BYTE;
@@ -239,7 +266,37 @@ export class Mpi extends Comm {
    */
   commCreateErrhandler(fn: (comm: Comm, code: number) => void): Errhandler {
     if (typeof fn !== 'function') throw new MpiError('MPI_ERR_ARG', `commCreateErrhandler: expected a function (comm, code) => void, got ${typeof fn}`);
-    return new Errhandler('user', false, fn as (comm: unknown, code: number) => void);
+    return new Errhandler('user', false, fn as (comm: unknown, code: number) => void, 'comm');
+  }
+
+  /**
+   * An error handler calling `fn(win, code)` when a call on a window it is set on fails
+   * (MPI_Win_create_errhandler); the call then raises its MpiError, as with ERRORS_RETURN.
+   */
+  winCreateErrhandler(fn: (win: Win, code: number) => void): Errhandler {
+    if (typeof fn !== 'function') throw new MpiError('MPI_ERR_ARG', `winCreateErrhandler: expected a function (win, code) => void, got ${describe(fn)}`);
+    return new Errhandler('user', false, fn as (win: unknown, code: number) => void, 'win');
+  }
+
+  /** Frees a handler of commCreateErrhandler or winCreateErrhandler (MPI_Errhandler_free): objects that have it keep it, none may take it any more. */
+  errhandlerFree(errhandler: Errhandler): void {
+    errhandlerFree(errhandler);
+  }
+
+  // ---------------------------------------------------------------- window attributes (attributes.ts)
+
+  /**
+   * A keyval for window attributes (MPI_Win_create_keyval): `copyFn` is never called (windows are
+   * not duplicated), `deleteFn(win, keyval, value, extraState)` runs when the attribute is deleted,
+   * replaced or its window freed. mpi.WIN_NULL_COPY_FN, WIN_DUP_FN and WIN_NULL_DELETE_FN are MPI's.
+   */
+  winCreateKeyval(copyFn: CopyAttrFn<Win>, deleteFn: DeleteAttrFn<Win>, extraState: unknown = null): Keyval<Win> {
+    return createKeyval('winCreateKeyval', 'win', ++this.keyvals, copyFn, deleteFn, extraState);
+  }
+
+  /** Frees a keyval of winCreateKeyval (MPI_Win_free_keyval): the attributes it keys stay until deleted or their window is freed. */
+  winFreeKeyval(keyval: Keyval<Win>): void {
+    freeKeyval('winFreeKeyval', 'win', keyval);
   }
 
   /** Balanced Cartesian dimensions (MPI_Dims_create): zero entries of `dims` are filled. */

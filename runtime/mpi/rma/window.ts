@@ -45,8 +45,9 @@
  * of different types with MPI_ERR_TYPE; an op an accumulate cannot take with MPI_ERR_OP; any call
  * on a freed window with MPI_ERR_WIN. Each message names the call.
  */
+import { Attributes, type Keyval } from '../attributes.ts';
 import { describe } from '../constants.ts';
-import { Errhandler, ERRORS_ARE_FATAL, guardMethods } from '../errhandler.ts';
+import { callErrhandler, checkErrhandler, ERRORS_ARE_FATAL, guardMethods, type Errhandler } from '../errhandler.ts';
 import { Group } from '../group.ts';
 import { PROC_NULL } from '../message.ts';
 import { MpiError } from '../request.ts';
@@ -77,16 +78,56 @@ export class Win extends WinOperations {
 
   /** What the window's failing calls do (MPI_Win_set_errhandler; ERRORS_ARE_FATAL by default, as MPI has it). */
   private errhandler: Errhandler = ERRORS_ARE_FATAL;
+  /** The attributes cached on the window (attributes.ts). */
+  private readonly attrs = new Attributes<Win>('win');
+  private name = '';
 
   constructor(host: WinHost, shared: WinShared, parts: WinParts) {
     super(host, shared, parts);
     for (let r = 0; r < host.comm.size; r++) this.byWorld.set(host.comm.worldRank(r), r);
   }
 
-  /** Sets the window's error handler (MPI_Win_set_errhandler): mpi.ERRORS_ARE_FATAL or mpi.ERRORS_RETURN. */
+  /** Sets the window's error handler (MPI_Win_set_errhandler): mpi.ERRORS_ARE_FATAL, mpi.ERRORS_RETURN, or one of winCreateErrhandler. */
   setErrhandler(h: Errhandler): void {
-    if (!(h instanceof Errhandler)) throw new MpiError('MPI_ERR_ARG', `setErrhandler: expected mpi.ERRORS_ARE_FATAL or mpi.ERRORS_RETURN, got ${h === null ? 'null' : typeof h}`);
+    checkErrhandler('setErrhandler', 'win', h, 'mpi.ERRORS_ARE_FATAL, mpi.ERRORS_RETURN or a handler of winCreateErrhandler');
     this.errhandler = h;
+  }
+
+  /** Invokes the window's error handler with `code` (MPI_Win_call_errhandler): see errhandler.ts's `callErrhandler`. */
+  callErrhandler(code: number): void {
+    this.live('callErrhandler');
+    callErrhandler(this, 'callErrhandler', code);
+  }
+
+  /** Caches `value` on the window under `keyval` (MPI_Win_set_attr); a value already there is deleted first (its delete callback runs). */
+  setAttr(keyval: Keyval<Win>, value: unknown): void {
+    this.live('setAttr');
+    this.attrs.set(this, 'setAttr', keyval, value);
+  }
+
+  /** The window's attribute under `keyval` (MPI_Win_get_attr): `{ flag, value }`; the predefined keyvals (mpi.WIN_BASE, ...) always answer. */
+  getAttr(keyval: Keyval<Win>): { flag: boolean; value?: unknown } {
+    this.live('getAttr');
+    return this.attrs.get(this, 'getAttr', keyval);
+  }
+
+  /** Deletes the window's attribute under `keyval` (MPI_Win_delete_attr), running its delete callback. */
+  deleteAttr(keyval: Keyval<Win>): void {
+    this.live('deleteAttr');
+    this.attrs.delete(this, 'deleteAttr', keyval);
+  }
+
+  /** Names the window (MPI_Win_set_name): a local call, each rank names its own side. */
+  setName(name: string): void {
+    this.live('setName');
+    if (typeof name !== 'string') throw new MpiError('MPI_ERR_ARG', `setName: name must be a string, got ${describe(name)}`);
+    this.name = name;
+  }
+
+  /** The window's name (MPI_Win_get_name): what setName gave, '' if none. */
+  getName(): string {
+    this.live('getName');
+    return this.name;
   }
 
   /** The window's error handler (MPI_Win_get_errhandler). */
@@ -167,12 +208,14 @@ export class Win extends WinOperations {
 
   /**
    * Frees the window (MPI_Win_free; collective): no epoch may be open (a fence epoch in which
-   * nothing was issued may). Waits until every rank is done with the window, then deregisters
+   * nothing was issued may). Deletes its attributes, waits until every rank is done with the window, then deregisters
    * its memory; any later call on it fails with MPI_ERR_WIN.
    */
   async free(): Promise<void> {
     this.live('free');
     this.epochs.closed('free');
+    // the attributes' delete callbacks run first, the last set first (attributes.ts)
+    this.attrs.clear(this, 'free');
     await this.nic.wait(-1, false, 'free');
     // the library's own traffic (lock releases, notifications) lands before anyone deregisters
     await this.nic.drainInternal('free');
@@ -384,4 +427,4 @@ export class Win extends WinOperations {
 
 // every call of a window reports to the window's error handler
 guardMethods(WinOperations.prototype, ['put', 'get', 'accumulate', 'getAccumulate', 'fetchAndOp', 'compareAndSwap', 'rput', 'rget', 'raccumulate', 'rgetAccumulate']);
-guardMethods(Win.prototype, ['getGroup', 'sharedQuery', 'attach', 'detach', 'free', 'fence', 'post', 'start', 'complete', 'wait', 'test', 'lock', 'unlock', 'lockAll', 'unlockAll', 'flush', 'flushAll', 'flushLocal', 'flushLocalAll', 'sync']);
+guardMethods(Win.prototype, ['callErrhandler', 'setAttr', 'getAttr', 'deleteAttr', 'setName', 'getName', 'getGroup', 'sharedQuery', 'attach', 'detach', 'free', 'fence', 'post', 'start', 'complete', 'wait', 'test', 'lock', 'unlock', 'lockAll', 'unlockAll', 'flush', 'flushAll', 'flushLocal', 'flushLocalAll', 'sync']);
