@@ -66,6 +66,8 @@ export class Nic extends NicTarget {
             return this.host.upFree + params.hostLatencyPs;
           },
           send: (p, ready) => this.sendCe(p, ready),
+          deathPs: (n) => this.peers[n]?.deadPs ?? Infinity,
+          timeoutPs: () => this.faults?.config.timeoutPs ?? 0,
         })
       : null;
   }

@@ -73,6 +73,20 @@ export class PeerFailures {
     }
   }
 
+  /**
+   * Why a collective-engine reduction over world ranks `members` failed: the members known dead
+   * (or, if MPI has not heard of any, the dead node the tree timed out on).
+   */
+  ceFailure(members: ArrayLike<number>, deadNode: number): string {
+    const named: string[] = [];
+    for (let i = 0; i < members.length; i++) {
+      const t = this.describe(members[i]!);
+      if (t !== null) named.push(t);
+    }
+    const who = named.length > 0 ? named.join(', ') : `node ${deadNode}`;
+    return `the network reduction failed: ${who} did not answer within the NIC timeout`;
+  }
+
   /** The text naming a dead destination `rank` of a failed transfer, or null when it lives. */
   describe(rank: number): string | null {
     const d = this.dead.get(rank);
