@@ -143,6 +143,18 @@ export function hasFaults(f: FabricFaults | undefined): f is FabricFaults {
   return f !== undefined && f.links.length + f.routers.length + f.lanes.length > 0;
 }
 
+/**
+ * Whether a packet whose head reaches the next router at `nowPs` and whose tail is across at
+ * `tailPs` is lost on a link that failed at `failPs` (Infinity: up): the link failed before its
+ * tail was across. The link's retry buffer cannot give it back for another route (the packet has
+ * been routed on from here, by routing state that is not undone: a Kautz route word, a dragonfly
+ * stage), so it is lost, and the transaction it belongs to fails at its initiator by the NIC
+ * timeout, as seed 001 "Reliability" reports discarded packets.
+ */
+export function lostInFlight(failPs: number, nowPs: number, tailPs: number): boolean {
+  return failPs <= nowPs && failPs < tailPs;
+}
+
 /** The distinct times (ps, ascending) at which a fault takes effect. */
 export function faultTimes(f: FabricFaults): number[] {
   const t = new Set<number>();

@@ -3,6 +3,7 @@ import type { AgeArbitration, FaultStep, NetworkAccess, NetworkParams } from './
 import type { PacketPool } from './packet.ts';
 import { modU32, type BoundRoute, type LoadView, type NextPort } from './routing/routing.ts';
 import type { PortGraph } from './topology/port-graph.ts';
+import { lostInFlight } from './faults.ts';
 import { NetworkState } from './network-state.ts';
 
 export type { AgeArbitration, Endpoint, FaultStep, HopListener, LinkParams, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
@@ -62,6 +63,8 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     super(engine, graph, route, params, pkts, nextPort);
     const faults = this.faults;
     if (faults) {
+      // a link that fails during the run loses the packets on it then: their time of failure per channel
+      if (faults.steps.some((st) => st.atPs > engine.now)) this.failPs = new Float64Array(this.nChan).fill(Infinity);
       // failures from the start are in place before the run; later ones are events
       faults.steps.forEach((st, i) => {
         if (st.atPs <= engine.now) this.applyFault(i);
@@ -72,18 +75,23 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
 
   /** Told when a fault set takes effect (the flow level routes and sizes its flows by it). */
   onFault: ((step: FaultStep) => void) | null = null;
+  /** Per channel, when its link failed during the run (Infinity: up); null when no link fails during the run. */
+  private failPs: Float64Array | null = null;
+  /** Packets lost on a link that failed under them. */
+  lostPackets = 0;
 
   /**
    * Fault set `i` takes effect now: the routing masks its links and routers from now on, links
    * with lanes lost serialize over the lanes left, and where a failure cuts the last link between
    * two routers every channel pauses for the quiesce time while new routes are computed. A packet
-   * already granted a link (or routed onto it) when the link fails still crosses it (assumed: the
-   * link's retry buffer drains before it goes down).
+   * on a link when it fails, or granted it afterwards (routed onto it before), is lost (lostOnLink).
    */
   private applyFault(i: number): void {
     const f = this.faults!;
     const st = f.steps[i]!;
     f.routing.setDown(st.ports, st.routers);
+    const fail = this.failPs;
+    if (fail !== null) for (let c = 0; c < st.ports.length; c++) if (st.ports[c] && fail[c] === Infinity) fail[c] = this.engine.now;
     const kind0 = this.params.links.length + 2;
     st.laneChannels.forEach((c, k) => {
       this.chanKind[c] = kind0 + st.laneKinds[k]!;
@@ -97,6 +105,23 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
       if (this.busyUntil[c]! < until) this.busyUntil[c] = until;
       if (this.reqHead[c] !== -1) this.scheduleTry(c, until);
     }
+  }
+
+  /**
+   * Whether packet `p`, its head arriving now, was lost on the link it crossed: the link failed
+   * before its tail was across (faults.ts lostInFlight). Its downstream credits come back, and
+   * the endpoint of its destination reports the loss (the NIC times its transaction out).
+   */
+  private lostOnLink(p: number): boolean {
+    const pk = this.pkts;
+    const chan = this.upChan[pk.at[p]!]!;
+    if (chan < 0 || !lostInFlight(this.failPs![chan]!, this.engine.now, pk.tailAt[p]!)) return false;
+    this.lostPackets++;
+    this.returnCredits(chan, this.creditOf(chan, p), this.creditPhits(pk.phits[p]!), this.engine.now);
+    const ep = this.endpoints[pk.dst[p]!]!;
+    if (ep.lose) ep.lose(p);
+    else pk.free(p);
+    return true;
   }
 
   /** Waiting-request records allocated so far (the free list grows to the run's peak of waiting requests). */
@@ -176,6 +201,7 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
   onEvent(kind: number, arg: number): void {
     switch (kind) {
       case Ev.Arrive:
+        if (this.failPs !== null && this.lostOnLink(arg)) break;
         this.enqueue(arg);
         break;
       case Ev.Try:

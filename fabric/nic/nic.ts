@@ -585,6 +585,25 @@ export class Nic extends NicTarget {
   }
 
   /**
+   * Packet `p`, on its way to this node, was lost on a link that failed under it (network.ts):
+   * its transaction fails at its initiator by the NIC timeout, counted from when it was issued or
+   * the packet was lost, whichever is later, as for a dead node. A lost collective-engine packet
+   * leaves its tree waiting (no timeout covers a live member).
+   */
+  lose(p: number): void {
+    const pk = this.pkts;
+    const kind = pk.kind[p]!;
+    const id = pk.txn[p]!;
+    pk.free(p);
+    if (kind === K_CE) return;
+    const x = this.txns.list[id]!;
+    const src = this.peers[x.srcNode]!;
+    if (x.timedOut || x.status === NicStatus.Timeout || src.deadPs <= this.engine.now) return;
+    x.timedOut = true;
+    this.engine.at(Math.max(x.startPs, this.engine.now) + this.faults!.config.timeoutPs, src.id, EV_TIMEOUT, id);
+  }
+
+  /**
    * Source side: transaction `id` failed by the NIC timeout (a dead target). Its packets still
    * out will never be answered, and it sends no more; it completes with status Timeout, and its
    * record is never handed out again (a late event of it finds it as it was left).
