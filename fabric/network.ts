@@ -3,7 +3,7 @@ import type { AgeArbitration, FaultStep, NetworkAccess, NetworkParams } from './
 import type { PacketPool } from './packet.ts';
 import { modU32, type BoundRoute, type LoadView, type NextPort } from './routing/routing.ts';
 import type { PortGraph } from './topology/port-graph.ts';
-import { lostInFlight } from './faults.ts';
+import { lostInFlight, replayLink } from './faults.ts';
 import { NetworkState } from './network-state.ts';
 
 export type { AgeArbitration, Endpoint, FaultStep, HopListener, LinkParams, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
@@ -77,8 +77,9 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
   onFault: ((step: FaultStep) => void) | null = null;
   /** Per channel, when its link failed during the run (Infinity: up); null when no link fails during the run. */
   private failPs: Float64Array | null = null;
-  /** Packets lost on a link that failed under them. */
+  /** Packets lost on a link that failed under them, and those a parallel link sent again. */
   lostPackets = 0;
+  replayed = 0;
 
   /**
    * Fault set `i` takes effect now: the routing masks its links and routers from now on, links
@@ -108,16 +109,35 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
   }
 
   /**
-   * Whether packet `p`, its head arriving now, was lost on the link it crossed: the link failed
-   * before its tail was across (faults.ts lostInFlight). Its downstream credits come back, and
-   * the endpoint of its destination reports the loss (the NIC times its transaction out).
+   * Whether packet `p`, its head arriving now, did not get across the link it crossed: the link
+   * failed before its tail was across (faults.ts lostInFlight). Its downstream credits come back;
+   * a parallel link still up sends it again (replayLink: from when it is free, taking that
+   * link's credits even if short), else the endpoint of its destination reports it lost (the NIC
+   * times its transaction out).
    */
   private lostOnLink(p: number): boolean {
     const pk = this.pkts;
     const chan = this.upChan[pk.at[p]!]!;
-    if (chan < 0 || !lostInFlight(this.failPs![chan]!, this.engine.now, pk.tailAt[p]!)) return false;
+    const now = this.engine.now;
+    if (chan < 0 || !lostInFlight(this.failPs![chan]!, now, pk.tailAt[p]!)) return false;
+    const phits = this.creditPhits(pk.phits[p]!);
+    this.returnCredits(chan, this.creditOf(chan, p), phits, now);
+    const alt = replayLink(this.graph, this.failPs!, chan);
+    if (alt >= 0) {
+      const kind = this.chanKind[alt]!;
+      const start = Math.max(now, this.busyUntil[alt]!);
+      const end = Math.ceil(start + (pk.phits[p]! + this.kindOvh[kind]! * pk.units[p]!) * this.kindPhitPs[kind]!);
+      this.busyUntil[alt] = end;
+      if (this.reqHead[alt] !== -1) this.scheduleTry(alt, end);
+      this.credits[this.creditOf(alt, p)]! -= phits;
+      this.downPhits[alt]! += phits;
+      pk.at[p] = this.chanDown[alt]!;
+      pk.tailAt[p] = end + this.kindLatPs[kind]!;
+      this.replayed++;
+      this.engine.at(start + this.kindLatPs[kind]! + this.params.routerLatencyPs, this.id, Ev.Arrive, p);
+      return true;
+    }
     this.lostPackets++;
-    this.returnCredits(chan, this.creditOf(chan, p), this.creditPhits(pk.phits[p]!), this.engine.now);
     const ep = this.endpoints[pk.dst[p]!]!;
     if (ep.lose) ep.lose(p);
     else pk.free(p);
