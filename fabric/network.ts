@@ -63,8 +63,12 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     super(engine, graph, route, params, pkts, nextPort);
     const faults = this.faults;
     if (faults) {
-      // a link that fails during the run loses the packets on it then: their time of failure per channel
-      if (faults.steps.some((st) => st.atPs > engine.now)) this.failPs = new Float64Array(this.nChan).fill(Infinity);
+      // a link that fails during the run loses the packets on it then: their time of failure per
+      // channel, and arrivals through a handler of their own that checks them (the fault-free path pays nothing)
+      if (faults.steps.some((st) => st.atPs > engine.now)) {
+        this.failPs = new Float64Array(this.nChan).fill(Infinity);
+        this.arriveId = engine.register({ onEvent: (_kind: number, p: number) => (this.lostOnLink(p) ? undefined : this.enqueue(p)) });
+      }
       // failures from the start are in place before the run; later ones are events
       faults.steps.forEach((st, i) => {
         if (st.atPs <= engine.now) this.applyFault(i);
@@ -77,6 +81,8 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
   onFault: ((step: FaultStep) => void) | null = null;
   /** Per channel, when its link failed during the run (Infinity: up); null when no link fails during the run. */
   private failPs: Float64Array | null = null;
+  /** The handler of packet arrivals: this network, or with links failing during the run the one that checks for them. */
+  private arriveId = this.id;
   /** Packets lost on a link that failed under them, and those a parallel link sent again. */
   lostPackets = 0;
   replayed = 0;
@@ -134,7 +140,7 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
       pk.at[p] = this.chanDown[alt]!;
       pk.tailAt[p] = end + this.kindLatPs[kind]!;
       this.replayed++;
-      this.engine.at(start + this.kindLatPs[kind]! + this.params.routerLatencyPs, this.id, Ev.Arrive, p);
+      this.engine.at(start + this.kindLatPs[kind]! + this.params.routerLatencyPs, this.arriveId, Ev.Arrive, p);
       return true;
     }
     this.lostPackets++;
@@ -221,7 +227,6 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
   onEvent(kind: number, arg: number): void {
     switch (kind) {
       case Ev.Arrive:
-        if (this.failPs !== null && this.lostOnLink(arg)) break;
         this.enqueue(arg);
         break;
       case Ev.Try:
@@ -647,7 +652,7 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
         this.linkHops++;
       }
       pk.at[p] = down;
-      this.engine.at(start + lat + this.params.routerLatencyPs, this.id, Ev.Arrive, p);
+      this.engine.at(start + lat + this.params.routerLatencyPs, this.arriveId, Ev.Arrive, p);
     } else {
       this.engine.at(end + lat, this.id, Ev.Deliver, p);
     }
