@@ -91,7 +91,8 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
    * Fault set `i` takes effect now: the routing masks its links and routers from now on, links
    * with lanes lost serialize over the lanes left, and where a failure cuts the last link between
    * two routers every channel pauses for the quiesce time while new routes are computed. A packet
-   * on a link when it fails, or granted it afterwards (routed onto it before), is lost (lostOnLink).
+   * on a link when it fails, or granted it afterwards (routed onto it before), is sent again over a
+   * parallel link or lost (lostOnLink).
    */
   private applyFault(i: number): void {
     const f = this.faults!;
