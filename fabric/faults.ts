@@ -143,6 +143,35 @@ export function hasFaults(f: FabricFaults | undefined): f is FabricFaults {
   return f !== undefined && f.links.length + f.routers.length + f.lanes.length > 0;
 }
 
+/**
+ * Whether a packet whose head reaches the next router at `nowPs` and whose tail is across at
+ * `tailPs` did not get across a link that failed at `failPs` (Infinity: up): the link failed
+ * before its tail was across. The link's retry buffer then gives it back (replayLink); where no
+ * parallel link is left, it cannot take another route (its routing state has moved on: a Kautz
+ * route word, a dragonfly stage), so it is lost, and the transaction it belongs to fails at its
+ * initiator by the NIC timeout, as seed 001 "Reliability" reports discarded packets.
+ */
+export function lostInFlight(failPs: number, nowPs: number, tailPs: number): boolean {
+  return failPs <= nowPs && failPs < tailPs;
+}
+
+/**
+ * A link of graph g still up (failPs Infinity) parallel to channel `chan` (from the same router
+ * to the same next router, of any link class: a torus ring of two routers joins them both ways),
+ * or -1: the link over which chan's retry buffer sends again what chan lost when it failed
+ * (Gemini's links of a group, seed 004 §IV; an Aries bundle of global links), the packet then
+ * reaching the same router as before.
+ */
+export function replayLink(g: PortGraph, failPs: Float64Array, chan: number): number {
+  const r = Math.floor(chan / g.radix);
+  const peer = g.peerRouter[chan]!;
+  for (let q = 0; q < g.radix; q++) {
+    const c = r * g.radix + q;
+    if (c !== chan && g.peerRouter[c] === peer && failPs[c] === Infinity) return c;
+  }
+  return -1;
+}
+
 /** The distinct times (ps, ascending) at which a fault takes effect. */
 export function faultTimes(f: FabricFaults): number[] {
   const t = new Set<number>();

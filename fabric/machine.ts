@@ -461,12 +461,13 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
     }
     flowNet = flows.net;
     if (faulty) {
-      // a fault set taking effect during the run: new flows route around it, lanes lost re-solve theirs
+      // a fault set taking effect during the run: new flows route around it, flows over its failed
+      // links re-route the rest of their bytes, lanes lost re-solve theirs
       const fr = faulty.flowRouting;
       const fnet = flows.net;
       net.onFault = (st) => {
         fr.setDown(st.ports, st.routers);
-        fnet.faultsChanged(st.laneChannels, st.laneKinds.map((k) => faulty.faults.degraded[k]!.share));
+        fnet.faultsChanged(st.laneChannels, st.laneKinds.map((k) => faulty.faults.degraded[k]!.share), st.ports);
       };
     }
     // the fabric's metrics count what flows carry over the same window as packets

@@ -96,6 +96,8 @@ export interface LinkParams {
 export interface Endpoint {
   /** The packet's tail has reached the node at the current time. */
   deliver(p: number): void;
+  /** Packet `p`, on its way to this node, was lost on a link that failed under it (freed by the endpoint). */
+  lose?(p: number): void;
 }
 
 /** What an endpoint (a NIC, a traffic generator) sees of the network it is attached to. */

@@ -3,6 +3,7 @@ import type { AgeArbitration, FaultStep, NetworkAccess, NetworkParams } from './
 import type { PacketPool } from './packet.ts';
 import { modU32, type BoundRoute, type LoadView, type NextPort } from './routing/routing.ts';
 import type { PortGraph } from './topology/port-graph.ts';
+import { lostInFlight, replayLink } from './faults.ts';
 import { NetworkState } from './network-state.ts';
 
 export type { AgeArbitration, Endpoint, FaultStep, HopListener, LinkParams, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
@@ -62,6 +63,12 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     super(engine, graph, route, params, pkts, nextPort);
     const faults = this.faults;
     if (faults) {
+      // a link that fails during the run loses the packets on it then: their time of failure per
+      // channel, and arrivals through a handler of their own that checks them (the fault-free path pays nothing)
+      if (faults.steps.some((st) => st.atPs > engine.now)) {
+        this.failPs = new Float64Array(this.nChan).fill(Infinity);
+        this.arriveId = engine.register({ onEvent: (_kind: number, p: number) => (this.lostOnLink(p) ? undefined : this.enqueue(p)) });
+      }
       // failures from the start are in place before the run; later ones are events
       faults.steps.forEach((st, i) => {
         if (st.atPs <= engine.now) this.applyFault(i);
@@ -72,18 +79,27 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
 
   /** Told when a fault set takes effect (the flow level routes and sizes its flows by it). */
   onFault: ((step: FaultStep) => void) | null = null;
+  /** Per channel, when its link failed during the run (Infinity: up); null when no link fails during the run. */
+  private failPs: Float64Array | null = null;
+  /** The handler of packet arrivals: this network, or with links failing during the run the one that checks for them. */
+  private arriveId = this.id;
+  /** Packets lost on a link that failed under them, and those a parallel link sent again. */
+  lostPackets = 0;
+  replayed = 0;
 
   /**
    * Fault set `i` takes effect now: the routing masks its links and routers from now on, links
    * with lanes lost serialize over the lanes left, and where a failure cuts the last link between
    * two routers every channel pauses for the quiesce time while new routes are computed. A packet
-   * already granted a link (or routed onto it) when the link fails still crosses it (assumed: the
-   * link's retry buffer drains before it goes down).
+   * on a link when it fails, or granted it afterwards (routed onto it before), is sent again over a
+   * parallel link or lost (lostOnLink).
    */
   private applyFault(i: number): void {
     const f = this.faults!;
     const st = f.steps[i]!;
     f.routing.setDown(st.ports, st.routers);
+    const fail = this.failPs;
+    if (fail !== null) for (let c = 0; c < st.ports.length; c++) if (st.ports[c] && fail[c] === Infinity) fail[c] = this.engine.now;
     const kind0 = this.params.links.length + 2;
     st.laneChannels.forEach((c, k) => {
       this.chanKind[c] = kind0 + st.laneKinds[k]!;
@@ -97,6 +113,42 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
       if (this.busyUntil[c]! < until) this.busyUntil[c] = until;
       if (this.reqHead[c] !== -1) this.scheduleTry(c, until);
     }
+  }
+
+  /**
+   * Whether packet `p`, its head arriving now, did not get across the link it crossed: the link
+   * failed before its tail was across (faults.ts lostInFlight). Its downstream credits come back;
+   * a parallel link still up sends it again (replayLink: from when it is free, taking that
+   * link's credits even if short), else the endpoint of its destination reports it lost (the NIC
+   * times its transaction out).
+   */
+  private lostOnLink(p: number): boolean {
+    const pk = this.pkts;
+    const chan = this.upChan[pk.at[p]!]!;
+    const now = this.engine.now;
+    if (chan < 0 || !lostInFlight(this.failPs![chan]!, now, pk.tailAt[p]!)) return false;
+    const phits = this.creditPhits(pk.phits[p]!);
+    this.returnCredits(chan, this.creditOf(chan, p), phits, now);
+    const alt = replayLink(this.graph, this.failPs!, chan);
+    if (alt >= 0) {
+      const kind = this.chanKind[alt]!;
+      const start = Math.max(now, this.busyUntil[alt]!);
+      const end = Math.ceil(start + (pk.phits[p]! + this.kindOvh[kind]! * pk.units[p]!) * this.kindPhitPs[kind]!);
+      this.busyUntil[alt] = end;
+      if (this.reqHead[alt] !== -1) this.scheduleTry(alt, end);
+      this.credits[this.creditOf(alt, p)]! -= phits;
+      this.downPhits[alt]! += phits;
+      pk.at[p] = this.chanDown[alt]!;
+      pk.tailAt[p] = end + this.kindLatPs[kind]!;
+      this.replayed++;
+      this.engine.at(start + this.kindLatPs[kind]! + this.params.routerLatencyPs, this.arriveId, Ev.Arrive, p);
+      return true;
+    }
+    this.lostPackets++;
+    const ep = this.endpoints[pk.dst[p]!]!;
+    if (ep.lose) ep.lose(p);
+    else pk.free(p);
+    return true;
   }
 
   /** Waiting-request records allocated so far (the free list grows to the run's peak of waiting requests). */
@@ -601,7 +653,7 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
         this.linkHops++;
       }
       pk.at[p] = down;
-      this.engine.at(start + lat + this.params.routerLatencyPs, this.id, Ev.Arrive, p);
+      this.engine.at(start + lat + this.params.routerLatencyPs, this.arriveId, Ev.Arrive, p);
     } else {
       this.engine.at(end + lat, this.id, Ev.Deliver, p);
     }

@@ -5,17 +5,19 @@ import type { Proc } from './proc.ts';
 
 /**
  * A run in which nodes died ended with live ranks still waiting (on a dead rank through a
- * collective, a one-sided synchronisation or the collective engine): not a bug of the program,
- * the failure of the nodes named. Each blocked rank is listed with what it waits in.
+ * collective or a one-sided synchronisation, or on each other: a receive from any source that a
+ * live rank could still satisfy but never does): a deadlock report, as every other (a
+ * DeadlockError), that names the dead nodes first. Each blocked rank is listed with what it waits in.
  */
-export class NodeFailureError extends Error {
+export class NodeFailureError extends DeadlockError {
   constructor(
-    readonly timePs: number,
+    timePs: number,
     readonly deadNodes: readonly { readonly node: number; readonly atPs: number }[],
-    readonly blocked: readonly string[],
+    blocked: readonly string[],
   ) {
+    super(timePs, blocked);
     const dead = deadNodes.map((d) => `node ${d.node} (dead since ${(d.atPs / 1e6).toFixed(3)} us)`).join(', ');
-    super(`node failure: ${dead} never answered, and at ${(timePs / 1e6).toFixed(3)} us ${blocked.length} live rank(s) still wait on it:\n  ${blocked.join('\n  ')}`);
+    this.message = `node failure: ${dead} never answered, and at ${(timePs / 1e6).toFixed(3)} us no event is pending and ${blocked.length} live rank(s) are blocked (on it, or on each other):\n  ${blocked.join('\n  ')}`;
     this.name = 'NodeFailureError';
   }
 }
@@ -40,6 +42,8 @@ export function watchNodeDeaths(machine: Machine, procs: readonly Proc[], world:
   faults.onDeath((node, atPs) => {
     if (atPs > 0) stop(node, atPs);
   });
+  // with no event left, a receive from any source that only finished or dead ranks could satisfy fails
+  machine.engine.onStall = () => world.failStalledReceives();
 }
 
 /** A deadlock of a run in which nodes died, reported as their failure (other errors as they are). */

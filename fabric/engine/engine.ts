@@ -101,6 +101,12 @@ export class Engine implements EventHandler {
   private progressEvery = PROGRESS_EVERY;
   /** Event count of the next progress call; Infinity when nobody listens (one compare per event). */
   private nextProgress = Infinity;
+  /**
+   * Called when no event is left and threads are still blocked, before the run ends with a
+   * deadlock report: it may wake threads or schedule events (a runtime failing waits that can
+   * now never be satisfied), and the run goes on if it did.
+   */
+  onStall: (() => void) | null = null;
 
   constructor(seed = 1) {
     this.seed = seed;
@@ -280,7 +286,13 @@ export class Engine implements EventHandler {
           ready.length = 0;
           return;
         }
-        if (!q.pop()) return this.end(null);
+        if (!q.pop()) {
+          if (this.onStall !== null && this.threads.some((t) => t.blocked)) {
+            this.onStall();
+            if (this.ready.length > 0 || q.size > 0) continue;
+          }
+          return this.end(null);
+        }
         if (q.popTime > this.limitPs) return this.end(new Error(`simulated time limit of ${this.limitPs / 1e6} us reached`));
         this.now = q.popTime;
         this.events++;

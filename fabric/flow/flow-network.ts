@@ -65,6 +65,8 @@ export class FlowNetwork implements EventHandler {
   /** Per entry of a flow its position in its resource's list. */
   private readonly fPos: Int32Array[] = [];
   private readonly fDone: (((flow: number) => void) | null)[] = [];
+  /** Per flow started by `start` (a pool's lead flow), its spec: a failure under it re-routes the rest by it. */
+  private readonly fSpec: (FlowSpec | null)[] = [];
   private serial = 0;
   private nActive = 0;
   /** Resource uses of the active flows. */
@@ -201,16 +203,69 @@ export class FlowNetwork implements EventHandler {
    * The faults changed now (a failure during the run; the routing the flows were built with has
    * taken the new fault set): flows that start from now on trace their routes afresh, and the
    * link groups of `channels` count at their lanes' `shares` from now on, their flows re-solved.
-   * Flows under way keep their routes.
+   * A flow under way over a channel `down` marks (per channel, 1: failed) stops there, and the
+   * rest of its bytes goes on at once as a flow of the same spec over the routes the routing now
+   * gives (a new flow id; its onDone is called once, when the rest is done).
    */
-  faultsChanged(channels: readonly number[], shares: readonly number[]): void {
+  faultsChanged(channels: readonly number[], shares: readonly number[], down?: Uint8Array): void {
     this.routeCache.clear();
     channels.forEach((c, k) => {
       const r = this.res.setShare(c, shares[k]!, this.engine.now);
       if (r >= 0) this.dirtyRes.push(r);
     });
+    if (down !== undefined) this.reroute(down);
     if (this.dirtyRes.length > 0) this.scheduleSolve();
   }
+
+  /** Re-routes the rest of every flow (or pool of flows) under way over a channel `down` marks. */
+  private reroute(down: Uint8Array): void {
+    const leads: number[] = [];
+    for (let c = 0; c < down.length; c++) {
+      const r = down[c] ? this.res.chanRes[c]! : -1;
+      if (r < 0) continue;
+      for (const f of this.res.flows[r]!) {
+        const g = this.fGroup[f]!;
+        const lead = g >= 0 ? g : f;
+        if (this.fActive[lead] === 1 && this.fSpec[lead] && !leads.includes(lead)) leads.push(lead);
+      }
+    }
+    if (leads.length === 0) return;
+    // the bytes left are those of the rates so far
+    this.flush();
+    const now = this.engine.now;
+    leads.sort(this.bySerial);
+    for (const lead of leads) {
+      const spec = this.fSpec[lead]!;
+      const cb = this.fDone[lead]!;
+      const pool = this.gMembers[lead];
+      const left = pool !== undefined ? this.gRem[lead]! - this.gRate[lead]! * (now - this.gSince[lead]!) : this.remainingOf(lead);
+      for (const m of pool ?? [lead]) {
+        this.fGroup[m] = -1;
+        this.fDone[m] = null;
+        this.fSpec[m] = null;
+        if (this.fActive[m] === 1) this.leave(m);
+        this.freeSlots.push(m);
+      }
+      if (pool !== undefined) {
+        this.gMembers[lead] = undefined;
+        if (this.gCap[lead]! >= 0) this.capPool.push(this.gCap[lead]!);
+        this.gRem[lead] = 0;
+        this.gRate[lead] = 0;
+      }
+      // the rest goes on as a flow of its own, counted with the transfer it belongs to
+      const bytes = left > 0 ? left : 0;
+      this.start({ ...spec, bytes, onDone: cb });
+      this.cTransfers--;
+      this.cBytes -= bytes;
+      this.nRerouted++;
+    }
+  }
+
+  /** Flows (or pools) re-routed around a link that failed under them. */
+  get rerouted(): number {
+    return this.nRerouted;
+  }
+  private nRerouted = 0;
 
   /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
   routesOf(src: number, dst: number, vcClass: number, ordered = false, path?: number): readonly FlowRoute[] {
@@ -253,10 +308,16 @@ export class FlowNetwork implements EventHandler {
     this.cTransfers++;
     this.cBytes += bytes;
     const fwd = this.routeUse(src, dst, vcClass, spec.ordered ?? false, spec.path);
-    if (spec.multipath && fwd.paths.length > 1) return this.startPool(spec, fwd, phits, packets, perBytes, rateCap);
+    if (spec.multipath && fwd.paths.length > 1) {
+      const lead = this.startPool(spec, fwd, phits, packets, perBytes, rateCap);
+      this.fSpec[lead] = spec;
+      return lead;
+    }
     for (let k = 0; k < fwd.resource.length; k++) use(fwd.resource[k]!, (fwd.share[k]! * (phits + packets * fwd.overhead[k]!)) / perBytes);
     this.useExtra(spec, use, packets, perBytes);
-    return this.addFlow(res, w, bytes, rateCap, spec.onDone, -1);
+    const f = this.addFlow(res, w, bytes, rateCap, spec.onDone, -1);
+    this.fSpec[f] = spec;
+    return f;
   }
 
   /** The reverse packets' and the caller's resources of `spec`, through `use`. */

@@ -37,6 +37,12 @@ export interface CeResult {
   readonly value?: number | bigint;
   /** minloc/maxloc: the identifier of the winning value (the lowest among equal values). */
   readonly id?: number;
+  /**
+   * The reduction failed: a member node died and the tree timed out waiting for it. The value
+   * is then meaningless; `deadNode` names the dead member the first timeout was for.
+   */
+  readonly failed?: boolean;
+  readonly deadNode?: number;
 }
 
 /** A reduction tree over the nodes of a job (built once, shared by every member). */
@@ -104,6 +110,10 @@ export interface CeNicPort {
   write(t: number, bytes: number): number;
   /** Queues CE packet `p` (dst, txn, bytes and data filled) on the output pipeline at `ready`. */
   send(p: number, ready: number): void;
+  /** When node `node` dies (ps), Infinity while it lives (faults.nodes). */
+  deathPs(node: number): number;
+  /** How long a NIC waits for a dead member before failing the reduction (nic.timeout, ps). */
+  timeoutPs(): number;
 }
 
 /** Bytes of the host store of a contribution and of the result write: operand and identifier. */
@@ -112,9 +122,12 @@ const HOST_BYTES = 16;
 const D_ID = 8;
 const D_OP = 12;
 const D_TYPE = 13;
+/** Bit of the op code that marks a failed reduction (a member timed out); the identifier then names the dead node. */
+const FAILED = 0x80;
 /** Direction of a CE packet, in bit 0 of its `txn` field (the bits above: the virtual CE). */
 const DOWN = 1;
 const EV_DONE = 0;
+const EV_TIMEOUT = 1;
 
 type Value = number | bigint;
 
@@ -142,6 +155,13 @@ class VirtualCe {
   /** The partial result has gone up; waiting for the result to come down. */
   waitingDown = false;
   result: CeResult | null = null;
+  /** Counts the waits (joined, gone up): a timeout armed for an earlier wait finds a later count and does nothing. */
+  wait = 0;
+  /** The operation gathered here has failed (a child timed out, or a child's partial result came up failed), naming the dead node. */
+  failed = false;
+  deadNode = -1;
+  /** Dead children whose wait has timed out in this operation: their inputs count as in, failed. */
+  readonly timedOut: number[] = [];
 }
 
 /**
@@ -161,6 +181,15 @@ class VirtualCe {
  * to their width; float32 is rounded to float32 after every combine, so a float sum can change
  * with the tree's shape: bit-reproducible reductions therefore run on the CPU (seed 001
  * footnote 7). The hardware's own combining order is not documented; this one is assumed.
+ *
+ * A dead member (faults.nodes): a NIC waiting for a child's partial result, or for its parent's
+ * result, from a node that has died gives up `nic.timeout` after it started waiting or the node
+ * died, whichever is later (the NIC timeout of seed 001 "Reliability", assumed to apply to the
+ * engine's tree as to a transaction; the seed gives no value for either). A child that times out
+ * sends its partial result up marked failed, which makes every combine above it fail, so the root
+ * scatters a failed result to every member it still reaches; a NIC whose parent is dead scatters
+ * the failed result to its own subtree. Every live member thus gets a failed result, the dead
+ * node named, instead of waiting for ever.
  */
 export class CollectiveEngine implements EventHandler {
   readonly id: number;
@@ -172,6 +201,9 @@ export class CollectiveEngine implements EventHandler {
   /** Scratch for a float64 operand's bytes. */
   private readonly f64 = new Float64Array(1);
   private readonly f64Bytes = new Uint8Array(this.f64.buffer);
+  /** A timeout event's wait slots: a child's index (below the radix), or `parentSlot` for the parent. */
+  private readonly slots: number;
+  private readonly parentSlot: number;
 
   constructor(
     private readonly engine: Engine,
@@ -182,6 +214,8 @@ export class CollectiveEngine implements EventHandler {
   ) {
     this.id = engine.register(this);
     for (let e = 0; e < params.ceEngines; e++) this.ces.push(new VirtualCe());
+    this.parentSlot = params.ceRadix;
+    this.slots = params.ceRadix + 1;
   }
 
   /** Virtual CEs of this NIC. */
@@ -218,9 +252,12 @@ export class CollectiveEngine implements EventHandler {
     v.type = type;
     v.value = value;
     v.id = id;
+    v.wait++;
     const at = this.port.store(HOST_BYTES);
     if (at > v.readyAt) v.readyAt = at;
     for (let i = 0; i < v.fromNode.length; i++) this.checkInput(v, engine, i);
+    // a child that dies (or has died) before its partial result is in times the wait out
+    tree.children[member]!.forEach((c, k) => this.armTimeout(v, engine, c, k));
     this.tryComplete(v, engine);
     return this.params.fmaIssuePs;
   }
@@ -232,7 +269,8 @@ export class CollectiveEngine implements EventHandler {
     const base = pk.dataAt(p);
     const engine = pk.txn[p]! >> 1;
     const down = (pk.txn[p]! & DOWN) !== 0;
-    const op = data[base + D_OP]!;
+    const failed = (data[base + D_OP]! & FAILED) !== 0;
+    const op = data[base + D_OP]! & ~FAILED;
     const type = data[base + D_TYPE]!;
     const value = this.readValue(data, base, type);
     const id = readId(data, base);
@@ -243,6 +281,10 @@ export class CollectiveEngine implements EventHandler {
     if (down) {
       if (!v.waitingDown) throw new Error(`CE ${this.node}: result from node ${src} on engine ${engine}, which has no partial result up`);
       if (v.tree!.parent[v.member] !== src) throw new Error(`CE ${this.node}: result on engine ${engine} from node ${src}, not its parent`);
+      if (failed) {
+        v.failed = true;
+        v.deadNode = id;
+      }
       this.finish(v, engine, op, type, value, id, t);
       return;
     }
@@ -256,14 +298,22 @@ export class CollectiveEngine implements EventHandler {
     v.fromType.push(type);
     v.fromValue.push(value);
     v.fromId.push(id);
+    if (failed && !v.failed) {
+      v.failed = true;
+      v.deadNode = id;
+    }
     if (v.joined) {
       this.checkInput(v, engine, v.fromNode.length - 1);
       this.tryComplete(v, engine);
     }
   }
 
-  onEvent(kind: number, engine: number): void {
-    if (kind !== EV_DONE) return;
+  onEvent(kind: number, arg: number): void {
+    if (kind === EV_TIMEOUT) {
+      this.timeOut(arg);
+      return;
+    }
+    const engine = arg;
     const v = this.ces[engine]!;
     const cb = v.onDone!;
     const r = v.result!;
@@ -272,6 +322,46 @@ export class CollectiveEngine implements EventHandler {
     v.result = null;
     this.completed++;
     cb(r);
+  }
+
+  /**
+   * Arms the timeout of the wait of virtual CE `engine` for node `from` (child `slot` of this
+   * node's, or `parentSlot`) if that node dies: `nic.timeout` after the wait began or the node died,
+   * whichever is later. The event carries the engine, the slot and the wait's count.
+   */
+  private armTimeout(v: VirtualCe, engine: number, from: number, slot: number): void {
+    const death = this.port.deathPs(from);
+    if (death === Infinity) return;
+    const at = Math.max(this.engine.now, death) + this.port.timeoutPs();
+    this.engine.at(at, this.id, EV_TIMEOUT, (v.wait * this.slots + slot) * this.ces.length + engine);
+  }
+
+  /** A wait's timeout ran out: if it still waits for its dead node, the reduction fails here. */
+  private timeOut(arg: number): void {
+    const engine = arg % this.ces.length;
+    const rest = (arg - engine) / this.ces.length;
+    const slot = rest % this.slots;
+    const v = this.ces[engine]!;
+    const now = this.engine.now;
+    // a dead NIC does nothing; a wait that has ended since it was armed is over
+    if (this.port.deathPs(this.node) <= now || (rest - slot) / this.slots !== v.wait) return;
+    const tree = v.tree!;
+    if (slot === this.parentSlot) {
+      // the parent is dead: this NIC scatters the failed result to its own subtree
+      v.failed = true;
+      v.deadNode = tree.parent[v.member]!;
+      this.finish(v, engine, v.op, v.type, 0, 0, now);
+      return;
+    }
+    const child = tree.children[v.member]![slot]!;
+    if (v.fromNode.includes(child)) return;
+    v.timedOut.push(child);
+    if (!v.failed) {
+      v.failed = true;
+      v.deadNode = child;
+    }
+    if (now > v.readyAt) v.readyAt = now;
+    this.tryComplete(v, engine);
   }
 
   /** Input i gathered on `v` must come from a child of this node in the tree, with the same op and type. */
@@ -286,16 +376,25 @@ export class CollectiveEngine implements EventHandler {
     }
   }
 
-  /** When the local contribution and every child's are in: combine in tree order and pass the result on. */
+  /**
+   * When the local contribution and every child's are in (or the reduction has failed): combine
+   * in tree order and pass the result on; a failed one goes on with the dead node in place of
+   * the identifier.
+   */
   private tryComplete(v: VirtualCe, engine: number): void {
     const tree = v.tree!;
     const kids = tree.children[v.member]!;
-    if (!v.joined || v.fromNode.length < kids.length) return;
+    if (!v.joined || v.fromNode.length + v.timedOut.length < kids.length) return;
     let value = v.value;
     let id = v.id;
-    for (const c of kids) {
-      const i = v.fromNode.indexOf(c);
-      [value, id] = combine(v.op, v.type, value, id, v.fromValue[i]!, v.fromId[i]!);
+    if (v.failed) {
+      value = 0;
+      id = v.deadNode;
+    } else {
+      for (const c of kids) {
+        const i = v.fromNode.indexOf(c);
+        [value, id] = combine(v.op, v.type, value, id, v.fromValue[i]!, v.fromId[i]!);
+      }
     }
     const ready = v.readyAt;
     const parent = tree.parent[v.member]!;
@@ -304,21 +403,30 @@ export class CollectiveEngine implements EventHandler {
     v.joined = false;
     v.readyAt = 0;
     v.fromNode.length = v.fromOp.length = v.fromType.length = v.fromValue.length = v.fromId.length = 0;
+    v.timedOut.length = 0;
     if (parent < 0) {
       this.finish(v, engine, op, type, value, id, ready);
     } else {
       v.waitingDown = true;
-      this.sendPacket(parent, engine, false, op, type, value, id, ready);
+      v.wait++;
+      this.sendPacket(parent, engine, false, op | (v.failed ? FAILED : 0), type, value, id, ready);
+      this.armTimeout(v, engine, parent, this.parentSlot);
     }
   }
 
   /** The result is at this NIC at `t`: forward it to the children, write it to host memory, raise the event. */
   private finish(v: VirtualCe, engine: number, op: number, type: number, value: Value, id: number, t: number): void {
+    const failed = v.failed;
+    const dead = v.deadNode;
     v.waitingDown = false;
-    for (const c of v.tree!.children[v.member]!) this.sendPacket(c, engine, true, op, type, value, id, t);
+    v.failed = false;
+    v.deadNode = -1;
+    v.wait++;
+    const sent = failed ? 0 : value;
+    for (const c of v.tree!.children[v.member]!) this.sendPacket(c, engine, true, op | (failed ? FAILED : 0), type, sent, failed ? dead : id, t);
     this.port.write(t, HOST_BYTES);
     const landed = this.port.write(t, this.params.cqEventBytes);
-    v.result = { op: CE_OPS[op]!, ...resultFields(op, type, value, id) };
+    v.result = failed ? { op: CE_OPS[op]!, failed: true, deadNode: dead } : { op: CE_OPS[op]!, ...resultFields(op, type, value, id) };
     this.engine.at(landed, this.id, EV_DONE, engine);
   }
 
@@ -331,8 +439,9 @@ export class CollectiveEngine implements EventHandler {
     pk.txn[p] = (engine << 1) | (down ? DOWN : 0);
     pk.offset[p] = 0;
     // on the wire: the operand at its width, the identifier of minloc/maxloc; a barrier carries no data
-    pk.bytes[p] = op === BARRIER ? 0 : WIDTH[type]! + (op === MINLOC || op === MAXLOC ? 4 : 0);
-    this.writeValue(data, base, type, op === BARRIER ? 0 : value);
+    const code = op & ~FAILED;
+    pk.bytes[p] = code === BARRIER ? 0 : WIDTH[type]! + (code === MINLOC || code === MAXLOC ? 4 : 0);
+    this.writeValue(data, base, type, code === BARRIER ? 0 : value);
     writeId(data, base, id);
     data[base + D_OP] = op;
     data[base + D_TYPE] = type;

@@ -66,6 +66,8 @@ export class Nic extends NicTarget {
             return this.host.upFree + params.hostLatencyPs;
           },
           send: (p, ready) => this.sendCe(p, ready),
+          deathPs: (n) => this.peers[n]?.deadPs ?? Infinity,
+          timeoutPs: () => this.faults?.config.timeoutPs ?? 0,
         })
       : null;
   }
@@ -580,6 +582,25 @@ export class Nic extends NicTarget {
     if (x.timedOut || src === this || src.deadPs <= this.engine.now) return;
     x.timedOut = true;
     this.engine.at(Math.max(x.startPs, this.deadPs) + faults.config.timeoutPs, src.id, EV_TIMEOUT, id);
+  }
+
+  /**
+   * Packet `p`, on its way to this node, was lost on a link that failed under it (network.ts):
+   * its transaction fails at its initiator by the NIC timeout, counted from when it was issued or
+   * the packet was lost, whichever is later, as for a dead node. A lost collective-engine packet
+   * leaves its tree waiting (no timeout covers a live member).
+   */
+  lose(p: number): void {
+    const pk = this.pkts;
+    const kind = pk.kind[p]!;
+    const id = pk.txn[p]!;
+    pk.free(p);
+    if (kind === K_CE) return;
+    const x = this.txns.list[id]!;
+    const src = this.peers[x.srcNode]!;
+    if (x.timedOut || x.status === NicStatus.Timeout || src.deadPs <= this.engine.now) return;
+    x.timedOut = true;
+    this.engine.at(Math.max(x.startPs, this.engine.now) + this.faults!.config.timeoutPs, src.id, EV_TIMEOUT, id);
   }
 
   /**

@@ -201,7 +201,9 @@ export class CollBase extends RequestComm {
       proc.charge(
         ce.join(tree, engine, ceContribution(op, acc), (r) => {
           result = r;
-          done.complete(DONE);
+          // a member died: the tree timed out waiting for it (collective-engine.ts)
+          if (r.failed) done.fail(new MpiError('MPI_ERR_OTHER', `${what}: ${this.world.failures.ceFailure(this.shape.members, r.deadNode!)}`));
+          else done.complete(DONE);
         }),
       );
       await done.wait(() => `${what}: waiting for the network reduction`);

@@ -426,6 +426,14 @@ export class MpiWorld implements EventHandler {
   }
 
   /**
+   * No event is left and ranks are blocked: every receive from any source whose communicator's
+   * other ranks are all dead or finished, one of them dead, fails now (peer-failures.ts).
+   */
+  failStalledReceives(): void {
+    if (this.failures.any) this.failures.failPosted(this.eps, this.procs[0]!.engine.now, true);
+  }
+
+  /**
    * The status of the first unexpected message that a receive (source, tag, ctx) on rank `dst`
    * would match, or null (MPI_Iprobe); the message stays queued.
    */

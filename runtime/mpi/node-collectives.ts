@@ -13,7 +13,7 @@ import { buildCeTree, type CeContribution, type CeOp, type CeResult, type CeTree
 import type { Proc } from '../proc.ts';
 import type { MpiWorld } from './core.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, SUM, type Op, type ReduceArray } from './ops.ts';
-import { Request, type Status } from './request.ts';
+import { MpiError, Request, type Status } from './request.ts';
 
 const DONE: Status = { source: -1, tag: -1, count: 0, bytes: 0 };
 
@@ -132,7 +132,17 @@ export async function nodeCombine(h: NodeHost, what: string, send: ReduceArray |
       await proc.cpu(Math.ceil((locals.length * acc.byteLength) / P.copyBytesPerPs + (locals.length * acc.length) / proc.machine.config.cpu.flopsPerPs), `${what}: combining this node's items`);
     }
   }
-  const result = await leaderPart(acc);
+  let result: ReduceArray | null;
+  try {
+    result = await leaderPart(acc);
+  } catch (e) {
+    // the network part failed (a dead node): the node's ranks get the same error
+    if (e instanceof MpiError) {
+      const err = e;
+      h.world.runAt(proc, proc.time() + P.shmLatencyPs, () => board.readers.forEach((r) => r.fail(err)));
+    }
+    throw e;
+  }
   if (recv && result && recv !== result && !proc.isSkeleton(recv)) recv.set(result as never);
   // the result goes up on the board; the node's ranks see it shmLatency later
   board.result = recv && !proc.isSkeleton(recv) ? (recv.slice() as ReduceArray) : null;

@@ -36,41 +36,70 @@ export class PeerFailures {
   /**
    * The error of a receive from `source` at time `nowPs`, or null when `source` is not known dead
    * then. An ANY_SOURCE receive of rank `self` (world rank) fails when every other member of its
-   * communicator (`worldSize` ranks in the world) is known dead: only a dead rank could satisfy it.
+   * communicator (`worldSize` ranks in the world) is known dead: only a dead rank could satisfy it;
+   * or, given `finished` (the run has no event left: no message is on its way), when each is
+   * known dead or has finished, one of them dead.
    */
-  errorFor(p: Posted, nowPs: number, self = -1, worldSize = 0): MpiError | null {
-    if (p.source === ANY_SOURCE) return this.anySourceError(p, nowPs, self, worldSize);
+  errorFor(p: Posted, nowPs: number, self = -1, worldSize = 0, finished?: (rank: number) => boolean): MpiError | null {
+    if (p.source === ANY_SOURCE) return this.anySourceError(p, nowPs, self, worldSize, finished);
     const d = this.dead.get(p.source);
     if (d === undefined || d.knownPs > nowPs) return null;
     return new MpiError('MPI_ERR_OTHER', `${p.req.what}: ${deadPeerText(p.source, d.node, d.deathPs)} will never send; its node did not answer within the NIC timeout`);
   }
 
-  /** The error of ANY_SOURCE receive p of world rank `self` when every other member of its communicator is known dead at `nowPs`, else null. */
-  private anySourceError(p: Posted, nowPs: number, self: number, worldSize: number): MpiError | null {
+  /**
+   * The error of ANY_SOURCE receive p of world rank `self` when every other member of its
+   * communicator is known dead at `nowPs` (or, with `finished`, dead or finished, one dead), else null.
+   */
+  private anySourceError(p: Posted, nowPs: number, self: number, worldSize: number, finished?: (rank: number) => boolean): MpiError | null {
     if (self < 0 || this.dead.size === 0) return null;
     const named: string[] = [];
+    const ended: number[] = [];
     for (let w = 0; w < worldSize; w++) {
       if (w === self || (p.inv !== null && !(p.inv[w]! >= 0))) continue;
       const d = this.dead.get(w);
-      if (d === undefined || d.knownPs > nowPs) return null;
-      named.push(deadPeerText(w, d.node, d.deathPs));
+      if (d !== undefined && d.knownPs <= nowPs) named.push(deadPeerText(w, d.node, d.deathPs));
+      else if (finished?.(w) === true) ended.push(w);
+      else return null;
     }
     if (named.length === 0) return null;
-    return new MpiError('MPI_ERR_OTHER', `${p.req.what}: receive from any source, but every other rank of the communicator is dead: ${named.join(', ')}; their nodes did not answer within the NIC timeout`);
+    if (ended.length === 0) {
+      return new MpiError('MPI_ERR_OTHER', `${p.req.what}: receive from any source, but every other rank of the communicator is dead: ${named.join(', ')}; their nodes did not answer within the NIC timeout`);
+    }
+    const rest = `rank${ended.length === 1 ? '' : 's'} ${ended.join(', ')} finished without sending it`;
+    return new MpiError('MPI_ERR_OTHER', `${p.req.what}: receive from any source, but no other rank of the communicator can send: ${rest}, and ${named.join(', ')} did not answer within the NIC timeout`);
   }
 
-  /** Fails, at `nowPs`, every receive posted on a live endpoint of `eps` from a rank known dead then. */
-  failPosted(eps: readonly Endpoint[], nowPs: number): void {
+  /**
+   * Fails, at `nowPs`, every receive posted on a live endpoint of `eps` from a rank known dead
+   * then (`stalled`: the run has no event left, so a rank that has finished will never send).
+   */
+  failPosted(eps: readonly Endpoint[], nowPs: number, stalled = false): void {
+    const finished = stalled ? (w: number): boolean => eps[w]!.proc.thread.done : undefined;
     for (const me of eps) {
       if (me.proc.thread.done) continue;
       for (let k = me.posted.length - 1; k >= 0; k--) {
         const p = me.posted[k]!;
-        const e = this.errorFor(p, nowPs, me.proc.rank, eps.length);
+        const e = this.errorFor(p, nowPs, me.proc.rank, eps.length, finished);
         if (!e || p.req.done) continue;
         me.posted.splice(k, 1);
         p.req.fail(e);
       }
     }
+  }
+
+  /**
+   * Why a collective-engine reduction over world ranks `members` failed: the members known dead
+   * (or, if MPI has not heard of any, the dead node the tree timed out on).
+   */
+  ceFailure(members: ArrayLike<number>, deadNode: number): string {
+    const named: string[] = [];
+    for (let i = 0; i < members.length; i++) {
+      const t = this.describe(members[i]!);
+      if (t !== null) named.push(t);
+    }
+    const who = named.length > 0 ? named.join(', ') : `node ${deadNode}`;
+    return `the network reduction failed: ${who} did not answer within the NIC timeout`;
   }
 
   /** The text naming a dead destination `rank` of a failed transfer, or null when it lives. */
