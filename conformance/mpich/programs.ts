@@ -194,6 +194,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/icalltoallw': () => import('./coll/icalltoallw.ts'),
   'coll/scatterv': () => import('./coll/scatterv.ts'),
   'coll/p_scatterv': () => import('./coll/p_scatterv.ts'),
+  'coll/nonblocking2': () => import('./coll/nonblocking2.ts'),
   'comm/cmfree': () => import('./comm/cmfree.ts'),
   'comm/cmfree2': () => import('./comm/cmfree2.ts'),
   'comm/cmsplit': () => import('./comm/cmsplit.ts'),
