@@ -195,6 +195,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'coll/scatterv': () => import('./coll/scatterv.ts'),
   'coll/p_scatterv': () => import('./coll/p_scatterv.ts'),
   'coll/nonblocking2': () => import('./coll/nonblocking2.ts'),
+  'coll/nonblocking3': () => import('./coll/nonblocking3.ts'),
   'comm/cmfree': () => import('./comm/cmfree.ts'),
   'comm/cmfree2': () => import('./comm/cmfree2.ts'),
   'comm/cmsplit': () => import('./comm/cmsplit.ts'),
