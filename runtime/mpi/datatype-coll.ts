@@ -56,10 +56,12 @@ function go(mode: Mode, call: string, blocking: () => Promise<void>, nonblocking
 
 /**
  * A nonblocking long form's request: complete when the short form's is; taking its completion
- * runs `after` (unpacking into the user's buffer, at the rank's cost) once.
+ * runs `after` (unpacking into the user's buffer, at the rank's cost) once. Freed
+ * (MPI_Request_free), it still lands the data: at once if complete, else when it completes.
  */
 class LandingRequest extends Request implements RequestWaiter {
   private landed = false;
+  private landOnCompletion = false;
   constructor(
     inner: Request,
     call: string,
@@ -73,7 +75,17 @@ class LandingRequest extends Request implements RequestWaiter {
   requestDone(inner: Request): void {
     const o = inner.handOver();
     if (o.failure) this.fail(renamed(this.what.slice(0, this.what.indexOf(' ')), o.failure) as Error);
-    else this.complete(o.status!, o.cpuPs);
+    else {
+      this.complete(o.status!, o.cpuPs);
+      if (this.landOnCompletion) this.land();
+    }
+  }
+
+  /** MPI_Request_free: the operation still completes, so its data still lands in the user's buffer. */
+  override free(): void {
+    super.free();
+    if (this.done) this.land();
+    else this.landOnCompletion = true;
   }
 
   override take(): Status {
