@@ -96,3 +96,14 @@ describe('MPICH test suite, quick tier on xe6', () => {
     }
   }
 });
+
+// nonblocking3's 100,000 operations a run are in the long tier; here its port runs 500 of them
+// (its -iterations argument), on the testlist's rank counts: the same cases, completion calls and checks
+describe('MPICH coll/nonblocking3 with 500 operations (quick tier; the full count in the long tier)', () => {
+  for (const np of [1, 4, 5, 10]) {
+    it(`${np} ranks pass`, async () => {
+      const o = await runTest({ dir: 'coll', name: 'nonblocking3', np, args: ['-iterations=500'], status: 'run' }, { machine: 'xe6' });
+      expect(o.verdict, why(o)).toBe('pass');
+    });
+  }
+});

@@ -4,7 +4,8 @@
  * runs the collective's short form on bytes, and unpacks; the receiving side must hold as many
  * bytes as the sending side sends, as MPI's type matching implies. Reductions take any datatype
  * of one basic type and run on a typed array of its values (a non-contiguous layout packed first
- * and unpacked after, at the library's packing cost, so a user op sees the values); MINLOC and MAXLOC
+ * and unpacked after, at the library's packing cost; a user op still sees each operand laid out as
+ * the datatype describes, see user-op-layout.ts); MINLOC and MAXLOC
  * take the pair types (mpi.DOUBLE_INT, ...), reduced as interleaved (value, index) arrays.
  */
 import type { ArrayType } from '../../fabric/skeleton.ts';
@@ -14,6 +15,7 @@ import { checkCount, checkType, Datatype, type Pair, type ValueArrayType } from 
 import { landing, packTo, scratch, sendBytes, unpackFrom, userBytes, type Landing, type Packer } from './datatype-pack.ts';
 import { MAXLOC, MINLOC, PREDEFINED_OPS, type Op, type ReduceArray } from './ops.ts';
 import { MpiError, Request, type RequestWaiter, type Status } from './request.ts';
+import { opOnType } from './user-op-layout.ts';
 
 /** Whether a collective's arguments `a` are its long form: more than the short form's `shortMax`, or a Datatype at `typeAt`. */
 export function longForm(a: readonly unknown[], shortMax: number, typeAt = -1): boolean {
@@ -54,10 +56,12 @@ function go(mode: Mode, call: string, blocking: () => Promise<void>, nonblocking
 
 /**
  * A nonblocking long form's request: complete when the short form's is; taking its completion
- * runs `after` (unpacking into the user's buffer, at the rank's cost) once.
+ * runs `after` (unpacking into the user's buffer, at the rank's cost) once. Freed
+ * (MPI_Request_free), it still lands the data: at once if complete, else when it completes.
  */
 class LandingRequest extends Request implements RequestWaiter {
   private landed = false;
+  private landOnCompletion = false;
   constructor(
     inner: Request,
     call: string,
@@ -71,7 +75,17 @@ class LandingRequest extends Request implements RequestWaiter {
   requestDone(inner: Request): void {
     const o = inner.handOver();
     if (o.failure) this.fail(renamed(this.what.slice(0, this.what.indexOf(' ')), o.failure) as Error);
-    else this.complete(o.status!, o.cpuPs);
+    else {
+      this.complete(o.status!, o.cpuPs);
+      if (this.landOnCompletion) this.land();
+    }
+  }
+
+  /** MPI_Request_free: the operation still completes, so its data still lands in the user's buffer. */
+  override free(): void {
+    super.free();
+    if (this.done) this.land();
+    else this.landOnCompletion = true;
   }
 
   override take(): Status {
@@ -460,7 +474,7 @@ export function valuesOf(pk: Packer, call: string, name: string, buf: unknown, c
     };
   }
   if (!t.contiguous(count)) {
-    // a non-contiguous layout: the op sees the values packed (phit's ops take value arrays), written back after
+    // a non-contiguous layout: the values travel packed (a user op gets them back in the layout, opOnType), written back after
     const packed = sendBytes(pk, user, 0, count, t);
     const array = new A(packed.buffer as ArrayBuffer, packed.byteOffset, n);
     return { array, store: () => pk.proc.charge(unpackFrom(pk, packed, 0, user, 0, count, t)) };
@@ -497,20 +511,21 @@ export function writeValue(v: DataView, at: number, p: Pair, x: number | bigint)
   }
 }
 
-/** The checked datatype, op and count of a reduction's long form. */
-function reduceArgs(call: string, count: unknown, datatype: unknown, op: Op): { t: Datatype; n: number; kind: ReturnType<typeof reduction> } {
+/** The checked datatype and count of a reduction's long form, and its op as applied to that datatype (a user op sees the datatype's layout). */
+function reduceArgs(call: string, count: unknown, datatype: unknown, op: Op): { t: Datatype; n: number; kind: ReturnType<typeof reduction>; op: Op } {
   const t = checkType(call, 'datatype', datatype);
   const n = checkCount(call, 'count', count);
   if (!op || typeof op.apply !== 'function') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
-  return { t, n, kind: reduction(call, t, op) };
+  const kind = reduction(call, t, op);
+  return { t, n, kind, op: opOnType(op, t, kind.per) };
 }
 
 type Reducer<R> = (send: ReduceArray | typeof IN_PLACE, recv: ReduceArray, op: Op, opts: Opts) => R;
 
 /** allreduce, scan and exscan: (sendBuf | IN_PLACE, recvBuf, count, datatype, op); `run` is the short form, `irun` its nonblocking one. */
 export function reduceAllLong(call: string, pk: Packer, run: Reducer<Promise<void>>, irun: Reducer<Request>, a: readonly unknown[], mode: Mode = 'blocking'): Promise<void> | Request {
-  const [sendBuf, recvBuf, count, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
-  const { t, n, kind } = reduceArgs(call, count, datatype, op);
+  const [sendBuf, recvBuf, count, datatype, userOp, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const { t, n, kind, op } = reduceArgs(call, count, datatype, userOp);
   const recv = valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind);
   const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, call, 'sendBuf', sendBuf, n, t, kind).array;
   return direct(mode, () => run(send, recv.array, op, opts), () => irun(send, recv.array, op, opts), () => recv.store());
@@ -525,8 +540,8 @@ function direct(mode: Mode, blocking: () => Promise<void>, nonblocking: () => Re
 
 /** MPI_Reduce(sendBuf | IN_PLACE, recvBuf, count, datatype, op, root): recvBuf matters at the root. */
 export function reduceLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduce'): Promise<void> | Request {
-  const [sendBuf, recvBuf, count, datatype, op, root, opts] = a as [unknown, unknown, unknown, unknown, Op, number, Opts];
-  const { t, n, kind } = reduceArgs(call, count, datatype, op);
+  const [sendBuf, recvBuf, count, datatype, userOp, root, opts] = a as [unknown, unknown, unknown, unknown, Op, number, Opts];
+  const { t, n, kind, op } = reduceArgs(call, count, datatype, userOp);
   const recv = c.rank === root ? valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind) : null;
   const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, call, 'sendBuf', sendBuf, n, t, kind).array;
   return direct(mode, () => c.reduce(send, recv?.array ?? null, op, root, opts), () => c.ireduce(send, recv?.array ?? null, op, root, opts), () => recv?.store());
@@ -534,8 +549,8 @@ export function reduceLong(c: CollComm, pk: Packer, a: readonly unknown[], mode:
 
 /** MPI_Reduce_scatter_block(sendBuf, recvBuf, recvCount, datatype, op). */
 export function reduceScatterBlockLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduceScatterBlock'): Promise<void> | Request {
-  const [sendBuf, recvBuf, recvCount, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
-  const { t, n, kind } = reduceArgs(call, recvCount, datatype, op);
+  const [sendBuf, recvBuf, recvCount, datatype, userOp, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const { t, n, kind, op } = reduceArgs(call, recvCount, datatype, userOp);
   if (sendBuf === IN_PLACE) {
     // in place: recvBuf holds every rank's block and gets the result in its first
     const all = valuesOf(pk, call, 'recvBuf', recvBuf, n * c.size, t, kind);
@@ -548,9 +563,9 @@ export function reduceScatterBlockLong(c: CollComm, pk: Packer, a: readonly unkn
 
 /** MPI_Reduce_scatter(sendBuf, recvBuf, recvCounts, datatype, op). */
 export function reduceScatterLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduceScatter'): Promise<void> | Request {
-  const [sendBuf, recvBuf, recvCounts, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const [sendBuf, recvBuf, recvCounts, datatype, userOp, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
   const counts = countsOf(call, 'recvCounts', recvCounts, c.size);
-  const { t, kind } = reduceArgs(call, 0, datatype, op);
+  const { t, kind, op } = reduceArgs(call, 0, datatype, userOp);
   const total = counts.reduce((x, y) => x + y, 0);
   const per = counts.map((k) => k * kind.per);
   if (sendBuf === IN_PLACE) {

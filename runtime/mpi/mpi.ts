@@ -13,7 +13,7 @@ import * as make from './datatype-make.ts';
 import { basicElements, checkType, type Datatype } from './datatype.ts';
 import { pack, packSize, unpack } from './datatype-pack.ts';
 import * as rma from './rma/constants.ts';
-import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
+import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray, type UserFunction } from './ops.ts';
 import { getCount, MpiError, type Request, type Status } from './request.ts';
 import { describe } from './constants.ts';
 import { reduceLocal } from './reduce-local.ts';
@@ -203,10 +203,12 @@ export class Mpi extends Comm {
   }
 
   /**
-   * A user-defined reduction (MPI_Op_create): `fn(inout, input)` sets inout = inout op input
-   * element by element, `inout` holding the lower ranks' operand; `commute` false keeps rank order.
+   * A user-defined reduction (MPI_Op_create): `fn(inout, input, len, datatype)` sets inout = inout
+   * op input for `len` elements of `datatype`, `inout` holding the lower ranks' operand; both are
+   * laid out as `datatype` describes (a non-contiguous type's values by its extent, as in C);
+   * `commute` false keeps rank order.
    */
-  opCreate(fn: (inout: ReduceArray, input: ReduceArray) => void, commute: boolean, options?: OpOptions): Op {
+  opCreate(fn: UserFunction, commute: boolean, options?: OpOptions): Op {
     return opCreate(fn, commute, options);
   }
 

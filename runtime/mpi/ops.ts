@@ -1,3 +1,5 @@
+import * as dt from './datatype.ts';
+import type { Datatype } from './datatype.ts';
 import { MpiError } from './request.ts';
 
 /** A numeric typed array of Number elements (any element type MPI reductions accept). */
@@ -35,7 +37,19 @@ export interface Op {
    */
   readonly unit: number;
   apply(inout: ReduceArray, input: ReduceArray): void;
+  /** The user function of an op made by opCreate (absent on the predefined ops). */
+  readonly user?: UserFunction;
 }
+
+/**
+ * A user-defined reduction's function, MPI's MPI_User_function (MPI-4.0 §6.9.5) with phit's
+ * operand order: it sets `inout = inout ∘ input` for `len` elements of `datatype`, `inout`
+ * holding the lower ranks' operand. Both arrays are laid out as `datatype` describes: a
+ * non-contiguous type's values sit where its type map puts them, element i at byte i * extent
+ * (see opOnType). Called with typed arrays alone (the short forms), `datatype` is the
+ * predefined type of their element type and `len` their length.
+ */
+export type UserFunction = (inout: ReduceArray, input: ReduceArray, len: number, datatype: Datatype) => void;
 
 /** Element-wise body of a predefined op over Number arrays. */
 type NumBody = (a: ArrayLike<number> & { [i: number]: number }, b: ArrayLike<number>, n: number) => void;
@@ -235,6 +249,20 @@ export const PREDEFINED_OPS: Readonly<Record<string, Op>> = Object.freeze(
   Object.fromEntries([SUM, PROD, MIN, MAX, MINLOC, MAXLOC, LAND, LOR, LXOR, BAND, BOR, BXOR].map((o) => [o.name, o])),
 );
 
+/** The predefined datatype whose values a typed array of kind `a` holds (the datatype a user function is given in the short forms). */
+export function typeOfArray(a: ReduceArray): Datatype {
+  if (a instanceof Int32Array) return dt.INT;
+  if (a instanceof Float64Array) return dt.DOUBLE;
+  if (a instanceof Float32Array) return dt.FLOAT;
+  if (a instanceof Int8Array) return dt.SIGNED_CHAR;
+  if (a instanceof Int16Array) return dt.SHORT;
+  if (a instanceof Uint16Array) return dt.UNSIGNED_SHORT;
+  if (a instanceof Uint32Array) return dt.UNSIGNED;
+  if (a instanceof BigInt64Array) return dt.LONG;
+  if (a instanceof BigUint64Array) return dt.UNSIGNED_LONG;
+  return dt.UNSIGNED_CHAR;
+}
+
 /** Options of a user-defined op. */
 export interface OpOptions {
   /** Name in messages (default `user op`). */
@@ -244,13 +272,14 @@ export interface OpOptions {
 }
 
 /**
- * MPI_Op_create: `fn(inout, input)` must set `inout = inout ∘ input` element-wise (or item-wise),
- * where `inout` holds the lower ranks' operand. With `commute` false, every algorithm that
- * accepts the op keeps rank order.
+ * MPI_Op_create: `fn(inout, input, len, datatype)` must set `inout = inout ∘ input` element-wise
+ * (or item-wise), where `inout` holds the lower ranks' operand. With `commute` false, every
+ * algorithm that accepts the op keeps rank order. On typed arrays alone the op is applied as it
+ * is, with their predefined type; a long form (count, datatype) applies it through opOnType.
  */
-export function opCreate(fn: (inout: ReduceArray, input: ReduceArray) => void, commute: boolean, options: OpOptions = {}): Op {
+export function opCreate(fn: UserFunction, commute: boolean, options: OpOptions = {}): Op {
   if (typeof fn !== 'function') throw new MpiError('MPI_ERR_ARG', `opCreate: fn must be a function, got ${typeof fn}`);
   const unit = options.unit ?? 1;
   if (!Number.isInteger(unit) || unit < 1) throw new MpiError('MPI_ERR_ARG', `opCreate: unit must be a positive integer, got ${unit}`);
-  return { name: options.name ?? 'user op', commutative: Boolean(commute), unit, apply: fn };
+  return { name: options.name ?? 'user op', commutative: Boolean(commute), unit, apply: (inout, input) => fn(inout, input, inout.length, typeOfArray(inout)), user: fn };
 }

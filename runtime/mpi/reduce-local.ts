@@ -10,6 +10,7 @@ import { checkCount, checkType } from './datatype.ts';
 import type { Packer } from './datatype-pack.ts';
 import type { Op, ReduceArray } from './ops.ts';
 import { MpiError } from './request.ts';
+import { opOnType } from './user-op-layout.ts';
 
 /** The arguments: (inbuf, inoutbuf, op) on typed arrays, or (inbuf, inoutbuf, count, datatype, op). */
 export type ReduceLocalArgs = readonly unknown[];
@@ -21,8 +22,9 @@ export function reduceLocal(pk: Packer, flopsPerPs: number, a: ReduceLocalArgs):
   if (a.length >= 5) {
     const t = checkType(call, 'datatype', a[3]);
     const n = checkCount(call, 'count', a[2]);
-    op = checkOp(call, a[4]);
-    const kind = reduction(call, t, op);
+    const userOp = checkOp(call, a[4]);
+    const kind = reduction(call, t, userOp);
+    op = opOnType(userOp, t, kind.per);
     input = valuesOf(pk, call, 'inbuf', a[0], n, t, kind).array;
     const v = valuesOf(pk, call, 'inoutbuf', a[1], n, t, kind);
     inout = v.array;
