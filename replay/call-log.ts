@@ -15,7 +15,8 @@
  * what its format cannot hold (`trace-filter.ts`). Calls no format here can express (neighbourhood
  * and persistent collectives, MPI-3 one-sided calls: request-based and atomic operations,
  * lock_all, flush, dynamic and shared windows) are counted in `skipped` and left out, as are the
- * requests they made and the calls on intercommunicators and on communicators such calls made.
+ * requests they made, the calls on intercommunicators and on communicators such calls made, and a
+ * window's calls from its first MPI_Win_lock_all on (their epoch could not be replayed).
  */
 import { UNDEFINED } from '../runtime/mpi/constants.ts';
 import { Datatype } from '../runtime/mpi/datatype.ts';
@@ -91,7 +92,7 @@ interface RankState {
   /** Communicators made so far from each handle. */
   readonly made: Map<number, number>;
   /** Logged windows: their handle and the world ranks of their communicator. */
-  readonly wins: Map<object, { handle: number; members: readonly number[] }>;
+  readonly wins: Map<object, { handle: number; members: readonly number[]; lockedAll: boolean }>;
   nextWin: number;
 }
 
@@ -271,7 +272,7 @@ export class CallLog implements CallListener {
       if (!(win instanceof Win)) return;
       const handle = st.nextWin++;
       const c = b.target as CommLike;
-      st.wins.set(win, { handle, members: Array.from({ length: c.size }, (_, i) => c.worldRank(i)) });
+      st.wins.set(win, { handle, members: Array.from({ length: c.size }, (_, i) => c.worldRank(i)), lockedAll: false });
       const bytes = b.method === 'winCreate' ? (ArrayBuffer.isView(a[0]) ? a[0].byteLength : 0) : num(a[0]);
       push({ call: 'winCreate', name: b.method === 'winCreate' ? 'MPI_Win_create' : 'MPI_Win_allocate', comm, win: handle, bytes, dispUnit: typeof a[1] === 'number' ? a[1] : 1 });
       return;
@@ -327,7 +328,8 @@ export class CallLog implements CallListener {
     const a = b.args;
     const log = this.ranks[rank]!;
     const name = WIN_NAMES[b.method] ?? b.method;
-    if (!w) {
+    // after MPI_Win_lock_all (no format here has it) the window's calls could not be replayed in their epochs: left out
+    if (!w || w.lockedAll) {
       this.skip(b.method, WIN_NAMES);
       return;
     }
@@ -366,6 +368,7 @@ export class CallLog implements CallListener {
         return;
       }
       default:
+        if (b.method === 'lockAll') w.lockedAll = true;
         this.skip(b.method, WIN_NAMES);
     }
   }
