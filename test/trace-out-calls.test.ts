@@ -268,6 +268,22 @@ describe('every MPI call a trace format can hold', () => {
     expect(replayed(r)).toEqual({ sent: RANKS * SENT, rma: 0, unsupported: 0 });
   });
 
+  it.skipIf(DUMPI2ASCII === null)("DUMPI's own reader (dumpi2ascii) reads every record: persistent requests, probes, windows, groups", () => {
+    for (let r = 0; r < RANKS; r++) {
+      const p = spawnSync(DUMPI2ASCII!, ['-H', '-S', '-F', join(tmp, `calls-000${r}.bin`)], { encoding: 'utf8', maxBuffer: 1 << 26 });
+      expect(p.status, p.stderr).toBe(0);
+      const entered: Record<string, number> = {};
+      for (const m of p.stdout.matchAll(/^(MPI_\w+) entering at walltime/gm)) entered[m[1]!] = (entered[m[1]!] ?? 0) + 1;
+      // every call DUMPI holds, MPI_Init and MPI_Finalize, and each epoch's group (MPI_Comm_group, MPI_Group_incl)
+      const want: Record<string, number> = { MPI_Init: 1, MPI_Finalize: 1, MPI_Comm_group: 2, MPI_Group_incl: 2 };
+      for (const c of readBack(openTrace(dumpi.path), r)) want[c.name] = (want[c.name] ?? 0) + 1;
+      expect(entered).toEqual(want);
+      for (const [name, n] of Object.entries(want)) expect(p.stdout).toContain(`${name} called ${n} times`);
+      // the first put: 4 doubles to the right neighbour at displacement r
+      expect(p.stdout).toMatch(new RegExp(`MPI_Put entering[^\n]*\nint origincount=4\nMPI_Datatype origintype=14 \\(MPI_DOUBLE\\)\nint targetrank=${(r + 1) % RANKS}\nint targetdisp=${r}\n`));
+    }
+  });
+
   it.skipIf(!hasOtf2Print())("OTF2's own reader (otf2-print) reads the nonblocking collectives' requests and completions and the persistent starts", () => {
     const p = spawnSync('otf2-print', [otf2.path], { encoding: 'utf8', maxBuffer: 1 << 26 });
     expect(p.status, p.stderr).toBe(0);
@@ -282,6 +298,14 @@ describe('every MPI call a trace format can hold', () => {
     expect(count(/^ENTER .*Region: "MPI_Send_init"/gm)).toBe(RANKS);
   });
 });
+
+/** DUMPI's dumpi2ascii: $PHIT_DUMPI2ASCII, else on the PATH (scripts/dumpi-tools.sh builds it), else null. */
+const DUMPI2ASCII = ((): string | null => {
+  const tool = process.env.PHIT_DUMPI2ASCII ?? 'dumpi2ascii';
+  if (spawnSync(tool, ['-h']).error === undefined) return tool;
+  console.warn('dumpi2ascii test skipped: dumpi2ascii is not installed (scripts/dumpi-tools.sh builds it; set PHIT_DUMPI2ASCII to its path)');
+  return null;
+})();
 
 /** Whether OTF2's otf2-print is installed (Debian's otf2-tools). */
 function hasOtf2Print(): boolean {
