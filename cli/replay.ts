@@ -69,11 +69,12 @@ interface ReplayTotals {
   computeUs: number;
   doneRequests: number;
   leftPending: number;
+  rmaBytes: number;
   unsupported: Record<string, UnsupportedCount>;
 }
 
 function totals(ranks: readonly RankReplay[]): ReplayTotals {
-  const t: ReplayTotals = { traced: {}, issued: 0, sentBytes: 0, local: 0, computeUs: 0, doneRequests: 0, leftPending: 0, unsupported: {} };
+  const t: ReplayTotals = { traced: {}, issued: 0, sentBytes: 0, local: 0, computeUs: 0, doneRequests: 0, leftPending: 0, rmaBytes: 0, unsupported: {} };
   for (const r of ranks) {
     for (const [k, v] of Object.entries(r.traced)) t.traced[k] = (t.traced[k] ?? 0) + v;
     for (const [k, v] of Object.entries(r.unsupported)) {
@@ -86,6 +87,7 @@ function totals(ranks: readonly RankReplay[]): ReplayTotals {
     t.computeUs += r.computePs / 1e6 / ranks.length;
     t.doneRequests += r.doneRequests;
     t.leftPending += r.leftPending;
+    t.rmaBytes += r.rmaBytes;
   }
   t.computeUs = Number(t.computeUs.toFixed(3));
   return t;
@@ -149,6 +151,7 @@ export async function replayCommand(tracePath: string, opts: ReplayCliOptions, i
   }
   if (t.doneRequests > 0) io.out(`completion calls on requests already complete in the replay: ${t.doneRequests} (passed over)`);
   if (t.leftPending > 0) io.out(`requests the trace left pending: ${t.leftPending} (waited for at the end)`);
+  if (t.rmaBytes > 0) io.out(`one-sided bytes (put, get, accumulate): ${t.rmaBytes}`);
   if (r.metrics) io.out(formatMetrics(r.metrics));
   return 0;
 }

@@ -17,15 +17,20 @@ export type TraceOutFormat = (typeof TRACE_OUT_FORMATS)[number];
 /** Text after `phit run --help` about the trace options. */
 export const TRACE_OUT_HELP =
   '\nWriting the run as an MPI trace (--dumpi DIR, --otf2 DIR, --simgrid DIR; any of them together):\n' +
-  '  every rank\'s MPI calls (point-to-point, completion, collective and communicator calls, with peer,\n' +
-  '  tag, communicator, datatype and count, root, op, requests) and their simulated entry and exit\n' +
+  '  every rank\'s MPI calls (point-to-point, completion, collective and communicator calls, persistent\n' +
+  '  requests, probes, cancel, nonblocking collectives, MPI-2 one-sided calls on windows of MPI_Win_create\n' +
+  '  or MPI_Win_allocate, with peer, tag, communicator, datatype and count, root, op, requests, window,\n' +
+  '  target, displacement, group, lock type and assertions) and their simulated entry and exit\n' +
   '  times. DUMPI: DIR/<app>.meta and DIR/<app>-NNNN.bin; OTF2: DIR/<app>.otf2 (anchor), DIR/<app>.def and\n' +
   '  DIR/<app>/<rank>.evt; SimGrid: DIR/<app>.trace listing DIR/<app>_files/rank-<n>.txt. The time between\n' +
   '  calls is the trace\'s computation, so the trace replays on another machine:\n' +
   '    phit run halo3d --machine xe6 --nodes 8 --dumpi out\n' +
   '    phit replay out/halo3d.meta --machine xc30\n' +
-  '  Calls no format here expresses (nonblocking and neighbourhood collectives, probes, one-sided and\n' +
-  '  persistent calls) are left out and counted in a warning. DIR is made if missing.';
+  '  Each format keeps what it has records for: DUMPI all but nonblocking collectives (MPI-2\'s functions),\n' +
+  '  OTF2 all but one-sided calls, SimGrid point-to-point and collectives on the world communicator.\n' +
+  '  Calls no format here expresses (neighbourhood and persistent collectives, MPI-3 one-sided calls:\n' +
+  '  request-based and atomic operations, lock_all, flush, dynamic and shared windows) and whatever a\n' +
+  '  format leaves out are counted in a warning. DIR is made if missing.';
 
 /** Folders to write traces to, by format. */
 export type TraceOuts = Partial<Record<TraceOutFormat, string>>;
@@ -72,7 +77,11 @@ export function writeTraceOuts(outs: TraceOuts, log: CallLog, app: string, machi
         const left = Object.entries(sg.omitted);
         if (left.length > 0) warnings.push(`the SimGrid trace (world communicator only) leaves out ${left.map(([n, c]) => `${n} x${c}`).join(', ')}`);
         w = sg;
-      } else w = format === 'dumpi' ? writeDumpi(dir, name, log) : writeOtf2(dir, name, log, machine);
+      } else {
+        w = format === 'dumpi' ? writeDumpi(dir, name, log) : writeOtf2(dir, name, log, machine);
+        const left = Object.entries(w.omitted ?? {});
+        if (left.length > 0) warnings.push(`the ${format === 'dumpi' ? 'DUMPI trace (MPI-2 functions only)' : 'OTF2 trace (no one-sided calls)'} leaves out ${left.map(([n, c]) => `${n} x${c}`).join(', ')}`);
+      }
     } catch (e) {
       throw new RangeError(`--${format} ${dir}: cannot write the trace (${e instanceof Error ? e.message : String(e)})`, { cause: e });
     }

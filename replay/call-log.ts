@@ -9,18 +9,27 @@
  *
  * A communicator made by another constructor than dup and split (MPI_Cart_create, MPI_Cart_sub,
  * MPI_Comm_create, ...) is logged as the split that makes the same communicator (colour: the
- * world rank of its rank 0, key: the rank in it). Calls no trace format here can express
- * (nonblocking and neighbourhood collectives, probes, one-sided calls, persistent requests) are
- * counted in `skipped` and left out, as are the requests they made and the calls on
- * intercommunicators and on communicators such calls made.
+ * world rank of its rank 0, key: the rank in it). Persistent requests (their init, start, free),
+ * cancel, probes, nonblocking collectives, and windows made by MPI_Win_create or MPI_Win_allocate
+ * with their puts, gets, accumulates and synchronisation are logged too; each writer leaves out
+ * what its format cannot hold (`trace-filter.ts`). Calls no format here can express (neighbourhood
+ * and persistent collectives, MPI-3 one-sided calls: request-based and atomic operations,
+ * lock_all, flush, dynamic and shared windows) are counted in `skipped` and left out, as are the
+ * requests they made, the calls on intercommunicators and on communicators such calls made, and a
+ * window's calls from its first MPI_Win_lock_all on (their epoch could not be replayed).
  */
-import { IN_PLACE, UNDEFINED } from '../runtime/mpi/constants.ts';
+import { UNDEFINED } from '../runtime/mpi/constants.ts';
 import { Datatype } from '../runtime/mpi/datatype.ts';
 import { Request } from '../runtime/mpi/request.ts';
 import type { CallListener } from '../runtime/instrument.ts';
 import { PROC_NULL as MPI_PROC_NULL } from '../runtime/mpi/core.ts';
 import { InterComm, Mpi } from '../runtime/mpi/mpi.ts';
-import { ANY_SOURCE, ANY_TAG, PROC_NULL, WORLD, type CollCall, type SendMode, type TraceCall, type TraceOp, type VCollCall } from './calls.ts';
+import { Group } from '../runtime/mpi/group.ts';
+import { LOCK_EXCLUSIVE, MODE_NOCHECK, MODE_NOPRECEDE, MODE_NOPUT, MODE_NOSTORE, MODE_NOSUCCEED } from '../runtime/mpi/rma/constants.ts';
+import { Win } from '../runtime/mpi/rma/window.ts';
+import { mpiCalls, WIN_CALLS, WIN_MAKER_CALLS } from '../runtime/calls.ts';
+import { ANY_SOURCE, ANY_TAG, PROC_NULL, WORLD, type RecvCall, type SendCall, type SendMode, type TraceCall, type WinSyncCall } from './calls.ts';
+import { collective, elementsOf, NO_ELEMENTS, num, opOf, typedElements, type Elements } from './call-args.ts';
 
 /** One logged call. */
 export interface LoggedCall {
@@ -59,6 +68,8 @@ export interface RankLog {
 const FIRST_REQUEST = 2;
 /** The first communicator handle after MPI_COMM_SELF. */
 const FIRST_COMM = 4;
+/** The first window handle (DUMPI's: 0 is MPI_WIN_NULL). */
+const FIRST_WIN = 1;
 
 /** What `begin` keeps for `end`. */
 interface Begun {
@@ -68,6 +79,8 @@ interface Begun {
   readonly fromPs: number;
   /** Request handles named at the start (a completion call may replace them in its list). */
   readonly reqs: readonly (number | null)[];
+  /** What the call returned (known at its end). */
+  readonly result?: unknown;
 }
 
 /** Per-rank numbering state. */
@@ -78,6 +91,9 @@ interface RankState {
   nextRequest: number;
   /** Communicators made so far from each handle. */
   readonly made: Map<number, number>;
+  /** Logged windows: their handle and the world ranks of their communicator. */
+  readonly wins: Map<object, { handle: number; members: readonly number[]; lockedAll: boolean }>;
+  nextWin: number;
 }
 
 /** An object with a communicator's face: rank, size and world ranks. */
@@ -89,61 +105,6 @@ interface CommLike {
 
 function isComm(x: unknown): x is CommLike {
   return typeof x === 'object' && x !== null && typeof (x as CommLike).worldRank === 'function' && typeof (x as CommLike).size === 'number';
-}
-
-/** MPI names of the element types of typed arrays. */
-const ARRAY_TYPES: Readonly<Record<string, string>> = {
-  Float64Array: 'MPI_DOUBLE',
-  Float32Array: 'MPI_FLOAT',
-  Int32Array: 'MPI_INT',
-  Uint32Array: 'MPI_UNSIGNED',
-  Int16Array: 'MPI_SHORT',
-  Uint16Array: 'MPI_UNSIGNED_SHORT',
-  Int8Array: 'MPI_SIGNED_CHAR',
-  Uint8Array: 'MPI_BYTE',
-  Uint8ClampedArray: 'MPI_BYTE',
-  BigInt64Array: 'MPI_LONG_LONG',
-  BigUint64Array: 'MPI_UNSIGNED_LONG_LONG',
-};
-
-/** Elements of a buffer: its datatype name, element bytes and count. */
-interface Elements {
-  readonly type: string;
-  readonly typeBytes: number;
-  readonly count: number;
-}
-
-const NO_ELEMENTS: Elements = { type: 'MPI_BYTE', typeBytes: 1, count: 0 };
-
-/** The elements of a typed array (a DataView or other view: bytes). */
-function elementsOf(buf: unknown): Elements {
-  if (!ArrayBuffer.isView(buf)) return NO_ELEMENTS;
-  const per = (buf as unknown as { BYTES_PER_ELEMENT?: number }).BYTES_PER_ELEMENT;
-  if (typeof per !== 'number') return { type: 'MPI_BYTE', typeBytes: 1, count: buf.byteLength };
-  return { type: ARRAY_TYPES[buf.constructor.name] ?? 'MPI_BYTE', typeBytes: per, count: buf.byteLength / per };
-}
-
-/** `count` elements of `datatype` (the long form of a call). */
-function typedElements(count: unknown, datatype: unknown): Elements {
-  if (!(datatype instanceof Datatype)) return NO_ELEMENTS;
-  return { type: datatype.name, typeBytes: Math.max(1, datatype.size), count: datatype.size === 0 ? 0 : num(count) };
-}
-
-function num(x: unknown): number {
-  return typeof x === 'number' ? x : 0;
-}
-
-function counts(x: unknown): number[] {
-  if (x === null || typeof x !== 'object' || !('length' in x)) return [];
-  return Array.from(x as ArrayLike<number>);
-}
-
-/** phit's ops by name, as a trace names them. */
-function opOf(x: unknown): TraceOp {
-  const name = typeof x === 'object' && x !== null ? String((x as { name?: unknown }).name) : '';
-  const op = name.replace(/^MPI_/, '').toLowerCase();
-  const known: readonly TraceOp[] = ['sum', 'max', 'min', 'prod', 'land', 'band', 'lor', 'bor', 'lxor', 'bxor', 'minloc', 'maxloc', 'replace'];
-  return (known as readonly string[]).includes(op) ? (op as TraceOp) : 'sum';
 }
 
 /** Send methods and their modes; an `i` before the name makes the nonblocking form. */
@@ -170,6 +131,35 @@ const COMPLETIONS: Readonly<Record<string, ['wait' | 'waitall' | 'waitany' | 'wa
   testSome: ['testsome', 'MPI_Testsome'],
 };
 
+/** Persistent point-to-point inits and their send modes (null: a receive). */
+const INITS: Readonly<Record<string, [string, SendMode | null]>> = {
+  sendInit: ['MPI_Send_init', 'standard'],
+  ssendInit: ['MPI_Ssend_init', 'sync'],
+  rsendInit: ['MPI_Rsend_init', 'ready'],
+  bsendInit: ['MPI_Bsend_init', 'buffered'],
+  recvInit: ['MPI_Recv_init', null],
+};
+
+/** Collectives with a nonblocking form the log keeps (`ibcast` for `bcast`, ...). */
+const NONBLOCKING = new Set(['barrier', 'bcast', 'reduce', 'allreduce', 'scan', 'exscan', 'alltoall', 'allgather', 'gather', 'scatter', 'alltoallv', 'allgatherv', 'gatherv', 'scatterv', 'reduceScatter', 'reduceScatterBlock']);
+
+/** MPI names of the methods of communicators and windows, for the calls left out. */
+const MPI_NAMES: Readonly<Record<string, string>> = Object.fromEntries(Object.entries({ ...mpiCalls(1), ...WIN_MAKER_CALLS }).map(([m, s]) => [m, s.name]));
+const WIN_NAMES: Readonly<Record<string, string>> = Object.fromEntries(Object.entries(WIN_CALLS).map(([m, s]) => [m, s.name]));
+
+/** phit's MPI_MODE_* flags as DUMPI numbers them. */
+const ASSERTS: readonly [number, number][] = [[MODE_NOCHECK, 1], [MODE_NOSTORE, 2], [MODE_NOPUT, 4], [MODE_NOPRECEDE, 8], [MODE_NOSUCCEED, 16]];
+
+/** An assert as a trace gives it (DUMPI's bits). */
+export function traceAssert(phit: number): number {
+  return ASSERTS.reduce((a, [p, d]) => ((phit & p) !== 0 ? a | d : a), 0);
+}
+
+/** A trace's assert as phit's flags. */
+export function phitAssert(trace: number): number {
+  return ASSERTS.reduce((a, [p, d]) => ((trace & d) !== 0 ? a | p : a), 0);
+}
+
 /** Communicator constructors logged as a split. */
 const MAKERS = new Set(['create', 'cartCreate', 'cartSub', 'splitType', 'createGroup', 'graphCreate', 'distGraphCreate', 'distGraphCreateAdjacent']);
 
@@ -182,12 +172,12 @@ export class CallLog implements CallListener {
 
   constructor(size: number) {
     this.ranks = Array.from({ length: size }, (_, worldRank) => ({ worldRank, calls: [], comms: new Map(), endPs: 0 }));
-    this.state = Array.from({ length: size }, () => ({ comms: new Map(), requests: new Map(), nextComm: FIRST_COMM, nextRequest: FIRST_REQUEST, made: new Map() }));
+    this.state = Array.from({ length: size }, () => ({ comms: new Map(), requests: new Map(), nextComm: FIRST_COMM, nextRequest: FIRST_REQUEST, made: new Map(), wins: new Map(), nextWin: FIRST_WIN }));
   }
 
   begin(rank: number, method: string, target: object, args: readonly unknown[], fromPs: number): Begun | null {
     // only MPI: a communicator's methods and a request's wait and test
-    if (!isComm(target) && !(target instanceof Request)) return null;
+    if (!isComm(target) && !(target instanceof Request) && !(target instanceof Win)) return null;
     const list = target instanceof Request ? [target] : Array.isArray(args[0]) ? (args[0] as unknown[]) : args[0] instanceof Request ? [args[0]] : [];
     const st = this.state[rank]!;
     const reqs = list.map((r) => (r instanceof Request ? (st.requests.get(r) ?? null) : null));
@@ -203,6 +193,10 @@ export class CallLog implements CallListener {
       // req.wait(), req.test()
       const done = b.method === 'wait' || result === true;
       this.completion(rank, b, toPs, b.method === 'wait' ? 'wait' : 'test', b.method === 'wait' ? 'MPI_Wait' : 'MPI_Test', done ? [0] : []);
+      return;
+    }
+    if (b.target instanceof Win) {
+      this.winCall(rank, { ...b, result }, toPs);
       return;
     }
     // an intercommunicator, or a communicator no logged call made (MPI_Comm_idup's): its calls cannot be replayed
@@ -234,6 +228,64 @@ export class CallLog implements CallListener {
       push({ call: 'recv', name: b.method === 'recv' ? 'MPI_Recv' : 'MPI_Irecv', comm, peer: sourceOf(source), tag: tag < 0 ? ANY_TAG : tag, bytes: e.count * e.typeBytes, ...(req !== undefined ? { req } : {}) }, e);
       return;
     }
+    const init = INITS[b.method];
+    if (init) {
+      if (!(result instanceof Request)) return;
+      const long = a[2] instanceof Datatype;
+      const e = long ? typedElements(a[1], a[2]) : elementsOf(a[0]);
+      const peer = num(long ? a[3] : a[1]);
+      const tag = num(long ? a[4] : a[2]);
+      const req = this.request(st, result);
+      const bytes = e.count * e.typeBytes;
+      const op: SendCall | RecvCall = init[1] === null
+        ? { call: 'recv', name: init[0], comm, peer: sourceOf(peer), tag: tag < 0 ? ANY_TAG : tag, bytes, req }
+        : { call: 'send', name: init[0], mode: init[1], comm, peer: peerOf(peer), tag, bytes, req };
+      push({ call: 'init', name: init[0], req, op }, e);
+      return;
+    }
+    if (b.method === 'start' || b.method === 'startAll' || b.method === 'requestFree' || b.method === 'cancel') {
+      const reqs = b.reqs.filter((r): r is number => r !== null);
+      // a request no logged call made (a persistent collective's): left out
+      if (reqs.length === 0 || reqs.length !== b.reqs.length) {
+        this.skip(b.method);
+        return;
+      }
+      if (b.method === 'start' || b.method === 'startAll') push({ call: 'start', name: b.method === 'start' ? 'MPI_Start' : 'MPI_Startall', reqs });
+      else push({ call: b.method, name: b.method === 'cancel' ? 'MPI_Cancel' : 'MPI_Request_free', req: reqs[0]! });
+      return;
+    }
+    if (b.method === 'probe' || b.method === 'iprobe') {
+      const tag = num(a[1]);
+      push({ call: b.method, name: b.method === 'probe' ? 'MPI_Probe' : 'MPI_Iprobe', comm, peer: sourceOf(num(a[0])), tag: tag < 0 ? ANY_TAG : tag });
+      return;
+    }
+    if (b.method === 'sendrecvReplace') {
+      const long = a.length > 5;
+      const e = long ? typedElements(a[1], a[2]) : elementsOf(a[0]);
+      const [dest, sendTag, source, recvTag] = long ? [a[3], a[4], a[5], a[6]] : [a[1], a[2], a[3], a[4]];
+      const bytes = e.count * e.typeBytes;
+      push({ call: 'sendrecv', name: 'MPI_Sendrecv_replace', comm, dest: peerOf(num(dest)), sendTag: num(sendTag), sendBytes: bytes, source: sourceOf(num(source)), recvTag: num(recvTag) < 0 ? ANY_TAG : num(recvTag), recvBytes: bytes }, e);
+      return;
+    }
+    if (b.method === 'winCreate' || b.method === 'winAllocate') {
+      const win = result instanceof Win ? result : (result as { win?: unknown } | null)?.win;
+      if (!(win instanceof Win)) return;
+      const handle = st.nextWin++;
+      const c = b.target as CommLike;
+      st.wins.set(win, { handle, members: Array.from({ length: c.size }, (_, i) => c.worldRank(i)), lockedAll: false });
+      const bytes = b.method === 'winCreate' ? (ArrayBuffer.isView(a[0]) ? a[0].byteLength : 0) : num(a[0]);
+      push({ call: 'winCreate', name: b.method === 'winCreate' ? 'MPI_Win_create' : 'MPI_Win_allocate', comm, win: handle, bytes, dispUnit: typeof a[1] === 'number' ? a[1] : 1 });
+      return;
+    }
+    if (b.method.startsWith('i') && NONBLOCKING.has(b.method[1]!.toLowerCase() + b.method.slice(2)) && result instanceof Request) {
+      const base = b.method[1]!.toLowerCase() + b.method.slice(2);
+      const coll = collective(base, a, (b.target as CommLike).size, (b.target as CommLike).rank);
+      if (coll) {
+        const req = this.request(st, result);
+        push({ ...coll.call, name: `MPI_I${coll.call.name.slice(4).toLowerCase()}`, comm, req } as TraceCall, coll.elements);
+        return;
+      }
+    }
     if (b.method === 'sendrecv') {
       const long = a.length > 6;
       const s = long ? typedElements(a[1], a[2]) : elementsOf(a[0]);
@@ -264,9 +316,61 @@ export class CallLog implements CallListener {
   }
 
   /** Counts a call left out, by its MPI name. */
-  private skip(method: string): void {
-    const name = `MPI_${method[0]!.toUpperCase()}${method.slice(1)}`;
+  private skip(method: string, names: Readonly<Record<string, string>> = MPI_NAMES): void {
+    const name = names[method] ?? `MPI_${method[0]!.toUpperCase()}${method.slice(1)}`;
     this.skipped[name] = (this.skipped[name] ?? 0) + 1;
+  }
+
+  /** A call of a window: MPI-2's one-sided calls are logged, the others left out. */
+  private winCall(rank: number, b: Begun, toPs: number): void {
+    const st = this.state[rank]!;
+    const w = st.wins.get(b.target);
+    const a = b.args;
+    const log = this.ranks[rank]!;
+    const name = WIN_NAMES[b.method] ?? b.method;
+    // after MPI_Win_lock_all (no format here has it) the window's calls could not be replayed in their epochs: left out
+    if (!w || w.lockedAll) {
+      this.skip(b.method, WIN_NAMES);
+      return;
+    }
+    const sync = (call: WinSyncCall['call'], more: Partial<WinSyncCall> = {}): void => {
+      log.calls.push({ call: { call, name, win: w.handle, group: null, target: -1, exclusive: false, assert: 0, ...more }, fromPs: b.fromPs, toPs, type: 'MPI_BYTE', typeBytes: 1 });
+    };
+    const ranksOf = (g: unknown): number[] => (g instanceof Group ? g.ranks.map((x) => w.members.indexOf(x)) : []);
+    switch (b.method) {
+      case 'free':
+        return sync('winFree');
+      case 'fence':
+        return sync('fence', { assert: traceAssert(num(a[0])) });
+      case 'post':
+      case 'start':
+        return sync(b.method === 'post' ? 'winPost' : 'winStart', { group: ranksOf(a[0]), assert: traceAssert(num(a[1])) });
+      case 'complete':
+        return sync('winComplete');
+      case 'wait':
+        return sync('winWait');
+      case 'test':
+        return sync('winTest', { flag: b.result === true });
+      case 'lock':
+        return sync('lock', { target: num(a[1]), exclusive: a[0] === LOCK_EXCLUSIVE, assert: traceAssert(num(a[2])) });
+      case 'unlock':
+        return sync('unlock', { target: num(a[0]) });
+      case 'put':
+      case 'get':
+      case 'accumulate': {
+        const long = a[2] instanceof Datatype;
+        const e = long ? typedElements(a[1], a[2]) : elementsOf(a[0]);
+        const op = b.method === 'accumulate' ? opOf(long ? a[7] : a[3]) : 'sum';
+        log.calls.push({
+          call: { call: b.method, name, win: w.handle, target: num(long ? a[3] : a[1]), disp: num(long ? a[4] : a[2]), count: e.count, typeBytes: e.typeBytes, op },
+          fromPs: b.fromPs, toPs, type: e.type, typeBytes: e.typeBytes,
+        });
+        return;
+      }
+      default:
+        if (b.method === 'lockAll') w.lockedAll = true;
+        this.skip(b.method, WIN_NAMES);
+    }
   }
 
   finished(rank: number, ps: number): void {
@@ -353,99 +457,5 @@ function completedIndices(call: string, n: number, result: unknown): number[] {
     }
     default:
       return Array.isArray(result) ? (result as { index: number }[]).map((c) => c.index) : [];
-  }
-}
-
-/** A collective's call (without its communicator) and elements, or null for a method that is none the replay knows. */
-function collective(method: string, a: readonly unknown[], size: number, rank: number): { call: Omit<CollCall, 'comm'> | Omit<VCollCall, 'comm'>; elements: Elements } | null {
-  const coll = (call: CollCall['call'], e: Elements, root = 0, op: TraceOp = 'sum'): { call: Omit<CollCall, 'comm'>; elements: Elements } => ({
-    call: { call, name: `MPI_${call[0]!.toUpperCase()}${call.slice(1)}`, count: e.count, typeBytes: e.typeBytes, root, op, flops: 0 },
-    elements: e,
-  });
-  const inPlace = (x: unknown): boolean => x === IN_PLACE;
-  const share = (e: Elements): Elements => ({ ...e, count: e.count / size });
-  switch (method) {
-    case 'barrier':
-      return coll('barrier', NO_ELEMENTS);
-    case 'bcast':
-      return a[2] instanceof Datatype ? coll('bcast', typedElements(a[1], a[2]), num(a[3])) : coll('bcast', elementsOf(a[0]), num(a[1]));
-    case 'reduce': {
-      if (a[3] instanceof Datatype) return coll('reduce', typedElements(a[2], a[3]), num(a[5]), opOf(a[4]));
-      return coll('reduce', elementsOf(inPlace(a[0]) ? a[1] : a[0]), num(a[3]), opOf(a[2]));
-    }
-    case 'allreduce':
-    case 'scan':
-    case 'exscan': {
-      if (a[3] instanceof Datatype) return coll(method, typedElements(a[2], a[3]), 0, opOf(a[4]));
-      return coll(method, elementsOf(inPlace(a[0]) ? a[1] : a[0]), 0, opOf(a[2]));
-    }
-    case 'allgather':
-    case 'alltoall': {
-      if (a.length > 3 && typeof a[1] === 'number') return coll(method, inPlace(a[0]) ? typedElements(a[4], a[5]) : typedElements(a[1], a[2]));
-      if (method === 'allgather' && !inPlace(a[0])) return coll(method, elementsOf(a[0]));
-      return coll(method, share(elementsOf(a[1])));
-    }
-    case 'gather': {
-      if (a.length > 4 && typeof a[1] === 'number') return coll('gather', typedElements(a[1], a[2]), num(a[6]));
-      return coll('gather', inPlace(a[0]) ? share(elementsOf(a[1])) : elementsOf(a[0]), num(a[2]));
-    }
-    case 'scatter': {
-      if (a.length > 4 && typeof a[1] === 'number') return coll('scatter', inPlace(a[3]) ? typedElements(a[1], a[2]) : typedElements(a[4], a[5]), num(a[6]));
-      return coll('scatter', inPlace(a[1]) ? share(elementsOf(a[0])) : elementsOf(a[1]), num(a[2]));
-    }
-    default:
-      return vcollective(method, a, size, rank);
-  }
-}
-
-/** A counted collective's call and elements, or null. */
-function vcollective(method: string, a: readonly unknown[], size: number, rank: number): { call: Omit<VCollCall, 'comm'>; elements: Elements } | null {
-  const v = (call: VCollCall['call'], name: string, e: Elements, send: number[] | null, recv: number[] | null, root = 0, op: TraceOp = 'sum'): { call: Omit<VCollCall, 'comm'>; elements: Elements } => ({
-    call: { call, name, typeBytes: e.typeBytes, sendCounts: send, recvCounts: recv, root, op, flops: 0 },
-    elements: e,
-  });
-  const inPlace = (x: unknown): boolean => x === IN_PLACE;
-  switch (method) {
-    case 'alltoallv': {
-      const long = a.length > 7 && a[7] instanceof Datatype;
-      const e = long ? typedElements(1, a[7]) : elementsOf(a[3]);
-      const recv = counts(long ? a[5] : a[4]);
-      return v('alltoallv', 'MPI_Alltoallv', e, inPlace(a[0]) ? recv : counts(a[1]), recv);
-    }
-    case 'allgatherv': {
-      const long = a[6] instanceof Datatype;
-      const recv = counts(long ? a[4] : a[2]);
-      const e = long ? typedElements(1, a[6]) : elementsOf(a[1]);
-      const mine = inPlace(a[0]) ? recv[rank]! : long ? num(a[1]) : elementsOf(a[0]).count;
-      return v('allgatherv', 'MPI_Allgatherv', e, [mine], recv);
-    }
-    case 'gatherv': {
-      const long = a.length > 6 && typeof a[1] === 'number';
-      const root = num(long ? a[7] : a[4]);
-      const recv = a[long ? 4 : 2] === null ? null : counts(a[long ? 4 : 2]);
-      const e = long ? typedElements(1, a[2]) : elementsOf(inPlace(a[0]) ? a[1] : a[0]);
-      const mine = inPlace(a[0]) ? (recv?.[rank] ?? 0) : long ? num(a[1]) : e.count;
-      return v('gatherv', 'MPI_Gatherv', e, [mine], rank === root ? recv : null, root);
-    }
-    case 'scatterv': {
-      const long = a.length > 6 && a[6] instanceof Datatype;
-      const root = num(long ? a[7] : a[4]);
-      const send = a[1] === null ? null : counts(a[1]);
-      const recvBuf = long ? a[4] : a[3];
-      const e = long ? typedElements(1, a[6]) : elementsOf(inPlace(recvBuf) ? a[0] : recvBuf);
-      const mine = inPlace(recvBuf) ? (send?.[rank] ?? 0) : long ? num(a[5]) : e.count;
-      return v('scatterv', 'MPI_Scatterv', e, rank === root ? send : null, [mine], root);
-    }
-    case 'reduceScatter': {
-      const long = a[3] instanceof Datatype;
-      return v('reduceScatter', 'MPI_Reduce_scatter', long ? typedElements(1, a[3]) : elementsOf(a[1]), null, counts(a[2]), 0, opOf(long ? a[4] : a[3]));
-    }
-    case 'reduceScatterBlock': {
-      const long = a[3] instanceof Datatype;
-      const e = long ? typedElements(a[2], a[3]) : elementsOf(a[1]);
-      return v('reduceScatter', 'MPI_Reduce_scatter', e, null, new Array<number>(size).fill(e.count), 0, opOf(long ? a[4] : a[2]));
-    }
-    default:
-      return null;
   }
 }

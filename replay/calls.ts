@@ -81,6 +81,8 @@ export interface CollCall extends Named {
   readonly op: TraceOp;
   /** Flops SimGrid charges after a reduction (its trace's comp_size), else 0. */
   readonly flops: number;
+  /** A nonblocking collective (MPI_Ibcast, ...): the request it made. */
+  readonly req?: number;
 }
 
 /** A collective with a count per rank, in elements of `typeBytes`. */
@@ -95,6 +97,8 @@ export interface VCollCall extends Named {
   readonly root: number;
   readonly op: TraceOp;
   readonly flops: number;
+  /** A nonblocking collective (MPI_Igatherv, ...): the request it made. */
+  readonly req?: number;
 }
 
 /** A communicator made from `comm` (split by color and key, or a duplicate); `newComm` is the trace's handle, or null where the rank got MPI_COMM_NULL. */
@@ -104,6 +108,72 @@ export interface CommCall extends Named {
   readonly color: number;
   readonly key: number;
   readonly newComm: number | null;
+}
+
+/** A persistent request made (MPI_Send_init, MPI_Recv_init, ...): `op` is the send or receive (with `req`) each start of it issues. */
+export interface InitCall extends Named {
+  readonly call: 'init';
+  readonly req: number;
+  readonly op: SendCall | RecvCall;
+}
+
+/** MPI_Start (one request) and MPI_Startall: persistent requests started. */
+export interface StartCall extends Named {
+  readonly call: 'start';
+  readonly reqs: readonly number[];
+}
+
+/** MPI_Request_free and MPI_Cancel of one request. */
+export interface RequestCall extends Named {
+  readonly call: 'requestFree' | 'cancel';
+  readonly req: number;
+}
+
+/** MPI_Probe (blocking) and MPI_Iprobe of a message from `peer` with `tag` on `comm`. */
+export interface ProbeCall extends Named {
+  readonly call: 'probe' | 'iprobe';
+  readonly comm: number;
+  readonly peer: number;
+  readonly tag: number;
+}
+
+/** A window made on `comm` (MPI_Win_create; MPI_Win_allocate too): `bytes` of this rank's memory, in units of `dispUnit` bytes. `win` is the trace's handle. */
+export interface WinCreateCall extends Named {
+  readonly call: 'winCreate';
+  readonly comm: number;
+  readonly win: number;
+  readonly bytes: number;
+  readonly dispUnit: number;
+}
+
+/** A one-sided transfer: `count` elements of `typeBytes` to or from rank `target` of the window at displacement `disp` (units of the target's dispUnit); `op` for an accumulate. */
+export interface RmaCall extends Named {
+  readonly call: 'put' | 'get' | 'accumulate';
+  readonly win: number;
+  readonly target: number;
+  readonly disp: number;
+  readonly count: number;
+  readonly typeBytes: number;
+  readonly op: TraceOp;
+}
+
+/**
+ * A window's synchronisation, or its release (winFree): fence, the start/complete and post/wait
+ * (test) epochs of `group` (ranks of the window's communicator), lock and unlock of `target`.
+ */
+export interface WinSyncCall extends Named {
+  readonly call: 'winFree' | 'fence' | 'winStart' | 'winComplete' | 'winPost' | 'winWait' | 'winTest' | 'lock' | 'unlock';
+  readonly win: number;
+  /** winStart, winPost: the ranks of the epoch; else null. */
+  readonly group: readonly number[] | null;
+  /** lock, unlock: the target rank; else -1. */
+  readonly target: number;
+  /** lock: exclusive (MPI_LOCK_EXCLUSIVE) or shared. */
+  readonly exclusive: boolean;
+  /** MPI_MODE_* assertions (fence, start, post, lock) as DUMPI numbers them: NOCHECK 1, NOSTORE 2, NOPUT 4, NOPRECEDE 8, NOSUCCEED 16. */
+  readonly assert: number;
+  /** winTest: whether the test ended the exposure epoch. */
+  readonly flag?: boolean;
 }
 
 /** Time between two calls: a duration (DUMPI's clocks, SimGrid's sleep) or flops (SimGrid's compute). */
@@ -125,7 +195,9 @@ export interface UnsupportedCall extends Named {
 }
 
 /** One call of a trace. */
-export type TraceCall = SendCall | RecvCall | SendrecvCall | CompletionCall | CollCall | VCollCall | CommCall | ComputeCall | LocalCall | UnsupportedCall;
+export type TraceCall =
+  | SendCall | RecvCall | SendrecvCall | CompletionCall | CollCall | VCollCall | CommCall | InitCall | StartCall | RequestCall | ProbeCall
+  | WinCreateCall | RmaCall | WinSyncCall | ComputeCall | LocalCall | UnsupportedCall;
 
 /** One rank's calls, read as they are needed. */
 export interface RankTrace {

@@ -83,6 +83,8 @@ const TYPE_VECTOR = 'count:i blocklength:i stride:i oldtype:h newtype:h';
 const TYPE_INDEXED = 'count:i lengths:I indices:I oldtype:h newtype:h';
 const REDUCE_ALL = 'count:i type:h op:b comm:h';
 const COMM_INT = (f: string): string => `comm:h ${f}:i`;
+/** The fields MPI_Put, MPI_Get and MPI_Accumulate share (dumpiio.c's dumpi_read_put). */
+const RMA = 'origincount:i origintype:h targetrank:i targetdisp:i targetcount:i targettype:h';
 
 /** Field lists by function name (see the file's comment for the kinds). */
 export const DUMPI_LAYOUTS: Readonly<Record<string, string>> = {
@@ -186,6 +188,20 @@ export const DUMPI_LAYOUTS: Readonly<Record<string, string>> = {
   MPI_Finalize: '',
   MPI_Initialized: 'result:i',
   MPI_Abort: 'comm:h errorcode:i',
+  MPI_Accumulate: `${RMA} op:b win:h`,
+  MPI_Get: `${RMA} win:h`,
+  MPI_Put: `${RMA} win:h`,
+  MPI_Win_complete: 'win:h',
+  MPI_Win_create: 'size:i dispunit:i info:h comm:h win:h',
+  MPI_Win_fence: 'assertion:b win:h',
+  MPI_Win_free: 'win:h',
+  MPI_Win_get_group: 'win:h group:h',
+  MPI_Win_lock: 'locktype:b winrank:i assertion:b win:h',
+  MPI_Win_post: 'group:h assertion:b win:h',
+  MPI_Win_start: 'group:h assertion:b win:h',
+  MPI_Win_test: 'win:h flag:i',
+  MPI_Win_unlock: 'winrank:i win:h',
+  MPI_Win_wait: 'win:h',
   MPI_Alltoallw: 'commsize:i sendcounts:I senddispls:I sendtypes:H recvcounts:I recvdispls:I recvtypes:H comm:h',
   MPI_Exscan: REDUCE_ALL,
   MPI_Comm_get_attr: 'comm:h keyval:h flag:i',

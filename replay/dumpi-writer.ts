@@ -13,9 +13,10 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ANY_SOURCE, ANY_TAG, PROC_NULL, type TraceOp } from './calls.ts';
+import { ANY_SOURCE, ANY_TAG, PROC_NULL, type TraceCall, type TraceOp } from './calls.ts';
 import type { CallLog, LoggedCall, RankLog } from './call-log.ts';
 import { ByteWriter } from './byte-writer.ts';
+import { callsFor } from './trace-filter.ts';
 import { DUMPI_FUNCTIONS, DUMPI_LAYOUTS, END_OF_STREAM } from './dumpi-layouts.ts';
 
 /** What a writer wrote. */
@@ -26,6 +27,8 @@ export interface WrittenTrace {
   readonly bytes: number;
   /** Records written, over all ranks (DUMPI: calls; OTF2: events; SimGrid: actions). */
   readonly records: number;
+  /** Calls the format cannot hold, left out, by MPI name (over all ranks). */
+  readonly omitted?: Readonly<Record<string, number>>;
 }
 
 const MAGIC_HI = 0xffaadd44;
@@ -53,8 +56,9 @@ export function writeDumpi(dir: string, name: string, log: CallLog): WrittenTrac
   const width = Math.max(4, String(log.ranks.length - 1).length);
   let bytes = 0;
   let calls = 0;
+  const omitted: Record<string, number> = {};
   log.ranks.forEach((rank, r) => {
-    const out = rankFile(rank);
+    const out = rankFile(rank, callsFor(rank, dumpiHolds, omitted));
     writeFileSync(join(dir, `${name}-${String(r).padStart(width, '0')}.bin`), out.bytes);
     bytes += out.bytes.length;
     calls += out.calls;
@@ -62,14 +66,19 @@ export function writeDumpi(dir: string, name: string, log: CallLog): WrittenTrac
   const meta = `hostname=phit\nnumprocs=${log.ranks.length}\nusername=phit\nstartime=0\nfileprefix=${name}\nversion=${VERSION[0]}\nsubversion=${VERSION[1]}\nsubsubversion=${VERSION[2]}\n`;
   const path = join(dir, `${name}.meta`);
   writeFileSync(path, meta);
-  return { path, files: log.ranks.length + 1, bytes: bytes + meta.length, records: calls };
+  return { path, files: log.ranks.length + 1, bytes: bytes + meta.length, records: calls, omitted };
+}
+
+/** Whether DUMPI has a record for a call: every logged call but the nonblocking collectives (DUMPI's functions are MPI-2's). */
+function dumpiHolds(c: TraceCall): boolean {
+  return !('req' in c && c.req !== undefined && (c.call !== 'send' && c.call !== 'recv' && c.call !== 'init' && c.call !== 'requestFree' && c.call !== 'cancel'));
 }
 
 /** Field values of one record, by the layout's names. */
 type Fields = Record<string, number | readonly number[]>;
 
 /** One rank's `.bin` file. */
-function rankFile(rank: RankLog): { bytes: Uint8Array; calls: number } {
+function rankFile(rank: RankLog, calls: readonly LoggedCall[]): { bytes: Uint8Array; calls: number } {
   const w = new ByteWriter(false);
   const counts = new Array<number>(DUMPI_FUNCTIONS.length + 1).fill(0);
   const types = new TypeTable();
@@ -83,9 +92,13 @@ function rankFile(rank: RankLog): { bytes: Uint8Array; calls: number } {
     counts[DUMPI_FUNCTIONS.indexOf(fn)]!++;
   };
   put('MPI_Init', {}, 0, 0);
-  for (const c of rank.calls) {
-    const r = fieldsOf(c, types, rank);
-    if (r) put(r.fn, r.fields, c.fromPs, c.toPs);
+  const groups = new GroupTable();
+  for (const c of calls) {
+    const r = fieldsOf(c, types, rank, groups);
+    if (!r) continue;
+    // the records that make a group the call names, at its entry
+    for (const g of r.before ?? []) put(g.fn, g.fields, c.fromPs, c.fromPs);
+    put(r.fn, r.fields, c.fromPs, c.toPs);
   }
   put('MPI_Finalize', {}, rank.endPs, rank.endPs);
   w.u16(END_OF_STREAM);
@@ -190,6 +203,17 @@ class TypeTable {
   }
 }
 
+/** DUMPI's first group handle a program makes (DUMPI_FIRST_USER_GROUP), and its lock types. */
+const FIRST_GROUP = 3;
+const LOCK_SHARED = 1;
+const LOCK_EXCLUSIVE = 2;
+
+/** A rank's windows (their communicator) and the group handles given out so far. */
+class GroupTable {
+  next = FIRST_GROUP;
+  readonly winComm = new Map<number, number>();
+}
+
 /** A peer as DUMPI writes it. */
 function dest(p: number): number {
   return p === PROC_NULL ? DUMPI_PROC_NULL : p;
@@ -201,8 +225,16 @@ function tagOf(t: number): number {
   return t === ANY_TAG ? -1 : t;
 }
 
+/** One record's function and fields. */
+interface Rec {
+  readonly fn: string;
+  readonly fields: Fields;
+  /** Records written just before it (the group of a window epoch). */
+  readonly before?: readonly Rec[];
+}
+
 /** The function and fields of a logged call; null for one DUMPI's writer here has no record for. */
-function fieldsOf(l: LoggedCall, types: TypeTable, rank: RankLog): { fn: string; fields: Fields } | null {
+function fieldsOf(l: LoggedCall, types: TypeTable, rank: RankLog, groups: GroupTable): Rec | null {
   const c = l.call;
   const type = types.handle(l.type, l.typeBytes);
   const n = (bytes: number): number => Math.round(bytes / l.typeBytes);
@@ -217,7 +249,55 @@ function fieldsOf(l: LoggedCall, types: TypeTable, rank: RankLog): { fn: string;
       return { fn: c.name, fields: { count: n(c.bytes), type, dest: dest(c.peer), tag: c.tag, comm: c.comm, request: c.req ?? 0 } };
     case 'recv':
       return { fn: c.name, fields: { count: n(c.bytes), type, source: source(c.peer), tag: tagOf(c.tag), comm: c.comm, request: c.req ?? 0 } };
+    case 'init': {
+      const o = c.op;
+      const peer: Fields = o.call === 'send' ? { dest: dest(o.peer), tag: o.tag } : { source: source(o.peer), tag: tagOf(o.tag) };
+      return { fn: c.name, fields: { count: n(o.bytes), type, ...peer, comm: o.comm, request: c.req } };
+    }
+    case 'start':
+      return c.name === 'MPI_Start' && c.reqs.length === 1 ? { fn: 'MPI_Start', fields: { request: c.reqs[0]! } } : { fn: 'MPI_Startall', fields: { count: c.reqs.length, requests: c.reqs } };
+    case 'requestFree':
+    case 'cancel':
+      return { fn: c.name, fields: { request: c.req } };
+    case 'probe':
+    case 'iprobe':
+      return { fn: c.name, fields: { source: source(c.peer), tag: tagOf(c.tag), comm: c.comm, flag: 0 } };
+    case 'winCreate':
+      groups.winComm.set(c.win, c.comm);
+      // MPI_Win_allocate (MPI-3) is written as the MPI_Win_create of the same size and unit
+      return { fn: 'MPI_Win_create', fields: { size: c.bytes, dispunit: c.dispUnit, info: 0, comm: c.comm, win: c.win } };
+    case 'put':
+    case 'get':
+    case 'accumulate':
+      return { fn: c.name, fields: { origincount: c.count, origintype: type, targetrank: c.target, targetdisp: c.disp, targetcount: c.count, targettype: type, op: op(c.op), win: c.win } };
+    case 'winFree':
+    case 'winComplete':
+    case 'winWait':
+      return { fn: c.name, fields: { win: c.win } };
+    case 'fence':
+      return { fn: c.name, fields: { assertion: c.assert, win: c.win } };
+    case 'winTest':
+      return { fn: c.name, fields: { win: c.win, flag: c.flag === true ? 1 : 0 } };
+    case 'lock':
+      return { fn: c.name, fields: { locktype: c.exclusive ? LOCK_EXCLUSIVE : LOCK_SHARED, winrank: c.target, assertion: c.assert, win: c.win } };
+    case 'unlock':
+      return { fn: c.name, fields: { winrank: c.target, win: c.win } };
+    case 'winStart':
+    case 'winPost': {
+      // the group: MPI_Comm_group of the window's communicator, then MPI_Group_incl of the epoch's ranks
+      const whole = groups.next++;
+      const g = groups.next++;
+      const ranks = c.group ?? [];
+      const before: Rec[] = [
+        { fn: 'MPI_Comm_group', fields: { comm: groups.winComm.get(c.win) ?? 2, group: whole } },
+        { fn: 'MPI_Group_incl', fields: { group: whole, count: ranks.length, ranks, newgroup: g } },
+      ];
+      return { fn: c.name, fields: { group: g, assertion: c.assert, win: c.win }, before };
+    }
     case 'sendrecv': {
+      if (c.name === 'MPI_Sendrecv_replace') {
+        return { fn: c.name, fields: { count: n(c.sendBytes), type, dest: dest(c.dest), sendtag: c.sendTag, source: source(c.source), recvtag: tagOf(c.recvTag), comm: c.comm } };
+      }
       // the send's datatype for both sides, or bytes when the receive is no whole number of its elements
       const whole = c.sendBytes % l.typeBytes === 0 && c.recvBytes % l.typeBytes === 0;
       const t = whole ? type : types.handle('MPI_BYTE', 1);

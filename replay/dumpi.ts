@@ -12,7 +12,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { TraceFormatError, type RankTrace, type TraceCall, type TraceSource } from './calls.ts';
-import { callOf, type DumpiRecord } from './dumpi-calls.ts';
+import { callOf, type DumpiRecord, type DumpiState } from './dumpi-calls.ts';
 import { DUMPI_FUNCTIONS, DUMPI_LAYOUTS, END_OF_STREAM, FUNCTION_ENTER, FUNCTION_EXIT } from './dumpi-layouts.ts';
 import { ByteReader, LineReader } from './file-reader.ts';
 
@@ -126,7 +126,7 @@ class DumpiRank implements RankTrace {
   private lastStop: number | null = null;
   /** A call read behind the computation that precedes it. */
   private queued: TraceCall | null = null;
-  private readonly persistent = new Map<number, TraceCall>();
+  private readonly state: DumpiState = { groups: new Map() };
   private ended = false;
 
   constructor(private readonly path: string) {
@@ -204,7 +204,7 @@ class DumpiRank implements RankTrace {
       if (this.lastStop !== null && start > this.lastStop) gapPs = start - this.lastStop;
       this.lastStop = stop;
     }
-    return { call: callOf(name, rec, this.typeSize, this.persistent), gapPs };
+    return { call: callOf(name, rec, this.typeSize, this.state), gapPs };
   }
 
   /** Entry and exit on one clock, in ps. */

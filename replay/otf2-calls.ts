@@ -9,6 +9,8 @@
  * received as Score-P counts them (scorep_mpi_coll_bytes_*); OTF2 records no datatype and no
  * reduction op, so reductions use the widest of 8, 4, 2 or 1-byte elements that divides the bytes
  * and sum. The create-handle and destroy-handle collectives are communicator creation and release.
+ * A NonBlockingCollectiveRequest is the nonblocking collective its NonBlockingCollectiveComplete
+ * (found further on) describes, with its request; the completion is a request the wait or test completes.
  */
 import { ANY_TAG, type CollCall, type CompletionCall, type SendMode, type TraceCall, type VCollCall } from './calls.ts';
 import type { Otf2Comm } from './otf2-defs.ts';
@@ -25,6 +27,8 @@ export interface RegionContext {
   handle(c: Otf2Comm): number;
   /** The completion (MpiIrecv) of receive request `request`, or null when the trace never completes it. */
   irecv(request: number): Otf2Event | null;
+  /** The NonBlockingCollectiveComplete of request `request`, or null when the trace never completes it. */
+  nbcComplete(request: number): Otf2Event | null;
   /** Every member's bytes in this rank's next counted collective on `c`. */
   counted(c: Otf2Comm): readonly CountedRow[];
   /** The communicator this rank gets from its next create-handle collective on `parent`, or null (MPI_COMM_NULL). */
@@ -79,11 +83,21 @@ export function regionCalls(name: string, events: readonly Otf2Event[], ctx: Reg
       case EV.mpiIsendComplete:
       case EV.mpiIrecv:
       case EV.mpiRequestTest:
+      case EV.mpiRequestCancelled:
+      case EV.nbcComplete:
         completed.push(e.request);
         break;
       case EV.mpiCollectiveEnd:
         out.push(collective(name, e, ctx));
         break;
+      case EV.nbcRequest: {
+        // the collective, its communicator, root and bytes are in its completion, further on
+        const done = ctx.nbcComplete(e.request);
+        const call = done === null ? null : collective(name, done, ctx);
+        if (call && 'comm' in call && call.call !== 'split' && call.call !== 'free') out.push({ ...call, req: e.request } as TraceCall);
+        else out.push({ call: 'unsupported', name: `${name} (never completed)`, nearest: null });
+        break;
+      }
     }
   }
   // a send to MPI_PROC_NULL records no event; a sendrecv whose receive came from MPI_PROC_NULL only its send

@@ -6,16 +6,24 @@
  * completed, MpiIsendComplete or MpiIrecv (with the receive's peer, tag and bytes); collectives
  * add MpiCollectiveBegin and MpiCollectiveEnd with the collective's type, root and the bytes this
  * rank sent and received as Score-P counts them (scorep_mpi_coll_bytes_*); communicator
- * creation and release are the create-handle and destroy-handle collectives. Peers are ranks in
- * the call's communicator; a peer MPI_PROC_NULL gets no event, as in Score-P. Timestamps are
- * simulated picoseconds.
+ * creation and release are the create-handle and destroy-handle collectives. A nonblocking
+ * collective adds NonBlockingCollectiveRequest with its request, and the call that completes it
+ * NonBlockingCollectiveComplete with the collective, communicator, root and bytes (OTF2 3.0). A
+ * persistent request's MPI_Start adds the MpiIsend or MpiIrecvRequest of the operation it starts
+ * (its init, MPI_Request_free and probes are regions without events, as Score-P writes them), and a
+ * request MPI_Cancel named completes with MpiRequestCancelled. Peers are ranks in the call's
+ * communicator; a peer MPI_PROC_NULL gets no event, as in Score-P. Timestamps are simulated
+ * picoseconds.
  */
-import { ANY_SOURCE, ANY_TAG, PROC_NULL, type TraceCall } from './calls.ts';
+import { ANY_SOURCE, ANY_TAG, PROC_NULL, type InitCall, type TraceCall } from './calls.ts';
 import type { LoggedCall, RankLog } from './call-log.ts';
 import { Otf2ChunkedFile, Otf2Fields, OTF2_UNDEFINED } from './otf2-file-writer.ts';
 
 /** Event record types (otf2_events_int.h). */
-const EV = { timestamp: 5, enter: 12, leave: 13, mpiSend: 14, mpiIsend: 15, mpiIsendComplete: 16, mpiIrecvRequest: 17, mpiRecv: 18, mpiIrecv: 19, collBegin: 22, collEnd: 23 } as const;
+const EV = {
+  timestamp: 5, enter: 12, leave: 13, mpiSend: 14, mpiIsend: 15, mpiIsendComplete: 16, mpiIrecvRequest: 17, mpiRecv: 18, mpiIrecv: 19, mpiRequestCancelled: 21, collBegin: 22, collEnd: 23,
+  nbcRequest: 85, nbcComplete: 86,
+} as const;
 /** OTF2_CollectiveOp by replay call. */
 const COLL_OPS: Readonly<Record<string, number>> = {
   barrier: 0, bcast: 1, gather: 2, gatherv: 3, scatter: 4, scatterv: 5, allgather: 6, allgatherv: 7, alltoall: 8, alltoallv: 9,
@@ -37,8 +45,17 @@ interface RecvInfo {
   readonly bytes: number;
 }
 
-/** Writes one rank's events (MPI_Init at 0, its calls, MPI_Finalize when its program returned). */
-export function eventFile(rank: RankLog, ids: Otf2Ids, chunkSize: number): Otf2ChunkedFile {
+/** What one rank's events refer back to: receive requests' envelopes, nonblocking collectives, persistent requests, cancelled requests. */
+interface Pending {
+  readonly recvs: Map<number, RecvInfo>;
+  /** A nonblocking collective's end record fields, by request. */
+  readonly colls: Map<number, Otf2Fields>;
+  readonly inits: Map<number, InitCall['op']>;
+  readonly cancelled: Set<number>;
+}
+
+/** Writes one rank's events (MPI_Init at 0, `calls`, MPI_Finalize when its program returned). */
+export function eventFile(rank: RankLog, calls: readonly LoggedCall[], ids: Otf2Ids, chunkSize: number): Otf2ChunkedFile {
   const f = new Otf2ChunkedFile(chunkSize);
   let time = -1;
   const event = (type: number, at: number, fields: Otf2Fields, singleton = false): void => {
@@ -55,9 +72,9 @@ export function eventFile(rank: RankLog, ids: Otf2Ids, chunkSize: number): Otf2C
     inside();
     event(EV.leave, toPs, new Otf2Fields().int(id), true);
   };
-  const recvs = new Map<number, RecvInfo>();
+  const pending: Pending = { recvs: new Map(), colls: new Map(), inits: new Map(), cancelled: new Set() };
   region('MPI_Init', 0, 0, () => {});
-  for (const l of rank.calls) region(l.call.name, l.fromPs, l.toPs, () => callEvents(l, rank, ids, recvs, event));
+  for (const l of calls) region(l.call.name, l.fromPs, l.toPs, () => callEvents(l, rank, ids, pending, event));
   region('MPI_Finalize', rank.endPs, rank.endPs, () => {});
   return f;
 }
@@ -70,10 +87,30 @@ function peer(p: number): number {
 }
 
 /** The events inside one call's region. */
-function callEvents(l: LoggedCall, rank: RankLog, ids: Otf2Ids, recvs: Map<number, RecvInfo>, event: Emit): void {
+function callEvents(l: LoggedCall, rank: RankLog, ids: Otf2Ids, pending: Pending, event: Emit): void {
   const c = l.call;
   const comm = (h: number): number => ids.comm(rank, h);
+  const { recvs } = pending;
   switch (c.call) {
+    case 'init':
+      pending.inits.set(c.req, c.op);
+      return;
+    case 'start':
+      // each start is the isend or irecv of the request's operation, as Score-P writes MPI_Start
+      for (const r of c.reqs) {
+        const op = pending.inits.get(r);
+        if (op) callEvents({ ...l, call: op }, rank, ids, pending, event);
+      }
+      return;
+    case 'cancel':
+      pending.cancelled.add(c.req);
+      return;
+    case 'requestFree':
+      pending.inits.delete(c.req);
+      return;
+    case 'probe':
+    case 'iprobe':
+      return;
     case 'send':
       if (c.peer === PROC_NULL) return;
       if (c.req === undefined) event(EV.mpiSend, l.fromPs, new Otf2Fields().int(c.peer).int(comm(c.comm)).int(c.tag).int(c.bytes));
@@ -100,6 +137,17 @@ function callEvents(l: LoggedCall, rank: RankLog, ids: Otf2Ids, recvs: Map<numbe
     case 'testany':
     case 'testsome':
       for (const r of l.completed ?? []) {
+        const coll = pending.colls.get(r);
+        if (coll) {
+          pending.colls.delete(r);
+          event(EV.nbcComplete, l.toPs, coll);
+          continue;
+        }
+        if (pending.cancelled.delete(r)) {
+          recvs.delete(r);
+          event(EV.mpiRequestCancelled, l.toPs, new Otf2Fields().int(r), true);
+          continue;
+        }
         const recv = recvs.get(r);
         if (recv) {
           recvs.delete(r);
@@ -113,8 +161,15 @@ function callEvents(l: LoggedCall, rank: RankLog, ids: Otf2Ids, recvs: Map<numbe
       return;
     default: {
       const op = COLL_OPS[c.call];
-      if (op === undefined) return;
+      if (op === undefined || !('comm' in c)) return;
       const [sent, received, root] = collBytes(c, rank);
+      const req = 'req' in c ? c.req : undefined;
+      if (req !== undefined) {
+        // a nonblocking collective: its request now, its collective when a wait or test completes it
+        pending.colls.set(req, new Otf2Fields().u8(op).int(comm(c.comm)).int(root).int(sent).int(received).int(req));
+        event(EV.nbcRequest, l.fromPs, new Otf2Fields().int(req));
+        return;
+      }
       event(EV.collBegin, l.fromPs, new Otf2Fields());
       event(EV.collEnd, l.toPs, new Otf2Fields().u8(op).int(comm(c.comm)).int(root).int(sent).int(received));
     }

@@ -1,7 +1,7 @@
 /**
  * One location's OTF2 event file (`<archive>/<location>.evt`) read event by event: the records
  * the replay uses decoded (region enter and leave, MPI point-to-point, request and collective
- * events, OTF2 3.x layouts), every other record passed over by its length. A timestamp record
+ * events, OTF2 3.0's nonblocking collective request and completion; OTF2 3.x layouts), every other record passed over by its length. A timestamp record
  * (type 5, a full 64-bit tick count) precedes the events that happen at a new time. Region and
  * communicator ids go through the location's mapping tables, when it has them.
  */
@@ -24,6 +24,8 @@ export const EV = {
   mpiRequestCancelled: 21,
   mpiCollectiveBegin: 22,
   mpiCollectiveEnd: 23,
+  nbcRequest: 85,
+  nbcComplete: 86,
 } as const;
 
 /** Records written without a length byte: their one compressed field follows the type (OTF2 1.1's "singleton" events). */
@@ -100,13 +102,18 @@ export class Otf2EventReader {
         case EV.mpiCollectiveBegin:
           e = this.event(t, at, {});
           break;
-        case EV.mpiCollectiveEnd: {
+        case EV.nbcRequest:
+          e = this.event(t, at, { request: f.u64('a request id') });
+          break;
+        case EV.mpiCollectiveEnd:
+        case EV.nbcComplete: {
           const op = f.u8('a collective type');
           const comm = this.global(f.u32('a communicator'));
           const peer = f.u32('a root');
           const bytes = f.u64('the bytes sent');
           const received = f.u64('the bytes received');
-          e = this.event(t, at, { op, comm, peer, bytes, received });
+          const request = t === EV.nbcComplete ? f.u64('a request id') : -1;
+          e = this.event(t, at, { op, comm, peer, bytes, received, request });
           break;
         }
       }

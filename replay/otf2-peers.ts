@@ -57,7 +57,7 @@ export class Otf2Peers {
     while (!list?.has(seq)) {
       const e = c.reader.next();
       if (e === null) throw new TraceFormatError(`${c.reader.path}: ends before its counted collective ${seq + 1} on communicator ${comm} (the other ranks have it)`);
-      if (e.type !== EV.mpiCollectiveEnd || !COUNTED_OPS.has(e.op)) continue;
+      if ((e.type !== EV.mpiCollectiveEnd && e.type !== EV.nbcComplete) || !COUNTED_OPS.has(e.op)) continue;
       const n = c.seen.get(e.comm) ?? 0;
       c.seen.set(e.comm, n + 1);
       let l = c.found.get(e.comm);

@@ -15,6 +15,8 @@ import type { CallLog, RankLog } from './call-log.ts';
 import type { WrittenTrace } from './dumpi-writer.ts';
 import { eventFile } from './otf2-events-writer.ts';
 import { anchorFile, Otf2ChunkedFile, Otf2Fields, OTF2_UNDEFINED } from './otf2-file-writer.ts';
+import type { TraceCall } from './calls.ts';
+import { callsFor } from './trace-filter.ts';
 
 /** Chunk sizes of event and definition files (the OTF2 library's usual ones). */
 const CHUNK_EVENTS = 1 << 20;
@@ -59,7 +61,8 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
   };
   const ids = { region: regionOf, comm: commOf };
   // events first: they name the regions and communicators the definitions list
-  const events = ranks.map((r) => eventFile(r, ids, chunkEvents));
+  const omitted: Record<string, number> = {};
+  const events = ranks.map((r) => eventFile(r, callsFor(r, otf2Holds, omitted), ids, chunkEvents));
   const endPs = ranks.reduce((a, r) => Math.max(a, r.endPs), 0);
   const defs = new Otf2ChunkedFile(CHUNK_DEFS);
   let records = 0;
@@ -122,7 +125,29 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
     writeFileSync(join(dir, name, `${i}.def`), emptyDefs);
     bytes += b.length + emptyDefs.length;
   });
-  return { path, files: 2 + 2 * ranks.length, bytes, records: events.reduce((a, e) => a + e.events, 0) };
+  return { path, files: 2 + 2 * ranks.length, bytes, records: events.reduce((a, e) => a + e.events, 0), omitted };
+}
+
+/** Whether the OTF2 writer here writes a call: all but the one-sided ones (OTF2's RMA records carry no displacement and no window size, so a replay could not issue them). */
+function otf2Holds(c: TraceCall): boolean {
+  switch (c.call) {
+    case 'winCreate':
+    case 'put':
+    case 'get':
+    case 'accumulate':
+    case 'winFree':
+    case 'fence':
+    case 'winStart':
+    case 'winComplete':
+    case 'winPost':
+    case 'winWait':
+    case 'winTest':
+    case 'lock':
+    case 'unlock':
+      return false;
+    default:
+      return true;
+  }
 }
 
 /** A trace id from what the trace is (deterministic: the same run, the same file). */

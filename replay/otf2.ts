@@ -40,9 +40,10 @@ export function openOtf2(anchorPath: string): TraceSource {
 /** One rank's calls. */
 class Otf2Rank implements RankTrace, RegionContext {
   private readonly events: Otf2EventReader;
-  /** A second cursor over the same file that finds receive completions ahead of the main one. */
+  /** A second cursor over the same file that finds receive and nonblocking collective completions ahead of the main one. */
   private ahead: Otf2EventReader | null = null;
-  private readonly irecvs = new Map<number, Otf2Event[]>();
+  /** Completions the second cursor read past, by type and request. */
+  private readonly ahead_ = new Map<string, Otf2Event[]>();
   private readonly queue: TraceCall[] = [];
   /** When the previous MPI call returned (ticks), or null before the first. */
   private lastLeave: number | null = null;
@@ -108,15 +109,25 @@ class Otf2Rank implements RankTrace, RegionContext {
   }
 
   irecv(request: number): Otf2Event | null {
-    const queued = this.irecvs.get(request);
+    return this.completion(EV.mpiIrecv, request);
+  }
+
+  nbcComplete(request: number): Otf2Event | null {
+    return this.completion(EV.nbcComplete, request);
+  }
+
+  /** The next completion event of `type` (MpiIrecv, NonBlockingCollectiveComplete) of `request`, read ahead of the main cursor; null if the file has none. */
+  private completion(type: number, request: number): Otf2Event | null {
+    const key = (t: number, r: number): string => `${t}:${r}`;
+    const queued = this.ahead_.get(key(type, request));
     if (queued && queued.length > 0) return queued.shift()!;
     this.ahead ??= this.reader(this.rank);
     for (let e = this.ahead.next(); e !== null; e = this.ahead.next()) {
-      if (e.type !== EV.mpiIrecv) continue;
-      if (e.request === request) return e;
-      const q = this.irecvs.get(e.request);
+      if (e.type !== EV.mpiIrecv && e.type !== EV.nbcComplete) continue;
+      if (e.type === type && e.request === request) return e;
+      const q = this.ahead_.get(key(e.type, e.request));
       if (q) q.push(e);
-      else this.irecvs.set(e.request, [e]);
+      else this.ahead_.set(key(e.type, e.request), [e]);
     }
     return null;
   }

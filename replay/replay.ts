@@ -9,7 +9,8 @@
 import type { ArrayType } from '../fabric/skeleton.ts';
 import type { Comm, Op, Request, ReduceArray } from '../runtime/mpi/mpi.ts';
 import type { RankContext, RankProgram } from '../runtime/rank.ts';
-import { ANY_SOURCE, ANY_TAG, PROC_NULL, SELF, TraceFormatError, WORLD, type CollCall, type CompletionCall, type TraceCall, type TraceOp, type TraceSource, type VCollCall } from './calls.ts';
+import { ANY_SOURCE, ANY_TAG, PROC_NULL, SELF, TraceFormatError, WORLD, type CollCall, type CompletionCall, type InitCall, type TraceCall, type TraceOp, type TraceSource, type VCollCall } from './calls.ts';
+import { WindowReplay, type WindowHost } from './replay-windows.ts';
 
 /** What to do with a call the replay does not issue. */
 export type UnsupportedMode = 'map' | 'skip';
@@ -44,6 +45,8 @@ export interface RankReplay {
   doneRequests: number;
   /** Requests still pending when the trace ended; the replay waits for them. */
   leftPending: number;
+  /** Bytes the rank's puts, gets and accumulates moved. */
+  rmaBytes: number;
   readonly unsupported: Record<string, UnsupportedCount>;
 }
 
@@ -75,16 +78,19 @@ interface ReduceShape {
 const BYTES: ReduceShape = { Type: Uint8Array, per: 1 };
 
 /** One rank's replay state: its communicators and live requests by trace handle. */
-class RankReplayer {
-  readonly stats: RankReplay = { traced: {}, issued: 0, sentBytes: 0, local: 0, computePs: 0, doneRequests: 0, leftPending: 0, unsupported: {} };
+class RankReplayer implements WindowHost {
+  readonly stats: RankReplay = { traced: {}, issued: 0, sentBytes: 0, local: 0, computePs: 0, doneRequests: 0, leftPending: 0, rmaBytes: 0, unsupported: {} };
   private readonly comms = new Map<number, Comm>();
   /** Live requests by trace handle; a handle can name several (MPICH hands every send it completed at once the same handle). */
   private readonly requests = new Map<number, Request[]>();
   /** Scratch buffers by role, grown to the largest request (views of the skeleton store in a skeleton run). */
   private readonly pools = new Map<string, ArrayBufferView>();
+  /** Persistent requests by trace handle, made once by their init and started as the trace starts them. */
+  private readonly inits = new Map<number, Request>();
+  private readonly windows = new WindowReplay(this);
 
   constructor(
-    private readonly ctx: RankContext,
+    readonly ctx: RankContext,
     private readonly scale: number,
     private readonly mode: UnsupportedMode,
   ) {
@@ -164,7 +170,9 @@ class RankReplayer {
         const dest = c.dest === PROC_NULL ? mpi.PROC_NULL : c.dest;
         this.stats.issued++;
         if (dest !== mpi.PROC_NULL) this.stats.sentBytes += c.sendBytes;
-        await comm.sendrecv(this.bytes('send', c.sendBytes), dest, c.sendTag, this.bytes('recv', c.recvBytes), source, c.recvTag === ANY_TAG ? mpi.ANY_TAG : c.recvTag);
+        const recvTag = c.recvTag === ANY_TAG ? mpi.ANY_TAG : c.recvTag;
+        if (c.name === 'MPI_Sendrecv_replace' && c.sendBytes === c.recvBytes) await comm.sendrecvReplace(this.bytes('send', c.sendBytes), dest, c.sendTag, source, recvTag);
+        else await comm.sendrecv(this.bytes('send', c.sendBytes), dest, c.sendTag, this.bytes('recv', c.recvBytes), source, recvTag);
         return;
       }
       case 'wait':
@@ -180,6 +188,74 @@ class RankReplayer {
       case 'dup':
       case 'free':
         return this.commCall(c);
+      case 'init':
+        return this.init(c);
+      case 'start': {
+        const reqs = c.reqs.map((h) => {
+          const r = this.inits.get(h);
+          if (!r) throw new TraceFormatError(`rank ${this.ctx.rank}: ${c.name} of request ${h}, which no persistent init of the trace made`);
+          return r;
+        });
+        this.stats.issued++;
+        if (c.call === 'start' && reqs.length === 1 && c.name === 'MPI_Start') mpi.start(reqs[0]!);
+        else mpi.startAll(reqs);
+        c.reqs.forEach((h, i) => {
+          this.track(h, reqs[i]!);
+          const op = this.initOps.get(h);
+          if (op?.call === 'send' && op.peer !== PROC_NULL) this.stats.sentBytes += op.bytes;
+        });
+        return;
+      }
+      case 'requestFree':
+      case 'cancel': {
+        const r = this.requests.get(c.req)?.[0] ?? this.inits.get(c.req);
+        // a request the replay already completed and let go of (a free after its last wait is the usual case for persistent ones)
+        if (!r) {
+          this.stats.doneRequests++;
+          return;
+        }
+        this.stats.issued++;
+        if (c.call === 'cancel') {
+          mpi.cancel(r);
+          return;
+        }
+        mpi.requestFree(r);
+        this.inits.delete(c.req);
+        this.initOps.delete(c.req);
+        this.untrack(c.req, r);
+        return;
+      }
+      case 'probe':
+      case 'iprobe': {
+        const comm = this.comm(c.comm, c.name);
+        const source = c.peer === ANY_SOURCE ? mpi.ANY_SOURCE : c.peer === PROC_NULL ? mpi.PROC_NULL : c.peer;
+        const tag = c.tag === ANY_TAG ? mpi.ANY_TAG : c.tag;
+        this.stats.issued++;
+        if (c.call === 'probe') await comm.probe(source, tag);
+        else await comm.iprobe(source, tag);
+        return;
+      }
+      case 'winCreate':
+        this.stats.issued++;
+        return this.windows.create(c);
+      case 'put':
+      case 'get':
+      case 'accumulate':
+        this.stats.issued++;
+        this.stats.rmaBytes += await this.windows.transfer(c);
+        return;
+      case 'winFree':
+      case 'fence':
+      case 'winStart':
+      case 'winComplete':
+      case 'winPost':
+      case 'winWait':
+      case 'winTest':
+      case 'lock':
+      case 'unlock':
+        if (await this.windows.sync(c)) this.stats.issued++;
+        else this.stats.local++;
+        return;
       case 'alltoallv':
       case 'allgatherv':
       case 'gatherv':
@@ -192,14 +268,14 @@ class RankReplayer {
   }
 
   /** The communicator of trace handle `h`; a handle the trace never made is a bad trace. */
-  private comm(h: number, name: string): Comm {
+  comm(h: number, name: string): Comm {
     const comm = this.comms.get(h);
     if (!comm) throw new TraceFormatError(`rank ${this.ctx.rank}: ${name} on communicator ${h}, which the trace never created`);
     return comm;
   }
 
   /** A scratch buffer of `count` elements of `Type` for `role` (send, recv, ...). */
-  private buffer<T extends ReduceArray>(role: string, Type: ArrayType<T>, count: number): T {
+  buffer<T extends ReduceArray>(role: string, Type: ArrayType<T>, count: number): T {
     const key = `${role}:${Type.name}`;
     let b = this.pools.get(key) as T | undefined;
     if (!b || b.length < count) {
@@ -217,6 +293,43 @@ class RankReplayer {
     const list = this.requests.get(handle);
     if (list) list.push(req);
     else this.requests.set(handle, [req]);
+  }
+
+  /** Forgets live request `req` of `handle`. */
+  private untrack(handle: number, req: Request): void {
+    const list = this.requests.get(handle);
+    if (!list) return;
+    const at = list.indexOf(req);
+    if (at >= 0) list.splice(at, 1);
+    if (list.length === 0) this.requests.delete(handle);
+  }
+
+  /** The operations of the persistent requests, by handle (for the bytes each start sends). */
+  private readonly initOps = new Map<number, InitCall['op']>();
+
+  /** Makes a persistent request (MPI_Send_init, MPI_Recv_init, ...); a buffered one is made as a standard one, as the replay's buffered sends are. */
+  private init(c: InitCall): void {
+    const mpi = this.ctx.mpi;
+    const op = c.op;
+    const comm = this.comm(op.comm, c.name);
+    this.stats.issued++;
+    let r: Request;
+    if (op.call === 'send') {
+      const dest = op.peer === PROC_NULL ? mpi.PROC_NULL : op.peer;
+      const buf = this.ctx.alloc(Uint8Array, op.bytes);
+      r = op.mode === 'sync' ? comm.ssendInit(buf, dest, op.tag) : op.mode === 'ready' ? comm.rsendInit(buf, dest, op.tag) : comm.sendInit(buf, dest, op.tag);
+    } else {
+      const source = op.peer === ANY_SOURCE ? mpi.ANY_SOURCE : op.peer === PROC_NULL ? mpi.PROC_NULL : op.peer;
+      r = comm.recvInit(this.ctx.alloc(Uint8Array, op.bytes), source, op.tag === ANY_TAG ? mpi.ANY_TAG : op.tag);
+    }
+    this.inits.set(c.req, r);
+    this.initOps.set(c.req, op);
+  }
+
+  /** The element type and op of an accumulate of items of `typeBytes`. */
+  reduceShape(typeBytes: number, op: TraceOp): { Type: ReduceShape['Type']; per: number; op: Op } {
+    const s = op === 'minloc' || op === 'maxloc' ? this.pairShape(typeBytes) : this.shape(typeBytes, op);
+    return { ...s, op: op === 'replace' ? this.ctx.mpi.REPLACE : this.op(op, s.Type) };
   }
 
   private async complete(c: CompletionCall): Promise<void> {
@@ -345,7 +458,7 @@ class RankReplayer {
     const size = comm.size;
     this.stats.issued++;
     if (c.call === 'barrier') {
-      await comm.barrier();
+      await this.blockingOrNot(comm, c, 'barrier');
       return;
     }
     const reduces = c.call === 'reduce' || c.call === 'allreduce' || c.call === 'scan' || c.call === 'exscan';
@@ -357,34 +470,41 @@ class RankReplayer {
     const atRoot = comm.rank === c.root;
     switch (c.call) {
       case 'bcast':
-        await comm.bcast(send, c.root);
+        await this.blockingOrNot(comm, c, 'bcast', send, c.root);
         break;
       case 'reduce':
-        await comm.reduce(send, atRoot ? recv : null, this.op(c.op, Type), c.root);
+        await this.blockingOrNot(comm, c, 'reduce', send, atRoot ? recv : null, this.op(c.op, Type), c.root);
         break;
       case 'allreduce':
-        await comm.allreduce(send, recv, this.op(c.op, Type));
+        await this.blockingOrNot(comm, c, 'allreduce', send, recv, this.op(c.op, Type));
         break;
       case 'scan':
-        await comm.scan(send, recv, this.op(c.op, Type));
+        await this.blockingOrNot(comm, c, 'scan', send, recv, this.op(c.op, Type));
         break;
       case 'exscan':
-        await comm.exscan(send, recv, this.op(c.op, Type));
+        await this.blockingOrNot(comm, c, 'exscan', send, recv, this.op(c.op, Type));
         break;
       case 'alltoall':
-        await comm.alltoall(this.buffer('send', Type, n * size), recv);
+        await this.blockingOrNot(comm, c, 'alltoall', this.buffer('send', Type, n * size), recv);
         break;
       case 'allgather':
-        await comm.allgather(send, recv);
+        await this.blockingOrNot(comm, c, 'allgather', send, recv);
         break;
       case 'gather':
-        await comm.gather(send, atRoot ? recv : null, c.root);
+        await this.blockingOrNot(comm, c, 'gather', send, atRoot ? recv : null, c.root);
         break;
       case 'scatter':
-        await comm.scatter(atRoot ? send : null, this.buffer('recv', Type, n), c.root);
+        await this.blockingOrNot(comm, c, 'scatter', atRoot ? send : null, this.buffer('recv', Type, n), c.root);
         break;
     }
     if (c.flops > 0) await this.ctx.compute({ flops: c.flops * this.scale });
+  }
+
+  /** Runs collective `method` of `comm`, or its nonblocking form (`ibcast` for `bcast`) when the trace gave the call a request, which is then tracked. */
+  private async blockingOrNot(comm: Comm, c: { readonly req?: number }, method: string, ...args: unknown[]): Promise<void> {
+    const f = comm as unknown as Record<string, (...a: unknown[]) => unknown>;
+    if (c.req === undefined) await f[method]!.apply(comm, args);
+    else this.track(c.req, f[`i${method}`]!.apply(comm, args) as Request);
   }
 
   /** MINLOC and MAXLOC items: (value, index) pairs of two equal elements. */
@@ -421,30 +541,30 @@ class RankReplayer {
       case 'alltoallv': {
         const s = need('send counts', sendCounts, size);
         const r = need('receive counts', recvCounts, size);
-        await comm.alltoallv(this.buffer('send', Type, sum(s)), s, displs(s), this.buffer('recv', Type, sum(r)), r, displs(r));
+        await this.blockingOrNot(comm, c, 'alltoallv', this.buffer('send', Type, sum(s)), s, displs(s), this.buffer('recv', Type, sum(r)), r, displs(r));
         break;
       }
       case 'allgatherv': {
         const s = need('send count', sendCounts, 1);
         const r = need('receive counts', recvCounts, size);
-        await comm.allgatherv(this.buffer('send', Type, s[0]!), this.buffer('recv', Type, sum(r)), r, displs(r));
+        await this.blockingOrNot(comm, c, 'allgatherv', this.buffer('send', Type, s[0]!), this.buffer('recv', Type, sum(r)), r, displs(r));
         break;
       }
       case 'gatherv': {
         const s = need('send count', sendCounts, 1);
         const r = atRoot ? need('receive counts', recvCounts, size) : null;
-        await comm.gatherv(this.buffer('send', Type, s[0]!), r ? this.buffer('recv', Type, sum(r)) : null, r, r ? displs(r) : null, c.root);
+        await this.blockingOrNot(comm, c, 'gatherv', this.buffer('send', Type, s[0]!), r ? this.buffer('recv', Type, sum(r)) : null, r, r ? displs(r) : null, c.root);
         break;
       }
       case 'scatterv': {
         const s = atRoot ? need('send counts', sendCounts, size) : null;
         const r = need('receive count', recvCounts, 1);
-        await comm.scatterv(s ? this.buffer('send', Type, sum(s)) : null, s, s ? displs(s) : null, this.buffer('recv', Type, r[0]!), c.root);
+        await this.blockingOrNot(comm, c, 'scatterv', s ? this.buffer('send', Type, sum(s)) : null, s, s ? displs(s) : null, this.buffer('recv', Type, r[0]!), c.root);
         break;
       }
       case 'reduceScatter': {
         const r = need('receive counts', recvCounts, size);
-        await comm.reduceScatter(this.buffer('send', Type, sum(r)), this.buffer('recv', Type, r[comm.rank]!), r, this.op(c.op, Type));
+        await this.blockingOrNot(comm, c, 'reduceScatter', this.buffer('send', Type, sum(r)), this.buffer('recv', Type, r[comm.rank]!), r, this.op(c.op, Type));
         break;
       }
     }

@@ -80,6 +80,8 @@ function rankLines(rank: RankLog, r: number, size: number, omitted: Record<strin
 function action(l: LoggedCall, me: number, size: number, world: (peer: number, comm: number) => number, keys: Map<number, string>, worldLike: (comm: number) => boolean): string | null {
   const c = l.call;
   if ('comm' in c && !worldLike(c.comm) && c.call !== 'split' && c.call !== 'dup') return null;
+  // SimGrid's actions have no nonblocking collectives and no persistent requests
+  if ('req' in c && c.req !== undefined && c.call !== 'send' && c.call !== 'recv') return null;
   const counts = (xs: readonly number[] | null, n = size): string => (xs && xs.length === n ? xs.join(' ') : null) ?? new Array<number>(n).fill(0).join(' ');
   switch (c.call) {
     case 'send':

@@ -210,6 +210,54 @@ export const REQUEST_CALLS: Readonly<Record<string, CallSpec>> = {
   test: { name: 'MPI_Test' },
 };
 
+/** A one-sided transfer's bytes and target: (origin, target, disp[, op]) or the long form (origin, count, datatype, target, ...). */
+function rmaArgs(a: readonly unknown[]): CallArgs {
+  if (a[2] instanceof Datatype) return { target: num(a[3]), disp: num(a[4]), bytes: typed(a[1], a[2]) };
+  return { target: num(a[1]), disp: num(a[2]), bytes: nb(a[0]) };
+}
+
+const rma = (name: string): CallSpec => ({ name, bytes: (a) => rmaArgs(a).bytes as number, args: rmaArgs });
+
+/** Window constructors of a communicator (MPI_Win_create, ...), instrumented beside `mpiCalls` (not guarded by the communicator's error handler). */
+export const WIN_MAKER_CALLS: Readonly<Record<string, CallSpec>> = {
+  winCreate: { name: 'MPI_Win_create', args: (a) => ({ bytes: nb(a[0]), dispUnit: typeof a[1] === 'number' ? a[1] : 1 }) },
+  winAllocate: { name: 'MPI_Win_allocate', args: (a) => ({ bytes: num(a[0]), dispUnit: typeof a[1] === 'number' ? a[1] : 1 }) },
+  winAllocateShared: { name: 'MPI_Win_allocate_shared', args: (a) => ({ bytes: num(a[0]), dispUnit: typeof a[1] === 'number' ? a[1] : 1 }) },
+  winCreateDynamic: { name: 'MPI_Win_create_dynamic' },
+};
+
+/** The calls of a window (MPI_Win). */
+export const WIN_CALLS: Readonly<Record<string, CallSpec>> = {
+  free: { name: 'MPI_Win_free' },
+  fence: { name: 'MPI_Win_fence' },
+  post: { name: 'MPI_Win_post' },
+  start: { name: 'MPI_Win_start' },
+  complete: { name: 'MPI_Win_complete' },
+  wait: { name: 'MPI_Win_wait' },
+  test: { name: 'MPI_Win_test' },
+  lock: { name: 'MPI_Win_lock', args: (a) => ({ target: num(a[1]) }) },
+  unlock: { name: 'MPI_Win_unlock', args: (a) => ({ target: num(a[0]) }) },
+  lockAll: { name: 'MPI_Win_lock_all' },
+  unlockAll: { name: 'MPI_Win_unlock_all' },
+  flush: { name: 'MPI_Win_flush', args: (a) => ({ target: num(a[0]) }) },
+  flushAll: { name: 'MPI_Win_flush_all' },
+  flushLocal: { name: 'MPI_Win_flush_local', args: (a) => ({ target: num(a[0]) }) },
+  flushLocalAll: { name: 'MPI_Win_flush_local_all' },
+  sync: { name: 'MPI_Win_sync' },
+  attach: { name: 'MPI_Win_attach' },
+  detach: { name: 'MPI_Win_detach' },
+  put: rma('MPI_Put'),
+  get: rma('MPI_Get'),
+  accumulate: rma('MPI_Accumulate'),
+  rput: rma('MPI_Rput'),
+  rget: rma('MPI_Rget'),
+  raccumulate: rma('MPI_Raccumulate'),
+  getAccumulate: { name: 'MPI_Get_accumulate' },
+  rgetAccumulate: { name: 'MPI_Rget_accumulate' },
+  fetchAndOp: { name: 'MPI_Fetch_and_op' },
+  compareAndSwap: { name: 'MPI_Compare_and_swap' },
+};
+
 /** The typed RMA calls by element kind (`putInt16`, ...): the C type each is named by in traces, and its bytes. */
 const SHMEM_TYPES: Readonly<Record<string, [string, number]>> = {
   Int8: ['schar', 1],

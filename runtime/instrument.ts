@@ -1,7 +1,7 @@
 /**
  * Per-call metrics and trace events of the API faces, installed only when a run asks for them:
  * each listed method of a rank's `mpi`, `shmem`, `dmapp` and `gni` objects (and of the
- * communicators, requests and SHMEM contexts they hand out) is replaced on that object by a wrapper that
+ * communicators, requests, windows and SHMEM contexts they hand out) is replaced on that object by a wrapper that
  * records the call. An uninstrumented run never reaches this module.
  *
  * Only user-level calls count: a call made while another of the same rank is in progress (a
@@ -18,7 +18,8 @@ import { Comm, InterComm } from './mpi/comm.ts';
 import type { MpiObserver } from './mpi/core.ts';
 import { Request } from './mpi/request.ts';
 import type { Proc } from './proc.ts';
-import { dmappCalls, gniCalls, mpiCalls, REQUEST_CALLS, shmemCalls, shmemCtxCalls, type CallArgs, type CallSpec } from './calls.ts';
+import { dmappCalls, gniCalls, mpiCalls, REQUEST_CALLS, shmemCalls, shmemCtxCalls, WIN_CALLS, WIN_MAKER_CALLS, type CallArgs, type CallSpec } from './calls.ts';
+import { Win } from './mpi/rma/window.ts';
 import { ShmemCtx } from './shmem/contexts.ts';
 import type { TraceEvent, TraceRecorder } from './trace.ts';
 
@@ -119,6 +120,7 @@ export class Instrument implements MpiObserver {
 
   private wrapComm(r: number, comm: Comm | InterComm, label: string): void {
     this.wrap(r, comm, mpiCalls(comm.size), 'mpi', label);
+    this.wrap(r, comm, WIN_MAKER_CALLS, 'mpi', label);
   }
 
   /** Replaces each listed method of `obj` by a recording wrapper. */
@@ -185,5 +187,7 @@ export class Instrument implements MpiObserver {
     else if (result instanceof Comm) this.wrapComm(r, result, `comm ${++this.comms[r]!} (${result.size} ranks)`);
     else if (result instanceof InterComm) this.wrapComm(r, result, `comm ${++this.comms[r]!} (intercommunicator, ${result.size} + ${result.remoteSize} ranks)`);
     else if (result instanceof ShmemCtx) this.wrap(r, result, this.specs.shmemCtx, 'shmem', null);
+    else if (result instanceof Win) this.wrap(r, result, WIN_CALLS, 'mpi', null);
+    else if (typeof result === 'object' && result !== null && (result as { win?: unknown }).win instanceof Win) this.wrap(r, (result as { win: Win }).win, WIN_CALLS, 'mpi', null);
   }
 }
