@@ -289,6 +289,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'datatype/hindexed_block_contents': () => import('./datatype/hindexed_block_contents.ts'),
   'datatype/darray_pack': () => import('./datatype/darray_pack.ts'),
   'datatype/darray_cyclic': () => import('./datatype/darray_cyclic.ts'),
+  'datatype/dataalign2': () => import('./datatype/dataalign2.ts'),
+  'datatype/tmatchsize': () => import('./datatype/tmatchsize.ts'),
   'rma/accfence2': () => import('./rma/accfence2.ts'),
   'rma/accfence2_am': build(() => import('./rma/accfence2.ts'), 'accfence2Am'),
   'rma/aint': build(aint, 'aint'),

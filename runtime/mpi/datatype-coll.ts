@@ -13,6 +13,7 @@ import { describe, IN_PLACE, type CollOptions } from './constants.ts';
 import { checkCount, checkType, Datatype, type Pair, type ValueArrayType } from './datatype.ts';
 import { landing, packTo, scratch, sendBytes, unpackFrom, userBytes, type Landing, type Packer } from './datatype-pack.ts';
 import { MAXLOC, MINLOC, PREDEFINED_OPS, type Op, type ReduceArray } from './ops.ts';
+import { partsReduction } from './reduce-parts.ts';
 import { MpiError, Request, type RequestWaiter, type Status } from './request.ts';
 
 /** Whether a collective's arguments `a` are its long form: more than the short form's `shortMax`, or a Datatype at `typeAt`. */
@@ -419,17 +420,23 @@ interface Values {
   store(): void;
 }
 
-/** What a reduction on `t` reduces: the typed array of its basic type, or its (value, index) pairs. */
-export function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null } {
+/**
+ * What a reduction on `t` reduces: the typed array of its basic type, or its (value, index)
+ * pairs, or the floats of a long double or complex type (see Parts), and the op to run on them:
+ * `op` itself, or for MPI_PROD on a complex type the complex product over (real, imaginary)
+ * pairs. MPI-3.1 §5.9.2 defines SUM, PROD, MIN and MAX on long double, SUM and PROD on complex.
+ */
+export function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null; op: Op } {
   const loc = op === MINLOC || op === MAXLOC;
   if (t.pair) {
     if (!loc && Object.values(PREDEFINED_OPS).includes(op)) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} is not defined on ${t.name}; pair types take MPI_MINLOC and MPI_MAXLOC`);
-    return { array: t.pair.array, per: 2, pair: t.pair };
+    return { array: t.pair.array, per: 2, pair: t.pair, op };
   }
   if (loc) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} works on the pair types (mpi.DOUBLE_INT, mpi.TWO_INT, ...), not ${t.name}`);
   const b = t.basic;
+  if (b?.parts) return { ...partsReduction(call, b.name, b.parts, op), per: (t.size / b.size) * b.parts.per, pair: null };
   if (!b || !b.array) throw new MpiError('MPI_ERR_TYPE', `${call}: ${t.name} is not made of one basic type; reductions take a predefined type, a pair type, or a type of one basic type`);
-  return { array: b.array, per: t.size / b.size, pair: null };
+  return { array: b.array, per: t.size / b.size, pair: null, op };
 }
 
 /** The values of `count` elements of `t` in `buf`, read in. */
@@ -498,19 +505,20 @@ export function writeValue(v: DataView, at: number, p: Pair, x: number | bigint)
 }
 
 /** The checked datatype, op and count of a reduction's long form. */
-function reduceArgs(call: string, count: unknown, datatype: unknown, op: Op): { t: Datatype; n: number; kind: ReturnType<typeof reduction> } {
+function reduceArgs(call: string, count: unknown, datatype: unknown, op: Op): { t: Datatype; n: number; kind: ReturnType<typeof reduction>; op: Op } {
   const t = checkType(call, 'datatype', datatype);
   const n = checkCount(call, 'count', count);
   if (!op || typeof op.apply !== 'function') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
-  return { t, n, kind: reduction(call, t, op) };
+  const kind = reduction(call, t, op);
+  return { t, n, kind, op: kind.op };
 }
 
 type Reducer<R> = (send: ReduceArray | typeof IN_PLACE, recv: ReduceArray, op: Op, opts: Opts) => R;
 
 /** allreduce, scan and exscan: (sendBuf | IN_PLACE, recvBuf, count, datatype, op); `run` is the short form, `irun` its nonblocking one. */
 export function reduceAllLong(call: string, pk: Packer, run: Reducer<Promise<void>>, irun: Reducer<Request>, a: readonly unknown[], mode: Mode = 'blocking'): Promise<void> | Request {
-  const [sendBuf, recvBuf, count, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
-  const { t, n, kind } = reduceArgs(call, count, datatype, op);
+  const [sendBuf, recvBuf, count, datatype, userOp, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const { t, n, kind, op } = reduceArgs(call, count, datatype, userOp);
   const recv = valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind);
   const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, call, 'sendBuf', sendBuf, n, t, kind).array;
   return direct(mode, () => run(send, recv.array, op, opts), () => irun(send, recv.array, op, opts), () => recv.store());
@@ -525,8 +533,8 @@ function direct(mode: Mode, blocking: () => Promise<void>, nonblocking: () => Re
 
 /** MPI_Reduce(sendBuf | IN_PLACE, recvBuf, count, datatype, op, root): recvBuf matters at the root. */
 export function reduceLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduce'): Promise<void> | Request {
-  const [sendBuf, recvBuf, count, datatype, op, root, opts] = a as [unknown, unknown, unknown, unknown, Op, number, Opts];
-  const { t, n, kind } = reduceArgs(call, count, datatype, op);
+  const [sendBuf, recvBuf, count, datatype, userOp, root, opts] = a as [unknown, unknown, unknown, unknown, Op, number, Opts];
+  const { t, n, kind, op } = reduceArgs(call, count, datatype, userOp);
   const recv = c.rank === root ? valuesOf(pk, call, 'recvBuf', recvBuf, n, t, kind) : null;
   const send = sendBuf === IN_PLACE ? IN_PLACE : valuesOf(pk, call, 'sendBuf', sendBuf, n, t, kind).array;
   return direct(mode, () => c.reduce(send, recv?.array ?? null, op, root, opts), () => c.ireduce(send, recv?.array ?? null, op, root, opts), () => recv?.store());
@@ -534,8 +542,8 @@ export function reduceLong(c: CollComm, pk: Packer, a: readonly unknown[], mode:
 
 /** MPI_Reduce_scatter_block(sendBuf, recvBuf, recvCount, datatype, op). */
 export function reduceScatterBlockLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduceScatterBlock'): Promise<void> | Request {
-  const [sendBuf, recvBuf, recvCount, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
-  const { t, n, kind } = reduceArgs(call, recvCount, datatype, op);
+  const [sendBuf, recvBuf, recvCount, datatype, userOp, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const { t, n, kind, op } = reduceArgs(call, recvCount, datatype, userOp);
   if (sendBuf === IN_PLACE) {
     // in place: recvBuf holds every rank's block and gets the result in its first
     const all = valuesOf(pk, call, 'recvBuf', recvBuf, n * c.size, t, kind);
@@ -548,9 +556,9 @@ export function reduceScatterBlockLong(c: CollComm, pk: Packer, a: readonly unkn
 
 /** MPI_Reduce_scatter(sendBuf, recvBuf, recvCounts, datatype, op). */
 export function reduceScatterLong(c: CollComm, pk: Packer, a: readonly unknown[], mode: Mode = 'blocking', call = 'reduceScatter'): Promise<void> | Request {
-  const [sendBuf, recvBuf, recvCounts, datatype, op, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
+  const [sendBuf, recvBuf, recvCounts, datatype, userOp, opts] = a as [unknown, unknown, unknown, unknown, Op, Opts];
   const counts = countsOf(call, 'recvCounts', recvCounts, c.size);
-  const { t, kind } = reduceArgs(call, 0, datatype, op);
+  const { t, kind, op } = reduceArgs(call, 0, datatype, userOp);
   const total = counts.reduce((x, y) => x + y, 0);
   const per = counts.map((k) => k * kind.per);
   if (sendBuf === IN_PLACE) {

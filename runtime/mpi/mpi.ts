@@ -101,6 +101,21 @@ export class Mpi extends Comm {
   readonly UINT64_T: Datatype = dt.UINT64_T;
   readonly C_BOOL: Datatype = dt.C_BOOL;
   readonly PACKED: Datatype = dt.PACKED;
+  /** C's wchar_t (4 bytes). */
+  readonly WCHAR: Datatype = dt.WCHAR;
+  /** MPI_LONG_LONG_INT: MPI's synonym of MPI_LONG_LONG (the same type). */
+  readonly LONG_LONG_INT: Datatype = dt.LONG_LONG;
+  /** MPI_Aint, MPI_Offset and MPI_Count values: 8-byte integers, reduced as BigInt64Array. */
+  readonly AINT: Datatype = dt.AINT;
+  readonly OFFSET: Datatype = dt.OFFSET;
+  readonly COUNT: Datatype = dt.COUNT;
+  /** x86-64's long double in its 16-byte slot, held as a Float64Array of (value, padding) pairs (a double's precision). */
+  readonly LONG_DOUBLE: Datatype = dt.LONG_DOUBLE;
+  /** C's complex types, real part first: float (MPI_C_COMPLEX is the same type), double, and long double as (value, padding) pairs. */
+  readonly C_COMPLEX: Datatype = dt.C_FLOAT_COMPLEX;
+  readonly C_FLOAT_COMPLEX: Datatype = dt.C_FLOAT_COMPLEX;
+  readonly C_DOUBLE_COMPLEX: Datatype = dt.C_DOUBLE_COMPLEX;
+  readonly C_LONG_DOUBLE_COMPLEX: Datatype = dt.C_LONG_DOUBLE_COMPLEX;
   /** MINLOC/MAXLOC pair types: struct { value; int } as in C. */
   readonly FLOAT_INT: Datatype = dt.FLOAT_INT;
   readonly DOUBLE_INT: Datatype = dt.DOUBLE_INT;
@@ -344,8 +359,8 @@ export class Mpi extends Comm {
 
   /**
    * The predefined type of `typeclass` (mpi.TYPECLASS_REAL, _INTEGER, _COMPLEX) whose size is
-   * `size` bytes (MPI_Type_match_size); MPI_ERR_ARG when the language has none, as for complex
-   * types here (phit has no Fortran or complex types).
+   * `size` bytes (MPI_Type_match_size), among C's types (phit has no Fortran types: a complex
+   * class answers with C's complex types); MPI_ERR_ARG when there is none of that size.
    */
   typeMatchSize(typeclass: number, size: number): Datatype {
     return matchSize('typeMatchSize', typeclass, size);
