@@ -140,6 +140,9 @@ export const BAD_CALLS: Record<string, ErrorCase> = {
   'mpi.pack': uncommitted('pack', (h) => [h.b, 1, h.raw, new Uint8Array(64), 0]),
   'mpi.unpack': uncommitted('unpack', (h) => [new Uint8Array(64), 0, h.b, 1, h.raw]),
   'mpi.packSize': negCount('packSize', (h) => [-1, h.mpi.DOUBLE], 'incount=-1'),
+  'mpi.packExternal': { cls: 'MPI_ERR_ARG', value: ['datarep="native"', 'external32'], run: (h) => h.mpi.packExternal('native', h.b, 1, h.mpi.DOUBLE, new Uint8Array(64), 0) },
+  'mpi.unpackExternal': uncommitted('unpackExternal', (h) => ['external32', new Uint8Array(64), 0, h.b, 1, h.raw]),
+  'mpi.packExternalSize': negCount('packExternalSize', (h) => ['external32', -1, h.mpi.DOUBLE], 'incount=-1'),
   // communicators
   'mpi.dup': freedComm('dup'),
   'mpi.dupWithInfo': { cls: 'MPI_ERR_INFO', value: ['freed'], run: (h) => h.mpi.dupWithInfo(h.deadInfo) },

@@ -12,7 +12,6 @@
 export const EXCLUDED: Record<string, string> = {
   partitioned: 'partitioned communication (MPI 4.0 chapter 4) is not among the chapters phit serves',
   address: 'absolute addresses (MPI_Get_address, MPI_BOTTOM): a phit buffer is a typed array, with no address a C program could take',
-  external32: 'external32 packing: phit packs in its native representation only',
   fortran: 'Fortran types and the Fortran language bindings',
   attributes: 'attribute caching (keyvals and attributes on communicators, windows and datatypes): phit lacks it',
   sessions: 'the sessions model (MPI 4.0 chapter 11): phit starts every rank in the world model',
@@ -107,9 +106,9 @@ MPI_Type_get_contents typeGetContents
 MPI_Pack pack
 MPI_Unpack unpack
 MPI_Pack_size packSize
-MPI_Pack_external !external32
-MPI_Unpack_external !external32
-MPI_Pack_external_size !external32
+MPI_Pack_external packExternal
+MPI_Unpack_external unpackExternal
+MPI_Pack_external_size packExternalSize
 MPI_Type_create_f90_real !fortran
 MPI_Type_create_f90_complex !fortran
 MPI_Type_create_f90_integer !fortran

@@ -9,6 +9,7 @@ import * as dt from './datatype.ts';
 import * as make from './datatype-make.ts';
 import { basicElements, checkType, type Datatype } from './datatype.ts';
 import { pack, packSize, unpack } from './datatype-pack.ts';
+import { packExternal, packExternalSize, unpackExternal } from './datatype-external.ts';
 import * as rma from './rma/constants.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 import { getCount, MpiError, type Request, type Status } from './request.ts';
@@ -442,6 +443,25 @@ export class Mpi extends Comm {
   /** Bytes `incount` elements of `datatype` take packed (MPI_Pack_size). */
   packSize(incount: number, datatype: Datatype): number {
     return packSize(incount, datatype);
+  }
+
+  /**
+   * Packs `incount` elements of `datatype` from `inbuf` into `outbuf` from byte `position` in
+   * the portable representation `datarep` ("external32": big-endian, MPI's sizes)
+   * (MPI_Pack_external); returns the position after them.
+   */
+  packExternal(datarep: string, inbuf: ArrayBufferView, incount: number, datatype: Datatype, outbuf: ArrayBufferView, position: number): number {
+    return packExternal(this.packer, datarep, inbuf, incount, datatype, outbuf, position);
+  }
+
+  /** Unpacks `outcount` elements of `datatype` in `datarep` ("external32") from `inbuf` at byte `position` into `outbuf` (MPI_Unpack_external); returns the position after them. */
+  unpackExternal(datarep: string, inbuf: ArrayBufferView, position: number, outbuf: ArrayBufferView, outcount: number, datatype: Datatype): number {
+    return unpackExternal(this.packer, datarep, inbuf, position, outbuf, outcount, datatype);
+  }
+
+  /** Bytes `incount` elements of `datatype` take in `datarep` ("external32") (MPI_Pack_external_size). */
+  packExternalSize(datarep: string, incount: number, datatype: Datatype): number {
+    return packExternalSize(datarep, incount, datatype);
   }
 }
 
