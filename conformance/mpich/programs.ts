@@ -75,6 +75,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'pt2pt/sendrecv3': () => import('./pt2pt/sendrecv3.ts'),
   'pt2pt/waitany_null': () => import('./pt2pt/waitany_null.ts'),
   'pt2pt/waittestnull': () => import('./pt2pt/waittestnull.ts'),
+  'pt2pt/greq1': () => import('./pt2pt/greq1.ts'),
   'coll/allgather2': () => import('./coll/allgather2.ts'),
   'coll/allgather3': () => import('./coll/allgather3.ts'),
   'coll/allgather_struct': () => import('./coll/allgather_struct.ts'),

@@ -112,7 +112,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'pt2pt', name: 'icprobe', np: 4, args: ['-randomize=1'], status: 'run' },
   { dir: 'pt2pt', name: 'rqstatus', np: 2, status: 'run' },
   { dir: 'pt2pt', name: 'rqfree', np: 4, status: 'run' },
-  { dir: 'pt2pt', name: 'greq1', np: 1, status: 'needs: generalized requests' },
+  { dir: 'pt2pt', name: 'greq1', np: 1, status: 'run' },
   { dir: 'pt2pt', name: 'probe_unexp', np: 4, envVariants: 5, status: 'run' },
   { dir: 'pt2pt', name: 'probenull', np: 1, envVariants: 2, status: 'run' },
   { dir: 'pt2pt', name: 'recvnull', np: 1, status: 'run' },

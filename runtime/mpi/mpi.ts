@@ -10,6 +10,7 @@ import * as make from './datatype-make.ts';
 import { basicElements, checkType, type Datatype } from './datatype.ts';
 import { pack, packSize, unpack } from './datatype-pack.ts';
 import { packExternal, packExternalSize, unpackExternal } from './datatype-external.ts';
+import { checkGrequest, checkGrequestFns, GeneralizedRequest, statusSetCancelled, statusSetElements, type GrequestCancelFn, type GrequestFreeFn, type GrequestQueryFn, type MutableStatus } from './grequest.ts';
 import * as rma from './rma/constants.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray } from './ops.ts';
 import { getCount, MpiError, type Request, type Status } from './request.ts';
@@ -23,6 +24,7 @@ export { MpiError, type Request, type Status } from './request.ts';
 export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
 export { Info, INFO_NULL } from './info.ts';
 export type { Message } from './mprobe.ts';
+export type { GrequestCancelFn, GrequestFreeFn, GrequestQueryFn, MutableStatus } from './grequest.ts';
 export type { Completion } from './comm-base.ts';
 export { Datatype } from './datatype.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
@@ -232,6 +234,32 @@ export class Mpi extends Comm {
     checkAint('aintDiff', 'addr1', addr1);
     checkAint('aintDiff', 'addr2', addr2);
     return addr1 - addr2;
+  }
+
+  /**
+   * A generalized request (MPI_Grequest_start) for an operation the program carries out itself:
+   * active until `grequestComplete(request)`; taking its completion (wait, test, ...) calls
+   * `queryFn(extraState, status)` to fill the status, then `freeFn(extraState)`; `request.cancel()`
+   * calls `cancelFn(extraState, complete)`. Each returns an MPI error code, 0 for success.
+   */
+  grequestStart<T>(queryFn: GrequestQueryFn<T>, freeFn: GrequestFreeFn<T>, cancelFn: GrequestCancelFn<T>, extraState: T): Request {
+    checkGrequestFns('grequestStart', { queryFn, freeFn, cancelFn });
+    return new GeneralizedRequest(this.proc, this.world.params.testOverheadPs, this.world.progressOf(this.proc.rank), queryFn, freeFn, cancelFn, extraState);
+  }
+
+  /** Tells MPI that the operation of a generalized request is complete (MPI_Grequest_complete). */
+  grequestComplete(request: Request): void {
+    checkGrequest('grequestComplete', request).signal('grequestComplete');
+  }
+
+  /** Sets `status` to cover `count` elements of `datatype` (MPI_Status_set_elements), in a query function. */
+  statusSetElements(status: MutableStatus, datatype: Datatype, count: number): void {
+    statusSetElements(status, datatype, count);
+  }
+
+  /** Marks `status` cancelled or not (MPI_Status_set_cancelled), in a query function. */
+  statusSetCancelled(status: MutableStatus, flag: boolean): void {
+    statusSetCancelled(status, flag);
   }
 
   /** A new, empty info object (MPI_Info_create), to pass hints to a call that takes them. */
