@@ -355,6 +355,8 @@ export const PHIT_EXTRAS: Record<string, string> = {
   'mpi.requestGetStatusAny': 'MPI 4.1 (MPI_Request_get_status_any), after the 4.0 list',
   'mpi.requestGetStatusAll': 'MPI 4.1 (MPI_Request_get_status_all), after the 4.0 list',
   'mpi.requestGetStatusSome': 'MPI 4.1 (MPI_Request_get_status_some), after the 4.0 list',
+  'mpi.bufferFlush': 'MPI 4.1 (MPI_Buffer_flush), after the 4.0 list',
+  'mpi.bufferIflush': 'MPI 4.1 (MPI_Buffer_iflush), after the 4.0 list',
   'mpi.algorithmFor': "phit's question of which collective algorithm a call would run",
   'mpi.collective': "phit's entry for running a user-written collective algorithm",
   'mpi.worldRank': "phit's translation of a communicator rank to its world rank",

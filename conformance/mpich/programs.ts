@@ -76,6 +76,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'pt2pt/waitany_null': () => import('./pt2pt/waitany_null.ts'),
   'pt2pt/waittestnull': () => import('./pt2pt/waittestnull.ts'),
   'pt2pt/greq1': () => import('./pt2pt/greq1.ts'),
+  'pt2pt/bsend_iflush': () => import('./pt2pt/bsend_iflush.ts'),
   'coll/allgather2': () => import('./coll/allgather2.ts'),
   'coll/allgather3': () => import('./coll/allgather3.ts'),
   'coll/allgather_struct': () => import('./coll/allgather_struct.ts'),

@@ -99,7 +99,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'pt2pt', name: 'bsend5', np: 4, status: 'run' },
   { dir: 'pt2pt', name: 'bsendalign', np: 2, status: 'run' },
   { dir: 'pt2pt', name: 'bsendpending', np: 2, status: 'run' },
-  { dir: 'pt2pt', name: 'bsend_iflush', np: 1, status: 'needs: MPI_Buffer_iflush (MPI 4.1)' },
+  { dir: 'pt2pt', name: 'bsend_iflush', np: 1, status: 'run' },
   { dir: 'pt2pt', name: 'isendself', np: 1, status: 'run' },
   { dir: 'pt2pt', name: 'issendselfcancel', np: 1, status: 'run' },
   { dir: 'pt2pt', name: 'isendirecv', np: 10, status: 'run' },
