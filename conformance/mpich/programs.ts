@@ -434,4 +434,5 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/window_noncontig_allocation': build(() => import('./rma/window_creation.ts'), 'windowNoncontigAllocation'),
   'rma/wintest': () => import('./rma/wintest.ts'),
   'rma/wintest_shm': build(() => import('./rma/wintest.ts'), 'wintestShm'),
+  'rma/get_struct': () => import('./rma/get_struct.ts'),
 };
