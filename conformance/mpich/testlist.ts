@@ -81,8 +81,8 @@ export const TESTLIST_LINES: Readonly<Record<Dir, number>> = { pt2pt: 90, coll: 
 
 export const MPICH_TESTS: readonly MpichTest[] = [
   // ---------------------------------------------------------------- pt2pt
-  { dir: 'pt2pt', name: 'sendself', np: 1, args: ['-type=MPI_C_DOUBLE_COMPLEX', '-sendcnt=8192', '-recvcnt=8192', '-seed=47', '-testsize=100'], status: 'needs: MPI_C_DOUBLE_COMPLEX, MPICH\'s dtpools datatype pool (DTP_pool_create, MTest_dtp_*)' },
-  { dir: 'pt2pt', name: 'sendself', np: 2, args: ['-type=MPI_C_DOUBLE_COMPLEX', '-sendcnt=8192', '-recvcnt=8192', '-seed=47', '-testsize=100'], status: 'needs: MPI_C_DOUBLE_COMPLEX, MPICH\'s dtpools datatype pool (DTP_pool_create, MTest_dtp_*)' },
+  { dir: 'pt2pt', name: 'sendself', np: 1, args: ['-type=MPI_C_DOUBLE_COMPLEX', '-sendcnt=8192', '-recvcnt=8192', '-seed=47', '-testsize=100'], status: 'needs: MPICH\'s dtpools datatype pool (DTP_pool_create, MTest_dtp_*; phit has MPI_C_DOUBLE_COMPLEX)' },
+  { dir: 'pt2pt', name: 'sendself', np: 2, args: ['-type=MPI_C_DOUBLE_COMPLEX', '-sendcnt=8192', '-recvcnt=8192', '-seed=47', '-testsize=100'], status: 'needs: MPICH\'s dtpools datatype pool (DTP_pool_create, MTest_dtp_*; phit has MPI_C_DOUBLE_COMPLEX)' },
   { dir: 'pt2pt', name: 'sendrecv2', np: 2, envVariants: 5, status: 'run' },
   { dir: 'pt2pt', name: 'sendrecv3', np: 2, status: 'run' },
   { dir: 'pt2pt', name: 'sendrecv3', np: 2, args: ['-isendrecv'], status: 'run' },
@@ -450,8 +450,8 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'datatype', name: 'getpartelm', np: 2, status: 'run' },
   { dir: 'datatype', name: 'tresized', np: 2, status: 'run' },
   { dir: 'datatype', name: 'tresized2', np: 2, status: 'run' },
-  { dir: 'datatype', name: 'sendrecvt2', np: 2, status: 'needs: datatype names (MPI_Type_get_name, MPI_Type_set_name), MTest\'s datatype generator (dtypes.c: MTestDatatype2Generate)' },
-  { dir: 'datatype', name: 'sendrecvt4', np: 2, status: 'needs: datatype names (MPI_Type_get_name, MPI_Type_set_name), MTest\'s datatype generator (dtypes.c: MTestDatatype2Generate)' },
+  { dir: 'datatype', name: 'sendrecvt2', np: 2, status: 'omit: MTest\'s datatype generator (dtypes.c: MTestDatatype2Generate) builds its struct types with the MPI_UB marker removed in MPI 3 (phit has the rest: datatype names, MPI_LONG_DOUBLE)' },
+  { dir: 'datatype', name: 'sendrecvt4', np: 2, status: 'omit: MTest\'s datatype generator (dtypes.c: MTestDatatype2Generate) builds its struct types with the MPI_UB marker removed in MPI 3 (phit has the rest: datatype names, MPI_LONG_DOUBLE)' },
   { dir: 'datatype', name: 'tmatchsize', np: 1, status: 'run' },
   { dir: 'datatype', name: 'tfree', np: 2, status: 'run' },
   { dir: 'datatype', name: 'typelb', np: 1, status: 'run' },
@@ -477,7 +477,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'datatype', name: 'struct_empty_el', np: 1, status: 'run' },
   { dir: 'datatype', name: 'contig_zero_count', np: 1, status: 'run' },
   { dir: 'datatype', name: 'simple_resized', np: 1, status: 'run' },
-  { dir: 'datatype', name: 'unusual_noncontigs', np: 1, status: 'needs: datatypes reaching below the start of a buffer view (C\'s buf + k with negative displacements)' },
+  { dir: 'datatype', name: 'unusual_noncontigs', np: 1, status: 'omit: MPI-1\'s MPI_Type_struct and the MPI_LB and MPI_UB markers removed in MPI 3 (its array sections); it also needs datatypes reaching below the start of a buffer view (C\'s buf + k with negative displacements)' },
   { dir: 'datatype', name: 'hindexed_zeros', np: 1, status: 'run' },
   { dir: 'datatype', name: 'lots_of_types', np: 1, status: 'run' },
   { dir: 'datatype', name: 'get_elements_pairtype', np: 1, status: 'run' },
