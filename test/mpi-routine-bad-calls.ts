@@ -146,6 +146,13 @@ export const BAD_CALLS: Record<string, ErrorCase> = {
   'mpi.pack': uncommitted('pack', (h) => [h.b, 1, h.raw, new Uint8Array(64), 0]),
   'mpi.unpack': uncommitted('unpack', (h) => [new Uint8Array(64), 0, h.b, 1, h.raw]),
   'mpi.packSize': negCount('packSize', (h) => [-1, h.mpi.DOUBLE], 'incount=-1'),
+  'mpi.grequestStart': { cls: 'MPI_ERR_ARG', value: ['queryFn', 'null'], run: (h) => h.mpi.grequestStart(null as never, () => 0, () => 0, 0) },
+  'mpi.grequestComplete': { cls: 'MPI_ERR_REQUEST', value: ['grequestStart', 'REQUEST_NULL'], run: (h) => h.mpi.grequestComplete(h.mpi.REQUEST_NULL) },
+  'mpi.statusSetElements': negCount('statusSetElements', (h) => [{ source: 0, tag: 0, count: 0, bytes: 0 }, h.mpi.INT, -1]),
+  'mpi.statusSetCancelled': { cls: 'MPI_ERR_ARG', value: ['flag', '1'], run: (h) => h.mpi.statusSetCancelled({ source: 0, tag: 0, count: 0, bytes: 0 }, 1 as never) },
+  'mpi.packExternal': { cls: 'MPI_ERR_ARG', value: ['datarep="native"', 'external32'], run: (h) => h.mpi.packExternal('native', h.b, 1, h.mpi.DOUBLE, new Uint8Array(64), 0) },
+  'mpi.unpackExternal': uncommitted('unpackExternal', (h) => ['external32', new Uint8Array(64), 0, h.b, 1, h.raw]),
+  'mpi.packExternalSize': negCount('packExternalSize', (h) => ['external32', -1, h.mpi.DOUBLE], 'incount=-1'),
   // communicators
   'mpi.dup': freedComm('dup'),
   'mpi.dupWithInfo': { cls: 'MPI_ERR_INFO', value: ['freed'], run: (h) => h.mpi.dupWithInfo(h.deadInfo) },

@@ -66,6 +66,13 @@ const DATA: Record<string, DataRef> = {
   'mpi.pack': ['mpi-datatype.test.ts', 'packs in type-map order, advances the position, and unpacks back to th'],
   'mpi.unpack': ['mpi-datatype.test.ts', 'packs in type-map order, advances the position, and unpacks back to th'],
   'mpi.packSize': ['mpi-datatype.test.ts', 'packs in type-map order, advances the position, and unpacks back to th'],
+  'mpi.grequestStart': ['mpi-grequest.test.ts', 'complete when the program says so; wait returns the query function'],
+  'mpi.grequestComplete': ['mpi-grequest.test.ts', 'complete when the program says so; wait returns the query function'],
+  'mpi.statusSetElements': ['mpi-grequest.test.ts', 'complete when the program says so; wait returns the query function'],
+  'mpi.statusSetCancelled': ['mpi-grequest.test.ts', 'cancel calls the cancel function with whether the request has complet'],
+  'mpi.packExternal': ['mpi-datatype-external.test.ts', 'writes big-endian integers and IEEE values, long narrowed to 4 bytes a'],
+  'mpi.unpackExternal': ['mpi-datatype-external.test.ts', 'writes long double as binary128 and reads it back exactly'],
+  'mpi.packExternalSize': ['mpi-datatype-external.test.ts', 'takes the sizes of MPI Table 13.2, not the native ones'],
   'mpi.dup': ['mpi-comm-calls.test.ts', 'compare tells ident, congruent, similar and unequal apart'],
   'mpi.dupWithInfo': ['mpi-local-calls.test.ts', 'keep the hints MPI defines, drop others; dup keeps them, dupWithInfo a'],
   'mpi.setInfo': ['mpi-local-calls.test.ts', 'keep the hints MPI defines, drop others; dup keeps them, dupWithInfo a'],
@@ -211,6 +218,8 @@ const DATA: Record<string, DataRef> = {
   'mpi.probe': ['mpi-comm.test.ts', 'probe blocks until a message arrives (the sender computes 40 us first)'],
   'mpi.bufferAttach': ['mpi-comm.test.ts', 'bufferDetach waits for a pending rendezvous bsend and returns the atta'],
   'mpi.bufferDetach': ['mpi-comm.test.ts', 'bufferDetach waits for a pending rendezvous bsend and returns the atta'],
+  'mpi.bufferIflush': ['mpi-bsend-flush.test.ts', 'iflush completes when the receiver has taken the message, then the buf'],
+  'mpi.bufferFlush': ['mpi-bsend-flush.test.ts', 'iflush completes when the receiver has taken the message, then the buf'],
   'mpi.setErrhandler': ['mpi-errhandler.test.ts', 'ERRORS_RETURN: the call raises an MpiError with its class and code, and the run goes on'],
   'mpi.getErrhandler': ['mpi-routine-data.test.ts', 'ready sends (rsend, irsend) after the receive is posted; typeGetTrueEx'],
   'cart.cartCoords': ['mpi-comm.test.ts', 'cartCreate 4x3 (periodic x, open y) on 14 ranks: coordinates, cartRank'],
@@ -321,6 +330,8 @@ export const NO_BAD_CALL: Record<string, NoError> = {
   'mpi.wtime': { missing: 'takes no argument; it cannot be called on a freed communicator, being a process-level call' },
   'mpi.infoCreate': { missing: 'takes no argument, and makes a new object: there is nothing it can be wrongly called with' },
   'mpi.bufferDetach': { missing: 'takes no argument; detaching with no buffer attached gives 0 bytes, as MPICH does, not an error' },
+  'mpi.bufferIflush': { missing: 'takes no argument; with nothing in the buffer (or none attached) its request is complete at once, not an error' },
+  'mpi.bufferFlush': { missing: 'takes no argument; with nothing in the buffer (or none attached) it returns at once, not an error' },
 };
 
 const GUARD = 'the error-handler guard\'s interface (errhandler.ts), public to it, not a routine';

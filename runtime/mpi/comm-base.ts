@@ -5,6 +5,7 @@ import { callErrhandler, checkErrhandler, ERRORS_ARE_FATAL, type Errhandler } fr
 import { checkCount, checkType, type Datatype } from './datatype.ts';
 import { landing, sendBytes, userBytes, type Packer } from './datatype-pack.ts';
 import { Group } from './group.ts';
+import { DrainRequest } from './bsend-flush.ts';
 import type { ReduceArray } from './ops.ts';
 import { MpiError, Request, waitAll, type Status } from './request.ts';
 
@@ -302,11 +303,31 @@ export class CommBase {
   /** Waits until every buffered send has left the attached buffer, then detaches it; returns its size. */
   async bufferDetach(): Promise<number> {
     const st = this.state;
-    await this.waitOwn('bufferDetach', [...st.bsendPending.keys()]);
+    const sends = [...st.bsendPending.keys()];
+    await this.waitOwn('bufferDetach', [this.bufferDrain('bufferDetach')]);
+    for (const r of sends) r.take();
     st.bsendPending.clear();
     const n = st.bsendCapacity;
     st.bsendCapacity = 0;
     return n;
+  }
+
+  /**
+   * A request complete once every message now in the attached buffer has left it
+   * (MPI_Buffer_iflush, MPI 4.1); the buffer stays attached. Complete at once when it is empty.
+   */
+  bufferIflush(): Request {
+    return this.bufferDrain('bufferIflush');
+  }
+
+  /** Waits until every message now in the attached buffer has left it (MPI_Buffer_flush, MPI 4.1); the buffer stays attached. */
+  async bufferFlush(): Promise<void> {
+    await this.waitOwn('bufferFlush', [this.bufferDrain('bufferFlush')]);
+  }
+
+  private bufferDrain(call: string): Request {
+    const sends = [...this.state.bsendPending.keys()];
+    return new DrainRequest(this.proc, this.world.params.testOverheadPs, `${call}(${sends.filter((r) => !r.done).length} buffered sends)`, this.world.progressOf(this.proc.rank), sends);
   }
 
   /** Sends on the communicator's collective context (never matches user messages). */

@@ -14,6 +14,7 @@ import { describe, IN_PLACE, type CollOptions } from './constants.ts';
 import { checkCount, checkType, Datatype, type Pair, type ValueArrayType } from './datatype.ts';
 import { landing, packTo, scratch, sendBytes, unpackFrom, userBytes, type Landing, type Packer } from './datatype-pack.ts';
 import { MAXLOC, MINLOC, PREDEFINED_OPS, type Op, type ReduceArray } from './ops.ts';
+import { partsReduction } from './reduce-parts.ts';
 import { MpiError, Request, type RequestWaiter, type Status } from './request.ts';
 import { opOnType } from './user-op-layout.ts';
 
@@ -433,17 +434,23 @@ interface Values {
   store(): void;
 }
 
-/** What a reduction on `t` reduces: the typed array of its basic type, or its (value, index) pairs. */
-export function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null } {
+/**
+ * What a reduction on `t` reduces: the typed array of its basic type, or its (value, index)
+ * pairs, or the floats of a long double or complex type (see Parts), and the op to run on them:
+ * `op` itself, or for MPI_PROD on a complex type the complex product over (real, imaginary)
+ * pairs. MPI-3.1 §5.9.2 defines SUM, PROD, MIN and MAX on long double, SUM and PROD on complex.
+ */
+export function reduction(call: string, t: Datatype, op: Op): { array: ValueArrayType; per: number; pair: Pair | null; op: Op } {
   const loc = op === MINLOC || op === MAXLOC;
   if (t.pair) {
     if (!loc && Object.values(PREDEFINED_OPS).includes(op)) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} is not defined on ${t.name}; pair types take MPI_MINLOC and MPI_MAXLOC`);
-    return { array: t.pair.array, per: 2, pair: t.pair };
+    return { array: t.pair.array, per: 2, pair: t.pair, op };
   }
   if (loc) throw new MpiError('MPI_ERR_OP', `${call}: ${op.name} works on the pair types (mpi.DOUBLE_INT, mpi.TWO_INT, ...), not ${t.name}`);
   const b = t.basic;
+  if (b?.parts) return { ...partsReduction(call, b.name, b.parts, op), per: (t.size / b.size) * b.parts.per, pair: null };
   if (!b || !b.array) throw new MpiError('MPI_ERR_TYPE', `${call}: ${t.name} is not made of one basic type; reductions take a predefined type, a pair type, or a type of one basic type`);
-  return { array: b.array, per: t.size / b.size, pair: null };
+  return { array: b.array, per: t.size / b.size, pair: null, op };
 }
 
 /** The values of `count` elements of `t` in `buf`, read in. */
@@ -517,7 +524,7 @@ function reduceArgs(call: string, count: unknown, datatype: unknown, op: Op): { 
   const n = checkCount(call, 'count', count);
   if (!op || typeof op.apply !== 'function') throw new MpiError('MPI_ERR_OP', `${call}: op must be an MPI op (mpi.SUM, mpi.MAX, ..., or mpi.opCreate(...)), got ${describe(op)}`);
   const kind = reduction(call, t, op);
-  return { t, n, kind, op: opOnType(op, t, kind.per) };
+  return { t, n, kind, op: opOnType(kind.op, t, kind.per) };
 }
 
 type Reducer<R> = (send: ReduceArray | typeof IN_PLACE, recv: ReduceArray, op: Op, opts: Opts) => R;

@@ -3,7 +3,7 @@
  * class and size (MPI_Type_match_size, MPI-3.1 §17.1.9), sized as C's types on x86-64 Linux.
  */
 import { describe } from './constants.ts';
-import { checkOldType, DOUBLE, FLOAT, INT, LONG, SHORT, SIGNED_CHAR, type Datatype } from './datatype.ts';
+import { C_DOUBLE_COMPLEX, C_FLOAT_COMPLEX, C_LONG_DOUBLE_COMPLEX, checkOldType, DOUBLE, FLOAT, INT, LONG, LONG_DOUBLE, SHORT, SIGNED_CHAR, type Datatype } from './datatype.ts';
 import { MpiError } from './request.ts';
 
 /** Type classes of MPI_Type_match_size (MPICH's values). */
@@ -31,9 +31,9 @@ export function getTypeName(call: string, t: Datatype): string {
 }
 
 const BY_CLASS: Readonly<Record<number, readonly Datatype[]>> = {
-  [TYPECLASS_REAL]: [FLOAT, DOUBLE],
+  [TYPECLASS_REAL]: [FLOAT, DOUBLE, LONG_DOUBLE],
   [TYPECLASS_INTEGER]: [SIGNED_CHAR, SHORT, INT, LONG],
-  [TYPECLASS_COMPLEX]: [],
+  [TYPECLASS_COMPLEX]: [C_FLOAT_COMPLEX, C_DOUBLE_COMPLEX, C_LONG_DOUBLE_COMPLEX],
 };
 
 /** The predefined type of `typeclass` with `size` bytes. */
@@ -42,7 +42,7 @@ export function matchSize(call: string, typeclass: number, size: number): Dataty
   if (!types) throw new MpiError('MPI_ERR_ARG', `${call}: typeclass=${String(typeclass)} must be mpi.TYPECLASS_REAL, mpi.TYPECLASS_INTEGER or mpi.TYPECLASS_COMPLEX`);
   const t = types.find((x) => x.size === size);
   if (!t) {
-    const have = types.map((x) => `${x.size} (${x.name})`).join(', ') || 'none: phit has no complex types';
+    const have = types.map((x) => `${x.size} (${x.name})`).join(', ');
     throw new MpiError('MPI_ERR_ARG', `${call}: no predefined type of this class has size=${String(size)} bytes; sizes: ${have}`);
   }
   return t;

@@ -201,7 +201,8 @@ export function packSize(incount: number, t: Datatype): number {
   return checkCount('packSize', 'incount', incount) * dt.size;
 }
 
-function positioned(call: string, name: string, buf: unknown, position: number): Uint8Array {
+/** The bytes of `buf`, with `position` checked to lie in it (MPI_Pack's and MPI_Unpack's position argument). */
+export function positioned(call: string, name: string, buf: unknown, position: number): Uint8Array {
   if (!ArrayBuffer.isView(buf)) throw new MpiError('MPI_ERR_BUFFER', `${call}: ${name} must be a typed array or DataView, got ${describe(buf)}`);
   if (typeof position !== 'number' || !Number.isInteger(position) || position < 0 || position > buf.byteLength) {
     throw new MpiError('MPI_ERR_ARG', `${call}: position=${String(position)} must be an integer from 0 to ${name}'s ${buf.byteLength} bytes`);

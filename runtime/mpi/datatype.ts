@@ -27,8 +27,25 @@ export interface Basic {
   readonly name: string;
   readonly size: number;
   readonly align: number;
-  /** The typed array reductions on it use; null where MPI's ops do not apply (MPI_PACKED). */
+  /**
+   * The typed array reductions on it use, one element per value; null where no typed array holds
+   * its values one to one (MPI_PACKED, long double, complex: see `parts`).
+   */
   readonly array: ValueArrayType | null;
+  /** For long double and the complex types: the floats one value is made of (see Parts). */
+  readonly parts?: Parts;
+}
+
+/**
+ * How a value no typed array holds one to one is laid out in floats: x86-64's long double is an
+ * 80-bit number in a 16-byte slot, which phit holds as a double and 8 bytes of padding (a
+ * Float64Array of (value, padding) pairs, as phit's SHMEM long double calls do); a complex value
+ * is its real part then its imaginary part (C11 §6.2.5). `per` floats of `array` make one value.
+ */
+export interface Parts {
+  readonly array: Float32ArrayConstructor | Float64ArrayConstructor;
+  readonly per: number;
+  readonly complex: boolean;
 }
 
 /** `n` consecutive entries of one basic type in a type signature. */
@@ -179,8 +196,8 @@ export class Datatype {
 
 // ---------------------------------------------------------------- predefined types
 
-function basicType(name: string, size: number, array: ValueArrayType | null, align = size): Datatype {
-  const basic: Basic = { name, size, align, array };
+function basicType(name: string, size: number, array: ValueArrayType | null, align = size, parts?: Parts): Datatype {
+  const basic: Basic = parts ? { name, size, align, array, parts } : { name, size, align, array };
   return new Datatype(
     { name, size, lb: 0, extent: size, trueLb: 0, trueExtent: size, align, sticky: false, offsets: Float64Array.of(0), lengths: Float64Array.of(size), signature: [{ basic, n: 1 }] },
     true,
@@ -235,6 +252,25 @@ export const UINT64_T = basicType('MPI_UINT64_T', 8, BigUint64Array);
 export const C_BOOL = basicType('MPI_C_BOOL', 1, Uint8Array);
 /** Packed data (MPI_PACKED): bytes made by `mpi.pack`. */
 export const PACKED = basicType('MPI_PACKED', 1, null);
+/** MPI_WCHAR: C's wchar_t, 4 bytes on x86-64 Linux (a signed int), reduced as Int32Array. */
+export const WCHAR = basicType('MPI_WCHAR', 4, Int32Array);
+/** MPI_AINT: an address or displacement (MPI_Aint), 8 bytes, reduced as BigInt64Array. */
+export const AINT = basicType('MPI_AINT', 8, BigInt64Array);
+/** MPI_OFFSET: a file offset (MPI_Offset), 8 bytes, reduced as BigInt64Array. */
+export const OFFSET = basicType('MPI_OFFSET', 8, BigInt64Array);
+/** MPI_COUNT: a count (MPI_Count), 8 bytes, reduced as BigInt64Array. */
+export const COUNT = basicType('MPI_COUNT', 8, BigInt64Array);
+/**
+ * MPI_LONG_DOUBLE: x86-64's 80-bit long double in a 16-byte, 16-byte aligned slot (System V AMD64
+ * ABI §3.1.2), held as a Float64Array of (value, padding) pairs: its precision is a double's.
+ */
+export const LONG_DOUBLE = basicType('MPI_LONG_DOUBLE', 16, null, 16, { array: Float64Array, per: 2, complex: false });
+/** MPI_C_FLOAT_COMPLEX (also MPI_C_COMPLEX): two floats, real part first (8 bytes, aligned as a float). */
+export const C_FLOAT_COMPLEX = basicType('MPI_C_FLOAT_COMPLEX', 8, null, 4, { array: Float32Array, per: 2, complex: true });
+/** MPI_C_DOUBLE_COMPLEX: two doubles, real part first (16 bytes, aligned as a double). */
+export const C_DOUBLE_COMPLEX = basicType('MPI_C_DOUBLE_COMPLEX', 16, null, 8, { array: Float64Array, per: 2, complex: true });
+/** MPI_C_LONG_DOUBLE_COMPLEX: two long doubles (32 bytes), each a (value, padding) pair of float64s as MPI_LONG_DOUBLE. */
+export const C_LONG_DOUBLE_COMPLEX = basicType('MPI_C_LONG_DOUBLE_COMPLEX', 32, null, 16, { array: Float64Array, per: 4, complex: true });
 
 /** A predefined (value, int) pair type, laid out as the C struct it stands for. */
 function pairType(name: string, value: Datatype, array: Pair['array']): Datatype {

@@ -12,6 +12,8 @@ import * as dt from './datatype.ts';
 import * as make from './datatype-make.ts';
 import { basicElements, checkType, type Datatype } from './datatype.ts';
 import { pack, packSize, unpack } from './datatype-pack.ts';
+import { packExternal, packExternalSize, unpackExternal } from './datatype-external.ts';
+import { checkGrequest, checkGrequestFns, GeneralizedRequest, statusSetCancelled, statusSetElements, type GrequestCancelFn, type GrequestFreeFn, type GrequestQueryFn, type MutableStatus } from './grequest.ts';
 import * as rma from './rma/constants.ts';
 import { BAND, BOR, BXOR, LAND, LOR, LXOR, MAX, MAXLOC, MIN, MINLOC, opCreate, PROD, SUM, type Op, type OpOptions, type ReduceArray, type UserFunction } from './ops.ts';
 import { getCount, MpiError, type Request, type Status } from './request.ts';
@@ -25,6 +27,7 @@ export { MpiError, type Request, type Status } from './request.ts';
 export { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN } from './errhandler.ts';
 export { Info, INFO_NULL } from './info.ts';
 export type { Message } from './mprobe.ts';
+export type { GrequestCancelFn, GrequestFreeFn, GrequestQueryFn, MutableStatus } from './grequest.ts';
 export type { Completion } from './comm-base.ts';
 export { Datatype } from './datatype.ts';
 export type { NumericArray, Op, ReduceArray } from './ops.ts';
@@ -128,6 +131,21 @@ export class Mpi extends Comm {
   readonly UINT64_T: Datatype = dt.UINT64_T;
   readonly C_BOOL: Datatype = dt.C_BOOL;
   readonly PACKED: Datatype = dt.PACKED;
+  /** C's wchar_t (4 bytes). */
+  readonly WCHAR: Datatype = dt.WCHAR;
+  /** MPI_LONG_LONG_INT: MPI's synonym of MPI_LONG_LONG (the same type). */
+  readonly LONG_LONG_INT: Datatype = dt.LONG_LONG;
+  /** MPI_Aint, MPI_Offset and MPI_Count values: 8-byte integers, reduced as BigInt64Array. */
+  readonly AINT: Datatype = dt.AINT;
+  readonly OFFSET: Datatype = dt.OFFSET;
+  readonly COUNT: Datatype = dt.COUNT;
+  /** x86-64's long double in its 16-byte slot, held as a Float64Array of (value, padding) pairs (a double's precision). */
+  readonly LONG_DOUBLE: Datatype = dt.LONG_DOUBLE;
+  /** C's complex types, real part first: float (MPI_C_COMPLEX is the same type), double, and long double as (value, padding) pairs. */
+  readonly C_COMPLEX: Datatype = dt.C_FLOAT_COMPLEX;
+  readonly C_FLOAT_COMPLEX: Datatype = dt.C_FLOAT_COMPLEX;
+  readonly C_DOUBLE_COMPLEX: Datatype = dt.C_DOUBLE_COMPLEX;
+  readonly C_LONG_DOUBLE_COMPLEX: Datatype = dt.C_LONG_DOUBLE_COMPLEX;
   /** MINLOC/MAXLOC pair types: struct { value; int } as in C. */
   readonly FLOAT_INT: Datatype = dt.FLOAT_INT;
   readonly DOUBLE_INT: Datatype = dt.DOUBLE_INT;
@@ -245,6 +263,32 @@ export class Mpi extends Comm {
     checkAint('aintDiff', 'addr1', addr1);
     checkAint('aintDiff', 'addr2', addr2);
     return addr1 - addr2;
+  }
+
+  /**
+   * A generalized request (MPI_Grequest_start) for an operation the program carries out itself:
+   * active until `grequestComplete(request)`; taking its completion (wait, test, ...) calls
+   * `queryFn(extraState, status)` to fill the status, then `freeFn(extraState)`; `request.cancel()`
+   * calls `cancelFn(extraState, complete)`. Each returns an MPI error code, 0 for success.
+   */
+  grequestStart<T>(queryFn: GrequestQueryFn<T>, freeFn: GrequestFreeFn<T>, cancelFn: GrequestCancelFn<T>, extraState: T): Request {
+    checkGrequestFns('grequestStart', { queryFn, freeFn, cancelFn });
+    return new GeneralizedRequest(this.proc, this.world.params.testOverheadPs, this.world.progressOf(this.proc.rank), queryFn, freeFn, cancelFn, extraState);
+  }
+
+  /** Tells MPI that the operation of a generalized request is complete (MPI_Grequest_complete). */
+  grequestComplete(request: Request): void {
+    checkGrequest('grequestComplete', request).signal('grequestComplete');
+  }
+
+  /** Sets `status` to cover `count` elements of `datatype` (MPI_Status_set_elements), in a query function. */
+  statusSetElements(status: MutableStatus, datatype: Datatype, count: number): void {
+    statusSetElements(status, datatype, count);
+  }
+
+  /** Marks `status` cancelled or not (MPI_Status_set_cancelled), in a query function. */
+  statusSetCancelled(status: MutableStatus, flag: boolean): void {
+    statusSetCancelled(status, flag);
   }
 
   /** A new, empty info object (MPI_Info_create), to pass hints to a call that takes them. */
@@ -403,8 +447,8 @@ export class Mpi extends Comm {
 
   /**
    * The predefined type of `typeclass` (mpi.TYPECLASS_REAL, _INTEGER, _COMPLEX) whose size is
-   * `size` bytes (MPI_Type_match_size); MPI_ERR_ARG when the language has none, as for complex
-   * types here (phit has no Fortran or complex types).
+   * `size` bytes (MPI_Type_match_size), among C's types (phit has no Fortran types: a complex
+   * class answers with C's complex types); MPI_ERR_ARG when there is none of that size.
    */
   typeMatchSize(typeclass: number, size: number): Datatype {
     return matchSize('typeMatchSize', typeclass, size);
@@ -486,6 +530,25 @@ export class Mpi extends Comm {
   /** Bytes `incount` elements of `datatype` take packed (MPI_Pack_size). */
   packSize(incount: number, datatype: Datatype): number {
     return packSize(incount, datatype);
+  }
+
+  /**
+   * Packs `incount` elements of `datatype` from `inbuf` into `outbuf` from byte `position` in
+   * the portable representation `datarep` ("external32": big-endian, MPI's sizes)
+   * (MPI_Pack_external); returns the position after them.
+   */
+  packExternal(datarep: string, inbuf: ArrayBufferView, incount: number, datatype: Datatype, outbuf: ArrayBufferView, position: number): number {
+    return packExternal(this.packer, datarep, inbuf, incount, datatype, outbuf, position);
+  }
+
+  /** Unpacks `outcount` elements of `datatype` in `datarep` ("external32") from `inbuf` at byte `position` into `outbuf` (MPI_Unpack_external); returns the position after them. */
+  unpackExternal(datarep: string, inbuf: ArrayBufferView, position: number, outbuf: ArrayBufferView, outcount: number, datatype: Datatype): number {
+    return unpackExternal(this.packer, datarep, inbuf, position, outbuf, outcount, datatype);
+  }
+
+  /** Bytes `incount` elements of `datatype` take in `datarep` ("external32") (MPI_Pack_external_size). */
+  packExternalSize(datarep: string, incount: number, datatype: Datatype): number {
+    return packExternalSize(datarep, incount, datatype);
   }
 }
 

@@ -22,9 +22,8 @@ export function reduceLocal(pk: Packer, flopsPerPs: number, a: ReduceLocalArgs):
   if (a.length >= 5) {
     const t = checkType(call, 'datatype', a[3]);
     const n = checkCount(call, 'count', a[2]);
-    const userOp = checkOp(call, a[4]);
-    const kind = reduction(call, t, userOp);
-    op = opOnType(userOp, t, kind.per);
+    const kind = reduction(call, t, checkOp(call, a[4]));
+    op = opOnType(kind.op, t, kind.per);
     input = valuesOf(pk, call, 'inbuf', a[0], n, t, kind).array;
     const v = valuesOf(pk, call, 'inoutbuf', a[1], n, t, kind);
     inout = v.array;

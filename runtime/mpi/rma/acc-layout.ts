@@ -48,6 +48,7 @@ export function accKind(call: string, name: string, t: Datatype, op: Op): AccKin
   const loc = op === MINLOC || op === MAXLOC;
   const b = t.basic;
   if (b?.array && !(loc && b === INT.signature[0]!.basic)) return { name: b.name, array: b.array, pair: null, itemBytes: b.size, per: 1 };
+  if (b?.parts) throw new MpiError('MPI_ERR_TYPE', `${call}: ${name} ${t.name} is made of ${b.name}, which phit's one-sided accumulates do not take yet (point-to-point and collectives do)`);
   // a derived type of a pair type: its signature is (value, int) repeated
   const s = t.signature;
   for (const p of PAIRS) {
