@@ -68,7 +68,7 @@ export function formatFabricMetrics(f: FabricMetrics, routing: string): string[]
   );
   if (f.faults) {
     const x = f.faults;
-    lines.push(`faults: ${x.detours} packets detoured around failed links or routers, ${x.masked} routing choices masked a failed link, ${x.quiesces} network pauses to compute new routes (${x.quiesceUs} us)`);
+    lines.push(`faults: ${x.detours} packets detoured around failed links or routers, ${x.masked} routing choices masked a failed link, ${x.quiesces} network pauses to compute new routes (${x.quiesceUs} us), ${x.resent} packets on a failing link sent again over a parallel one, ${x.lost} lost with it`);
     const off = x.byClass.filter((c) => c.detourHops > 0);
     lines.push(`detour hops per link class (hops off the topology's route): ${off.map((c) => `${c.name} ${c.detourHops}`).join(', ') || 'none'}`);
   }

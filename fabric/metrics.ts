@@ -103,6 +103,9 @@ export interface FaultMetrics {
   /** Pauses of the whole network to compute new routes, and their total (us). */
   readonly quiesces: number;
   readonly quiesceUs: number;
+  /** Packets on a link when it failed: sent again over a parallel link still up, or lost (their transactions time out at the NIC). */
+  readonly resent: number;
+  readonly lost: number;
   /** Per link class with links: hops packets took on it off their topology's route (up*\/down* detours, another route from the source). */
   readonly byClass: readonly { readonly name: string; readonly links: number; readonly detourHops: number }[];
 }
@@ -153,7 +156,7 @@ export function collectFabricMetrics(machine: Machine, durationPs: number): Fabr
     routing: canRouteNonMinimally(machine.config.topology) ? { minimal: c.packets - c.nonMinimal, nonMinimal: c.nonMinimal } : null,
     flows: machine.flows ? machine.flows.counters() : null,
     ...(c.retry !== null ? { linkErrors: linkErrors(g, c, machine.net.params.links, durationPs) } : {}),
-    ...(c.faults !== null ? { faults: { detours: c.faults.detours, masked: c.faults.masked, quiesces: c.faults.quiesces, quiesceUs: round6(c.faults.quiescePs / 1e6), byClass: detourHops(machine) } } : {}),
+    ...(c.faults !== null ? { faults: { detours: c.faults.detours, masked: c.faults.masked, quiesces: c.faults.quiesces, quiesceUs: round6(c.faults.quiescePs / 1e6), resent: c.faults.resent, lost: c.faults.lost, byClass: detourHops(machine) } } : {}),
     ...(machine.faults.any ? { nodeFaults: nodeFaultMetrics(machine) } : {}),
   };
 }

@@ -55,6 +55,9 @@ export interface FaultCounters {
   /** Times the network quiesced to compute new routes, and their total pause (ps). */
   readonly quiesces: number;
   readonly quiescePs: number;
+  /** Packets on a link when it failed: sent again over a parallel link still up, or lost (their transactions time out at the NIC). */
+  readonly resent: number;
+  readonly lost: number;
 }
 
 /**

@@ -202,7 +202,7 @@ export abstract class NetworkState {
     if (this.m === null) throw new Error('network metrics are off: call enableMetrics() before the run');
     const f = this.faultCounters();
     const b = this.faultBase;
-    const faults = f === null || b === null ? null : { detours: f.detours - b.detours, masked: f.masked - b.masked, quiesces: f.quiesces - b.quiesces, quiescePs: f.quiescePs - b.quiescePs };
+    const faults = f === null || b === null ? null : { detours: f.detours - b.detours, masked: f.masked - b.masked, quiesces: f.quiesces - b.quiesces, quiescePs: f.quiescePs - b.quiescePs, resent: f.resent - b.resent, lost: f.lost - b.lost };
     return this.m.snapshot(this.engine.now, this.retry === null ? null : this.retry.snapshot(), faults);
   }
 
@@ -212,9 +212,12 @@ export abstract class NetworkState {
     const r = this.faults.routing;
     let ps = 0;
     for (const q of this.quiesces) ps += Math.min(q.endPs, this.engine.now) - q.startPs;
-    return { detours: r.detours, masked: r.masked, quiesces: this.quiesces.length, quiescePs: ps };
+    return { detours: r.detours, masked: r.masked, quiesces: this.quiesces.length, quiescePs: ps, resent: this.replayed, lost: this.lostPackets };
   }
   protected faultBase: FaultCounters | null = null;
+  /** Packets lost on a link that failed under them, and those a parallel link sent again (Network.lostOnLink). */
+  lostPackets = 0;
+  replayed = 0;
 
   /** Attaches the endpoint (NIC) of a node. */
   attach(node: number, ep: Endpoint): void {

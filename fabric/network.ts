@@ -83,9 +83,6 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
   private failPs: Float64Array | null = null;
   /** The handler of packet arrivals: this network, or with links failing during the run the one that checks for them. */
   private arriveId = this.id;
-  /** Packets lost on a link that failed under them, and those a parallel link sent again. */
-  lostPackets = 0;
-  replayed = 0;
 
   /**
    * Fault set `i` takes effect now: the routing masks its links and routers from now on, links

@@ -26,6 +26,7 @@ async function run(faultLinks: string) {
   return simulate({
     machine: 'xe6',
     nodes: 16,
+    metrics: true,
     set: { 'faults.links': faultLinks, 'nic.timeout': `${TIMEOUT_US}us` },
     program: async (ctx) => {
       const mpi = ctx.mpi;
@@ -69,13 +70,21 @@ describe('a link failing under packets', () => {
     // the next transfer, after the failure, goes round them with its data intact
     expect(recv[1]!.ok).toBe(true);
     expect(r.rankResults[0]![1]!.ok).toBe(true);
+    // --metrics counts them: lost, none sent again (no link of the group was left)
+    const f = r.metrics!.fabric.faults!;
+    expect(f.lost).toBeGreaterThan(0);
+    expect(f.resent).toBe(0);
   });
 
   it('xe6: every link between routers 0 and 1 but one fails 30 us into it: the packets on them go again over the link left, and both transfers arrive intact, the first later', async () => {
     const all = links01();
     expect(all.length).toBeGreaterThan(1);
     const clean = (await run('none')).rankResults[2]!;
-    const recv = (await run(all.slice(1).map((l) => `${l}@${FAIL_US}us`).join(','))).rankResults[2]!;
+    const r = await run(all.slice(1).map((l) => `${l}@${FAIL_US}us`).join(','));
+    const recv = r.rankResults[2]!;
+    // --metrics counts them: sent again over the link left, none lost
+    expect(r.metrics!.fabric.faults!.resent).toBeGreaterThan(0);
+    expect(r.metrics!.fabric.faults!.lost).toBe(0);
     expect(recv.map((x) => x.message)).toEqual(['', '']);
     expect(recv.map((x) => x.ok)).toEqual([true, true]);
     // one link instead of several for the rest of the 4 MiB
