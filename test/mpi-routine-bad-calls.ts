@@ -263,6 +263,8 @@ for (const n of ['dup', 'free', 'barrier', 'ibarrier', 'testInter']) BAD_CALLS[`
 BAD_CALLS['inter.intercommMerge'] = freedInter('intercommMerge', false);
 for (const n of ['idup', 'getName']) BAD_CALLS[`inter.${n}`] = freedInter(n);
 BAD_CALLS['inter.compare'] = freedInter('compare', null);
+BAD_CALLS['inter.split'] = { cls: 'MPI_ERR_ARG', value: ['split: color=-3'], run: (h) => h.ic.split(-3, 0) };
+BAD_CALLS['inter.create'] = { cls: 'MPI_ERR_GROUP', value: ['expected a Group', 'got null'], run: (h) => h.ic.create(null as never) };
 BAD_CALLS['inter.setName'] = { cls: 'MPI_ERR_ARG', value: ['name must be a string', 'got number'], run: (h) => h.ic.setName(5 as never) };
 for (const n of ['alltoallw', 'ialltoallw']) BAD_CALLS[`inter.${n}`] = { cls: 'MPI_ERR_COMM', value: ['was freed'], run: (h) => call(h.deadIc, n, new Int32Array(1), [1], [0], [h.mpi.INT], new Int32Array(1), [1], [0], [h.mpi.INT]) };
 for (const n of ['bcast', 'ibcast']) BAD_CALLS[`inter.${n}`] = freedInter(n, f64(1), 0);

@@ -215,6 +215,8 @@ const DATA: Record<string, DataRef> = {
   'inter.testInter': ['mpi-intercomm.test.ts', 'each side sees its own group as rank, size and group, the other as rem'],
   'inter.dup': ['mpi-intercomm.test.ts', 'leaders other than rank 0 and a peer communicator other than MPI_COMM_'],
   'inter.free': ['mpi-intercomm.test.ts', 'ic1 (MPICH test/mpi/comm): two COMM_SELFs joined over MPI_COMM_WORLD e'],
+  'inter.split': ['mpi-intercomm-split.test.ts', 'each color joins its ranks of both groups, ordered by key; a color one'],
+  'inter.create': ['mpi-intercomm-split.test.ts', 'joins the subgroups each group passes, in the group order; ranks outsi'],
   'inter.intercommMerge': ['mpi-intercomm.test.ts', 'the group passing high=false comes first; with equal values the low gr'],
   'inter.barrier': ['mpi-intercomm.test.ts', 'dup gives an intercommunicator of the same groups whose messages do no'],
   'inter.ibarrier': ['mpi-routine-data.test.ts', 'nonblocking collectives on an intercommunicator of ranks 0-1 and 2-3: '],

@@ -221,6 +221,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/comm_idup_isend': () => import('./comm/comm_idup_isend.ts'),
   'comm/comm_idup_nb': () => import('./comm/comm_idup_nb.ts'),
   'comm/comm_idup_iallreduce': () => import('./comm/comm_idup_iallreduce.ts'),
+  'comm/icsplit': () => import('./comm/icsplit.ts'),
+  'comm/iccreate': () => import('./comm/iccreate.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),
