@@ -16,7 +16,6 @@ export const EXCLUDED: Record<string, string> = {
   fortran: 'Fortran types and the Fortran language bindings',
   attributes: 'attribute caching (keyvals and attributes on communicators, windows and datatypes): phit lacks it',
   sessions: 'the sessions model (MPI 4.0 chapter 11): phit starts every rank in the world model',
-  fromGroups: 'MPI_Intercomm_create_from_groups and MPI_Comm_create_from_group belong to the sessions model, which phit lacks',
   userErrors: 'user-defined error classes, codes and strings: phit lacks them',
   errhandlerObjects: 'phit lacks it: an error handler is a plain object, set with setErrhandler, and needs no free or explicit call',
   winInfo: 'phit lacks it: a window takes its info when it is made, and has no info calls of its own',
@@ -195,7 +194,7 @@ MPI_Comm_idup idup
 MPI_Comm_idup_with_info idupWithInfo
 MPI_Comm_create create
 MPI_Comm_create_group createGroup
-MPI_Comm_create_from_group !fromGroups
+MPI_Comm_create_from_group commCreateFromGroup
 MPI_Comm_split split
 MPI_Comm_split_type splitType
 MPI_Comm_free free
@@ -205,7 +204,7 @@ MPI_Comm_test_inter testInter
 MPI_Comm_remote_size =intercomm-base.ts:get remoteSize()
 MPI_Comm_remote_group =intercomm-base.ts:get remoteGroup()
 MPI_Intercomm_create intercommCreate
-MPI_Intercomm_create_from_groups !fromGroups
+MPI_Intercomm_create_from_groups intercommCreateFromGroups
 MPI_Intercomm_merge inter.intercommMerge
 MPI_Comm_create_keyval !attributes
 MPI_Comm_free_keyval !attributes

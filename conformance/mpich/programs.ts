@@ -223,6 +223,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/comm_idup_iallreduce': () => import('./comm/comm_idup_iallreduce.ts'),
   'comm/icsplit': () => import('./comm/icsplit.ts'),
   'comm/iccreate': () => import('./comm/iccreate.ts'),
+  'comm/ic1': () => import('./comm/ic1.ts'),
+  'comm/ic2': () => import('./comm/ic2.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),

@@ -2,7 +2,8 @@ import type { Proc } from '../proc.ts';
 import { ERROR_CODES } from './error-classes.ts';
 import { checkInfo, Info, INFO_NULL } from './info.ts';
 import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
-import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
+import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED, type Group, type InterComm } from './comm.ts';
+import { commCreateFromGroup, intercommCreateFromGroups } from './from-groups.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, type MpiWorld } from './core.ts';
 import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
 import * as dt from './datatype.ts';
@@ -240,6 +241,22 @@ export class Mpi extends Comm {
   commCreateErrhandler(fn: (comm: Comm, code: number) => void): Errhandler {
     if (typeof fn !== 'function') throw new MpiError('MPI_ERR_ARG', `commCreateErrhandler: expected a function (comm, code) => void, got ${typeof fn}`);
     return new Errhandler('user', false, fn as (comm: unknown, code: number) => void);
+  }
+
+  /**
+   * A communicator of the ranks of `group` made from the group alone (MPI_Comm_create_from_group):
+   * collective over the group's ranks, which pass the same `stringtag`; it gets `errhandler`.
+   */
+  commCreateFromGroup(group: Group, stringtag: string, info?: Info | null, errhandler?: Errhandler): Promise<Comm> {
+    return commCreateFromGroup({ world: this.world, proc: this.proc, state: this.state }, group, stringtag, info, errhandler);
+  }
+
+  /**
+   * An intercommunicator of `localGroup` (holding this rank) and `remoteGroup` made from the groups
+   * alone (MPI_Intercomm_create_from_groups): collective over both groups; it gets `errhandler`.
+   */
+  intercommCreateFromGroups(localGroup: Group, localLeader: number, remoteGroup: Group, remoteLeader: number, stringtag: string, info?: Info | null, errhandler?: Errhandler): Promise<InterComm> {
+    return intercommCreateFromGroups({ world: this.world, proc: this.proc, state: this.state }, localGroup, localLeader, remoteGroup, remoteLeader, stringtag, info, errhandler);
   }
 
   /** Balanced Cartesian dimensions (MPI_Dims_create): zero entries of `dims` are filled. */
