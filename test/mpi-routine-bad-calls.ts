@@ -153,6 +153,7 @@ export const BAD_CALLS: Record<string, ErrorCase> = {
   'mpi.intercommCreate': { cls: 'MPI_ERR_RANK', value: ['localLeader=9'], run: (h) => h.mpi.intercommCreate(9, h.mpi, 0, 1) },
   'mpi.compare': freedComm('compare', null),
   'mpi.free': freedComm('free'),
+  'mpi.disconnect': { cls: 'MPI_ERR_COMM', value: ['MPI_COMM_WORLD cannot be disconnected'], run: (h) => h.mpi.disconnect() },
   'mpi.splitType': { cls: 'MPI_ERR_ARG', value: ['type=77'], run: (h) => h.mpi.splitType(77) },
   'mpi.idup': freedComm('idup'),
   'mpi.idupWithInfo': { cls: 'MPI_ERR_INFO', value: ['freed'], run: (h) => h.mpi.idupWithInfo(h.deadInfo) },
@@ -261,7 +262,7 @@ Object.assign(BAD_CALLS, {
 });
 
 // the intercommunicator's own calls, on a freed one
-for (const n of ['dup', 'free', 'barrier', 'ibarrier', 'testInter']) BAD_CALLS[`inter.${n}`] = freedInter(n);
+for (const n of ['dup', 'free', 'disconnect', 'barrier', 'ibarrier', 'testInter']) BAD_CALLS[`inter.${n}`] = freedInter(n);
 BAD_CALLS['inter.intercommMerge'] = freedInter('intercommMerge', false);
 for (const n of ['idup', 'getName']) BAD_CALLS[`inter.${n}`] = freedInter(n);
 BAD_CALLS['inter.compare'] = freedInter('compare', null);

@@ -3,7 +3,8 @@
  * 4.0, June 2021) of the chapters issue 22 names: point-to-point with requests (ch. 3),
  * datatypes (ch. 5), collectives (ch. 6), groups and communicators (ch. 7), topologies (ch. 8),
  * error handling with the environment calls phit has (ch. 9), info (ch. 10) and one-sided
- * communication (ch. 12). Each is served by a phit routine of the inventory (`mpi.send`), by a
+ * communication (ch. 12), with MPI_Comm_disconnect of ch. 11 (a free that waits for the
+ * communication in progress). Each is served by a phit routine of the inventory (`mpi.send`), by a
  * property (`=file:text`, the declaration that serves it), or excluded (`!reason`, a key of
  * EXCLUDED). test/mpi-routines.test.ts checks the list both ways.
  */
@@ -198,6 +199,7 @@ MPI_Comm_create_from_group commCreateFromGroup
 MPI_Comm_split split
 MPI_Comm_split_type splitType
 MPI_Comm_free free
+MPI_Comm_disconnect disconnect
 MPI_Comm_set_info setInfo
 MPI_Comm_get_info getInfo
 MPI_Comm_test_inter testInter

@@ -225,6 +225,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/iccreate': () => import('./comm/iccreate.ts'),
   'comm/ic1': () => import('./comm/ic1.ts'),
   'comm/ic2': () => import('./comm/ic2.ts'),
+  'comm/inactive_reqs': () => import('./comm/inactive_reqs.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),

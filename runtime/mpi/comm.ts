@@ -266,6 +266,22 @@ export class Comm extends TopoComm<Comm> {
   }
 
   /**
+   * Frees the communicator once the communication on it is over (MPI_Comm_disconnect; collective):
+   * it waits for the operations started on it that are still in progress (a request freed with
+   * requestFree, a buffered send's copy, a started persistent operation; inactive persistent
+   * requests are none), then for every rank to get there; any later call on it fails with
+   * MPI_ERR_COMM. MPI_COMM_WORLD and MPI_COMM_SELF cannot be disconnected.
+   */
+  async disconnect(): Promise<void> {
+    this.live('disconnect');
+    if (this.predefined()) throw new MpiError('MPI_ERR_COMM', `disconnect: ${this.getName()} cannot be disconnected`);
+    this.agree({ call: 'disconnect' });
+    await this.drain('disconnect');
+    await this.barrier();
+    this.freed = true;
+  }
+
+  /**
    * Splits by shared memory (MPI_Comm_split_type; collective): with COMM_TYPE_SHARED the ranks of
    * each node form a communicator, ordered by `key` then by rank here; UNDEFINED gives null.
    */

@@ -115,6 +115,18 @@ export class InterComm extends InterBase {
   }
 
   /**
+   * Frees the intercommunicator once the communication on it is over (MPI_Comm_disconnect;
+   * collective over both groups): as `Comm.disconnect`, it waits for the operations started on it
+   * that are still in progress, then for every rank of both groups.
+   */
+  async disconnect(): Promise<void> {
+    this.agree({ call: 'disconnect' });
+    await this.drain('disconnect');
+    await this.barrier();
+    this.freed = true;
+  }
+
+  /**
    * The intracommunicator of both groups (MPI_Intercomm_merge; collective over both): the group
    * that passes `high` false comes first; when both pass the same value, the low group (the one
    * whose rank 0 has the lower world rank) comes first, as in MPICH. Every rank of a group passes
