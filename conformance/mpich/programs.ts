@@ -226,6 +226,8 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/ic1': () => import('./comm/ic1.ts'),
   'comm/ic2': () => import('./comm/ic2.ts'),
   'comm/inactive_reqs': () => import('./comm/inactive_reqs.ts'),
+  'comm/comm_info2': () => import('./comm/comm_info2.ts'),
+  'comm/cmsplit_type': () => import('./comm/cmsplit_type.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),

@@ -370,7 +370,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'comm', name: 'cmsplit', np: 4, status: 'run' },
   { dir: 'comm', name: 'cmsplit2', np: 12, status: 'run' },
   { dir: 'comm', name: 'probe_intercomm', np: 2, status: 'run' },
-  { dir: 'comm', name: 'cmsplit_type', np: 4, args: ['.'], status: 'needs: MPI_COMM_TYPE_HW_GUIDED, MPI_Comm_split_type with info' },
+  { dir: 'comm', name: 'cmsplit_type', np: 4, args: ['.'], status: 'run' },
   { dir: 'comm', name: 'comm_create_group', np: 4, status: 'run' },
   { dir: 'comm', name: 'comm_create_group', np: 8, status: 'run' },
   { dir: 'comm', name: 'comm_group_half', np: 2, status: 'run' },
@@ -396,7 +396,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'comm', name: 'idup_with_info', np: 4, status: 'run' },
   { dir: 'comm', name: 'idup_with_info', np: 8, status: 'run' },
   { dir: 'comm', name: 'comm_info', np: 6, status: 'run' },
-  { dir: 'comm', name: 'comm_info2', np: 1, status: 'needs: communicator info (MPI_Comm_get_info), MPI_Comm_split_type with info, distributed graph topologies' },
+  { dir: 'comm', name: 'comm_info2', np: 1, status: 'run' },
   { dir: 'comm', name: 'comm_create_group_idup', np: 4, status: 'run' },
   { dir: 'comm', name: 'inactive_reqs', np: 1, status: 'run' },
   // ---------------------------------------------------------------- group

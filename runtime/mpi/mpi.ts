@@ -2,7 +2,7 @@ import type { Proc } from '../proc.ts';
 import { ERROR_CODES } from './error-classes.ts';
 import { checkInfo, Info, INFO_NULL } from './info.ts';
 import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
-import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED, type Group, type InterComm } from './comm.ts';
+import { Comm, COMM_TYPE_HW_GUIDED, COMM_TYPE_HW_UNGUIDED, COMM_TYPE_RESOURCE_GUIDED, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED, type Group, type InterComm } from './comm.ts';
 import { commCreateFromGroup, intercommCreateFromGroups } from './from-groups.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, type MpiWorld } from './core.ts';
 import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
@@ -75,6 +75,10 @@ export class Mpi extends Comm {
 
   /** Split type of `splitType`: the ranks of one node (MPI_COMM_TYPE_SHARED). */
   readonly COMM_TYPE_SHARED = COMM_TYPE_SHARED;
+  /** Split types of `splitType` by hardware (MPI 4.0, 4.1): the resource `info`'s mpi_hw_resource_type names, or the widest level that splits. */
+  readonly COMM_TYPE_HW_GUIDED = COMM_TYPE_HW_GUIDED;
+  readonly COMM_TYPE_HW_UNGUIDED = COMM_TYPE_HW_UNGUIDED;
+  readonly COMM_TYPE_RESOURCE_GUIDED = COMM_TYPE_RESOURCE_GUIDED;
   private selfComm: Comm | null = null;
 
   // predefined datatypes, sized as C's types on x86-64 Linux (long: 8 bytes)
