@@ -113,6 +113,7 @@ export const BAD_CALLS: Record<string, ErrorCase> = {
   'mpi.commCreateErrhandler': { cls: 'MPI_ERR_ARG', value: ['expected a function', 'got object'], run: (h) => h.mpi.commCreateErrhandler(null as never) },
   'mpi.commCreateFromGroup': { cls: 'MPI_ERR_TAG', value: ['stringtag must be a string', 'got number'], run: (h) => h.mpi.commCreateFromGroup(h.group, 5 as never) },
   'mpi.intercommCreateFromGroups': { cls: 'MPI_ERR_GROUP', value: ['in both localGroup and remoteGroup'], run: (h) => h.mpi.intercommCreateFromGroups(h.group, 0, h.group, 0, 't') },
+  'mpi.commGetName': { cls: 'MPI_ERR_COMM', value: ['comm must be a communicator or mpi.COMM_NULL', 'got number'], run: (h) => h.mpi.commGetName(7 as never) },
   'mpi.dimsCreate': { cls: 'MPI_ERR_DIMS', value: ['nnodes=7'], run: (h) => h.mpi.dimsCreate(7, [2, 0]) },
   'mpi.typeContiguous': negCount('typeContiguous', (h) => [2 ** 63, h.mpi.DOUBLE], 'count=9223372036854776000'),
   'mpi.typeVector': negCount('typeVector', (h) => [-1, 1, 1, h.mpi.DOUBLE]),

@@ -34,6 +34,7 @@ const DATA: Record<string, DataRef> = {
   'mpi.commCreateErrhandler': ['mpi-errhandler.test.ts', 'a handler of commCreateErrhandler is called with the communicator and '],
   'mpi.commCreateFromGroup': ['mpi-from-groups.test.ts', 'makes a communicator of the group only its ranks call, with the handle'],
   'mpi.intercommCreateFromGroups': ['mpi-from-groups.test.ts', 'joins two disjoint groups: each side sees the other as remote, message'],
+  'mpi.commGetName': ['mpi-comm-null-name.test.ts', 'names MPI_COMM_NULL, MPI_COMM_WORLD, MPI_COMM_SELF, a named dup, and a'],
   'mpi.dimsCreate': ['mpi-comm.test.ts', 'cartCreate 4x3 (periodic x, open y) on 14 ranks: coordinates, cartRank'],
   'mpi.typeContiguous': ['mpi-datatype-coll.test.ts', 'gatherv, scatterv, allgatherv and alltoallv with displacements in exte'],
   'mpi.typeVector': ['mpi-datatype-coll.test.ts', 'bcast: the root sends a strided vector, the others receive contiguous '],

@@ -357,6 +357,7 @@ export const PHIT_EXTRAS: Record<string, string> = {
   'mpi.requestGetStatusSome': 'MPI 4.1 (MPI_Request_get_status_some), after the 4.0 list',
   'mpi.algorithmFor': "phit's question of which collective algorithm a call would run",
   'mpi.collective': "phit's entry for running a user-written collective algorithm",
+  'mpi.commGetName': 'MPI_Comm_get_name in its C form, taking the handle, so that it takes MPI_COMM_NULL (named so since MPI 4.1); getName serves the 4.0 routine',
   'mpi.worldRank': "phit's translation of a communicator rank to its world rank",
   'inter.worldRank': "phit's translation of a remote group's rank to its world rank",
 };

@@ -228,6 +228,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'comm/inactive_reqs': () => import('./comm/inactive_reqs.ts'),
   'comm/comm_info2': () => import('./comm/comm_info2.ts'),
   'comm/cmsplit_type': () => import('./comm/cmsplit_type.ts'),
+  'comm/commname': () => import('./comm/commname.ts'),
   'group/groupcreate': () => import('./group/groupcreate.ts'),
   'group/groupnullincl': () => import('./group/groupnullincl.ts'),
   'group/grouptest': () => import('./group/grouptest.ts'),

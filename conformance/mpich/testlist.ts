@@ -356,7 +356,7 @@ export const MPICH_TESTS: readonly MpichTest[] = [
   { dir: 'comm', name: 'dup', np: 2, status: 'run' },
   { dir: 'comm', name: 'dupic', np: 4, status: 'run' },
   { dir: 'comm', name: 'commcreate1', np: 8, status: 'run' },
-  { dir: 'comm', name: 'commname', np: 4, status: 'needs: MPI_Comm_get_name of MPI_COMM_NULL (phit has communicator names on intercommunicators)' },
+  { dir: 'comm', name: 'commname', np: 4, status: 'run' },
   { dir: 'comm', name: 'ic1', np: 4, status: 'run' },
   { dir: 'comm', name: 'ic2', np: 33, status: 'run' },
   { dir: 'comm', name: 'icgroup', np: 8, status: 'run' },

@@ -2,7 +2,7 @@ import type { Proc } from '../proc.ts';
 import { ERROR_CODES } from './error-classes.ts';
 import { checkInfo, Info, INFO_NULL } from './info.ts';
 import { Errhandler, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass, errorString, guardMethods } from './errhandler.ts';
-import { Comm, COMM_TYPE_HW_GUIDED, COMM_TYPE_HW_UNGUIDED, COMM_TYPE_RESOURCE_GUIDED, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED, type Group, type InterComm } from './comm.ts';
+import { Comm, CommBase, COMM_TYPE_HW_GUIDED, COMM_TYPE_HW_UNGUIDED, COMM_TYPE_RESOURCE_GUIDED, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED, type Group, type InterComm } from './comm.ts';
 import { commCreateFromGroup, intercommCreateFromGroups } from './from-groups.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, type MpiWorld } from './core.ts';
 import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
@@ -161,6 +161,9 @@ export class Mpi extends Comm {
     return this;
   }
 
+  /** The null communicator handle (MPI_COMM_NULL): what calls return to ranks outside the communicator they make. */
+  readonly COMM_NULL = null;
+
   /** MPI_COMM_SELF: this rank alone. */
   get COMM_SELF(): Comm {
     return (this.selfComm ??= Comm.self(this.world, this.proc, this.state));
@@ -261,6 +264,16 @@ export class Mpi extends Comm {
    */
   intercommCreateFromGroups(localGroup: Group, localLeader: number, remoteGroup: Group, remoteLeader: number, stringtag: string, info?: Info | null, errhandler?: Errhandler): Promise<InterComm> {
     return intercommCreateFromGroups({ world: this.world, proc: this.proc, state: this.state }, localGroup, localLeader, remoteGroup, remoteLeader, stringtag, info, errhandler);
+  }
+
+  /**
+   * MPI_Comm_get_name in its C form, which takes the handle: `comm.getName()` of a communicator,
+   * and 'MPI_COMM_NULL' for mpi.COMM_NULL (null), the name MPI 4.1 gives the null handle.
+   */
+  commGetName(comm: Comm | InterComm | null): string {
+    if (comm === null) return 'MPI_COMM_NULL';
+    if (!(comm instanceof CommBase)) throw new MpiError('MPI_ERR_COMM', `commGetName: comm must be a communicator or mpi.COMM_NULL, got ${describe(comm)}`);
+    return comm.getName();
   }
 
   /** Balanced Cartesian dimensions (MPI_Dims_create): zero entries of `dims` are filled. */
