@@ -117,6 +117,9 @@ export const BAD_CALLS: Record<string, ErrorCase> = {
   'mpi.winCreateKeyval': { cls: 'MPI_ERR_ARG', value: ['copyFn must be a function', 'got null'], run: (h) => h.mpi.winCreateKeyval(null as never, h.mpi.WIN_NULL_DELETE_FN) },
   'mpi.winFreeKeyval': { cls: 'MPI_ERR_KEYVAL', value: ['MPI_WIN_BASE is predefined'], run: (h) => h.mpi.winFreeKeyval(h.mpi.WIN_BASE) },
   'mpi.commCreateErrhandler': { cls: 'MPI_ERR_ARG', value: ['expected a function', 'got object'], run: (h) => h.mpi.commCreateErrhandler(null as never) },
+  'mpi.commCreateFromGroup': { cls: 'MPI_ERR_TAG', value: ['stringtag must be a string', 'got number'], run: (h) => h.mpi.commCreateFromGroup(h.group, 5 as never) },
+  'mpi.intercommCreateFromGroups': { cls: 'MPI_ERR_GROUP', value: ['in both localGroup and remoteGroup'], run: (h) => h.mpi.intercommCreateFromGroups(h.group, 0, h.group, 0, 't') },
+  'mpi.commGetName': { cls: 'MPI_ERR_COMM', value: ['comm must be a communicator or mpi.COMM_NULL', 'got number'], run: (h) => h.mpi.commGetName(7 as never) },
   'mpi.dimsCreate': { cls: 'MPI_ERR_DIMS', value: ['nnodes=7'], run: (h) => h.mpi.dimsCreate(7, [2, 0]) },
   'mpi.typeContiguous': negCount('typeContiguous', (h) => [2 ** 63, h.mpi.DOUBLE], 'count=9223372036854776000'),
   'mpi.typeVector': negCount('typeVector', (h) => [-1, 1, 1, h.mpi.DOUBLE]),
@@ -164,6 +167,7 @@ export const BAD_CALLS: Record<string, ErrorCase> = {
   'mpi.intercommCreate': { cls: 'MPI_ERR_RANK', value: ['localLeader=9'], run: (h) => h.mpi.intercommCreate(9, h.mpi, 0, 1) },
   'mpi.compare': freedComm('compare', null),
   'mpi.free': freedComm('free'),
+  'mpi.disconnect': { cls: 'MPI_ERR_COMM', value: ['MPI_COMM_WORLD cannot be disconnected'], run: (h) => h.mpi.disconnect() },
   'mpi.splitType': { cls: 'MPI_ERR_ARG', value: ['type=77'], run: (h) => h.mpi.splitType(77) },
   'mpi.idup': freedComm('idup'),
   'mpi.idupWithInfo': { cls: 'MPI_ERR_INFO', value: ['freed'], run: (h) => h.mpi.idupWithInfo(h.deadInfo) },
@@ -272,10 +276,12 @@ Object.assign(BAD_CALLS, {
 });
 
 // the intercommunicator's own calls, on a freed one
-for (const n of ['dup', 'free', 'barrier', 'ibarrier', 'testInter']) BAD_CALLS[`inter.${n}`] = freedInter(n);
+for (const n of ['dup', 'free', 'disconnect', 'barrier', 'ibarrier', 'testInter']) BAD_CALLS[`inter.${n}`] = freedInter(n);
 BAD_CALLS['inter.intercommMerge'] = freedInter('intercommMerge', false);
 for (const n of ['idup', 'getName']) BAD_CALLS[`inter.${n}`] = freedInter(n);
 BAD_CALLS['inter.compare'] = freedInter('compare', null);
+BAD_CALLS['inter.split'] = { cls: 'MPI_ERR_ARG', value: ['split: color=-3'], run: (h) => h.ic.split(-3, 0) };
+BAD_CALLS['inter.create'] = { cls: 'MPI_ERR_GROUP', value: ['expected a Group', 'got null'], run: (h) => h.ic.create(null as never) };
 BAD_CALLS['inter.setName'] = { cls: 'MPI_ERR_ARG', value: ['name must be a string', 'got number'], run: (h) => h.ic.setName(5 as never) };
 for (const n of ['alltoallw', 'ialltoallw']) BAD_CALLS[`inter.${n}`] = { cls: 'MPI_ERR_COMM', value: ['was freed'], run: (h) => call(h.deadIc, n, new Int32Array(1), [1], [0], [h.mpi.INT], new Int32Array(1), [1], [0], [h.mpi.INT]) };
 for (const n of ['bcast', 'ibcast']) BAD_CALLS[`inter.${n}`] = freedInter(n, f64(1), 0);

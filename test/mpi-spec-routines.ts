@@ -3,8 +3,9 @@
  * 4.0, June 2021) of the chapters issue 22 names: point-to-point with requests (ch. 3),
  * datatypes (ch. 5), collectives (ch. 6), groups and communicators (ch. 7), topologies (ch. 8),
  * error handling with the environment calls phit has (ch. 9), info (ch. 10), one-sided
- * communication (ch. 12) and, of the external interfaces (ch. 13), generalized requests and the
- * calls that set a status. Each is served by a phit routine of the inventory (`mpi.send`), by a
+ * communication (ch. 12), MPI_Comm_disconnect of ch. 11 (a free that waits for the communication
+ * in progress) and, of the external interfaces (ch. 13), generalized requests and the calls that
+ * set a status. Each is served by a phit routine of the inventory (`mpi.send`), by a
  * property (`=file:text`, the declaration that serves it), or excluded (`!reason`, a key of
  * EXCLUDED). test/mpi-routines.test.ts checks the list both ways.
  */
@@ -16,7 +17,6 @@ export const EXCLUDED: Record<string, string> = {
   fortran: 'Fortran types and the Fortran language bindings',
   attributes: 'attribute caching on communicators and datatypes: phit lacks it (windows have it, runtime/mpi/attributes.ts)',
   sessions: 'the sessions model (MPI 4.0 chapter 11): phit starts every rank in the world model',
-  fromGroups: 'MPI_Intercomm_create_from_groups and MPI_Comm_create_from_group belong to the sessions model, which phit lacks',
   userErrors: 'user-defined error classes, codes and strings: phit lacks them',
   winInfo: 'phit lacks it: a window takes its info when it is made, and has no info calls of its own',
   opFree: 'phit lacks it: an operation of opCreate is garbage collected, and needs no free',
@@ -194,17 +194,18 @@ MPI_Comm_idup idup
 MPI_Comm_idup_with_info idupWithInfo
 MPI_Comm_create create
 MPI_Comm_create_group createGroup
-MPI_Comm_create_from_group !fromGroups
+MPI_Comm_create_from_group commCreateFromGroup
 MPI_Comm_split split
 MPI_Comm_split_type splitType
 MPI_Comm_free free
+MPI_Comm_disconnect disconnect
 MPI_Comm_set_info setInfo
 MPI_Comm_get_info getInfo
 MPI_Comm_test_inter testInter
 MPI_Comm_remote_size =intercomm-base.ts:get remoteSize()
 MPI_Comm_remote_group =intercomm-base.ts:get remoteGroup()
 MPI_Intercomm_create intercommCreate
-MPI_Intercomm_create_from_groups !fromGroups
+MPI_Intercomm_create_from_groups intercommCreateFromGroups
 MPI_Intercomm_merge inter.intercommMerge
 MPI_Comm_create_keyval !attributes
 MPI_Comm_free_keyval !attributes
@@ -357,6 +358,7 @@ export const PHIT_EXTRAS: Record<string, string> = {
   'mpi.bufferIflush': 'MPI 4.1 (MPI_Buffer_iflush), after the 4.0 list',
   'mpi.algorithmFor': "phit's question of which collective algorithm a call would run",
   'mpi.collective': "phit's entry for running a user-written collective algorithm",
+  'mpi.commGetName': 'MPI_Comm_get_name in its C form, taking the handle, so that it takes MPI_COMM_NULL (named so since MPI 4.1); getName serves the 4.0 routine',
   'mpi.worldRank': "phit's translation of a communicator rank to its world rank",
   'inter.worldRank': "phit's translation of a remote group's rank to its world rank",
 };

@@ -238,10 +238,8 @@ export class MTest {
    * The list is MTest's: world split in halves, in rank 0 and the rest, in ranks 0-1 and the rest
    * (4 ranks or more), the halves' intercommunicator dup'ed, the same "split again", the halves
    * less world rank 0 in the left group (4 ranks or more), and the halves less the rank 0 of each
-   * group (4 ranks or more). phit has no MPI_Comm_split or MPI_Comm_create on intercommunicators:
-   * the split one (a dup in effect: color 0, key the rank) is made with MPI_Comm_dup, and the last
-   * one with MPI_Intercomm_create of the two halves less their rank 0 (world ranks 0 and size/2),
-   * the same groups in the same order.
+   * group (4 ranks or more): the split one with MPI_Comm_split of the halves' intercommunicator
+   * (color 0, key the rank), the last with MPI_Comm_create of it and its local group less rank 0.
    */
   async getIntercomm(minSize: number): Promise<{ idx: number; comm: InterComm | null; isLeftGroup: boolean }> {
     const world = this.mpi;
@@ -289,14 +287,14 @@ export class MTest {
           break;
         case 3:
         case 4:
-          // split world in half, then dup (case 4: then split again, made with dup)
+          // split world in half, then dup (case 4: then split again, in effect a dup)
           if (size > 1) {
             mcomm = await world.split(rank < half ? 1 : 0, rank);
             const rleader = rank === 0 ? half : rank === half ? 0 : -1;
             isLeftGroup = rank < half;
             const ic = await mcomm!.intercommCreate(0, world, rleader, 12345);
             await mcomm!.free();
-            comm = await ic.dup();
+            comm = this.interCommIdx === 3 ? await ic.dup() : await ic.split(0, ic.rank);
             await ic.free();
             mcomm = null;
             this.interCommName = this.interCommIdx === 3 ? "Intercomm by splitting MPI_COMM_WORLD then dup'ing" : 'Intercomm by splitting MPI_COMM_WORLD then then splitting again';
@@ -314,13 +312,14 @@ export class MTest {
           }
           break;
         case 6:
-          // the halves' intercommunicator less the rank 0 of each group (MPI_Comm_create in MTest)
+          // the halves' intercommunicator, less the rank 0 of each group by MPI_Comm_create
           if (size >= 4) {
             isLeftGroup = rank < half;
-            const color = rank === 0 || rank === half ? world.UNDEFINED : rank < half ? 0 : 1;
-            mcomm = await world.split(color, rank);
-            const rleader = rank === 1 ? half + 1 : rank === half + 1 ? 1 : -1;
-            if (mcomm !== null) comm = await mcomm!.intercommCreate(0, world, rleader, 12345);
+            mcomm = await world.split(rank < half ? 0 : 1, rank);
+            const rleader = rank === 0 ? half : rank === half ? 0 : -1;
+            const ic = await mcomm!.intercommCreate(0, world, rleader, 12345);
+            comm = await ic.create(ic.group.excl([0]));
+            await ic.free();
             this.interCommName = 'Intercomm by splitting MPI_COMM_WORLD then discarding 0 ranks with MPI_Comm_create';
           }
           break;

@@ -7,7 +7,7 @@ import { landing, sendBytes, userBytes, type Packer } from './datatype-pack.ts';
 import { Group } from './group.ts';
 import { DrainRequest } from './bsend-flush.ts';
 import type { ReduceArray } from './ops.ts';
-import { MpiError, Request, waitAll, type Status } from './request.ts';
+import { MpiError, Request, waitAll, waitWoken, type Status } from './request.ts';
 
 /** One completed request of waitSome or testSome: its index in the list and its status. */
 export interface Completion {
@@ -196,7 +196,7 @@ export class CommBase {
     this.proc.charge(Math.ceil(bytes.length / this.world.params.copyBytesPerPs));
     // the copy is sent in the background: no one waits on it until bufferDetach, and its space
     // is freed when the next buffered send finds it complete
-    const inner = this.world.isend(this.proc.rank, copy, this.dest(dest), tag, this.shape.ctx, what);
+    const inner = this.track(this.world.isend(this.proc.rank, copy, this.dest(dest), tag, this.shape.ctx, what));
     st.bsendPending.set(inner, need);
     // complete already, but polling it is still an MPI call that progresses the rank's other requests
     const req = new Request(this.proc, this.world.params.testOverheadPs, what, this.world.progressOf(this.proc.rank));
@@ -434,6 +434,42 @@ export class CommBase {
   /** Set by `free` (MPI_Comm_free): every later call on the communicator is MPI_ERR_COMM. */
   protected freed = false;
 
+  /** Operations started on this communicator that may be in progress (for `disconnect`), pruned of finished ones as the set grows. */
+  private started: Set<Request> | null = null;
+  private startedMark = 64;
+
+  /** Records `req`, an operation started on this communicator, for `disconnect`; returns it. */
+  protected track(req: Request): Request {
+    const s = (this.started ??= new Set());
+    s.add(req);
+    if (s.size > this.startedMark) {
+      for (const r of s) if (r.done) s.delete(r);
+      this.startedMark = 2 * Math.max(64, s.size);
+    }
+    return req;
+  }
+
+  /**
+   * Waits, taking no completion from the program, until every operation started on this
+   * communicator has completed, those freed with requestFree and buffered sends' copies included
+   * (MPI_Comm_disconnect's wait). A started persistent operation is waited on through its request.
+   */
+  protected async drain(call: string): Promise<void> {
+    for (;;) {
+      const left = [...(this.started ?? [])].filter((r) => !r.done);
+      this.started = new Set(left);
+      if (left.length === 0) return;
+      const roots = new Set<Request>();
+      for (const r of left) {
+        let x = r;
+        while (x.waiter instanceof Request) x = x.waiter;
+        if (x.waiter === null && !x.done) roots.add(x);
+      }
+      if (roots.size === 0) throw new MpiError('MPI_ERR_REQUEST', `${call}: ${left[0]!.what} is still being waited on by another call of this rank`);
+      await waitWoken(this.proc, [...roots], () => `${call}(waiting for ${left.map((r) => r.what).join(', ')})`);
+    }
+  }
+
   /** Fails a call on a freed communicator. */
   protected live(call: string): void {
     if (this.freed) throw new MpiError('MPI_ERR_COMM', `${call}: the communicator was freed`);
@@ -469,7 +505,7 @@ export class CommBase {
     const bytes = this.checkBuf(call, buf);
     this.checkRank(call, 'dest', dest, false);
     this.checkTag(call, tag, false);
-    return this.world.isend(this.proc.rank, bytes, this.dest(dest), tag, this.shape.ctx, `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`, mode);
+    return this.track(this.world.isend(this.proc.rank, bytes, this.dest(dest), tag, this.shape.ctx, `${call}(dest=${dest}, tag=${tag}, ${bytes.length} bytes)`, mode));
   }
 
   protected startRecv(call: string, buf: ArrayBufferView, source: number, tag: number, layout?: RecvLayout): Request {
@@ -478,7 +514,7 @@ export class CommBase {
     this.checkTag(call, tag, true);
     const elem = layout ? layout.elemBytes : 'BYTES_PER_ELEMENT' in buf ? (buf as unknown as { BYTES_PER_ELEMENT: number }).BYTES_PER_ELEMENT : 1;
     const what = `${call}(source=${fmtSource(source)}, tag=${fmtTag(tag)})`;
-    return this.world.irecv(this.proc.rank, bytes, elem, this.src(source), tag, this.shape.ctx, what, this.shape.inv, layout?.unpack, undefined, layout === undefined);
+    return this.track(this.world.irecv(this.proc.rank, bytes, elem, this.src(source), tag, this.shape.ctx, what, this.shape.inv, layout?.unpack, undefined, layout === undefined));
   }
 }
 

@@ -95,7 +95,7 @@ export class CollBase extends RequestComm {
     const run = new CollRun(this.proc, alg, what, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs, blocking, P.testOverheadPs);
     watchRounds(run, this.world.observer, this.proc.rank);
     this.lastRun = run;
-    return run.start();
+    return blocking ? run.start() : this.track(run.start());
   }
 
   /** Waits for the collective `launch` just started, naming what it waits for if it never ends. */

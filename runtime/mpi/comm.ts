@@ -16,6 +16,7 @@ import { InterComm } from './intercomm.ts';
 import { MpiError, waitAll, type Request } from './request.ts';
 import { CartTopology } from './topology.ts';
 import { checkInfo, type Info } from './info.ts';
+import { COMM_TYPE_HW_GUIDED, COMM_TYPE_HW_UNGUIDED, COMM_TYPE_RESOURCE_GUIDED, COMM_TYPE_SHARED, HW_RESOURCE_KEY, HW_RESOURCES, hwInstance, UNGUIDED_LEVELS } from './split-type.ts';
 import { commHints, infoOf, NO_HINTS } from './comm-info.ts';
 import { allocateShared, checkDispUnit, checkSize, makeWindow, type AllocatedWin } from './rma/create.ts';
 import { viewBytes, type Win, type WinHost } from './rma/window.ts';
@@ -27,8 +28,7 @@ export { BSEND_OVERHEAD, describe, IN_PLACE, TAG_UB, UNDEFINED, type CollOptions
 export { Group } from './group.ts';
 export { InterComm } from './intercomm.ts';
 
-/** Split type of `splitType` grouping the ranks of one node (MPI_COMM_TYPE_SHARED). */
-export const COMM_TYPE_SHARED = 1;
+export { COMM_TYPE_HW_GUIDED, COMM_TYPE_HW_UNGUIDED, COMM_TYPE_RESOURCE_GUIDED, COMM_TYPE_SHARED } from './split-type.ts';
 
 /**
  * A communicator as one rank sees it (MPI_Comm): point-to-point calls, communicator management
@@ -266,12 +266,63 @@ export class Comm extends TopoComm<Comm> {
   }
 
   /**
-   * Splits by shared memory (MPI_Comm_split_type; collective): with COMM_TYPE_SHARED the ranks of
-   * each node form a communicator, ordered by `key` then by rank here; UNDEFINED gives null.
+   * Frees the communicator once the communication on it is over (MPI_Comm_disconnect; collective):
+   * it waits for the operations started on it that are still in progress (a request freed with
+   * requestFree, a buffered send's copy, a started persistent operation; inactive persistent
+   * requests are none), then for every rank to get there; any later call on it fails with
+   * MPI_ERR_COMM. MPI_COMM_WORLD and MPI_COMM_SELF cannot be disconnected.
    */
-  async splitType(type: number, key = 0): Promise<Comm | null> {
-    if (type !== COMM_TYPE_SHARED && type !== UNDEFINED) throw new MpiError('MPI_ERR_ARG', `splitType: type=${type} must be mpi.COMM_TYPE_SHARED or mpi.UNDEFINED`);
-    return this.split(type === UNDEFINED ? UNDEFINED : this.proc.node, key);
+  async disconnect(): Promise<void> {
+    this.live('disconnect');
+    if (this.predefined()) throw new MpiError('MPI_ERR_COMM', `disconnect: ${this.getName()} cannot be disconnected`);
+    this.agree({ call: 'disconnect' });
+    await this.drain('disconnect');
+    await this.barrier();
+    this.freed = true;
+  }
+
+  /**
+   * Splits by hardware (MPI_Comm_split_type; collective), ordered by `key` then by rank here;
+   * UNDEFINED gives null. COMM_TYPE_SHARED: the ranks of each node. COMM_TYPE_HW_GUIDED and
+   * COMM_TYPE_RESOURCE_GUIDED: the ranks on each instance of the resource `info`'s
+   * `mpi_hw_resource_type` names (split-type.ts lists the values and what they are on phit's
+   * machines; every rank passes the same, MPI_ERR_INFO naming two that differ); null for everyone
+   * without the key or with a value phit does not model. COMM_TYPE_HW_UNGUIDED: the widest level
+   * (router, node, socket, core) that splits the ranks into strict subsets, whose name the call
+   * sets in `info`; null if none does. The new communicator takes `info`'s hints, as dupWithInfo.
+   */
+  async splitType(type: number, key = 0, info?: Info | null): Promise<Comm | null> {
+    const call = 'splitType';
+    if (![COMM_TYPE_SHARED, COMM_TYPE_HW_GUIDED, COMM_TYPE_HW_UNGUIDED, COMM_TYPE_RESOURCE_GUIDED, UNDEFINED].includes(type)) {
+      throw new MpiError('MPI_ERR_ARG', `${call}: type=${type} must be mpi.COMM_TYPE_SHARED, mpi.COMM_TYPE_HW_GUIDED, mpi.COMM_TYPE_HW_UNGUIDED, mpi.COMM_TYPE_RESOURCE_GUIDED or mpi.UNDEFINED`);
+    }
+    const hints = commHints(call, info);
+    const guided = type === COMM_TYPE_HW_GUIDED || type === COMM_TYPE_RESOURCE_GUIDED;
+    const value = guided ? (info?.get(HW_RESOURCE_KEY) ?? '') : null;
+    this.agree({
+      call,
+      data: value,
+      cross: (mine, me, other, them) => (mine !== null && other !== null && mine !== other ? ['MPI_ERR_INFO', `rank ${me} passes ${HW_RESOURCE_KEY}='${String(mine)}' but rank ${them} passes '${String(other)}'`] : null),
+    });
+    let comm: Comm | null;
+    if (type === COMM_TYPE_HW_UNGUIDED) {
+      // as MPICH: the ranks that take part first, then the widest level that splits them
+      const part = (await this.split(0, key))!;
+      const members = Array.from(part.shape.members);
+      const level = UNGUIDED_LEVELS.find(([l]) => {
+        const n = new Map<number, number>();
+        for (const w of members) n.set(hwInstance(this.world, this.proc, w, l), (n.get(hwInstance(this.world, this.proc, w, l)) ?? 0) + 1);
+        return Math.max(...n.values()) < members.length;
+      });
+      comm = level ? await part.split(hwInstance(this.world, this.proc, this.proc.rank, level[0]), key) : null;
+      await part.free();
+      if (comm && info) info.set(HW_RESOURCE_KEY, level![1]);
+    } else {
+      const level = type === COMM_TYPE_SHARED ? 'node' : value !== null ? HW_RESOURCES[value] : undefined;
+      comm = await this.split(type === UNDEFINED || level === undefined ? UNDEFINED : hwInstance(this.world, this.proc, this.proc.rank, level), key);
+    }
+    if (comm) comm.hints = hints;
+    return comm;
   }
 
   /**

@@ -302,7 +302,7 @@ export abstract class InterBase extends CommBase {
     const run = new CollRun(this.proc, alg, call, this.world.progressOf(this.proc.rank), P.collectiveOverheadPs, P.collectiveStepPs, blocking, P.testOverheadPs);
     watchRounds(run, this.world.observer, this.proc.rank);
     this.lastRun = run;
-    return run.start();
+    return blocking ? run.start() : this.track(run.start());
   }
 
   /** Waits for the blocking collective `collStart` just started, naming what it waits for if it never ends. */

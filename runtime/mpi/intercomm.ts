@@ -6,7 +6,9 @@ import { InterBase, type CommMaker, type InterGroup } from './intercomm-base.ts'
 export type { CommMaker } from './intercomm-base.ts';
 import { CommBase, type CommShape, type RankState } from './comm-base.ts';
 import type { Comm } from './comm.ts';
-import { describe, IN_PLACE } from './constants.ts';
+import { describe, IN_PLACE, UNDEFINED } from './constants.ts';
+import { ranges } from './agreement.ts';
+import { Group } from './group.ts';
 import type { Datatype } from './datatype.ts';
 import * as typed from './datatype-coll.ts';
 import { type MpiWorld } from './core.ts';
@@ -113,6 +115,18 @@ export class InterComm extends InterBase {
   }
 
   /**
+   * Frees the intercommunicator once the communication on it is over (MPI_Comm_disconnect;
+   * collective over both groups): as `Comm.disconnect`, it waits for the operations started on it
+   * that are still in progress, then for every rank of both groups.
+   */
+  async disconnect(): Promise<void> {
+    this.agree({ call: 'disconnect' });
+    await this.drain('disconnect');
+    await this.barrier();
+    this.freed = true;
+  }
+
+  /**
    * The intracommunicator of both groups (MPI_Intercomm_merge; collective over both): the group
    * that passes `high` false comes first; when both pass the same value, the low group (the one
    * whose rank 0 has the lower world rank) comes first, as in MPICH. Every rank of a group passes
@@ -137,6 +151,70 @@ export class InterComm extends InterBase {
     // the new communicator's context is agreed over all its ranks (MPICH: an allreduce on it)
     await merged.barrier();
     return merged;
+  }
+
+  /**
+   * Splits both groups by `color` (MPI_Comm_split on an intercommunicator; collective over both
+   * groups): the ranks of a group with one color, ordered by `key` then by rank, become the local
+   * group of a new intercommunicator whose remote group is the other group's ranks of that color,
+   * ordered the same way. A color that only one group has gives null there, as does UNDEFINED.
+   * As in MPICH, each group learns its own (color, key) pairs by an allgather among its ranks and
+   * the other group's by an allgather over the intercommunicator.
+   */
+  async split(color: number, key = 0): Promise<InterComm | null> {
+    const call = 'split';
+    this.live(call);
+    if (!Number.isInteger(color) || (color < 0 && color !== UNDEFINED)) throw new MpiError('MPI_ERR_ARG', `${call}: color=${color} must be a non-negative integer or mpi.UNDEFINED`);
+    if (!Number.isInteger(key)) throw new MpiError('MPI_ERR_ARG', `${call}: key=${key} must be an integer`);
+    const base = this.childKey('split');
+    this.agree({ call });
+    const mine = Int32Array.of(color, key);
+    const theirs = new Int32Array(2 * this.remoteSize);
+    await this.allgather(mine, theirs);
+    const ours = new Int32Array(2 * this.size);
+    const c = this.world.commFor(`${base}/local/${this.low ? 'low' : 'high'}`, this.local.members);
+    await this.makeComm({ ...c, rank: this.rank }).allgather(mine, ours);
+    if (color === UNDEFINED) return null;
+    const local = byColor(ours, this.local.members, color);
+    const remote = byColor(theirs, this.remote.members, color);
+    if (remote.length === 0) return null;
+    return this.between(`${base}:${color}`, local, remote);
+  }
+
+  /**
+   * An intercommunicator of subgroups of both groups (MPI_Comm_create on an intercommunicator;
+   * collective over both groups): every rank passes a group of ranks of its local group (the same
+   * group at every rank of one group, MPI_ERR_GROUP otherwise) and the result joins the two
+   * groups, each in its group's order. Ranks outside their group get null; so does every rank when
+   * either group is empty. The leaders swap their groups and each broadcasts the other's, as in MPICH.
+   */
+  async create(group: Group): Promise<InterComm | null> {
+    const call = 'create';
+    this.live(call);
+    if (!(group instanceof Group)) throw new MpiError('MPI_ERR_GROUP', `${call}: expected a Group, got ${describe(group)}`);
+    for (const w of group.ranks) {
+      if (!(this.local.inv[w]! >= 0)) throw new MpiError('MPI_ERR_GROUP', `${call}: world rank ${w} of the group is not in the local group of the intercommunicator (world ranks ${ranges(Array.from(this.local.members))})`);
+    }
+    const base = this.childKey('create');
+    const ranks = group.ranks.slice();
+    this.agree({
+      call,
+      data: ranks,
+      cross: this.pairs<number[]>((a, b, ai, bi) => (this.sameGroup(ai, bi) && (a.length !== b.length || a.some((w, i) => w !== b[i])) ? ['MPI_ERR_GROUP', `${this.who(ai)} passes the group of world ranks [${a.join(', ')}] but ${this.who(bi)} passes [${b.join(', ')}]: the ranks of one group pass the same group`] : null)),
+    });
+    const mine = new Int32Array(this.size).fill(-1);
+    mine.set(ranks);
+    const theirs = new Int32Array(this.remoteSize);
+    await this.finish(this.collStart(call, inter.interExchange(this.transports, mine, theirs), 'create', true));
+    const remote = Array.from(theirs).filter((w) => w >= 0);
+    if (ranks.length === 0 || remote.length === 0 || !ranks.includes(this.proc.rank)) return null;
+    return this.between(base, ranks, remote);
+  }
+
+  /** The intercommunicator named `key` of this rank's `local` group and the `remote` one (world ranks, in order), with this one's error handler. */
+  private between(key: string, local: readonly number[], remote: readonly number[]): InterComm {
+    const [lo, hi] = local[0]! < remote[0]! ? [local, remote] : [remote, local];
+    return this.inherit(InterComm.make(this.world, this.proc, this.state, key, lo, hi, this.makeComm));
   }
 
   // ---------------------------------------------------------------- collectives
@@ -350,7 +428,15 @@ const INTRA_ONLY = [
 ] as const;
 
 /** Calls MPI allows on intercommunicators that phit does not implement there: MPI_ERR_COMM too, saying so. */
-const NOT_ON_INTER = ['split', 'splitType', 'create', 'topoTest'] as const;
+const NOT_ON_INTER = ['splitType', 'topoTest'] as const;
+
+/** The world ranks of `members` whose (color, key) pair in `pairs` has `color`, ordered by key, then by rank. */
+function byColor(pairs: Int32Array, members: Int32Array, color: number): number[] {
+  const order: number[] = [];
+  for (let r = 0; r < members.length; r++) if (pairs[2 * r] === color) order.push(r);
+  order.sort((a, b) => pairs[2 * a + 1]! - pairs[2 * b + 1]! || a - b);
+  return order.map((r) => members[r]!);
+}
 
 /** MPI_ERR_ARG for IN_PLACE, which MPI does not allow on an intercommunicator's alltoallw. */
 function noInPlace(call: string, sendBuf: unknown): void {

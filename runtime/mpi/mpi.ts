@@ -5,7 +5,8 @@ import { Errhandler, errhandlerFree, ERRORS_ARE_FATAL, ERRORS_RETURN, errorClass
 import { createKeyval, DUP_FN, freeKeyval, NULL_COPY_FN, NULL_DELETE_FN, type CopyAttrFn, type DeleteAttrFn, type Keyval } from './attributes.ts';
 import type { Win } from './rma/window.ts';
 import { WIN_BASE, WIN_CREATE_FLAVOR, WIN_DISP_UNIT, WIN_FLAVORS, WIN_MODEL, WIN_SEPARATE, WIN_SIZE, WIN_UNIFIED } from './rma/win-attributes.ts';
-import { Comm, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED } from './comm.ts';
+import { Comm, CommBase, COMM_TYPE_HW_GUIDED, COMM_TYPE_HW_UNGUIDED, COMM_TYPE_RESOURCE_GUIDED, COMM_TYPE_SHARED, dimsCreate, IN_PLACE, RankState, TAG_UB, UNDEFINED, type Group, type InterComm } from './comm.ts';
+import { commCreateFromGroup, intercommCreateFromGroups } from './from-groups.ts';
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, ROOT, type MpiWorld } from './core.ts';
 import { MESSAGE_NO_PROC, type Message } from './mprobe.ts';
 import * as dt from './datatype.ts';
@@ -81,6 +82,10 @@ export class Mpi extends Comm {
 
   /** Split type of `splitType`: the ranks of one node (MPI_COMM_TYPE_SHARED). */
   readonly COMM_TYPE_SHARED = COMM_TYPE_SHARED;
+  /** Split types of `splitType` by hardware (MPI 4.0, 4.1): the resource `info`'s mpi_hw_resource_type names, or the widest level that splits. */
+  readonly COMM_TYPE_HW_GUIDED = COMM_TYPE_HW_GUIDED;
+  readonly COMM_TYPE_HW_UNGUIDED = COMM_TYPE_HW_UNGUIDED;
+  readonly COMM_TYPE_RESOURCE_GUIDED = COMM_TYPE_RESOURCE_GUIDED;
   private selfComm: Comm | null = null;
   /** The keyvals this rank made so far (their numbers). */
   private keyvals = 0;
@@ -200,6 +205,9 @@ export class Mpi extends Comm {
   get COMM_WORLD(): Comm {
     return this;
   }
+
+  /** The null communicator handle (MPI_COMM_NULL): what calls return to ranks outside the communicator they make. */
+  readonly COMM_NULL = null;
 
   /** MPI_COMM_SELF: this rank alone. */
   get COMM_SELF(): Comm {
@@ -343,6 +351,32 @@ export class Mpi extends Comm {
   /** Frees a keyval of winCreateKeyval (MPI_Win_free_keyval): the attributes it keys stay until deleted or their window is freed. */
   winFreeKeyval(keyval: Keyval<Win>): void {
     freeKeyval('winFreeKeyval', 'win', keyval);
+  }
+
+  /**
+   * A communicator of the ranks of `group` made from the group alone (MPI_Comm_create_from_group):
+   * collective over the group's ranks, which pass the same `stringtag`; it gets `errhandler`.
+   */
+  commCreateFromGroup(group: Group, stringtag: string, info?: Info | null, errhandler?: Errhandler): Promise<Comm> {
+    return commCreateFromGroup({ world: this.world, proc: this.proc, state: this.state }, group, stringtag, info, errhandler);
+  }
+
+  /**
+   * An intercommunicator of `localGroup` (holding this rank) and `remoteGroup` made from the groups
+   * alone (MPI_Intercomm_create_from_groups): collective over both groups; it gets `errhandler`.
+   */
+  intercommCreateFromGroups(localGroup: Group, localLeader: number, remoteGroup: Group, remoteLeader: number, stringtag: string, info?: Info | null, errhandler?: Errhandler): Promise<InterComm> {
+    return intercommCreateFromGroups({ world: this.world, proc: this.proc, state: this.state }, localGroup, localLeader, remoteGroup, remoteLeader, stringtag, info, errhandler);
+  }
+
+  /**
+   * MPI_Comm_get_name in its C form, which takes the handle: `comm.getName()` of a communicator,
+   * and 'MPI_COMM_NULL' for mpi.COMM_NULL (null), the name MPI 4.1 gives the null handle.
+   */
+  commGetName(comm: Comm | InterComm | null): string {
+    if (comm === null) return 'MPI_COMM_NULL';
+    if (!(comm instanceof CommBase)) throw new MpiError('MPI_ERR_COMM', `commGetName: comm must be a communicator or mpi.COMM_NULL, got ${describe(comm)}`);
+    return comm.getName();
   }
 
   /** Balanced Cartesian dimensions (MPI_Dims_create): zero entries of `dims` are filled. */

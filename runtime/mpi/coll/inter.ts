@@ -46,6 +46,7 @@ export const INTER_ALGORITHMS = {
   reduceScatter: 'remoteReduceLocalScatter',
   reduceScatterBlock: 'remoteReduceLocalScatter',
   intercommMerge: 'leaderExchange',
+  create: 'leaderExchange',
 } as const;
 
 /** Intercommunicator barrier: a local barrier, then a one-byte broadcast each way between the groups, the low group's first. */
