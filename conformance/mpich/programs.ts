@@ -18,6 +18,7 @@ const aint = () => import('./rma/aint.ts');
 const winSharedCreate = () => import('./rma/win_shared_create.ts');
 const atomicGet = () => import('./rma/atomic_get.ts');
 const stridedPutgetMod = () => import('./rma/strided_putget_indexed.ts');
+const linkedList = () => import('./rma/linked_list.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -427,4 +428,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/window_noncontig_allocation': build(() => import('./rma/window_creation.ts'), 'windowNoncontigAllocation'),
   'rma/wintest': () => import('./rma/wintest.ts'),
   'rma/wintest_shm': build(() => import('./rma/wintest.ts'), 'wintestShm'),
+  'rma/linked_list': build(linkedList, 'linkedList'),
+  'rma/linked_list_fop': build(linkedList, 'linkedListFop'),
+  'rma/linked_list_lockall': build(linkedList, 'linkedListLockall'),
 };
