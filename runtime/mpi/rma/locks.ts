@@ -27,10 +27,37 @@ export class LockWatch {
   private readonly changes: Float64Array;
   /** Per channel: who waits. */
   private readonly waiters: Request[][];
+  /** Per channel: null while nobody holds its turn, else the origins waiting for the turn, first come first. */
+  private readonly turns: (Request[] | null)[];
 
   constructor(size: number) {
     this.changes = new Float64Array(3 * size);
     this.waiters = Array.from({ length: 3 * size }, () => []);
+    this.turns = new Array<Request[] | null>(3 * size).fill(null);
+  }
+
+  /**
+   * Takes the turn of channel `c`: at once when nobody holds it, else after those that asked
+   * before (first come, first served). Only the turn's holder tries the word, so an origin that
+   * gives the word back and at once wants it again queues behind the others instead of taking it
+   * before their tries arrive (which starved them: MPI asks that an enabled operation completes).
+   */
+  async takeTurn(nic: RmaNic, c: number, what: string): Promise<void> {
+    const q = this.turns[c];
+    if (!q) {
+      this.turns[c] = [];
+      return;
+    }
+    const req = nic.request(what);
+    q.push(req);
+    await req.wait(() => what);
+  }
+
+  /** Passes the turn of channel `c` to the first origin waiting for it, or frees it. */
+  passTurn(c: number): void {
+    const next = this.turns[c]!.shift();
+    if (next) next.complete(DONE);
+    else this.turns[c] = null;
   }
 
   /** Give-backs on channel `c` so far. */
@@ -113,9 +140,15 @@ export async function releaseLock(nic: RmaNic, watch: LockWatch, t: TargetInfo, 
   await giveBack(nic, watch, t, CTRL_LOCK, type === LOCK_EXCLUSIVE ? [dropped(t), freed(t)] : [dropped(t)], type === LOCK_EXCLUSIVE ? -EXCLUSIVE : -1n, what);
 }
 
-/** Takes `t`'s accumulate mutex for origin `me` (a rank of the window): compare-and-swap of 0 to me + 1, tried again when it changes. */
+/**
+ * Takes `t`'s accumulate mutex for origin `me` (a rank of the window): compare-and-swap of 0 to
+ * me + 1, tried again when it changes. The origins take turns first come, first served (as a
+ * target that applies accumulates in their order of arrival serves them): the turn passes on when
+ * the holder's release has reached the word.
+ */
 export async function acquireMutex(nic: RmaNic, watch: LockWatch, t: TargetInfo, me: number, what: string): Promise<void> {
   const w = accWord(t);
+  await watch.takeTurn(nic, w, `${what}: waiting for its turn at rank ${t.rank}'s accumulate mutex`);
   for (;;) {
     const since = watch.seen(w);
     if ((await nic.amo(at(t, CTRL_ACC), { op: 'cswap', width: 8, operand: BigInt(me + 1), compare: 0n, fetch: true }, what)) === 0n) return;
@@ -125,5 +158,6 @@ export async function acquireMutex(nic: RmaNic, watch: LockWatch, t: TargetInfo,
 
 /** Gives `t`'s accumulate mutex back (non-fetching, not waited for). */
 export async function releaseMutex(nic: RmaNic, watch: LockWatch, t: TargetInfo, me: number, what: string): Promise<void> {
-  await giveBack(nic, watch, t, CTRL_ACC, [accWord(t)], -BigInt(me + 1), what);
+  const w = accWord(t);
+  await nic.issue({ ...at(t, CTRL_ACC), op: 'amo', local: new Uint8Array(0), amo: add(-BigInt(me + 1)), onDone: () => (watch.changed(w), watch.passTurn(w)) }, what);
 }
