@@ -90,9 +90,13 @@ function at(t: TargetInfo, offset: number): Omit<RmaTransfer, 'op' | 'local'> {
   return { target: t.rank, proc: t.proc, handle: t.ctrlHandle, offset, internal: true, ordered: true };
 }
 
-/** A non-fetching add to a word that others may wait on: the waiters of `channels` try again once it has completed. */
-async function giveBack(nic: RmaNic, watch: LockWatch, t: TargetInfo, offset: number, channels: readonly number[], v: bigint, what: string): Promise<void> {
-  await nic.issue({ ...at(t, offset), op: 'amo', local: new Uint8Array(0), amo: add(v), onDone: () => channels.forEach((c) => watch.changed(c)) }, what);
+/** A non-fetching add to a word that others may wait on: the waiters of `channels` try again once it has completed, and the turn of channel `turn` (if any) passes on. */
+async function giveBack(nic: RmaNic, watch: LockWatch, t: TargetInfo, offset: number, channels: readonly number[], v: bigint, what: string, turn?: number): Promise<void> {
+  const onDone = (): void => {
+    channels.forEach((c) => watch.changed(c));
+    if (turn !== undefined) watch.passTurn(turn);
+  };
+  await nic.issue({ ...at(t, offset), op: 'amo', local: new Uint8Array(0), amo: add(v), onDone }, what);
 }
 
 /**
@@ -101,9 +105,23 @@ async function giveBack(nic: RmaNic, watch: LockWatch, t: TargetInfo, offset: nu
  * flag; a shared lock is a fetch-and-add of 1, backed out (add -1) while the fetched word shows an
  * exclusive holder. A try that fails waits for the word to be given back (see LockWatch) and
  * tries again. Each try is one AMO round trip from the origin; the target's CPU is not involved.
+ * Exclusive lockers take turns first come, first served (as MPICH's target grants the requests of
+ * its lock queue in order), so one that unlocks and at once locks again does not starve them.
  */
 export async function acquireLock(nic: RmaNic, watch: LockWatch, t: TargetInfo, type: number, what: string): Promise<void> {
   const reason = `${what}: waiting for rank ${t.rank}'s lock to be released`;
+  if (type !== LOCK_EXCLUSIVE) return acquireLockTries(nic, watch, t, type, what, reason);
+  await watch.takeTurn(nic, dropped(t), reason);
+  try {
+    await acquireLockTries(nic, watch, t, type, what, reason);
+  } catch (e) {
+    watch.passTurn(dropped(t));
+    throw e;
+  }
+}
+
+/** The tries of acquireLock. */
+async function acquireLockTries(nic: RmaNic, watch: LockWatch, t: TargetInfo, type: number, what: string, reason: string): Promise<void> {
   for (;;) {
     if (type === LOCK_EXCLUSIVE) {
       const since = watch.seen(dropped(t));
@@ -137,7 +155,8 @@ export async function acquireShared(nic: RmaNic, watch: LockWatch, ts: readonly 
 
 /** Gives the lock of `t` back: one non-fetching AMO, ordered behind the origin's earlier ones; the origin does not wait for it. */
 export async function releaseLock(nic: RmaNic, watch: LockWatch, t: TargetInfo, type: number, what: string): Promise<void> {
-  await giveBack(nic, watch, t, CTRL_LOCK, type === LOCK_EXCLUSIVE ? [dropped(t), freed(t)] : [dropped(t)], type === LOCK_EXCLUSIVE ? -EXCLUSIVE : -1n, what);
+  if (type === LOCK_EXCLUSIVE) await giveBack(nic, watch, t, CTRL_LOCK, [dropped(t), freed(t)], -EXCLUSIVE, what, dropped(t));
+  else await giveBack(nic, watch, t, CTRL_LOCK, [dropped(t)], -1n, what);
 }
 
 /**
@@ -148,7 +167,7 @@ export async function releaseLock(nic: RmaNic, watch: LockWatch, t: TargetInfo, 
  */
 export async function acquireMutex(nic: RmaNic, watch: LockWatch, t: TargetInfo, me: number, what: string): Promise<void> {
   const w = accWord(t);
-  await watch.takeTurn(nic, w, `${what}: waiting for its turn at rank ${t.rank}'s accumulate mutex`);
+  await watch.takeTurn(nic, w, `${what}: waiting for rank ${t.rank}'s accumulate mutex`);
   for (;;) {
     const since = watch.seen(w);
     if ((await nic.amo(at(t, CTRL_ACC), { op: 'cswap', width: 8, operand: BigInt(me + 1), compare: 0n, fetch: true }, what)) === 0n) return;

@@ -6,11 +6,13 @@ import { simulate } from '../runtime/simulate.ts';
 // mutex; an origin that gives the mutex back and at once wants it again (a rank polling its own
 // window with MPI_Get_accumulate, as MPICH's linked-list and MCS-mutex tests do) used to take it
 // before any other origin's try arrived, so the others' accumulates never completed. The origins
-// now take their turns first come, first served.
+// now take their turns first come, first served. So do exclusive lockers (MPICH's target grants
+// the requests of its lock queue in order): a rank that unlocked its own window and at once locked
+// it again took the lock before another's try arrived, every time (MPICH's linked_list on sc5832).
 
 const POLLS = 1000;
 
-describe('one-sided MPI: the accumulate mutex serves origins in turn', () => {
+describe('one-sided MPI: origins take turns at the accumulate mutex and at exclusive locks', () => {
   it.each(['xe6', 'xc30', 'sc5832'])('%s: a target polling its own int with getAccumulate NO_OP sees two other ranks\' accumulates within a few polls', async (machine) => {
     const res = await simulate({
       machine,
@@ -47,6 +49,40 @@ describe('one-sided MPI: the accumulate mutex serves origins in turn', () => {
     // both accumulates (1 + 2) landed, and rank 0 saw them long before it gave up polling
     expect(r0.final).toBe(3);
     expect(r0.seen).toBe(3);
+    expect(r0.polls).toBeLessThan(20);
+  });
+
+  it.each(['xe6', 'xc30', 'sc5832'])('%s: a rank locking its own window exclusively again and again lets another rank\'s exclusive lock and put in within a few tries', async (machine) => {
+    const res = await simulate({
+      machine,
+      nodes: 2,
+      ppn: 1,
+      program: async ({ mpi }) => {
+        const mine = new Int32Array(1);
+        const win = await mpi.winCreate(mine, 4);
+        await mpi.barrier();
+        let polls = 0;
+        const seen = new Int32Array(1);
+        if (mpi.rank === 0) {
+          while (polls < POLLS) {
+            await win.lock(mpi.LOCK_EXCLUSIVE, 0, 0);
+            await win.get(seen, 0, 0);
+            await win.unlock(0);
+            polls++;
+            if (seen[0] === 7) break;
+          }
+        } else {
+          await win.lock(mpi.LOCK_EXCLUSIVE, 0, 0);
+          await win.put(Int32Array.of(7), 0, 0);
+          await win.unlock(0);
+        }
+        await mpi.barrier();
+        await win.free();
+        return { polls, seen: seen[0]! };
+      },
+    });
+    const r0 = res.rankResults[0]!;
+    expect(r0.seen).toBe(7);
     expect(r0.polls).toBeLessThan(20);
   });
 });
