@@ -21,6 +21,7 @@ const stridedPutgetMod = () => import('./rma/strided_putget_indexed.ts');
 const linkedList = () => import('./rma/linked_list.ts');
 const linkedListBench = () => import('./rma/linked_list_bench.ts');
 const mutexBench = () => import('./rma/mutex_bench.ts');
+const manyrma2 = () => import('./rma/manyrma2.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -442,4 +443,7 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/mutex_bench_shm': build(mutexBench, 'mutexBenchShm'),
   'rma/mutex_bench_shm_ordered': build(mutexBench, 'mutexBenchShmOrdered'),
   'rma/adlb_mimic1': () => import('./rma/adlb_mimic1.ts'),
+  'rma/manyrma2': build(manyrma2, 'manyrma2'),
+  'rma/manyrma2_shm': build(manyrma2, 'manyrma2Shm'),
+  'rma/large_acc_flush_local': () => import('./rma/large_acc_flush_local.ts'),
 };
