@@ -18,6 +18,10 @@ const aint = () => import('./rma/aint.ts');
 const winSharedCreate = () => import('./rma/win_shared_create.ts');
 const atomicGet = () => import('./rma/atomic_get.ts');
 const stridedPutgetMod = () => import('./rma/strided_putget_indexed.ts');
+const linkedList = () => import('./rma/linked_list.ts');
+const linkedListBench = () => import('./rma/linked_list_bench.ts');
+const mutexBench = () => import('./rma/mutex_bench.ts');
+const manyrma2 = () => import('./rma/manyrma2.ts');
 
 /** The ported tests by `dir/name`, loaded when run. */
 export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = {
@@ -466,4 +470,19 @@ export const PROGRAMS: Readonly<Record<string, () => Promise<ProgramModule>>> = 
   'rma/winname': () => import('./rma/winname.ts'),
   'rma/wincall': () => import('./rma/wincall.ts'),
   'rma/get_struct': () => import('./rma/get_struct.ts'),
+  'rma/linked_list': build(linkedList, 'linkedList'),
+  'rma/linked_list_fop': build(linkedList, 'linkedListFop'),
+  'rma/linked_list_lockall': build(linkedList, 'linkedListLockall'),
+  'rma/linked_list_bench_lock_all': build(linkedListBench, 'linkedListBenchLockAll'),
+  'rma/linked_list_bench_lock_excl': build(linkedListBench, 'linkedListBenchLockExcl'),
+  'rma/linked_list_bench_lock_shr': build(linkedListBench, 'linkedListBenchLockShr'),
+  'rma/linked_list_bench_lock_shr_nocheck': build(linkedListBench, 'linkedListBenchLockShrNocheck'),
+  'rma/mutex_bench': build(mutexBench, 'mutexBench'),
+  'rma/mutex_bench_shared': build(mutexBench, 'mutexBenchShared'),
+  'rma/mutex_bench_shm': build(mutexBench, 'mutexBenchShm'),
+  'rma/mutex_bench_shm_ordered': build(mutexBench, 'mutexBenchShmOrdered'),
+  'rma/adlb_mimic1': () => import('./rma/adlb_mimic1.ts'),
+  'rma/manyrma2': build(manyrma2, 'manyrma2'),
+  'rma/manyrma2_shm': build(manyrma2, 'manyrma2Shm'),
+  'rma/large_acc_flush_local': () => import('./rma/large_acc_flush_local.ts'),
 };

@@ -27,10 +27,37 @@ export class LockWatch {
   private readonly changes: Float64Array;
   /** Per channel: who waits. */
   private readonly waiters: Request[][];
+  /** Per channel: null while nobody holds its turn, else the origins waiting for the turn, first come first. */
+  private readonly turns: (Request[] | null)[];
 
   constructor(size: number) {
     this.changes = new Float64Array(3 * size);
     this.waiters = Array.from({ length: 3 * size }, () => []);
+    this.turns = new Array<Request[] | null>(3 * size).fill(null);
+  }
+
+  /**
+   * Takes the turn of channel `c`: at once when nobody holds it, else after those that asked
+   * before (first come, first served). Only the turn's holder tries the word, so an origin that
+   * gives the word back and at once wants it again queues behind the others instead of taking it
+   * before their tries arrive (which starved them: MPI asks that an enabled operation completes).
+   */
+  async takeTurn(nic: RmaNic, c: number, what: string): Promise<void> {
+    const q = this.turns[c];
+    if (!q) {
+      this.turns[c] = [];
+      return;
+    }
+    const req = nic.request(what);
+    q.push(req);
+    await req.wait(() => what);
+  }
+
+  /** Passes the turn of channel `c` to the first origin waiting for it, or frees it. */
+  passTurn(c: number): void {
+    const next = this.turns[c]!.shift();
+    if (next) next.complete(DONE);
+    else this.turns[c] = null;
   }
 
   /** Give-backs on channel `c` so far. */
@@ -63,9 +90,13 @@ function at(t: TargetInfo, offset: number): Omit<RmaTransfer, 'op' | 'local'> {
   return { target: t.rank, proc: t.proc, handle: t.ctrlHandle, offset, internal: true, ordered: true };
 }
 
-/** A non-fetching add to a word that others may wait on: the waiters of `channels` try again once it has completed. */
-async function giveBack(nic: RmaNic, watch: LockWatch, t: TargetInfo, offset: number, channels: readonly number[], v: bigint, what: string): Promise<void> {
-  await nic.issue({ ...at(t, offset), op: 'amo', local: new Uint8Array(0), amo: add(v), onDone: () => channels.forEach((c) => watch.changed(c)) }, what);
+/** A non-fetching add to a word that others may wait on: the waiters of `channels` try again once it has completed, and the turn of channel `turn` (if any) passes on. */
+async function giveBack(nic: RmaNic, watch: LockWatch, t: TargetInfo, offset: number, channels: readonly number[], v: bigint, what: string, turn?: number): Promise<void> {
+  const onDone = (): void => {
+    channels.forEach((c) => watch.changed(c));
+    if (turn !== undefined) watch.passTurn(turn);
+  };
+  await nic.issue({ ...at(t, offset), op: 'amo', local: new Uint8Array(0), amo: add(v), onDone }, what);
 }
 
 /**
@@ -74,9 +105,23 @@ async function giveBack(nic: RmaNic, watch: LockWatch, t: TargetInfo, offset: nu
  * flag; a shared lock is a fetch-and-add of 1, backed out (add -1) while the fetched word shows an
  * exclusive holder. A try that fails waits for the word to be given back (see LockWatch) and
  * tries again. Each try is one AMO round trip from the origin; the target's CPU is not involved.
+ * Exclusive lockers take turns first come, first served (as MPICH's target grants the requests of
+ * its lock queue in order), so one that unlocks and at once locks again does not starve them.
  */
 export async function acquireLock(nic: RmaNic, watch: LockWatch, t: TargetInfo, type: number, what: string): Promise<void> {
   const reason = `${what}: waiting for rank ${t.rank}'s lock to be released`;
+  if (type !== LOCK_EXCLUSIVE) return acquireLockTries(nic, watch, t, type, what, reason);
+  await watch.takeTurn(nic, dropped(t), reason);
+  try {
+    await acquireLockTries(nic, watch, t, type, what, reason);
+  } catch (e) {
+    watch.passTurn(dropped(t));
+    throw e;
+  }
+}
+
+/** The tries of acquireLock. */
+async function acquireLockTries(nic: RmaNic, watch: LockWatch, t: TargetInfo, type: number, what: string, reason: string): Promise<void> {
   for (;;) {
     if (type === LOCK_EXCLUSIVE) {
       const since = watch.seen(dropped(t));
@@ -110,12 +155,19 @@ export async function acquireShared(nic: RmaNic, watch: LockWatch, ts: readonly 
 
 /** Gives the lock of `t` back: one non-fetching AMO, ordered behind the origin's earlier ones; the origin does not wait for it. */
 export async function releaseLock(nic: RmaNic, watch: LockWatch, t: TargetInfo, type: number, what: string): Promise<void> {
-  await giveBack(nic, watch, t, CTRL_LOCK, type === LOCK_EXCLUSIVE ? [dropped(t), freed(t)] : [dropped(t)], type === LOCK_EXCLUSIVE ? -EXCLUSIVE : -1n, what);
+  if (type === LOCK_EXCLUSIVE) await giveBack(nic, watch, t, CTRL_LOCK, [dropped(t), freed(t)], -EXCLUSIVE, what, dropped(t));
+  else await giveBack(nic, watch, t, CTRL_LOCK, [dropped(t)], -1n, what);
 }
 
-/** Takes `t`'s accumulate mutex for origin `me` (a rank of the window): compare-and-swap of 0 to me + 1, tried again when it changes. */
+/**
+ * Takes `t`'s accumulate mutex for origin `me` (a rank of the window): compare-and-swap of 0 to
+ * me + 1, tried again when it changes. The origins take turns first come, first served (as a
+ * target that applies accumulates in their order of arrival serves them): the turn passes on when
+ * the holder's release has reached the word.
+ */
 export async function acquireMutex(nic: RmaNic, watch: LockWatch, t: TargetInfo, me: number, what: string): Promise<void> {
   const w = accWord(t);
+  await watch.takeTurn(nic, w, `${what}: waiting for rank ${t.rank}'s accumulate mutex`);
   for (;;) {
     const since = watch.seen(w);
     if ((await nic.amo(at(t, CTRL_ACC), { op: 'cswap', width: 8, operand: BigInt(me + 1), compare: 0n, fetch: true }, what)) === 0n) return;
@@ -125,5 +177,6 @@ export async function acquireMutex(nic: RmaNic, watch: LockWatch, t: TargetInfo,
 
 /** Gives `t`'s accumulate mutex back (non-fetching, not waited for). */
 export async function releaseMutex(nic: RmaNic, watch: LockWatch, t: TargetInfo, me: number, what: string): Promise<void> {
-  await giveBack(nic, watch, t, CTRL_ACC, [accWord(t)], -BigInt(me + 1), what);
+  const w = accWord(t);
+  await nic.issue({ ...at(t, CTRL_ACC), op: 'amo', local: new Uint8Array(0), amo: add(-BigInt(me + 1)), onDone: () => (watch.changed(w), watch.passTurn(w)) }, what);
 }
