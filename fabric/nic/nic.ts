@@ -279,6 +279,15 @@ export class Nic extends NicTarget {
     const P = this.params;
     const now = this.engine.now;
     const target = this.peers[x.dstNode]!;
+    if (target.deadPs <= now) {
+      // the target died while the flow ran: nothing lands, nothing answers; the transaction
+      // times out as one of packets does (dropDead), counted from its issue or the death
+      if (!x.timedOut) {
+        x.timedOut = true;
+        this.engine.at(Math.max(now, Math.max(x.startPs, target.deadPs) + this.faults!.config.timeoutPs), this.id, EV_TIMEOUT, id);
+      }
+      return;
+    }
     const seg = target.resolve(x);
     let done = now + P.hostLatencyPs;
     if (typeof seg === 'number') {
