@@ -196,7 +196,7 @@ export class Win extends WinOperations {
   attach(buf: ArrayBufferView): number {
     this.live('attach');
     this.dynamicOnly('attach');
-    return this.shared.tables[this.host.comm.rank]!.attach(this.host.proc, viewBytes('attach', buf));
+    return this.shared.tables[this.host.comm.rank]!.attach(this.host.proc, viewBytes('attach', buf), this.host.proc.machine.config.mpi.maxAttach);
   }
 
   /** Detaches memory attached with `attach` (MPI_Win_detach): the same view. */
