@@ -80,6 +80,8 @@ export interface MpiParams {
   readonly railThresholdBytes: number;
   /** Streams of a multi-rail message, one per independent path. */
   readonly rails: number;
+  /** Regions one rank may have attached to one dynamic window at once (`mpi.maxAttach`): MPI_Win_attach past it fails. */
+  readonly maxAttach: number;
 }
 
 /** The one-sided library layer (DMAPP, and SHMEM over it). */
@@ -313,6 +315,7 @@ export function resolveMachine(spec: MachineSpec, nodes: number, overrides: Reco
       shmBytesPerPs: r.bytesPerPs('mpi.shmBandwidth'),
       railThresholdBytes: r.bytes('mpi.railThreshold'),
       rails,
+      maxAttach: r.int('mpi.maxAttach'),
     },
     dmapp: {
       bteThresholdBytes: r.bytes('dmapp.bteThreshold'),

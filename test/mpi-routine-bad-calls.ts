@@ -329,7 +329,7 @@ Object.assign(BAD_CALLS, {
   'win.setErrhandler': { cls: 'MPI_ERR_ARG', value: ['got null'], run: (h: Bad) => h.win.setErrhandler(null as never) },
   'win.getErrhandler': freedWin('getErrhandler'),
   'win.getGroup': freedWin('getGroup'),
-  'win.sharedQuery': { cls: 'MPI_ERR_RMA_FLAVOR', value: ['made by winAllocate, not winAllocateShared'], run: (h: Bad) => h.win.sharedQuery(0) },
+  'win.sharedQuery': { cls: 'MPI_ERR_RANK', value: ['rank=99'], run: (h: Bad) => h.win.sharedQuery(99) },
   'win.attach': { cls: 'MPI_ERR_RMA_FLAVOR', value: ['winCreateDynamic'], run: (h: Bad) => h.win.attach(h.b) },
   'win.detach': { cls: 'MPI_ERR_RMA_FLAVOR', value: ['winCreateDynamic'], run: (h: Bad) => h.win.detach(h.b) },
   'win.free': freedWin('free'),

@@ -122,6 +122,7 @@ export const sc5832: MachineSpec = {
     'mpi.shmBandwidth': { value: '1GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
     'mpi.railThreshold': { value: '128KiB', help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: `${S} §6.1: messages over 128K go multi-rail; the drop of Figure 5 is already at 128 KB (K13, K15)` },
     'mpi.rails': { value: 3, help: 'streams of a multi-rail message, each on its own path (first hop)', source: `${S} §6.1: three separate streams over completely independent paths (K15)` },
+    'mpi.maxAttach': { value: 65536, help: 'regions one rank may have attached to one dynamic window at once (MPI_Win_attach past it fails with MPI_ERR_RMA_ATTACH)', source: 'assumed: MPICH keeps no fixed limit (its dynamic windows list regions without a cap) and nothing published gives Cray MPT\'s; Open MPI\'s osc/rdma takes 64 by default (osc_rdma_max_attach)' },
     'dmapp.bteThreshold': { value: '1KiB', help: 'puts and gets above this use the DMA engine in block mode', source: 'assumed' },
     'dmapp.overhead': { value: '100ns', help: 'CPU time of the library in each one-sided call', source: 'assumed' },
     'dmapp.vmdh': { value: 'no', help: 'one virtual MDH on every node', source: 'assumed' },

@@ -206,6 +206,7 @@ export const PARAM_SCHEMA: Readonly<Record<string, ParamSchema>> = Object.freeze
   'mpi.shmBandwidth': all(bandwidth),
   'mpi.railThreshold': all(size),
   'mpi.rails': all(positive),
+  'mpi.maxAttach': all(positive),
   'dmapp.bteThreshold': all(size),
   'dmapp.overhead': all(time),
   'dmapp.vmdh': all(flag),

@@ -140,6 +140,7 @@ export const xc30: MachineSpec = {
     'mpi.shmBandwidth': { value: '6GB/s', help: 'bandwidth of the on-node path', source: 'assumed' },
     'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },
     'mpi.rails': { value: 1, help: 'streams of a multi-rail message, each on its own path', source: 'assumed: one stream' },
+    'mpi.maxAttach': { value: 65536, help: 'regions one rank may have attached to one dynamic window at once (MPI_Win_attach past it fails with MPI_ERR_RMA_ATTACH)', source: 'assumed: MPICH keeps no fixed limit (its dynamic windows list regions without a cap) and nothing published gives Cray MPT\'s; Open MPI\'s osc/rdma takes 64 by default (osc_rdma_max_attach)' },
     'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use the BTE', source: 'assumed' },
     'dmapp.overhead': { value: '123ns', help: 'CPU time of the library in each DMAPP/SHMEM call', source: `${S}: 7.5 million requests/s per core (A24), with fma.issue` },
     'dmapp.vmdh': { value: 'yes', help: 'the symmetric heap uses one virtual MDH on every node', source: `${S} "Address Translation": vMDH` },

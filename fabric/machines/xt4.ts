@@ -131,6 +131,7 @@ export const xt4: MachineSpec = {
     'mpi.shmBandwidth': { value: '3GB/s', help: 'on-node path bandwidth', source: 'assumed' },
     'mpi.railThreshold': { value: 0, help: 'rendezvous messages of this size and more are pulled over mpi.rails independent paths (0: never)', source: 'assumed: the library sends every message as one stream' },
     'mpi.rails': { value: 1, help: 'streams of a multi-rail message, each on its own path', source: 'assumed: one stream' },
+    'mpi.maxAttach': { value: 65536, help: 'regions one rank may have attached to one dynamic window at once (MPI_Win_attach past it fails with MPI_ERR_RMA_ATTACH)', source: 'assumed: MPICH keeps no fixed limit (its dynamic windows list regions without a cap) and nothing published gives Cray MPT\'s; Open MPI\'s osc/rdma takes 64 by default (osc_rdma_max_attach)' },
     'dmapp.bteThreshold': { value: '4KiB', help: 'puts and gets above this use the DMA engine', source: 'assumed' },
     'dmapp.overhead': { value: '100ns', help: 'CPU time of the library in each one-sided call', source: 'assumed' },
     'dmapp.vmdh': { value: 'no', help: 'one virtual MDH on every node', source: 'no vMDH on SeaStar' },

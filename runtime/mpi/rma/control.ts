@@ -14,10 +14,10 @@ export const CTRL_ACC = 8;
 export const CTRL_NOTE = 16;
 /** Byte offset of a dynamic window's region table: 16 bytes (address, length) per region. */
 export const CTRL_TABLE = 64;
-/** Regions a rank may have attached to one dynamic window at once (Open MPI's osc/rdma caps them too). */
-export const MAX_REGIONS = 64;
+/** Regions the control segment's table holds; a table that outgrows it moves to a segment of its own (see RegionTable). */
+export const CTRL_REGIONS = 64;
 /** Bytes of the control segment. */
-export const CTRL_BYTES = CTRL_TABLE + 16 * MAX_REGIONS;
+export const CTRL_BYTES = CTRL_TABLE + 16 * CTRL_REGIONS;
 
 /** Where one rank of a window is, as the other ranks learn it when the window is made. */
 export interface TargetInfo {

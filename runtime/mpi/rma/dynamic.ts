@@ -1,12 +1,18 @@
 import type { Proc } from '../../proc.ts';
 import { MpiError } from '../request.ts';
-import { MAX_REGIONS } from './control.ts';
+import { CTRL_REGIONS, CTRL_TABLE } from './control.ts';
 
 /** Memory attached to a dynamic window: its address (what MPI_Get_address would give), bytes and NIC handle. */
 export interface Region {
   readonly address: number;
   readonly mem: Uint8Array;
   readonly handle: number;
+}
+
+/** Where a rank's region table lies for origins to read it: a NIC handle and a byte offset. */
+export interface TableAt {
+  readonly handle: number;
+  readonly offset: number;
 }
 
 /** First address handed out, and the alignment of each region's address. */
@@ -21,6 +27,12 @@ const ALIGN = 64;
  * Addresses are as a C program's: views of one ArrayBuffer get addresses that differ by their
  * byte offsets, so regions attached back to back in one buffer are back to back in addresses too,
  * and one operation may reach across them (as MPICH allows).
+ *
+ * The table starts in the window's control segment (CTRL_REGIONS entries); an attach that
+ * outgrows it registers a table of twice the entries and deregisters the old one, as a library
+ * reallocates a growing array, so a rank may attach up to the machine's `mpi.maxAttach` regions
+ * (MPI_ERR_RMA_ATTACH past it). Origins read the table where it lies now (a real library would
+ * keep its location in the control segment; phit charges only the read of the table).
  */
 export class RegionTable {
   private list: Region[] = [];
@@ -29,17 +41,27 @@ export class RegionTable {
   private readonly bases = new WeakMap<ArrayBufferLike, number>();
   /** Changes on every attach and detach. */
   version = 0;
+  /** Entries the table holds where it lies now. */
+  private capacity = CTRL_REGIONS;
+  /** NIC handle of the table's own segment once it outgrew the control segment (-1 before). */
+  private ownHandle = -1;
 
   get regions(): readonly Region[] {
     return this.list;
   }
 
-  /** Registers `mem` and lists it; returns its address. */
-  attach(proc: Proc, mem: Uint8Array): number {
+  /** Where the table lies: in the control segment of handle `ctrlHandle`, or in its own segment once it outgrew it. */
+  tableAt(ctrlHandle: number): TableAt {
+    return this.ownHandle < 0 ? { handle: ctrlHandle, offset: CTRL_TABLE } : { handle: this.ownHandle, offset: 0 };
+  }
+
+  /** Registers `mem` and lists it; returns its address. At most `maxAttach` regions at once (MPI_ERR_RMA_ATTACH). */
+  attach(proc: Proc, mem: Uint8Array, maxAttach: number): number {
     if (this.list.some((r) => r.mem.buffer === mem.buffer && r.mem.byteOffset < mem.byteOffset + mem.length && mem.byteOffset < r.mem.byteOffset + r.mem.length)) {
       throw new MpiError('MPI_ERR_RMA_ATTACH', 'attach: the memory overlaps a region already attached to this window');
     }
-    if (this.list.length >= MAX_REGIONS) throw new MpiError('MPI_ERR_RMA_ATTACH', `attach: ${MAX_REGIONS} regions are attached to this window already, the most it takes`);
+    if (this.list.length >= maxAttach) throw new MpiError('MPI_ERR_RMA_ATTACH', `attach: ${maxAttach} regions are attached to this window already, the most it takes (mpi.maxAttach=${maxAttach})`);
+    if (this.list.length >= this.capacity) this.grow(proc);
     let base = this.bases.get(mem.buffer);
     if (base === undefined) {
       base = this.next;
@@ -51,6 +73,14 @@ export class RegionTable {
     this.list = [...this.list, { address, mem, handle }];
     this.version++;
     return address;
+  }
+
+  /** Moves the table to a registered segment of twice the entries. */
+  private grow(proc: Proc): void {
+    this.capacity *= 2;
+    const handle = proc.nic.register(new Uint8Array(16 * this.capacity), { inst: proc.inst });
+    if (this.ownHandle >= 0) proc.nic.deregister(this.ownHandle);
+    this.ownHandle = handle;
   }
 
   /** Deregisters and unlists the region of `mem` (the same view that was attached). */
@@ -65,6 +95,9 @@ export class RegionTable {
   /** Deregisters every region (the window is freed). */
   clear(proc: Proc): void {
     for (const r of this.list) proc.nic.deregister(r.handle);
+    if (this.ownHandle >= 0) proc.nic.deregister(this.ownHandle);
+    this.ownHandle = -1;
+    this.capacity = CTRL_REGIONS;
     this.list = [];
     this.version++;
   }

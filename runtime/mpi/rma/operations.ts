@@ -6,7 +6,7 @@ import { MpiError, type Request, type Status } from '../request.ts';
 import { checkAccOp, kindOfArray, longSpec, shortSpec, type AccSpec, type Side } from './acc-layout.ts';
 import { amoFor, checkAccumulate, isQuadword, softwareRmw, type RmwContext } from './accumulate.ts';
 import { NO_OP } from './constants.ts';
-import { CTRL_TABLE, type TargetInfo } from './control.ts';
+import type { TargetInfo } from './control.ts';
 import { findRegions, type Region } from './dynamic.ts';
 import { Epochs } from './epochs.ts';
 import type { WinHost, WinParts, WinShared } from './parts.ts';
@@ -381,7 +381,8 @@ export class WinOperations {
     if (!r || !r.every((x) => table.regions.includes(x))) {
       const n = Math.max(1, table.regions.length);
       const what = `${call}: reading rank ${t.rank}'s table of attached regions`;
-      const s = await this.nic.run({ op: 'get', target: t.rank, proc: t.proc, handle: t.ctrlHandle, offset: CTRL_TABLE, local: new Uint8Array(16 * n), internal: true }, what);
+      const at = table.tableAt(t.ctrlHandle);
+      const s = await this.nic.run({ op: 'get', target: t.rank, proc: t.proc, handle: at.handle, offset: at.offset, local: new Uint8Array(16 * n), internal: true }, what);
       if (s !== NicStatus.Ok) throw new MpiError('MPI_ERR_OTHER', `${what}: the NIC failed the read with status ${statusName(s)}`);
       this.tableCopies[t.rank] = table.regions;
       r = findRegions(table.regions, address, bytes);

@@ -172,19 +172,22 @@ export class Win extends WinOperations {
 
   /**
    * Rank `rank`'s segment of a shared window, which this rank may read and write directly
-   * (MPI_Win_shared_query); PROC_NULL gives the first rank's segment that is not empty.
+   * (MPI_Win_shared_query); PROC_NULL gives the first rank's segment that is not empty. Any
+   * flavor may be asked (MPI-4.1 §12.2.3): a window of winCreate, winAllocate or
+   * winCreateDynamic answers size 0 and an empty buffer for every rank, since phit keeps that
+   * memory private to its rank (reached only through the NIC), with the rank's displacement unit.
    */
   sharedQuery(rank: number): SharedSegment {
     this.live('sharedQuery');
-    if (this.flavor !== 'shared') throw new MpiError('MPI_ERR_RMA_FLAVOR', `sharedQuery: the window was made by win${this.flavor === 'create' ? 'Create' : this.flavor === 'allocate' ? 'Allocate' : 'CreateDynamic'}, not winAllocateShared`);
     let r = rank;
     if (rank === PROC_NULL) {
-      r = this.parts.targets.findIndex((t) => t.size > 0);
+      r = this.flavor === 'shared' ? this.parts.targets.findIndex((t) => t.size > 0) : -1;
       if (r < 0) r = 0;
     } else {
       this.checkRank('sharedQuery', 'rank', rank);
     }
     const t = this.parts.targets[r]!;
+    if (this.flavor !== 'shared') return { buf: EMPTY, size: 0, dispUnit: t.dispUnit };
     return { buf: this.shared.segments[r] ?? EMPTY, size: t.size, dispUnit: t.dispUnit };
   }
 
@@ -196,7 +199,7 @@ export class Win extends WinOperations {
   attach(buf: ArrayBufferView): number {
     this.live('attach');
     this.dynamicOnly('attach');
-    return this.shared.tables[this.host.comm.rank]!.attach(this.host.proc, viewBytes('attach', buf));
+    return this.shared.tables[this.host.comm.rank]!.attach(this.host.proc, viewBytes('attach', buf), this.host.proc.machine.config.mpi.maxAttach);
   }
 
   /** Detaches memory attached with `attach` (MPI_Win_detach): the same view. */
