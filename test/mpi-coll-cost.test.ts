@@ -202,6 +202,8 @@ const MODELS: Readonly<Record<string, Readonly<Record<string, Model>>>> = {
     linear: (T, n) => T.cpy(n / P) + ring(T, n),
     linearSync: (T, n) => T.cpy(n / P) + ring(T, n),
     scatterDest: (T, n) => T.cpy(n / P) + ring(T, n),
+    // 16 ranks: one block (the linear form)
+    scattered: (T, n) => T.cpy(n / P) + ring(T, n),
     pairwiseXor: (T, n) => T.cpy(n / P) + ring(T, n),
     ring: (T, n) => T.cpy(n / P) + ring(T, n),
     // one rank per node: the gather, pack, unpack and scatter are local copies of n
@@ -355,6 +357,8 @@ const BANDS: Readonly<Record<string, Band>> = {
   'alltoall linearSync L': OVERLAP,
   'alltoall scatterDest S': OVERLAP,
   'alltoall scatterDest L': OVERLAP,
+  'alltoall scattered S': OVERLAP,
+  'alltoall scattered L': OVERLAP,
   'allgather hierarchical L': LINKS,
   'allreduce recursiveMultiplying S': FANOUT,
   'allreduce recursiveMultiplying L': FANOUT,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allreduceSegmentedRingWith } from '../runtime/mpi/coll/allreduce-segmented.ts';
-import { LINEAR_SYNC_WINDOW, SCATTER_DEST_BLOCK } from '../runtime/mpi/coll/alltoall-windowed.ts';
+import { LINEAR_SYNC_WINDOW, MPICH_ALLTOALL_THROTTLE, SCATTER_DEST_BLOCK } from '../runtime/mpi/coll/alltoall-windowed.ts';
 import { ALGORITHMS, type Coll, type CollTransport } from '../runtime/mpi/coll/index.ts';
 import { SUM } from '../runtime/mpi/ops.ts';
 import type { Request } from '../runtime/mpi/request.ts';
@@ -192,6 +192,19 @@ describe('windowed alltoalls keep their bound on requests in flight', () => {
     expect(sd.ok).toBe(true);
     expect(most(sd, 'mostInFlight')).toBeLessThan(2 * SCATTER_DEST_BLOCK);
     expect(sd.tallies.every((x) => x.sends === 23)).toBe(true);
+  });
+
+  it(`MPICH's scattered form posts blocks of ${MPICH_ALLTOALL_THROTTLE} partners (MPIR_CVAR_ALLTOALL_THROTTLE); on fewer ranks it is the linear form`, async () => {
+    const blocked = await alltoall(alltoallFn('scattered'), 72, 1, 4);
+    const linear = await alltoall(alltoallFn('linear'), 72, 1, 4);
+    expect(blocked.ok && linear.ok).toBe(true);
+    // blocks of i = 0 .. 31 (the rank itself a copy), 32 .. 63 and 64 .. 71: at most 32 receives and 32 sends
+    expect(most(blocked, 'mostInFlight')).toBeLessThan(2 * MPICH_ALLTOALL_THROTTLE);
+    expect(most(linear, 'mostInFlight')).toBeGreaterThanOrEqual(2 * MPICH_ALLTOALL_THROTTLE);
+    expect(blocked.tallies.every((x) => x.sends === 71)).toBe(true);
+    const small = await alltoall(alltoallFn('scattered'), 24, 1, 4);
+    const smallLinear = await alltoall(alltoallFn('linear'), 24, 1, 4);
+    expect(small.us).toBe(smallLinear.us);
   });
 });
 

@@ -1,8 +1,10 @@
 /**
  * Alltoall(v) with a bounded number of messages in flight: Open MPI's linear_sync
- * (ompi/mca/coll/base/coll_base_alltoall.c, ompi_coll_base_alltoall_intra_linear_sync) and
+ * (ompi/mca/coll/base/coll_base_alltoall.c, ompi_coll_base_alltoall_intra_linear_sync),
  * MVAPICH2's scatter-destination (src/mpi/coll/alltoall_osu.c, MPIR_Alltoall_Scatter_dest_MV2,
- * and alltoallv_osu.c, MPIR_Alltoallv_intra_scatter_MV2, from MPICH's medium-message alltoall).
+ * and alltoallv_osu.c, MPIR_Alltoallv_intra_scatter_MV2, from MPICH's medium-message alltoall)
+ * and MPICH's own scattered form (MPICH 3.x src/mpi/coll/alltoall.c, medium messages, and
+ * alltoallv.c, MPIR_Alltoallv_intra).
  */
 import type { AlgorithmSpecs } from './algorithm.ts';
 import type { Request } from '../request.ts';
@@ -21,6 +23,13 @@ export const LINEAR_SYNC_WINDOW = 8;
  * (mv2_coll_param.alltoall_throttle_factor, default 4).
  */
 export const SCATTER_DEST_BLOCK = 4;
+
+/**
+ * Partners per block of MPICH's scattered alltoall and alltoallv: MPIR_CVAR_ALLTOALL_THROTTLE
+ * (MPICH 3.x, default 32, "max no. of irecvs/isends posted at a time in some alltoall
+ * algorithms"; 0 posts them all at once, phit's `linear`).
+ */
+export const MPICH_ALLTOALL_THROTTLE = 32;
 
 type At = (r: number) => number;
 
@@ -97,6 +106,42 @@ function* scatterDestWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, rec
   }
 }
 
+/**
+ * MPICH's scattered form ("Tony Ladd's modification": post only a small number of isends and
+ * irecvs at a time): partners i = 0 .. n - 1 in blocks of `block`, i = 0 the rank itself (a local
+ * copy); per block the receives from rank + i and the sends to rank - i posted (none for an empty
+ * count), then waited for together before the next block. A block of n or more is the linear form.
+ */
+export function* scatteredWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, block: number, what: string, tag: number): Coll {
+  const n = t.size;
+  const me = t.rank;
+  for (let ii = 0; ii < n; ii += block) {
+    const end = Math.min(n, ii + block);
+    const reqs: Request[] = [];
+    for (let i = Math.max(1, ii); i < end; i++) {
+      const src = (me + i) % n;
+      if (rLen(src) > 0) reqs.push(recv(t, recvBuf, rAt(src), rLen(src), src, tag, what));
+    }
+    for (let i = Math.max(1, ii); i < end; i++) {
+      const dst = (me - i + n) % n;
+      if (sLen(dst) > 0) reqs.push(send(t, sendBuf, sAt(dst), sLen(dst), dst, tag, what));
+    }
+    if (ii === 0) yield copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
+    yield reqs;
+  }
+}
+
+/** MPICH's medium-message alltoall: the scattered form in blocks of MPICH_ALLTOALL_THROTTLE partners. */
+export function* alltoallScattered(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
+  const c = sendBuf.length / t.size;
+  yield* scatteredWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, MPICH_ALLTOALL_THROTTLE, 'alltoall(scattered)', TAG.alltoall + 7);
+}
+
+/** MPICH's alltoallv: the scattered form in blocks of MPICH_ALLTOALL_THROTTLE partners (counts and displacements in elements). */
+export function* alltoallvScattered(t: CollTransport, sendBuf: Buf, sendCounts: ArrayLike<number>, sendDispls: ArrayLike<number>, recvBuf: Buf, recvCounts: ArrayLike<number>, recvDispls: ArrayLike<number>): Coll {
+  yield* scatteredWith(t, sendBuf, (r) => sendDispls[r]!, (r) => sendCounts[r]!, recvBuf, (r) => recvDispls[r]!, (r) => recvCounts[r]!, MPICH_ALLTOALL_THROTTLE, 'alltoallv(scattered)', TAG.alltoallv + 4);
+}
+
 /** Open MPI's linear_sync alltoall (at most LINEAR_SYNC_WINDOW receives and sends in flight). */
 export function* alltoallLinearSync(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const c = sendBuf.length / t.size;
@@ -121,15 +166,18 @@ export function* alltoallvScatterDest(t: CollTransport, sendBuf: Buf, sendCounts
 
 const W = LINEAR_SYNC_WINDOW;
 const B = SCATTER_DEST_BLOCK;
+const M = MPICH_ALLTOALL_THROTTLE;
 
 /** The windowed alltoalls, spread into the alltoall's table. */
 export const ALLTOALL_WINDOWED: AlgorithmSpecs<'alltoall'> = {
   linearSync: { fn: alltoallLinearSync, origin: 'Open MPI', cost: `(p-1)·(α + nβ), ${W} receives and ${W} sends in flight`, help: `linear, at most ${W} receives and ${W} sends in flight` },
   scatterDest: { fn: alltoallScatterDest, origin: 'MVAPICH2', cost: `ceil((p-1)/${B})·α + (p-1)·nβ`, help: `blocks of ${B} partners posted at once, one block after another` },
+  scattered: { fn: alltoallScattered, origin: 'MPICH', cost: `ceil(p/${M})·α + (p-1)·nβ`, help: `blocks of ${M} partners (MPIR_CVAR_ALLTOALL_THROTTLE) posted at once, one block after another` },
 };
 
 /** The windowed alltoallvs, spread into the alltoallv's table. */
 export const ALLTOALLV_WINDOWED: AlgorithmSpecs<'alltoallv'> = {
   scatterDest: { fn: alltoallvScatterDest, origin: 'MVAPICH2', cost: `ceil((p-1)/${B})·α + (p-1)·nβ`, help: `blocks of ${B} partners posted at once, one block after another` },
   linearSync: { fn: alltoallvLinearSync, origin: 'Open MPI', cost: `(p-1)·(α + nβ), ${W} receives and ${W} sends in flight`, help: `linear, at most ${W} receives and ${W} sends in flight` },
+  scattered: { fn: alltoallvScattered, origin: 'MPICH', cost: `ceil(p/${M})·α + (p-1)·nβ`, help: `blocks of ${M} partners (MPIR_CVAR_ALLTOALL_THROTTLE) posted at once, one block after another` },
 };

@@ -1,11 +1,10 @@
 import type { AlgorithmSpecs } from './algorithm.ts';
-import type { Request } from '../request.ts';
-import { ALLTOALL_WINDOWED, ALLTOALLV_WINDOWED } from './alltoall-windowed.ts';
+import { ALLTOALL_WINDOWED, ALLTOALLV_WINDOWED, scatteredWith } from './alltoall-windowed.ts';
 import { gatherBinomial } from './gather.ts';
 import { nodeLayout, subTransport } from './nodes.ts';
 import { scatterBinomial } from './scatter.ts';
 import type { Coll, CollTransport } from './transport.ts';
-import { alloc, chargeCopy, copy, exchange, isPof2, prefix, recv, send, setAt, TAG, type Buf } from './util.ts';
+import { alloc, chargeCopy, copy, exchange, isPof2, prefix, setAt, TAG, type Buf } from './util.ts';
 
 /**
  * Bruck's alltoall: rotate the blocks locally, then in step k send every block whose index has
@@ -119,11 +118,11 @@ export function* alltoallHierarchical(t: CollTransport, sendBuf: Buf, recvBuf: B
   yield* scatterBinomial(node, blocks, out, 0);
 }
 
-/** Linear alltoall: every receive and send posted at once, then one wait for all. */
+/** Linear alltoall: every receive and send posted at once, then one wait for all (MPICH's scattered form without a throttle). */
 export function* alltoallLinear(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const n = t.size;
   const c = sendBuf.length / n;
-  yield* alltoallvLinearWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, 'alltoall(linear)', TAG.alltoall + 2);
+  yield* scatteredWith(t, sendBuf, (r) => r * c, () => c, recvBuf, (r) => r * c, () => c, n, 'alltoall(linear)', TAG.alltoall + 2);
 }
 
 /** Pairwise-exchange alltoallv (counts and displacements in elements). */
@@ -139,7 +138,7 @@ export function* alltoallvPairwise(
   yield* alltoallvPairwiseWith(t, sendBuf, (r) => sendDispls[r]!, (r) => sendCounts[r]!, recvBuf, (r) => recvDispls[r]!, (r) => recvCounts[r]!, 'alltoallv(pairwise)', TAG.alltoallv);
 }
 
-/** Linear alltoallv: every receive and send posted at once. */
+/** Linear alltoallv: every receive and send posted at once (MPICH's scattered form without a throttle). */
 export function* alltoallvLinear(
   t: CollTransport,
   sendBuf: Buf,
@@ -149,7 +148,7 @@ export function* alltoallvLinear(
   recvCounts: ArrayLike<number>,
   recvDispls: ArrayLike<number>,
 ): Coll {
-  yield* alltoallvLinearWith(t, sendBuf, (r) => sendDispls[r]!, (r) => sendCounts[r]!, recvBuf, (r) => recvDispls[r]!, (r) => recvCounts[r]!, 'alltoallv(linear)', TAG.alltoallv + 1);
+  yield* scatteredWith(t, sendBuf, (r) => sendDispls[r]!, (r) => sendCounts[r]!, recvBuf, (r) => recvDispls[r]!, (r) => recvCounts[r]!, t.size, 'alltoallv(linear)', TAG.alltoallv + 1);
 }
 
 type At = (r: number) => number;
@@ -164,22 +163,6 @@ function* alltoallvPairwiseWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: A
     const src = xor ? me ^ i : (me - i + n) % n;
     yield exchange(t, sendBuf, sAt(dst), sLen(dst), dst, recvBuf, rAt(src), rLen(src), src, tag, what);
   }
-}
-
-function* alltoallvLinearWith(t: CollTransport, sendBuf: Buf, sAt: At, sLen: At, recvBuf: Buf, rAt: At, rLen: At, what: string, tag: number): Coll {
-  const n = t.size;
-  const me = t.rank;
-  const reqs: Request[] = [];
-  for (let i = 1; i < n; i++) {
-    const src = (me + i) % n;
-    if (rLen(src) > 0) reqs.push(recv(t, recvBuf, rAt(src), rLen(src), src, tag, what));
-  }
-  for (let i = 1; i < n; i++) {
-    const dst = (me - i + n) % n;
-    if (sLen(dst) > 0) reqs.push(send(t, sendBuf, sAt(dst), sLen(dst), dst, tag, what));
-  }
-  yield copy(t, recvBuf, rAt(me), sendBuf, sAt(me), sLen(me));
-  yield reqs;
 }
 
 /** The alltoall's algorithms (n: one block, to one rank). */

@@ -26,7 +26,7 @@ export const THRESHOLDS = Object.freeze({
   alltoallShortBytes: 256,
   /** ... with at least this many ranks (a constant in MPICH's alltoall). */
   alltoallMinProcs: 8,
-  /** MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE: linear isend/irecv up to this, pairwise above. */
+  /** MPIR_CVAR_ALLTOALL_MEDIUM_MSG_SIZE: isend/irecv in blocks (scattered) up to this, pairwise above. */
   alltoallMediumBytes: 32768,
   /** MPIR_CVAR_REDSCAT_COMMUTATIVE_LONG_MSG_SIZE: recursive halving below this, pairwise from it. */
   reduceScatterLongBytes: 524288,
@@ -65,9 +65,10 @@ export function mpichRule(collective: Collective, size: number, bytes: number, c
       return bytes < T.allgatherLongBytes && pof2 ? 'recursiveDoubling' : 'ring';
     case 'alltoall':
       if (bytes <= T.alltoallShortBytes && size >= T.alltoallMinProcs) return 'bruck';
-      return bytes <= T.alltoallMediumBytes ? 'linear' : 'pairwise';
+      // medium: isends and irecvs in blocks of MPIR_CVAR_ALLTOALL_THROTTLE partners
+      return bytes <= T.alltoallMediumBytes ? 'scattered' : 'pairwise';
     case 'alltoallv':
-      return 'linear';
+      return 'scattered';
     case 'reduceScatter':
     case 'reduceScatterBlock':
       if (!commutative) return 'reduceScatterv';
