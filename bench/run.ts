@@ -11,7 +11,10 @@
  * on 256 xe6 ranks; its packet run takes most of an hour) and the scale runs (`scale`: memory per
  * router and per rank on xc30 at 1K, 8K and 92,544 nodes; allreduce and halo3d on the full XC,
  * halo3d on 32K-node xe6 and bw), and the replay speed (`replay`: a synthetic SimGrid trace of a
- * halo exchange on 256 xe6 ranks, about 1 M MPI calls, traced calls replayed per minute).
+ * halo exchange on 256 xe6 ranks, about 1 M MPI calls, traced calls replayed per minute), and
+ * MPI matching (`matching`: the matching queues against the linear scan they replaced, with 4,096
+ * entries deep and one entry shallow, matches per CPU second; and a deep posted queue through the
+ * whole stack).
  * `--quick` runs every section small. Prints one JSON object on
  * stdout; progress and details go to stderr.
  */
@@ -19,6 +22,7 @@ import Tinypool from 'tinypool';
 import { presets } from '../fabric/machines/index.ts';
 import { benchEngine } from './engine.ts';
 import { benchFabric, type FabricBenchResult } from './fabric.ts';
+import { benchMatching } from './matching.ts';
 import { benchReplay } from './replay.ts';
 import type { MpiBenchOptions, MpiBenchResult } from './mpi.ts';
 import { benchBandwidthStudy, benchLatencyStudy, benchScale, round } from './studies.ts';
@@ -26,7 +30,7 @@ import { benchBandwidthStudy, benchLatencyStudy, benchScale, round } from './stu
 /** The targets (issue 20's for the presets and the latency-bound study). */
 const TARGETS = { engineEventsPerSec: 5e6, fabricPacketHopsPerSec: 1e6, presetPacketHopsPerSec: 3e6, latencyStudyMessagesPerSec: 250_000, latencyStudyPeakMB: 150, replayCallsPerMinute: 1e6 };
 
-const SECTIONS = ['engine', 'fabric', 'presets', 'mpi', 'latency', 'bandwidth', 'scale', 'replay'] as const;
+const SECTIONS = ['engine', 'fabric', 'presets', 'mpi', 'latency', 'bandwidth', 'scale', 'replay', 'matching'] as const;
 const argv = process.argv.slice(2);
 const quick = argv.includes('--quick');
 const onlyAt = argv.indexOf('--only');
@@ -161,6 +165,19 @@ if (want('replay')) {
   process.stderr.write(`bench: replay ${rep.calls} MPI calls in ${rep.seconds.toFixed(2)} s (${rep.cpuSeconds.toFixed(2)} s CPU): ${(rep.callsPerMinute / 1e6).toFixed(2)} M calls/min\n`);
   result.replay = { ranks: rep.ranks, calls: rep.calls, seconds: round(rep.seconds, 2), cpuSeconds: round(rep.cpuSeconds, 2), simulatedUs: round(rep.simulatedUs, 1), callsPerMinute: round(rep.callsPerMinute), callsPerCpuMinute: round(rep.callsPerCpuMinute) };
   meets.replay = rep.callsPerMinute >= TARGETS.replayCallsPerMinute;
+}
+
+if (want('matching')) {
+  const depth = quick ? 1024 : 4096;
+  process.stderr.write(`bench: MPI matching, queues ${depth} deep and shallow, linear scan against the matching queues...\n`);
+  const m = await benchMatching({ depth, repeats: quick ? 1 : 3, stackDepth: quick ? 4096 : 16384 });
+  for (const [name, c] of Object.entries(m.cases)) {
+    process.stderr.write(`bench: matching ${name}: linear scan ${(c.linearPerSec / 1e6).toFixed(3)} M matches per CPU second, queues ${(c.queuesPerSec / 1e6).toFixed(3)} M (x${c.speedup.toFixed(1)})\n`);
+  }
+  process.stderr.write(`bench: matching through the stack: ${m.stack.receives} receives posted, sent in reverse order: ${m.stack.cpuSeconds.toFixed(2)} s CPU, ${m.stack.seconds.toFixed(2)} s\n`);
+  const cases: Record<string, unknown> = {};
+  for (const [name, c] of Object.entries(m.cases)) cases[name] = { linearPerCpuSec: round(c.linearPerSec), queuesPerCpuSec: round(c.queuesPerSec), speedup: round(c.speedup, 2), searched: c.searched };
+  result.matching = { depth: m.depth, cases, stack: { ...m.stack, cpuSeconds: round(m.stack.cpuSeconds, 3), seconds: round(m.stack.seconds, 3) } };
 }
 
 result.targets = TARGETS;

@@ -4,7 +4,7 @@ import { NicStatus, statusName } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 import type { AlgorithmChoice } from './coll/index.ts';
 import { CollLedger, type RankNames } from './agreement.ts';
-import { ANY_SOURCE, ANY_TAG, matches, Msg, MsgPool, PROC_NULL, removeAt, Slots, type Posted } from './message.ts';
+import { ANY_SOURCE, ANY_TAG, Msg, MsgPool, PROC_NULL, Slots, type Posted } from './message.ts';
 import { Endpoint } from './endpoint.ts';
 import { PeerFailures } from './peer-failures.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
@@ -97,10 +97,9 @@ export class MpiWorld implements EventHandler {
   };
   /** Cancels a posted receive that has not matched (the canceller of every posted receive). */
   private readonly cancelPosted = (req: Request): boolean => {
-    const me = this.eps[req.proc.rank]!;
-    const k = me.posted.findIndex((p) => p.req === req);
-    if (k < 0) return false;
-    me.posted.splice(k, 1);
+    const p = req.cancelTarget as Posted | null;
+    if (!p || !this.eps[req.proc.rank]!.posted.remove(p)) return false;
+    req.cancelTarget = null;
     req.complete({ source: ANY_SOURCE, tag: ANY_TAG, count: 0, bytes: 0, cancelled: true });
     return true;
   };
@@ -118,9 +117,7 @@ export class MpiWorld implements EventHandler {
     req.cancelTarget = null;
     m.cancelled = true;
     m.sender = null;
-    const q = this.eps[m.dst]!.unexpected;
-    const k = q.indexOf(m);
-    if (k >= 0) removeAt(q, k);
+    this.eps[m.dst]!.unexpected.remove(m);
     // nothing will pull the rendezvous buffer or answer the synchronous send
     const s = m.sreq >= 0 ? this.sendReqs.get(m.sreq) : undefined;
     if (s) {
@@ -176,7 +173,7 @@ export class MpiWorld implements EventHandler {
    * tag=5)`). MPI_Finalize with requests pending is erroneous; the run warns of them.
    */
   pendingAt(rank: number): string[] {
-    const out = this.eps[rank]!.posted.filter((p) => !p.req.done).map((p) => p.req.what);
+    const out = this.eps[rank]!.posted.items().filter((p) => !p.req.done).map((p) => p.req.what);
     const sends: string[] = [];
     for (let m = this.eps[rank]!.unmatched; m !== null; m = m.nextUnmatched) if (!m.sender!.done) sends.push(m.sender!.what);
     // the list holds the newest send first
@@ -397,12 +394,10 @@ export class MpiWorld implements EventHandler {
   /** Matches a receive against the unexpected messages, or queues it. */
   private post(me: Endpoint, posted: Posted): void {
     const q = me.unexpected;
-    let i = 0;
-    while (i < q.length && !matches(posted, q[i]!)) i++;
-    posted.searchPs += i * this.params.matchEntryPs;
-    if (i < q.length) {
-      const a = q[i]!;
-      removeAt(q, i);
+    const a = q.take(posted.source, posted.tag, posted.ctx);
+    // the CPU time of a linear search, as the library spends it: one step per message looked at
+    posted.searchPs += q.searched * this.params.matchEntryPs;
+    if (a !== null) {
       posted.searchPs += a.searchPs;
       posted.req.canceller = null;
       // matched inside the call (which acts now, at the caller's own time): protocol work starts now
@@ -412,6 +407,7 @@ export class MpiWorld implements EventHandler {
     } else {
       me.posted.push(posted);
       posted.req.canceller = this.cancelPosted;
+      posted.req.cancelTarget = posted;
     }
   }
 
@@ -441,8 +437,7 @@ export class MpiWorld implements EventHandler {
     const me = this.eps[dst]!;
     me.poll();
     if (source === PROC_NULL) return { source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 };
-    const probe = { source, tag, ctx };
-    const a = me.unexpected.find((x) => matches(probe, x));
+    const a = me.unexpected.find(source, tag, ctx);
     if (!a) return null;
     return { source: inv ? inv[a.src]! : a.src, tag: a.tag, count: Math.floor(a.bytes / elemBytes), bytes: a.bytes };
   }
@@ -455,17 +450,13 @@ export class MpiWorld implements EventHandler {
   matchProbe(dst: number, source: number, tag: number, ctx: number): { readonly msg: Msg; readonly searchPs: number } | null {
     const me = this.eps[dst]!;
     me.poll();
-    const probe = { source, tag, ctx };
     const q = me.unexpected;
-    let i = 0;
-    while (i < q.length && !matches(probe, q[i]!)) i++;
-    if (i === q.length) return null;
-    const a = q[i]!;
-    removeAt(q, i);
+    const a = q.take(source, tag, ctx);
+    if (a === null) return null;
     this.dropSender(a);
     // the program holds it now (mrecv): never reused
     a.holds = 0;
-    return { msg: a, searchPs: a.searchPs + i * this.params.matchEntryPs };
+    return { msg: a, searchPs: a.searchPs + q.searched * this.params.matchEntryPs };
   }
 
   /**
@@ -580,18 +571,18 @@ export class MpiWorld implements EventHandler {
 
   private match(me: Endpoint, a: Msg): void {
     const q = me.posted;
-    let i = 0;
-    while (i < q.length && !matches(q[i]!, a)) i++;
-    if (i === q.length) {
-      a.searchPs += i * this.params.matchEntryPs;
+    const p = q.take(a.src, a.tag, a.ctx);
+    // the CPU time of a linear search, as the library spends it: one step per receive looked at
+    const searchPs = q.searched * this.params.matchEntryPs;
+    if (p === null) {
+      a.searchPs += searchPs;
       me.unexpected.push(a);
       if (me.probers.length > 0) for (const r of me.probers.splice(0)) r.complete({ source: -1, tag: -1, count: 0, bytes: 0 });
       return;
     }
-    const p = q[i]!;
-    removeAt(q, i);
-    p.searchPs += i * this.params.matchEntryPs;
+    p.searchPs += searchPs;
     p.req.canceller = null;
+    p.req.cancelTarget = null;
     this.deliver(me, a, p);
   }
 

@@ -1,5 +1,6 @@
 import type { Proc } from '../proc.ts';
 import type { MpiWorld } from './core.ts';
+import { PostedQueue, UnexpectedQueue } from './match-queue.ts';
 import type { Msg, Posted } from './message.ts';
 import type { Progress, Request } from './request.ts';
 
@@ -12,8 +13,10 @@ import type { Progress, Request } from './request.ts';
  * calls unless a progress thread runs).
  */
 export class Endpoint implements Progress {
-  readonly posted: Posted[] = [];
-  readonly unexpected: Msg[] = [];
+  /** Receives posted and not matched yet, in the order posted. */
+  readonly posted: PostedQueue<Posted>;
+  /** Messages arrived (in their pair's order) that no receive has taken yet, in arrival order. */
+  readonly unexpected: UnexpectedQueue<Msg>;
   /** Next sequence number to send to each peer (peers never sent to are absent: 0). */
   readonly sendSeq = new Map<number, number>();
   /** Next sequence number expected from each peer (absent: 0). */
@@ -37,7 +40,10 @@ export class Endpoint implements Progress {
   constructor(
     readonly proc: Proc,
     private readonly world: MpiWorld,
-  ) {}
+  ) {
+    this.posted = new PostedQueue<Posted>(world.size);
+    this.unexpected = new UnexpectedQueue<Msg>(world.size);
+  }
 
   /** Adds `m`, a send of this rank, to its unmatched sends. */
   addUnmatched(m: Msg): void {

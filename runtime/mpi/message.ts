@@ -35,17 +35,6 @@ export class Slots<T> {
   }
 }
 
-/** Removes element `i` of `a`, keeping the order (as splice, without the array splice returns). */
-export function removeAt<T>(a: T[], i: number): void {
-  if (i === 0) {
-    a.shift();
-    return;
-  }
-  const n = a.length - 1;
-  for (let j = i; j < n; j++) a[j] = a[j + 1]!;
-  a.length = n;
-}
-
 export type Kind = 'eager' | 'rts' | 'fin' | 'ack';
 
 /**

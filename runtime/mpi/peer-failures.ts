@@ -78,11 +78,12 @@ export class PeerFailures {
     const finished = stalled ? (w: number): boolean => eps[w]!.proc.thread.done : undefined;
     for (const me of eps) {
       if (me.proc.thread.done) continue;
-      for (let k = me.posted.length - 1; k >= 0; k--) {
-        const p = me.posted[k]!;
+      const posted = me.posted.items();
+      for (let k = posted.length - 1; k >= 0; k--) {
+        const p = posted[k]!;
         const e = this.errorFor(p, nowPs, me.proc.rank, eps.length, finished);
         if (!e || p.req.done) continue;
-        me.posted.splice(k, 1);
+        me.posted.remove(p);
         p.req.fail(e);
       }
     }
