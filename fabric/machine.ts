@@ -472,6 +472,7 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
         fr.setDown(st.ports, st.routers);
         fnet.faultsChanged(st.laneChannels, st.laneKinds.map((k) => faulty.faults.degraded[k]!.share), st.ports);
       };
+      net.onQuiesce = (until) => fnet.quiesce(until);
     }
     // the fabric's metrics count what flows carry over the same window as packets
     net.onMetricsReset = () => flows.net.resetCounters();

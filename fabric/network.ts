@@ -79,6 +79,8 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
 
   /** Told when a fault set takes effect (the flow level routes and sizes its flows by it). */
   onFault: ((step: FaultStep) => void) | null = null;
+  /** Told when the network quiesces from now until the time given (the flow level pauses its flows). */
+  onQuiesce: ((untilPs: number) => void) | null = null;
   /** Per channel, when its link failed during the run (Infinity: up); null when no link fails during the run. */
   private failPs: Float64Array | null = null;
   /** The handler of packet arrivals: this network, or with links failing during the run the one that checks for them. */
@@ -106,6 +108,7 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     const now = this.engine.now;
     const until = now + f.quiescePausePs;
     this.quiesces.push({ startPs: now, endPs: until });
+    if (this.onQuiesce !== null) this.onQuiesce(until);
     for (let c = 0; c < this.nChan; c++) {
       if (this.busyUntil[c]! < until) this.busyUntil[c] = until;
       if (this.reqHead[c] !== -1) this.scheduleTry(c, until);

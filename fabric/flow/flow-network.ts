@@ -15,6 +15,8 @@ export type { FlowCounters, FlowNetworkConfig, FlowReverse, FlowSpec, FlowUse } 
 const enum Ev {
   Done = 0,
   Solve = 1,
+  /** A quiesce's end: the links carry again. */
+  Resume = 2,
 }
 /** Completion times within this much (ps) above an integer round down to it (rounding noise of remaining / rate). */
 const TIME_SLACK_PS = 1e-6;
@@ -210,11 +212,56 @@ export class FlowNetwork implements EventHandler {
   faultsChanged(channels: readonly number[], shares: readonly number[], down?: Uint8Array): void {
     this.routeCache.clear();
     channels.forEach((c, k) => {
+      // during a quiesce the share takes effect when it ends
+      if (this.pausedShares !== null) {
+        this.pausedShares[c] = shares[k]!;
+        return;
+      }
       const r = this.res.setShare(c, shares[k]!, this.engine.now);
       if (r >= 0) this.dirtyRes.push(r);
     });
     if (down !== undefined) this.reroute(down);
     if (this.dirtyRes.length > 0) this.scheduleSolve();
+  }
+
+  /**
+   * The network quiesces from now until `untilPs` (a failure cut the last link between two
+   * routers, and new routes are computed: network.ts applyFault): no link carries anything
+   * meanwhile, so every flow under way stops where it is and goes on when the pause ends, as the
+   * packets do. A pause begun during another extends it.
+   */
+  quiesce(untilPs: number): void {
+    const now = this.engine.now;
+    const channels = this.graph.routers * this.graph.radix;
+    if (this.pausedShares === null) {
+      this.pausedShares = new Float64Array(channels);
+      for (let c = 0; c < channels; c++) {
+        this.pausedShares[c] = this.res.shareOf(c);
+        const r = this.res.setShare(c, 0, now);
+        if (r >= 0) this.dirtyRes.push(r);
+      }
+      this.scheduleSolve();
+    }
+    if (untilPs > this.pausedUntil) {
+      this.pausedUntil = untilPs;
+      this.engine.at(untilPs, this.id, Ev.Resume, 0);
+    }
+  }
+
+  /** The lane shares a quiesce set aside, per channel, until it ends; null outside one. */
+  private pausedShares: Float64Array | null = null;
+  private pausedUntil = -Infinity;
+
+  /** A quiesce ended now (unless a later one extended it): the links carry at their shares again. */
+  private resume(): void {
+    const saved = this.pausedShares;
+    if (saved === null || this.engine.now < this.pausedUntil) return;
+    this.pausedShares = null;
+    for (let c = 0; c < saved.length; c++) {
+      const r = this.res.setShare(c, saved[c]!, this.engine.now);
+      if (r >= 0) this.dirtyRes.push(r);
+    }
+    this.scheduleSolve();
   }
 
   /** Re-routes the rest of every flow (or pool of flows) under way over a channel `down` marks. */
@@ -426,6 +473,10 @@ export class FlowNetwork implements EventHandler {
 
   /** Engine events: the earliest completion is due (Done), or this instant's ends are to be reported and its changes solved (Solve). */
   onEvent(kind: number, _arg: number): void {
+    if (kind === Ev.Resume) {
+      this.resume();
+      return;
+    }
     if (kind === Ev.Done) {
       // the earliest completion is due (or this event was overtaken: then nothing is due)
       const now = this.engine.now;

@@ -120,6 +120,11 @@ export class FlowResources {
    * holding it changes (what it carried so far stays); returns that group's resource, or -1 if no
    * flow has used it yet.
    */
+  /** The share of channel `c`'s lanes that work (1 unless setShare changed it). */
+  shareOf(c: number): number {
+    return this.laneShare?.[c] ?? 1;
+  }
+
   setShare(c: number, share: number, nowPs: number): number {
     const g = this.graph;
     this.laneShare ??= new Float64Array(g.routers * g.radix).fill(1);
