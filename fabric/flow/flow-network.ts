@@ -1,13 +1,10 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
-import type { NetworkParams } from '../network.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from '../nic/packet-format.ts';
-import { PacketPool } from '../packet.ts';
-import type { BoundRoute } from '../routing/routing.ts';
-import type { PortGraph } from '../topology/port-graph.ts';
 import { CompletionHeap } from './completion-heap.ts';
-import { sampleRoutes, type FlowRoute } from './flow-route.ts';
+import type { FlowRoute } from './flow-route.ts';
+import { FlowRouteTable } from './flow-route-table.ts';
 import { FlowResources, grow } from './flow-resources.ts';
-import { maxMinRates, MaxMinScratch, type MaxMinProblem } from './max-min.ts';
+import { MaxMinBuffers, maxMinRates } from './max-min.ts';
 import type { FlowCounters, FlowNetworkConfig, FlowSpec, RouteUse } from './flow-spec.ts';
 
 export type { FlowCounters, FlowNetworkConfig, FlowReverse, FlowSpec, FlowUse } from './flow-spec.ts';
@@ -40,16 +37,9 @@ const TIME_SLACK_PS = 1e-6;
 export class FlowNetwork implements EventHandler {
   readonly id: number;
   private readonly engine: Engine;
-  private readonly graph: PortGraph;
-  private readonly routeFn: BoundRoute;
-  private readonly params: NetworkParams;
   private readonly format: PacketFormatConfig;
-  private readonly samples: number;
-  private readonly spreadRoute: BoundRoute | undefined;
-  private readonly sampleLoads: boolean;
-  private readonly splitGroups: boolean;
-  private readonly scratchPkts = new PacketPool(8, 1);
-  private readonly routeCache = new Map<string, RouteUse>();
+  /** The routes flows take, traced once and kept. */
+  private readonly routes: FlowRouteTable;
   /** The resources flows share. */
   private readonly res: FlowResources;
   // flows, by slot
@@ -84,40 +74,20 @@ export class FlowNetwork implements EventHandler {
   private solvePending = false;
   // the solver's problem and scratch, reused
   private epoch = 0;
-  private compFlows = new Int32Array(16);
-  private compRes = new Int32Array(16);
   private compNf = 0;
   private compNr = 0;
-  private rates = new Float64Array(16);
-  private oldRates = new Float64Array(16);
+  /** The component's flows and resources, the max-min problem over them and its rates, reused. */
+  private readonly sb = new MaxMinBuffers();
   /** Active flows by completion time. */
   private readonly due = new CompletionHeap();
   /** Time of the earliest Done event still pending (Infinity: none), so one event serves the earliest completion. */
   private armedAt = Infinity;
-  private readonly problem: MaxMinProblem = {
-    flows: 0,
-    resources: 0,
-    capacity: new Float64Array(16),
-    flowStart: new Int32Array(17),
-    entryResource: new Int32Array(16),
-    entryWeight: new Float64Array(16),
-    rateCap: new Float64Array(16),
-  };
-  private readonly scratch = new MaxMinScratch();
 
   constructor(cfg: FlowNetworkConfig) {
     this.engine = cfg.engine;
-    this.graph = cfg.graph;
-    this.routeFn = cfg.route;
-    this.params = cfg.params;
     this.format = cfg.format;
-    const samples = cfg.routeSamples ?? 4;
-    if (!Number.isInteger(samples) || samples < 1 || samples > 256) throw new RangeError(`routeSamples must be an integer from 1 to 256, got ${samples}`);
-    this.samples = samples;
-    this.spreadRoute = cfg.spreadRoute;
-    this.sampleLoads = cfg.sampleLoads ?? false;
-    this.splitGroups = cfg.splitGroups ?? false;
     this.res = new FlowResources(cfg.graph, cfg.params, cfg.laneShare);
+    this.routes = new FlowRouteTable(cfg, this.res, cfg.engine);
     this.id = cfg.engine.register(this);
   }
 
@@ -210,13 +180,8 @@ export class FlowNetwork implements EventHandler {
    * gives (a new flow id; its onDone is called once, when the rest is done).
    */
   faultsChanged(channels: readonly number[], shares: readonly number[], down?: Uint8Array): void {
-    this.routeCache.clear();
+    this.routes.clear();
     channels.forEach((c, k) => {
-      // during a quiesce the share takes effect when it ends
-      if (this.pausedShares !== null) {
-        this.pausedShares[c] = shares[k]!;
-        return;
-      }
       const r = this.res.setShare(c, shares[k]!, this.engine.now);
       if (r >= 0) this.dirtyRes.push(r);
     });
@@ -231,36 +196,18 @@ export class FlowNetwork implements EventHandler {
    * packets do. A pause begun during another extends it.
    */
   quiesce(untilPs: number): void {
-    const now = this.engine.now;
-    const channels = this.graph.routers * this.graph.radix;
-    if (this.pausedShares === null) {
-      this.pausedShares = new Float64Array(channels);
-      for (let c = 0; c < channels; c++) {
-        this.pausedShares[c] = this.res.shareOf(c);
-        const r = this.res.setShare(c, 0, now);
-        if (r >= 0) this.dirtyRes.push(r);
-      }
-      this.scheduleSolve();
-    }
+    this.changed(this.res.pause(this.engine.now));
     if (untilPs > this.pausedUntil) {
       this.pausedUntil = untilPs;
       this.engine.at(untilPs, this.id, Ev.Resume, 0);
     }
   }
-
-  /** The lane shares a quiesce set aside, per channel, until it ends; null outside one. */
-  private pausedShares: Float64Array | null = null;
   private pausedUntil = -Infinity;
 
-  /** A quiesce ended now (unless a later one extended it): the links carry at their shares again. */
-  private resume(): void {
-    const saved = this.pausedShares;
-    if (saved === null || this.engine.now < this.pausedUntil) return;
-    this.pausedShares = null;
-    for (let c = 0; c < saved.length; c++) {
-      const r = this.res.setShare(c, saved[c]!, this.engine.now);
-      if (r >= 0) this.dirtyRes.push(r);
-    }
+  /** Resources whose capacity changed now: their flows are solved again. */
+  private changed(rs: readonly number[]): void {
+    if (rs.length === 0) return;
+    for (const r of rs) this.dirtyRes.push(r);
     this.scheduleSolve();
   }
 
@@ -316,12 +263,12 @@ export class FlowNetwork implements EventHandler {
 
   /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
   routesOf(src: number, dst: number, vcClass: number, ordered = false, path?: number): readonly FlowRoute[] {
-    return this.routeUse(src, dst, vcClass, ordered, path).routes;
+    return this.routes.use(src, dst, vcClass, ordered, path).routes;
   }
 
   /** Zero-load latency (wire plus routers, ps) of the slowest of those routes: what a caller adds to a flow's end. */
   latencyPs(src: number, dst: number, vcClass: number, ordered = false, path?: number): number {
-    return this.routeUse(src, dst, vcClass, ordered, path).latencyPs;
+    return this.routes.use(src, dst, vcClass, ordered, path).latencyPs;
   }
 
   /**
@@ -354,7 +301,7 @@ export class FlowNetwork implements EventHandler {
     };
     this.cTransfers++;
     this.cBytes += bytes;
-    const fwd = this.routeUse(src, dst, vcClass, spec.ordered ?? false, spec.path);
+    const fwd = this.routes.use(src, dst, vcClass, spec.ordered ?? false, spec.path);
     if (spec.multipath && fwd.paths.length > 1) {
       const lead = this.startPool(spec, fwd, phits, packets, perBytes, rateCap);
       this.fSpec[lead] = spec;
@@ -372,7 +319,7 @@ export class FlowNetwork implements EventHandler {
     if (spec.reverse && packets > 0) {
       const rv = spec.reverse;
       if (!(rv.phitsPerPacket > 0)) throw new RangeError(`flow reverse.phitsPerPacket must be above 0, got ${rv.phitsPerPacket}`);
-      const back = this.routeUse(spec.dst, spec.src, rv.vcClass, spec.ordered ?? false, spec.path);
+      const back = this.routes.use(spec.dst, spec.src, rv.vcClass, spec.ordered ?? false, spec.path);
       for (let k = 0; k < back.resource.length; k++) use(back.resource[k]!, (back.share[k]! * packets * (rv.phitsPerPacket + back.overhead[k]!)) / perBytes);
     }
     for (const x of spec.extra ?? []) {
@@ -474,7 +421,8 @@ export class FlowNetwork implements EventHandler {
   /** Engine events: the earliest completion is due (Done), or this instant's ends are to be reported and its changes solved (Solve). */
   onEvent(kind: number, _arg: number): void {
     if (kind === Ev.Resume) {
-      this.resume();
+      // the quiesce ends, unless a later one extended it
+      if (this.engine.now >= this.pausedUntil) this.changed(this.res.resume(this.engine.now));
       return;
     }
     if (kind === Ev.Done) {
@@ -512,9 +460,9 @@ export class FlowNetwork implements EventHandler {
     this.collectComponent();
     const nf = this.compNf;
     const nr = this.compNr;
-    const cf = this.compFlows;
-    const cr = this.compRes;
-    const pb = this.problem;
+    const cf = this.sb.compFlows;
+    const cr = this.sb.compRes;
+    const pb = this.sb.problem;
     // bring the bytes left and the carried units up to now (a pool's once, at its lead flow)
     const ep = this.epoch;
     for (let i = 0; i < nf; i++) {
@@ -530,7 +478,7 @@ export class FlowNetwork implements EventHandler {
       const left = this.fRem[f]! - this.fRate[f]! * (now - this.fSince[f]!);
       this.fRem[f] = left > 0 ? left : 0;
       this.fSince[f] = now;
-      this.oldRates[i] = this.fRate[f]!;
+      this.sb.oldRates[i] = this.fRate[f]!;
     }
     const res = this.res;
     for (let j = 0; j < nr; j++) {
@@ -557,13 +505,13 @@ export class FlowNetwork implements EventHandler {
     pb.flowStart[nf] = e;
     pb.flows = nf;
     pb.resources = nr;
-    maxMinRates(pb, this.rates, this.scratch);
+    maxMinRates(pb, this.sb.rates, this.sb.scratch);
     this.nSolves++;
     this.nSolvedFlows += nf;
-    const old = this.oldRates;
+    const old = this.sb.oldRates;
     for (let i = 0; i < nf; i++) {
       const f = cf[i]!;
-      const rate = this.rates[i]!;
+      const rate = this.sb.rates[i]!;
       this.fRate[f] = rate;
       const fr = this.fRes[f]!;
       const fw = this.fW[f]!;
@@ -614,9 +562,9 @@ export class FlowNetwork implements EventHandler {
    */
   private collectComponent(): void {
     const ep = ++this.epoch;
-    this.ensureComponent();
-    const cf = this.compFlows;
-    const cr = this.compRes;
+    this.sb.ensure(this.nSlots, this.res.n, this.nEntries);
+    const cf = this.sb.compFlows;
+    const cr = this.sb.compRes;
     let nf = 0;
     let nr = 0;
     for (const f of this.dirtyFlows) {
@@ -672,28 +620,7 @@ export class FlowNetwork implements EventHandler {
     this.compNr = nr;
   }
 
-  /** Sizes the component lists and the problem's arrays for every flow, resource and entry there is. */
-  private ensureComponent(): void {
-    const pb = this.problem;
-    if (this.compFlows.length < this.nSlots) {
-      const n = 2 * this.nSlots;
-      this.compFlows = new Int32Array(n);
-      this.rates = new Float64Array(n);
-      this.oldRates = new Float64Array(n);
-      pb.flowStart = new Int32Array(n + 1);
-      pb.rateCap = new Float64Array(n);
-    }
-    if (this.compRes.length < this.res.n) {
-      const n = 2 * this.res.n;
-      this.compRes = new Int32Array(n);
-      pb.capacity = new Float64Array(n);
-    }
-    const entries = this.nEntries;
-    if (pb.entryResource.length < entries) {
-      pb.entryResource = new Int32Array(2 * entries);
-      pb.entryWeight = new Float64Array(2 * entries);
-    }
-  }
+
 
   /** Flow (or pool) f's last byte is out: it leaves its resources, and reports at this instant's solve. */
   private finish(f: number): void {
@@ -764,26 +691,5 @@ export class FlowNetwork implements EventHandler {
     this.fPos.push(new Int32Array(0));
     this.fDone.push(null);
     return f;
-  }
-
-  /** The routes of (src, dst, class), traced once per sample and cached, as resources with shares. */
-  private routeUse(src: number, dst: number, vcClass: number, ordered: boolean, path: number | undefined): RouteUse {
-    const key = `${src},${dst},${vcClass},${ordered ? 1 : 0},${path ?? -1}`;
-    const hit = this.routeCache.get(key);
-    if (hit) return hit;
-    const opts = { graph: this.graph, route: this.routeFn, params: this.params, src, dst, vcClass, ordered, pkts: this.scratchPkts };
-    const sampled = sampleRoutes(path !== undefined ? { ...opts, path } : opts, this.samples, this.spreadRoute, this.sampleLoads);
-    const paths: { resource: Int32Array; part: Float64Array; overhead: Float64Array }[] = [];
-    const seen = new Set<string>();
-    for (const rt of sampled.routes) {
-      const id = rt.hops.map((h) => `${h.channel}x${h.count}`).join(' ');
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const e = this.res.entries(rt.hops.map((h) => ({ ...h, share: 1 })), this.splitGroups, this.engine.now);
-      paths.push({ resource: e.resource, part: e.share, overhead: e.overhead });
-    }
-    const use: RouteUse = { paths, routes: sampled.routes, ...this.res.entries(sampled.hops, this.splitGroups, this.engine.now), latencyPs: sampled.latencyPs };
-    this.routeCache.set(key, use);
-    return use;
   }
 }

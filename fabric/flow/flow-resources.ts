@@ -118,26 +118,69 @@ export class FlowResources {
   /**
    * Channel `c` works at `share` of its lanes from `nowPs` on: the capacity of the link group
    * holding it changes (what it carried so far stays); returns that group's resource, or -1 if no
-   * flow has used it yet.
+   * flow has used it yet. During a pause the share takes effect when it ends.
    */
-  /** The share of channel `c`'s lanes that work (1 unless setShare changed it). */
-  shareOf(c: number): number {
-    return this.laneShare?.[c] ?? 1;
-  }
-
   setShare(c: number, share: number, nowPs: number): number {
-    const g = this.graph;
-    this.laneShare ??= new Float64Array(g.routers * g.radix).fill(1);
+    if (this.pausedShares !== null) {
+      this.pausedShares[c] = share;
+      return -1;
+    }
+    this.laneShare ??= this.allLanes();
     this.laneShare[c] = share;
     const r = this.chanRes[c]!;
     if (r < 0) return -1;
+    this.recount(r, nowPs);
+    return r;
+  }
+
+  /**
+   * Every link group carries nothing from `nowPs` until resume (the network quiesces while new
+   * routes are computed); groups first used meanwhile start at nothing too. Returns the resources
+   * whose capacity changed.
+   */
+  pause(nowPs: number): number[] {
+    if (this.pausedShares !== null) return [];
+    this.pausedShares = this.laneShare ?? this.allLanes();
+    this.laneShare = new Float64Array(this.pausedShares.length);
+    return this.recountGroups(nowPs);
+  }
+
+  /** The pause ends at `nowPs`: every link group carries at its lanes' shares again (those set during the pause included). */
+  resume(nowPs: number): number[] {
+    if (this.pausedShares === null) return [];
+    this.laneShare = this.pausedShares;
+    this.pausedShares = null;
+    return this.recountGroups(nowPs);
+  }
+
+  /** The lane shares a pause set aside, per channel; null when the links carry. */
+  private pausedShares: Float64Array | null = null;
+
+  /** A share of 1 for every channel. */
+  private allLanes(): Float64Array {
+    return new Float64Array(this.graph.routers * this.graph.radix).fill(1);
+  }
+
+  /** Every link group's capacity counted again from the lane shares, from `nowPs`; returns them. */
+  private recountGroups(nowPs: number): number[] {
+    const out: number[] = [];
+    for (let r = 0; r < this.n; r++) {
+      if (this.chan[r]! < 0) continue;
+      this.recount(r, nowPs);
+      out.push(r);
+    }
+    return out;
+  }
+
+  /** Link group `r`'s capacity from its lanes' shares, from `nowPs` (what it carried so far stays). */
+  private recount(r: number, nowPs: number): void {
     this.carried[r] = this.carriedAt(r, nowPs);
     this.since[r] = nowPs;
-    const { phitPs } = channelTiming(g, this.params, this.chan[r]!);
+    const share = this.laneShare!;
+    const { phitPs } = channelTiming(this.graph, this.params, this.chan[r]!);
     let links = 0;
-    for (let x = this.chan[r]!; x < this.chan[r]! + this.count[r]!; x++) links += this.laneShare[x]!;
+    for (let x = this.chan[r]!; x < this.chan[r]! + this.count[r]!; x++) links += x < share.length ? share[x]! : 1;
     this.cap[r] = links / phitPs;
-    return r;
   }
 
   /** Throws a RangeError unless `r` is a resource id. */

@@ -37,6 +37,49 @@ export interface MaxMinProblem {
 /** Hot-path checks (weights): set true when changing this file. */
 const DEBUG = false;
 
+/**
+ * A flow network's solve buffers, reused from solve to solve: the component's flows and resources
+ * (slots), the max-min problem over them, its rates before and after, and maxMinRates' scratch.
+ */
+export class MaxMinBuffers {
+  compFlows = new Int32Array(16);
+  compRes = new Int32Array(16);
+  rates = new Float64Array(16);
+  oldRates = new Float64Array(16);
+  readonly problem: MaxMinProblem = {
+    flows: 0,
+    resources: 0,
+    capacity: new Float64Array(16),
+    flowStart: new Int32Array(17),
+    entryResource: new Int32Array(16),
+    entryWeight: new Float64Array(16),
+    rateCap: new Float64Array(16),
+  };
+  readonly scratch = new MaxMinScratch();
+
+  /** Sized for `flows` flow slots, `resources` resources and `entries` resource uses. */
+  ensure(flows: number, resources: number, entries: number): void {
+    const pb = this.problem;
+    if (this.compFlows.length < flows) {
+      const n = 2 * flows;
+      this.compFlows = new Int32Array(n);
+      this.rates = new Float64Array(n);
+      this.oldRates = new Float64Array(n);
+      pb.flowStart = new Int32Array(n + 1);
+      pb.rateCap = new Float64Array(n);
+    }
+    if (this.compRes.length < resources) {
+      const n = 2 * resources;
+      this.compRes = new Int32Array(n);
+      pb.capacity = new Float64Array(n);
+    }
+    if (pb.entryResource.length < entries) {
+      pb.entryResource = new Int32Array(2 * entries);
+      pb.entryWeight = new Float64Array(2 * entries);
+    }
+  }
+}
+
 /** Working memory of maxMinRates, reused from solve to solve; grows as needed. */
 export class MaxMinScratch {
   /** Per resource: first of its entries in the transposed lists (resources + 1). */
