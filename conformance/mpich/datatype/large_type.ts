@@ -5,6 +5,7 @@
 // sizes are numbers exact to 2^53, so its typeSize and typeGetTrueExtent are the `_x` forms too.
 import type { MTest, MTestResult } from '../mtest.ts';
 import type { Datatype, Mpi } from '../../../runtime/mpi/mpi.ts';
+import { testtype } from './type_large.ts';
 
 /** make_largexfer_type_struct: chunks of 1 MiB, plus a struct for the remainder. */
 function makeLargexferTypeStruct(mpi: Mpi, nbytes: number): Datatype {
@@ -38,30 +39,6 @@ function makeLargexferTypeHindexed(mpi: Mpi, nbytes: number): Datatype {
   blocklens[count - 1] = nbytes - chunkSize * i;
   disp[count - 1] = chunkSize * (count - 1);
   return mpi.typeCommit(mpi.typeCreateHindexed(count, blocklens, disp, mpi.BYTE));
-}
-
-function testtype(mt: MTest, type: Datatype, expected: number): number {
-  const { mpi } = mt;
-  let errs = 0;
-  const size = mpi.typeSize(type);
-  if (size < 0) {
-    mt.printf('ERROR: type size apparently overflowed integer');
-    errs++;
-  }
-  if (size !== expected) {
-    mt.printf(`reported type size ${size} does not match expected ${expected}`);
-    errs++;
-  }
-  const { lb, extent } = mpi.typeGetTrueExtent(type);
-  if (lb !== 0) {
-    mt.printf(`ERROR: type should have lb of 0, reported ${lb}`);
-    errs++;
-  }
-  if (extent !== size) {
-    mt.printf(`ERROR: extent should match size, not ${extent}`);
-    errs++;
-  }
-  return errs;
 }
 
 export default async function largeType(mt: MTest): Promise<MTestResult> {

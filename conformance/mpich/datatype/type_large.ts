@@ -36,7 +36,8 @@ function makeLargeHindexed(mpi: Mpi, nbytes: number): Datatype {
   return mpi.typeCommit(mpi.typeCreateHindexed(NBLK, blkls, displs, mpi.CHAR));
 }
 
-function testtype(mt: MTest, type: Datatype, expected: number): number {
+/** MPICH's testtype of type_large.c and large_type.c: `type`'s size is `expected` and its true extent the same from 0; the errors counted. */
+export function testtype(mt: MTest, type: Datatype, expected: number): number {
   const { mpi } = mt;
   let errs = 0;
   const size = mpi.typeSize(type);
