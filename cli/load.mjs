@@ -100,6 +100,7 @@ function esbuildVersion() {
  */
 async function make(entry, name, list) {
   const esbuild = await import('esbuild');
+  const started = Date.now();
   const metaUrl = {
     name: 'phit-import-meta-url',
     setup(build) {
@@ -124,6 +125,8 @@ async function make(entry, name, list) {
     plugins: [metaUrl],
   });
   const inputs = Object.keys(r.metafile.inputs).sort();
+  // a source changed while it was compiled would key old content by its new time: load through tsx this once
+  if (inputs.some((p) => Math.floor(statSync(resolve(ROOT, p)).mtimeMs) > started)) throw new Error('a source file changed while phit was compiled');
   const key = keyOf(inputs);
   if (!key) throw new Error('a source file went away while phit was compiled');
   mkdirSync(CACHE, { recursive: true });
