@@ -197,7 +197,8 @@ const MODELS: Readonly<Record<string, Readonly<Record<string, Model>>>> = {
     hierarchical: (T, n) => T.cpy(n / P) + doubling(T, n),
   },
   alltoall: {
-    bruck: (T, n) => 2 * T.cpy(n) + LG * (T.msg(n / 2) + T.cpy(n)),
+    // MPICH's rotation in (n), and its rotation out and per-block copy back (2n)
+    bruck: (T, n) => 3 * T.cpy(n) + LG * (T.msg(n / 2) + T.cpy(n)),
     pairwise: (T, n) => T.cpy(n / P) + ring(T, n),
     linear: (T, n) => T.cpy(n / P) + ring(T, n),
     linearSync: (T, n) => T.cpy(n / P) + ring(T, n),

@@ -11,7 +11,9 @@ import { alloc, chargeCopy, copy, exchange, isPof2, prefix, setAt, TAG, type Buf
  * bit k set to rank + 2^k (packed into one message), then rotate back: ceil(log2 n) messages per
  * rank for any n, each carrying about half the data (MPICH's short-message choice). MPICH packs
  * and unpacks each step's blocks through an indexed derived datatype (alltoall_intra_brucks.c),
- * so every block costs `mpi.packBlock` at each end besides its bytes.
+ * so every block costs `mpi.packBlock` at each end besides its bytes; its last phase rotates the
+ * blocks into a scratch buffer and copies them back one call per block, n more blocks. The
+ * creation, commit and free of each step's indexed datatype are not charged (no published cost).
  */
 export function* alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Coll {
   const n = t.size;
@@ -33,9 +35,11 @@ export function* alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Co
     for (let i = 0; i < n; i++) if (i & pof2) setAt(t, tmp, unpack.subarray(c * k, c * ++k), i * c);
     yield chargeCopy(t, sendBuf, k * c) + k * (t.packBlockPs ?? 0);
   }
-  // now tmp[i] is the block from rank me - i
+  // now tmp[i] is the block from rank me - i; MPICH rotates the blocks into its scratch buffer
+  // (two copies of n blocks in all), then copies them back one MPIR_Localcopy per block in
+  // reverse order: n blocks, each a copy of its own
   for (let i = 0; i < n; i++) setAt(t, recvBuf, tmp.subarray(i * c, i * c + c), ((me - i + n) % n) * c);
-  yield chargeCopy(t, sendBuf, n * c);
+  yield chargeCopy(t, sendBuf, 2 * n * c) + n * (t.packBlockPs ?? 0);
 }
 
 /**
