@@ -45,6 +45,7 @@ describe('MPICH test suite manifest', () => {
   it('splits a needs status into its features, details dropped', () => {
     expect(neededFeatures('needs: RMA shared-memory windows (MPI_Win_allocate_shared, MPI_Comm_split_type), derived datatypes')).toEqual(['RMA shared-memory windows', 'derived datatypes']);
     expect(neededFeatures('run')).toEqual([]);
+    expect(neededFeatures('needs: int forms (detail, more), a vector of 1,073,741,823 blocks (16 GB)')).toEqual(['int forms', 'a vector of 1,073,741,823 blocks']);
     expect(neededFeatures('omit: Fortran types')).toEqual([]);
   });
 

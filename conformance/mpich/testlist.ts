@@ -57,10 +57,13 @@ export function neededFeatures(s: TestStatus): string[] {
   const out: string[] = [];
   let depth = 0;
   let cur = '';
-  for (const ch of s.slice(s.indexOf(':') + 1)) {
+  const text = s.slice(s.indexOf(':') + 1);
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
     if (ch === '(') depth++;
     else if (ch === ')') depth--;
-    else if (ch === ',' && depth === 0) {
+    else if (ch === ',' && depth === 0 && !(/\d/.test(text[i - 1] ?? '') && /\d/.test(text[i + 1] ?? ''))) {
+      // a comma between digits is a thousands separator (1,073,741,823), not a list's
       out.push(cur.trim());
       cur = '';
       continue;

@@ -135,9 +135,7 @@ export class CollBase extends RequestComm {
   private get selection(): SelectionContext {
     if (!this.selectionCache) {
       const g = nodeGroup(this.nodeHost);
-      let ppn = 1;
-      for (const l of g.leaders) ppn = Math.max(ppn, 1 + (g.locals.get(l)?.length ?? 0));
-      this.selectionCache = { selector: SELECTORS[this.world.params.collSelector], nodes: g.leaders.length, ppn };
+      this.selectionCache = { selector: SELECTORS[this.world.params.collSelector], nodes: g.leaders.length, ppn: g.ppn };
     }
     return this.selectionCache;
   }

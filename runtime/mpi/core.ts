@@ -279,8 +279,7 @@ export class MpiWorld implements EventHandler {
     me.poll();
     this.messages++;
     const peer = this.eps[dst]!.proc;
-    const seq = me.sendSeq.get(dst) ?? 0;
-    me.sendSeq.set(dst, seq + 1);
+    const seq = me.sendSeq.next(dst);
     this.observer?.sent(src, dst, seq, ctx);
     const bytes = buf.length;
     const sync = mode === 'sync';
@@ -551,10 +550,11 @@ export class MpiWorld implements EventHandler {
   /** Accepts arrivals in sequence order per sender, then matches them. */
   private arrive(me: Endpoint, a: Msg): void {
     const src = a.src;
-    if (a.seq !== (me.recvSeq.get(src) ?? 0)) {
+    if (a.seq !== me.recvSeq.get(src)) {
       let m = me.early.get(src);
       if (!m) me.early.set(src, (m = new Map()));
       m.set(a.seq, a);
+      me.earlyCount++;
       return;
     }
     let next: Msg | undefined = a;
@@ -562,10 +562,14 @@ export class MpiWorld implements EventHandler {
       me.recvSeq.set(src, next.seq + 1);
       // a cancelled message only keeps the order
       if (!next.cancelled) this.match(me, next);
+      if (me.earlyCount === 0) break;
       const m = me.early.get(src);
       if (m === undefined) break;
       next = m.get(next.seq + 1);
-      if (next) m.delete(next.seq);
+      if (next) {
+        m.delete(next.seq);
+        me.earlyCount--;
+      }
     }
   }
 

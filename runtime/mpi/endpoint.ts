@@ -1,6 +1,7 @@
 import type { Proc } from '../proc.ts';
 import type { MpiWorld } from './core.ts';
 import { PostedQueue, UnexpectedQueue } from './match-queue.ts';
+import { PeerSeq } from './peer-seq.ts';
 import type { Msg, Posted } from './message.ts';
 import type { Progress, Request } from './request.ts';
 
@@ -18,11 +19,13 @@ export class Endpoint implements Progress {
   /** Messages arrived (in their pair's order) that no receive has taken yet, in arrival order. */
   readonly unexpected: UnexpectedQueue<Msg>;
   /** Next sequence number to send to each peer (peers never sent to are absent: 0). */
-  readonly sendSeq = new Map<number, number>();
+  readonly sendSeq = new PeerSeq();
   /** Next sequence number expected from each peer (absent: 0). */
-  readonly recvSeq = new Map<number, number>();
+  readonly recvSeq = new PeerSeq();
   /** Arrivals ahead of their turn, per peer, keyed by sequence number. */
   readonly early = new Map<number, Map<number, Msg>>();
+  /** Arrivals held in `early` (0: no lookup there is needed). */
+  earlyCount = 0;
   /** Protocol steps waiting for the rank to call MPI (rendezvous pulls without asynchronous progress). */
   readonly pending: (() => void)[] = [];
   /** Times (ps, increasing) of the rank's MPI calls made ahead of the engine's time and not yet reached. */

@@ -27,6 +27,8 @@ export interface NodeGroup {
   readonly leaders: readonly number[];
   /** The leaders' nodes, in the same order. */
   readonly nodes: readonly number[];
+  /** The most ranks any one node holds. */
+  readonly ppn: number;
 }
 
 /** What a node-aware collective needs of its communicator. */
@@ -63,7 +65,9 @@ export function nodeGroup(h: NodeHost): NodeGroup {
       } else locals.get(l)!.push(r);
       leaderOf[r] = l;
     }
-    return { leaderOf, locals, leaders, nodes };
+    let ppn = 1;
+    for (const rest of locals.values()) ppn = Math.max(ppn, 1 + rest.length);
+    return { leaderOf, locals, leaders, nodes, ppn };
   });
 }
 
