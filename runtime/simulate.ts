@@ -183,11 +183,11 @@ export async function simulate<R>(opts: SimulateOptions<R>): Promise<SimulateRes
     const exit = globalExitOf(e);
     if (exit) throw exit;
     // a deadlock that comes from a collective some ranks never called is reported as that
-    const why = e instanceof DeadlockError && !machine.faults.any ? world.incompleteCollective() : null;
+    const why = e instanceof DeadlockError && !machine.faults.any ? world.registry.incompleteCollective() : null;
     throw why ? new IncompleteCollectiveError(why, (e as DeadlockError).timePs, (e as DeadlockError).blocked) : asNodeFailure(machine, e);
   }
   // a collective the ranks of a dead node never called is their failure, not the program's
-  const why = machine.faults.any ? null : world.incompleteCollective();
+  const why = machine.faults.any ? null : world.registry.incompleteCollective();
   if (why) throw new IncompleteCollectiveError(why, machine.engine.now, []);
   const endPs = finished.reduce((a, b) => Math.max(a, b), 0);
   return {

@@ -59,7 +59,7 @@ export class CollBase extends RequestComm {
   protected reserveCall(c: CollCall): PinnedCall {
     this.agree(c);
     const call = this.collCalls;
-    const ledger = this.size > 1 ? this.world.memo(`pcoll:${this.shape.ctx}:${call}`, () => new CollLedger(this.shape.members, `the ${c.call} request ${call} of the communicator of context ${this.shape.ctx}`)) : null;
+    const ledger = this.size > 1 ? this.world.registry.memo(`pcoll:${this.shape.ctx}:${call}`, () => new CollLedger(this.shape.members, `the ${c.call} request ${call} of the communicator of context ${this.shape.ctx}`)) : null;
     return { call, ledger };
   }
 
@@ -260,7 +260,7 @@ export class CollBase extends RequestComm {
       return;
     }
     this.collCalls++;
-    if (this.size > 1) (this.ledger ??= this.world.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
+    if (this.size > 1) (this.ledger ??= this.world.registry.ledgerFor(this.shape.ctx, this.shape.members)).enter(this.rank, c);
   }
 
   /** The element type and count of a buffer every rank must pass alike. */

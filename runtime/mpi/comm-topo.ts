@@ -33,7 +33,7 @@ export abstract class TopoComm<C extends TopoComm<C>> extends PersistentCollComm
 
   /** The shape of a communicator of `members` (world ranks) with the context named `key`. */
   protected shapeOf(members: ArrayLike<number>, key: string): CommShape {
-    const c = this.world.commFor(key, members);
+    const c = this.world.registry.commFor(key, members);
     return { ...c, rank: c.inv[this.proc.rank]! };
   }
 

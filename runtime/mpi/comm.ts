@@ -63,7 +63,7 @@ export class Comm extends TopoComm<Comm> {
   private copy(call: string, hints: ReadonlyMap<string, string>): Comm {
     const key = this.childKey('dup');
     this.agree({ call });
-    const comm = this.copyWith(this.world.contextFor(key));
+    const comm = this.copyWith(this.world.registry.contextFor(key));
     comm.hints = hints;
     return comm;
   }
@@ -119,7 +119,7 @@ export class Comm extends TopoComm<Comm> {
     if (!group.ranks.includes(this.proc.rank)) return null;
     // disjoint groups have distinct least members: one communicator per group
     const key = `${base}:${Math.min(...group.ranks)}`;
-    const first = this.world.memo(`${key}:group`, () => ({ ranks: group.ranks.slice(), by: this.rank }));
+    const first = this.world.registry.memo(`${key}:group`, () => ({ ranks: group.ranks.slice(), by: this.rank }));
     if (first.ranks.length !== group.ranks.length || first.ranks.some((w, i) => w !== group.ranks[i])) {
       throw new MpiError('MPI_ERR_GROUP', `create: rank ${this.rank} passes the group of world ranks [${group.ranks.join(', ')}], but rank ${first.by}, a member too, passed [${first.ranks.join(', ')}]`);
     }
@@ -203,7 +203,7 @@ export class Comm extends TopoComm<Comm> {
     const me = proc.rank;
     const peer = peerComm.shape.members[remoteLeader]!;
     const what = `${call}(remote leader ${remoteLeader}, tag=${tag})`;
-    const active = world.memo('intercomm-active', () => new Map<number, number>());
+    const active = world.registry.memo('intercomm-active', () => new Map<number, number>());
     active.set(me, (active.get(me) ?? 0) + 1);
     try {
       this.checkLeaderTags(active, me, peer, tag);
@@ -228,7 +228,7 @@ export class Comm extends TopoComm<Comm> {
    * leader parts in progress). The first leader to arrive leaves its tag for the other.
    */
   private checkLeaderTags(active: Map<number, number>, me: number, peer: number, tag: number): void {
-    const pending = this.world.memo('intercomm-leaders', () => new Map<string, { rank: number; tag: number }>());
+    const pending = this.world.registry.memo('intercomm-leaders', () => new Map<string, { rank: number; tag: number }>());
     const pair = `${Math.min(me, peer)}-${Math.max(me, peer)}`;
     const first = pending.get(pair);
     if (first && first.rank !== me) {
@@ -384,7 +384,7 @@ export class Comm extends TopoComm<Comm> {
 
   /** MPI_COMM_SELF of a rank: the rank alone. */
   static self(world: MpiWorld, proc: Proc, state: RankState): Comm {
-    const c = world.commFor(`self/${proc.rank}`, [proc.rank]);
+    const c = world.registry.commFor(`self/${proc.rank}`, [proc.rank]);
     const comm = new Comm(world, proc, state, { ...c, rank: 0 });
     comm.name = 'MPI_COMM_SELF';
     comm.isSelf = true;

@@ -3,8 +3,8 @@ import type { MpiParams } from '../../fabric/machine.ts';
 import { NicStatus, statusName } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 import type { AlgorithmChoice } from './coll/index.ts';
-import { CollLedger, type RankNames } from './agreement.ts';
 import { ANY_SOURCE, ANY_TAG, Msg, MsgPool, PROC_NULL, Slots, type Posted } from './message.ts';
+import { CommRegistry } from './comm-registry.ts';
 import { Endpoint } from './endpoint.ts';
 import { PeerFailures } from './peer-failures.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
@@ -127,13 +127,8 @@ export class MpiWorld implements EventHandler {
     req.completeCancelled({ source: m.dst, tag: m.tag, count: 0, bytes: 0, cancelled: true });
     return true;
   };
-  private readonly contexts = new Map<string, number>();
-  private identity: Int32Array | null = null;
-  private readonly memos = new Map<string, unknown>();
-  private readonly comms = new Map<string, { readonly members: Int32Array; readonly inv: Int32Array; readonly ctx: number }>();
-  private readonly ledgers = new Map<number, CollLedger>();
-  /** Contexts 0 and 1 are MPI_COMM_WORLD's. */
-  private nextContext = 2;
+  /** Communicators, their contexts and collective records, shared by the ranks. */
+  readonly registry: CommRegistry;
   readonly id: number;
   /** Told about sends, matches and collective algorithms when a run is traced; null otherwise. */
   observer: MpiObserver | null = null;
@@ -148,6 +143,7 @@ export class MpiWorld implements EventHandler {
   ) {
     const engine = procs[0]!.engine;
     this.id = engine.register(this);
+    this.registry = new CommRegistry(procs);
     for (const p of procs) {
       this.eps.push(new Endpoint(p, this));
       // eager data lands in the mailbox buffer the NIC lends with the header (copied if kept)
@@ -185,82 +181,6 @@ export class MpiWorld implements EventHandler {
     return this.eps[rank]!;
   }
 
-  /**
-   * Context id of the communicator named `key` (its point-to-point context; +1 is its collective
-   * one). Every member asks with the same key, made from the parent's context and the order of
-   * creation, so all get the same id.
-   */
-  /** A value made once per run under `key` (per-communicator structures shared by its ranks). */
-  memo<T>(key: string, make: () => T): T {
-    let v = this.memos.get(key) as T | undefined;
-    if (v === undefined) {
-      v = make();
-      this.memos.set(key, v);
-    }
-    return v;
-  }
-
-  /** Drops what `memo` made under `key`. */
-  forget(key: string): void {
-    this.memos.delete(key);
-  }
-
-  /** MPI_COMM_WORLD's members: rank r is world rank r (one array shared by every rank). */
-  get worldMembers(): Int32Array {
-    if (!this.identity) {
-      this.identity = new Int32Array(this.size);
-      for (let r = 0; r < this.size; r++) this.identity[r] = r;
-    }
-    return this.identity;
-  }
-
-  /**
-   * The members (world ranks), the inverse map and the context of the communicator named `key`,
-   * made once and shared by all its ranks.
-   */
-  commFor(key: string, members: ArrayLike<number>): { readonly members: Int32Array; readonly inv: Int32Array; readonly ctx: number } {
-    let c = this.comms.get(key);
-    if (!c) {
-      const m = Int32Array.from(members);
-      const inv = new Int32Array(this.size).fill(-1);
-      m.forEach((w, r) => (inv[w] = r));
-      c = { members: m, inv, ctx: this.contextFor(key) };
-      this.comms.set(key, c);
-    }
-    return c;
-  }
-
-  /**
-   * The record of collective calls of the communicator with context `ctx` (shared by its ranks);
-   * an intercommunicator gives its own label and names its ranks by group.
-   */
-  ledgerFor(ctx: number, members: Int32Array, label?: string, names?: RankNames): CollLedger {
-    let l = this.ledgers.get(ctx);
-    if (!l) {
-      l = new CollLedger(members, label ?? (ctx === 0 ? 'MPI_COMM_WORLD' : `the communicator of context ${ctx} (${members.length} ranks)`), names);
-      this.ledgers.set(ctx, l);
-    }
-    return l;
-  }
-
-  /** The first collective call that some ranks never made, described for the end of a run; null if none. */
-  incompleteCollective(): string | null {
-    for (const l of this.ledgers.values()) {
-      const why = l.incomplete(this.procs);
-      if (why) return why;
-    }
-    return null;
-  }
-
-  contextFor(key: string): number {
-    let c = this.contexts.get(key);
-    if (c === undefined) {
-      c = this.nextContext;
-      this.nextContext += 2;
-      this.contexts.set(key, c);
-    }
-    return c;
-  }
 
   /**
    * Starts a send of `buf` from `src` to `dst` and returns its request at once. The call's CPU

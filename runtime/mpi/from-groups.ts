@@ -27,7 +27,7 @@ export async function commCreateFromGroup(h: FromGroupsHost, group: Group, strin
   checkArgs(call, 'group', group, stringtag, info, errhandler);
   if (!group.ranks.includes(h.proc.rank)) throw new MpiError('MPI_ERR_GROUP', `${call}: only the group's ranks call it, and world rank ${h.proc.rank} is not in the group [${group.ranks.join(', ')}]`);
   const id = `${stringtag}|${group.ranks.join(',')}`;
-  const c = h.world.commFor(`from-group/${id}/${nextCall(h, id)}`, group.ranks);
+  const c = h.world.registry.commFor(`from-group/${id}/${nextCall(h, id)}`, group.ranks);
   const comm = new Comm(h.world, h.proc, h.state, { ...c, rank: c.inv[h.proc.rank]! });
   comm.setErrhandler(errhandler);
   // the context is agreed over the group (MPICH: an allreduce on it)
@@ -80,7 +80,7 @@ function checkLeader(call: string, name: string, v: number, size: number): void 
 
 /** How many communicators this rank has made from the groups and tag of `id` before: the ranks pair their calls up in that order. */
 function nextCall(h: FromGroupsHost, id: string): number {
-  const calls = h.world.memo(`from-groups/${h.proc.rank}`, () => new Map<string, number>());
+  const calls = h.world.registry.memo(`from-groups/${h.proc.rank}`, () => new Map<string, number>());
   const n = calls.get(id) ?? 0;
   calls.set(id, n + 1);
   return n;

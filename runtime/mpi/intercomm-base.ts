@@ -328,7 +328,7 @@ export abstract class InterBase extends CommBase {
       all.set(hi.members, lo.members.length);
       const [a, b] = this.groupLabels();
       const names = { who: (i: number) => this.who(i), ranks: (list: readonly number[]) => this.someRanks(list) };
-      this.ledger = this.world.ledgerFor(this.shape.ctx, all, `the intercommunicator of context ${this.shape.ctx} (groups ${a} and ${b})`, names);
+      this.ledger = this.world.registry.ledgerFor(this.shape.ctx, all, `the intercommunicator of context ${this.shape.ctx} (groups ${a} and ${b})`, names);
     }
     this.ledger.enter(this.low ? this.rank : this.remoteSize + this.rank, c);
   }

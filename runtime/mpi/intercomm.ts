@@ -37,11 +37,11 @@ export class InterComm extends InterBase {
    * has the lower world rank) and `highMembers`, for the calling rank, a member of one of them.
    */
   static make(world: MpiWorld, proc: Proc, state: RankState, key: string, lowMembers: ArrayLike<number>, highMembers: ArrayLike<number>, makeComm: CommMaker): InterComm {
-    const lo = world.commFor(`${key}/low`, lowMembers);
-    const hi = world.commFor(`${key}/high`, highMembers);
+    const lo = world.registry.commFor(`${key}/low`, lowMembers);
+    const hi = world.registry.commFor(`${key}/high`, highMembers);
     const inLow = lo.inv[proc.rank]! >= 0;
     const [local, remote] = inLow ? [lo, hi] : [hi, lo];
-    const shape: CommShape = { members: remote.members, inv: remote.inv, ctx: world.contextFor(key), rank: local.inv[proc.rank]! };
+    const shape: CommShape = { members: remote.members, inv: remote.inv, ctx: world.registry.contextFor(key), rank: local.inv[proc.rank]! };
     return new InterComm(world, proc, state, shape, local, remote, inLow, makeComm);
   }
 
@@ -146,7 +146,7 @@ export class InterComm extends InterBase {
     await this.finish(this.collStart(call, inter.interExchange(this.transports, Int32Array.of(high ? 1 : 0), theirs), 'intercommMerge', true));
     const localFirst = high === (theirs[0] === 1) ? this.low : !high;
     const [first, second] = localFirst ? [this.local, this.remote] : [this.remote, this.local];
-    const c = this.world.commFor(key, [...first.members, ...second.members]);
+    const c = this.world.registry.commFor(key, [...first.members, ...second.members]);
     const merged = this.inherit(this.makeComm({ ...c, rank: c.inv[this.proc.rank]! }));
     // the new communicator's context is agreed over all its ranks (MPICH: an allreduce on it)
     await merged.barrier();
@@ -172,7 +172,7 @@ export class InterComm extends InterBase {
     const theirs = new Int32Array(2 * this.remoteSize);
     await this.allgather(mine, theirs);
     const ours = new Int32Array(2 * this.size);
-    const c = this.world.commFor(`${base}/local/${this.low ? 'low' : 'high'}`, this.local.members);
+    const c = this.world.registry.commFor(`${base}/local/${this.low ? 'low' : 'high'}`, this.local.members);
     await this.makeComm({ ...c, rank: this.rank }).allgather(mine, ours);
     if (color === UNDEFINED) return null;
     const local = byColor(ours, this.local.members, color);

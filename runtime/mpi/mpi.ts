@@ -198,7 +198,7 @@ export class Mpi extends Comm {
   readonly MODE_NOSUCCEED = rma.MODE_NOSUCCEED;
 
   constructor(world: MpiWorld, proc: Proc) {
-    super(world, proc, new RankState(), { members: world.worldMembers, inv: null, ctx: 0, rank: proc.rank });
+    super(world, proc, new RankState(), { members: world.registry.worldMembers, inv: null, ctx: 0, rank: proc.rank });
   }
 
   /** MPI_COMM_WORLD itself. */

@@ -47,7 +47,7 @@ export interface NodeHost {
 
 /** The communicator's ranks by node (made once per communicator). */
 export function nodeGroup(h: NodeHost): NodeGroup {
-  return h.world.memo(`node:${h.ctx}`, () => {
+  return h.world.registry.memo(`node:${h.ctx}`, () => {
     const leaderOfNode = new Map<number, number>();
     const leaderOf = new Int32Array(h.members.length);
     const locals = new Map<number, number[]>();
@@ -105,7 +105,7 @@ export async function nodeCombine(h: NodeHost, what: string, send: ReduceArray |
   const proc = h.proc;
   if (P.collectiveOverheadPs > 0) proc.charge(P.collectiveOverheadPs);
   const key = `node:${h.ctx}:${leader}:${h.nextNodeCall()}`;
-  const board = h.world.memo(key, (): Board => ({ items: [], waiting: null, result: null, readers: [] }));
+  const board = h.world.registry.memo(key, (): Board => ({ items: [], waiting: null, result: null, readers: [] }));
   const copyPs = (b: ReduceArray | null): number => (b ? Math.ceil(b.byteLength / P.copyBytesPerPs) : 0);
   if (me !== leader) {
     // store the item on the node's board; the leader sees it shmLatency later
@@ -127,7 +127,7 @@ export async function nodeCombine(h: NodeHost, what: string, send: ReduceArray |
     await board.waiting.wait(() => `${what}: waiting for ${locals.length - board.items.length} ranks of this node`);
   }
   // every rank of the node holds the board now
-  h.world.forget(key);
+  h.world.registry.forget(key);
   let acc: ReduceArray | null = null;
   if (send && op) {
     acc = proc.isSkeleton(send) ? send : (send.slice() as ReduceArray);
@@ -159,7 +159,7 @@ export async function nodeCombine(h: NodeHost, what: string, send: ReduceArray |
 
 /** The communicator's engine tree over its nodes and its virtual CE (made once per communicator). */
 export function ceTree(h: NodeHost): { readonly tree: CeTree; readonly engine: number } {
-  return h.world.memo(`ce:${h.ctx}`, () => {
+  return h.world.registry.memo(`ce:${h.ctx}`, () => {
     const g = nodeGroup(h);
     const nic = h.proc.nic;
     return { tree: buildCeTree([...g.nodes], h.proc.machine.config.nic.ceRadix), engine: (h.ctx >> 1) % nic.ce!.engines };

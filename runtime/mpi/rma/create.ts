@@ -28,7 +28,7 @@ export function checkSize(call: string, bytes: number): void {
  */
 export async function makeWindow(host: WinHost, flavor: WinFlavor, mem: Uint8Array | null, dispUnit: number, pageBytes: number): Promise<Win> {
   const { proc, comm, world } = host;
-  const shared = world.memo(host.key, () => new WinShared(comm.size));
+  const shared = world.registry.memo(host.key, () => new WinShared(comm.size));
   const notices = new Notices(comm.size);
   const ctrl = new Uint8Array(CTRL_BYTES);
   const ctrlHandle = proc.nic.register(ctrl, { inst: proc.inst, cq: notices.cq });
@@ -52,7 +52,7 @@ export async function allocateShared(host: WinHost, bytes: number, dispUnit: num
   const { proc, comm, world } = host;
   const sizes = new Float64Array(comm.size);
   await comm.allgather(Float64Array.of(bytes), sizes);
-  const block = world.memo(`${host.key}:shm`, () => {
+  const block = world.registry.memo(`${host.key}:shm`, () => {
     const offsets = new Float64Array(comm.size + 1);
     for (let r = 0; r < comm.size; r++) offsets[r + 1] = offsets[r]! + sizes[r]!;
     return { memory: new ArrayBuffer(offsets[comm.size]!), offsets };

@@ -228,8 +228,8 @@ export class Win extends WinOperations {
     if (this.parts.memHandle >= 0) proc.nic.deregister(this.parts.memHandle);
     proc.nic.deregister(this.parts.ctrlHandle);
     this.shared.tables[this.host.comm.rank]!.clear(proc);
-    this.host.world.forget(this.host.key);
-    this.host.world.forget(`${this.host.key}:shm`);
+    this.host.world.registry.forget(this.host.key);
+    this.host.world.registry.forget(`${this.host.key}:shm`);
   }
 
   // ---------------------------------------------------------------- synchronisation
