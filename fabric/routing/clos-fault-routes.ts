@@ -13,6 +13,11 @@
  * Every route stays up*, at most one sidelink, then down*, as clos-routing.ts makes it, so the
  * channel dependency graph stays acyclic on its one VC per class (deadlock.ts checks it for every
  * fault set): BlackWidow's routers have no room for the escape VCs of fault-routing.ts's detours.
+ *
+ * A packet that has already climbed (or crossed) to a router whose way to its destination failed
+ * during the run has no route left: it keeps the topology's route (a failed port of its group
+ * first), which meets a failed link, and is lost there as any packet on a link that fails
+ * (network.ts): its transaction fails by the NIC timeout.
  */
 import { PacketPool } from '../packet.ts';
 import { CLOS_LEVEL_R1, CLOS_LEVEL_R2, type ClosGraph } from '../topology/clos.ts';
@@ -51,6 +56,8 @@ export class ClosFaultRoutes {
   private readonly probeOut: RouteChoice = { port: 0, count: 1, vc: 0 };
   private readonly idle: LoadView = { groupLoad: () => 0 };
   private readonly cand: number[] = [];
+  /** Packets left with no route to their destination, sent on to be lost on a failed link. */
+  stranded = 0;
 
   constructor(
     private readonly g: ClosGraph,
@@ -97,7 +104,8 @@ export class ClosFaultRoutes {
     }
     const n = this.cand.length;
     if (n === 0) {
-      throw new RangeError(`faults: no BlackWidow route avoids the failed links from router ${router} to R1 router ${d} (node ${pk.src[p]} to node ${pk.dst[p]})`);
+      this.strand(router, out);
+      return 1;
     }
     let pick = this.cand[0]!;
     if (out.count === 1 || pk.ordered[p]) {
@@ -115,6 +123,25 @@ export class ClosFaultRoutes {
     out.port = pick;
     out.count = 1;
     return 1;
+  }
+
+  /**
+   * No port of out's choice at `router` leads to the destination any more (a failure during the
+   * run, behind the packet): it takes a failed port of the choice if there is one, to be lost on
+   * it, else the topology's first port, toward the failed link further on.
+   */
+  private strand(router: number, out: RouteChoice): void {
+    this.stranded++;
+    const base = router * this.g.radix;
+    let pick = out.port;
+    for (let c = out.port; c < out.port + out.count; c++) {
+      if (this.ports[base + c]) {
+        pick = c;
+        break;
+      }
+    }
+    out.port = pick;
+    out.count = 1;
   }
 
   /** Never: routes stay the topology's up*\/down* routes, only their choices narrow. */

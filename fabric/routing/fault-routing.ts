@@ -51,6 +51,8 @@ export interface OwnFaultRoutes {
   route(router: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView): number;
   /** Whether packet p now travels a route of the scheme's own, off the topology's (its hops are detour hops). */
   offRoute(pk: PacketPool, p: number): boolean;
+  /** Packets that met a failure during the run with no route left, sent on to be lost on a failed link. */
+  readonly stranded: number;
 }
 
 /** Up*\/down* distances to one destination router: in down phase only, and from the up phase. */
@@ -104,6 +106,11 @@ export class FaultRouting implements LoadView {
     this.level = new Int32Array(g.routers);
     this.route = (router, pk, p, out, load) => this.routeOne(router, pk, p, out, load);
     this.probeId = this.probe.alloc();
+  }
+
+  /** Packets that met a failure during the run with no route left (a topology's own routes), sent on to be lost on a failed link. */
+  get stranded(): number {
+    return this.own?.stranded ?? 0;
   }
 
   /** Counts detour hops afresh from now (a measurement window). */
