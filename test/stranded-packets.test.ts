@@ -1,11 +1,13 @@
 /**
  * Packets that a failure during the run leaves with no route (kautz-fault-routes.ts,
- * clos-fault-routes.ts): a Kautz packet that meets a failed link on a VC number too low for any
- * route left, a BlackWidow packet already climbed to a router whose way down failed. They go on
- * to the failed link and are lost there, as packets on a link when it fails: counted as lost,
- * their transactions failing by the NIC timeout (MPI_ERR_OTHER), never ending the run.
+ * clos-fault-routes.ts, fault-routing.ts): a Kautz packet that meets a failed link on a VC number
+ * too low for any route left, a BlackWidow packet already climbed to a router whose way down
+ * failed, an up*\/down* detour that a new fault set leaves in its down phase with no way down.
+ * They go on to the failed link and are lost there, as packets on a link when it fails: counted
+ * as lost, their transactions failing by the NIC timeout (MPI_ERR_OTHER), never ending the run.
  */
 import { describe, expect, it } from 'vitest';
+import { Prng } from '../fabric/engine/prng.ts';
 import { buildMachine, machineSpec, resolveMachine, type Machine } from '../fabric/machine.ts';
 import { PacketPool } from '../fabric/packet.ts';
 import { closRouting } from '../fabric/routing/clos-routing.ts';
@@ -272,5 +274,50 @@ describe('MPI over stranded packets', () => {
     expect(r.recv[1]).toBe('intact');
     expect(r.faults.lost).toBeGreaterThan(0);
     expect(r.faults.resent).toBe(0);
+  });
+});
+
+describe('detours stranded by a later fault set', () => {
+  it('xt4, 64 nodes, 6 links failing at 2 us and 6 more at 4 us under random traffic: a packet the second set leaves in its up*/down* down phase with no way down goes on down the first set\'s way; every packet arrives or is lost', () => {
+    const links = '42:1@2us,42:4@2us,56:3@2us,53:2@2us,23:4@2us,39:4@2us,9:5@4us,6:6@4us,7:6@4us,11:2@4us,31:3@4us,11:1@4us';
+    let stranded = 0;
+    // a few packets a run meet it: traffic of 8 seeds, each its own run
+    for (let seed = 1; seed <= 8; seed++) {
+      const m = buildMachine(resolveMachine(machineSpec('xt4'), 64, { 'faults.links': links, 'faults.quiescePause': '100ns' }), 5);
+      const pk = m.net.pkts;
+      let delivered = 0;
+      let lost = 0;
+      for (let n = 0; n < 64; n++) {
+        m.net.attach(n, {
+          deliver: (p) => {
+            if (pk.dst[p] === n) delivered++;
+            m.net.ejectCredit(n, pk.vc[p]!, pk.phits[p]!, m.engine.now);
+            pk.free(p);
+          },
+          lose: (p) => {
+            lost++;
+            pk.free(p);
+          },
+        });
+      }
+      const rng = new Prng(seed);
+      for (let i = 0; i < 300; i++) {
+        for (let s = 0; s < 64; s++) {
+          const p = pk.alloc();
+          pk.src[p] = s;
+          pk.dst[p] = (s + 1 + rng.int(63)) % 64;
+          pk.phits[p] = 20;
+          pk.vcClass[p] = 0;
+          pk.bytes[p] = 0;
+          m.net.inject(s, p);
+        }
+      }
+      m.engine.drain();
+      stranded += m.net.faults!.routing.stranded;
+      expect(delivered + lost).toBe(300 * 64);
+      expect(lost).toBeGreaterThan(0);
+      expect(m.net.faultCounters()!.lost).toBe(lost);
+    }
+    expect(stranded).toBeGreaterThan(0);
   });
 });
