@@ -12,6 +12,7 @@
  *   (both directions); its serialization bandwidth drops to (lanes - N) / lanes.
  */
 import { parseTimePs } from './units.ts';
+import { CLOS_LEVEL_R1, type ClosGraph } from './topology/clos.ts';
 import { PORT_NODE, type PortGraph } from './topology/port-graph.ts';
 
 /** A failed link: port `port` of router `router` (and its peer port), from `atPs` on. */
@@ -157,19 +158,28 @@ export function lostInFlight(failPs: number, nowPs: number, tailPs: number): boo
 
 /**
  * A link of graph g still up (failPs Infinity) parallel to channel `chan` (from the same router
- * to the same next router, of any link class: a torus ring of two routers joins them both ways),
- * or -1: the link over which chan's retry buffer sends again what chan lost when it failed
- * (Gemini's links of a group, seed 004 §IV; an Aries bundle of global links), the packet then
- * reaching the same router as before.
+ * to the same next router, of any link class: a torus ring of two routers joins them both ways;
+ * on a BlackWidow, in the same slice: seed 003 B5 makes each slice a separate network, whose
+ * virtual routers share a router number here), or -1: the link over which chan's retry buffer
+ * sends again what chan lost when it failed (Gemini's links of a group, seed 004 §IV; an Aries
+ * bundle of global links; BlackWidow's sidelinks to one peer), the packet then reaching the same
+ * router as before.
  */
 export function replayLink(g: PortGraph, failPs: Float64Array, chan: number): number {
   const r = Math.floor(chan / g.radix);
   const peer = g.peerRouter[chan]!;
+  const slice = g.topology === 'clos' ? closSlice(g as ClosGraph, r, chan - r * g.radix) : -1;
   for (let q = 0; q < g.radix; q++) {
     const c = r * g.radix + q;
-    if (c !== chan && g.peerRouter[c] === peer && failPs[c] === Infinity) return c;
+    if (c !== chan && g.peerRouter[c] === peer && failPs[c] === Infinity && (slice < 0 || closSlice(g as ClosGraph, r, q) === slice)) return c;
   }
   return -1;
+}
+
+/** The slice of router-to-router port `port` of router `r` of a BlackWidow (its block of ports). */
+function closSlice(g: ClosGraph, r: number, port: number): number {
+  const base = g.routerLevel[r] === CLOS_LEVEL_R1 ? g.r1UpBase : 0;
+  return Math.floor((port - base) / g.blockPorts);
 }
 
 /** The distinct times (ps, ascending) at which a fault takes effect. */

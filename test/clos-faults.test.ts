@@ -17,6 +17,7 @@ import { closRouting } from '../fabric/routing/clos-routing.ts';
 import { bindRoute, pickRouting, type LoadView, type RouteChoice } from '../fabric/routing/routing.ts';
 import { buildClos, type ClosGraph, type ClosRank } from '../fabric/topology/clos.ts';
 import { PORT_NODE } from '../fabric/topology/port-graph.ts';
+import { simulate } from '../runtime/simulate.ts';
 import { phit } from './helpers.ts';
 
 /** Uplink j of R1 i in slice s, as a faults.links item. */
@@ -191,4 +192,40 @@ describe('BlackWidow routes around failed R1 sidelinks, R1-R2 and R2-R3 links', 
       expect(Number(f![2])).toBeGreaterThan(0);
     });
   }
+});
+
+/**
+ * 96 processors at rank 2 (R1 routers 0, 1, 2 under 32 R2s): R1 0 loses its uplinks to R2s 0..15
+ * and R1 1 its uplinks to R2s 16..31, in the slices given. In a slice where both lost theirs, R1 0
+ * and R1 1 share no R2, and are joined only through R1 2, going down to it and up again.
+ */
+function apart(slices: readonly number[]): string {
+  return slices.flatMap((s) => Array.from({ length: 32 }, (_, j) => `${j < 16 ? 0 : 1}:${32 + 32 * s + j}`)).join(',');
+}
+
+describe('BlackWidow: a pair of R1 routers no slice joins up*/down*', () => {
+  it('refused from the command line with exit 2 and one line naming the pair, the failed links on its routes, and why the links left cannot carry it', async () => {
+    const r = await phit('run', 'pingpong', '--machine', 'bw', '--nodes', '96', '--set', 'clos.rank=2', '--set', `faults.links=${apart([0, 1, 2, 3])}`, '--param', 'maxBytes=8');
+    expect(r.code).toBe(2);
+    expect(r.err.join('\n').trim().split('\n')).toHaveLength(1);
+    expect(r.err[0]).toMatch(/no BlackWidow route from R1 router 0 to R1 router 1 avoids the failed links in any slice: failed links on its up\*\/down\* routes 0:32, 0:33, .* and 120 more; the links left join them only by routes that go down and up again, and a YARC has no VC to spare/);
+  });
+
+  it('with one slice left that joins them, accepted: each packet of the pair takes that slice from its source, and the data arrives', async () => {
+    const r = await simulate({
+      machine: 'bw',
+      nodes: 96,
+      metrics: true,
+      set: { 'clos.rank': '2', 'faults.links': apart([0, 1, 2]) },
+      program: async (ctx) => {
+        if (ctx.rank === 0) await ctx.mpi.send(new Int32Array(4096).fill(7), 32, 0);
+        if (ctx.rank !== 32) return true;
+        const b = new Int32Array(4096);
+        await ctx.mpi.recv(b, 0, 0);
+        return b.every((v) => v === 7);
+      },
+    });
+    expect(r.rankResults[32]).toBe(true);
+    expect(r.metrics!.fabric.faults!.masked).toBeGreaterThan(0);
+  });
 });

@@ -5,7 +5,10 @@
  */
 import type { Engine, EventHandler } from '../engine/engine.ts';
 import type { PacketPool } from '../packet.ts';
+import type { CeTree } from './ce-tree.ts';
 import type { NicParams } from './nic.ts';
+
+export { buildCeTree, type CeTree } from './ce-tree.ts';
 
 /** Reduction operations of the CE (no product: seed 001 footnote 7 runs it on the CPU). */
 export type CeOp = 'sum' | 'min' | 'max' | 'minloc' | 'maxloc' | 'band' | 'bor' | 'bxor' | 'land' | 'lor' | 'lxor' | 'barrier';
@@ -38,68 +41,12 @@ export interface CeResult {
   /** minloc/maxloc: the identifier of the winning value (the lowest among equal values). */
   readonly id?: number;
   /**
-   * The reduction failed: a member node died and the tree timed out waiting for it. The value
-   * is then meaningless; `deadNode` names the dead member the first timeout was for.
+   * The reduction failed: the tree timed out waiting for a member, because its node died or a
+   * packet of the tree from it was lost on a link that failed. The value is then meaningless;
+   * `deadNode` names the member the first timeout was for.
    */
   readonly failed?: boolean;
   readonly deadNode?: number;
-}
-
-/** A reduction tree over the nodes of a job (built once, shared by every member). */
-export interface CeTree {
-  /** Member nodes, in the order given to `buildCeTree`. */
-  readonly nodes: readonly number[];
-  readonly radix: number;
-  /** Node at the root. */
-  readonly root: number;
-  /** Tree edges on the longest root-to-leaf path (0 for a single node). */
-  readonly depth: number;
-  /** Per member (index into `nodes`): its parent node, or -1 at the root. */
-  readonly parent: Int32Array;
-  /** Per member (index into `nodes`): its child nodes, in combining order. */
-  readonly children: readonly (readonly number[])[];
-  /** Member index of each node. */
-  readonly index: ReadonlyMap<number, number>;
-}
-
-/**
- * Builds the reduction tree of `nodes` with fan-out at most `radix`: the first node is the root;
- * the rest are cut into up to `radix` contiguous blocks of near-equal size (larger first), the
- * first node of each block becoming a child that heads the block's subtree, recursively. Every
- * subtree is a contiguous run of the node list, so over a job's node list in node order a subtree
- * sits on neighbouring routers (one chassis, one group) and most tree edges stay local. The depth
- * is the least any tree of that fan-out can have (at most ceil(log_radix(n))): a subtree of s
- * nodes and depth d needs s <= (radix^(d+1) - 1) / (radix - 1), and balanced blocks meet that.
- */
-export function buildCeTree(nodes: readonly number[], radix: number): CeTree {
-  if (!Number.isInteger(radix) || radix < 2) throw new RangeError(`CE tree: radix=${radix} must be an integer >= 2`);
-  if (nodes.length === 0) throw new RangeError('CE tree: nodes must not be empty');
-  const index = new Map<number, number>();
-  for (const [i, n] of nodes.entries()) {
-    if (!Number.isInteger(n) || n < 0) throw new RangeError(`CE tree: nodes[${i}]=${n} must be a non-negative integer`);
-    if (index.has(n)) throw new RangeError(`CE tree: node ${n} appears twice (nodes[${index.get(n)}] and nodes[${i}])`);
-    index.set(n, i);
-  }
-  const parent = new Int32Array(nodes.length).fill(-1);
-  const children: number[][] = nodes.map(() => []);
-  let depth = 0;
-  // explicit stack of subtrees [first member, member count, level]
-  const stack: [number, number, number][] = [[0, nodes.length, 0]];
-  while (stack.length > 0) {
-    const [lo, size, level] = stack.pop()!;
-    if (level > depth) depth = level;
-    const rest = size - 1;
-    const blocks = Math.min(radix, rest);
-    let at = lo + 1;
-    for (let b = 0; b < blocks; b++) {
-      const len = Math.floor(rest / blocks) + (b < rest % blocks ? 1 : 0);
-      parent[at] = nodes[lo]!;
-      children[lo]!.push(nodes[at]!);
-      stack.push([at, len, level + 1]);
-      at += len;
-    }
-  }
-  return { nodes: [...nodes], radix, root: nodes[0]!, depth, parent, children, index };
 }
 
 /** What the CE uses of its NIC: the host interface and the output pipeline. */
@@ -112,7 +59,7 @@ export interface CeNicPort {
   send(p: number, ready: number): void;
   /** When node `node` dies (ps), Infinity while it lives (faults.nodes). */
   deathPs(node: number): number;
-  /** How long a NIC waits for a dead member before failing the reduction (nic.timeout, ps). */
+  /** How long a NIC waits for a dead member, or a lost packet, before failing the reduction (nic.timeout, ps). */
   timeoutPs(): number;
 }
 
@@ -162,6 +109,9 @@ class VirtualCe {
   deadNode = -1;
   /** Dead children whose wait has timed out in this operation: their inputs count as in, failed. */
   readonly timedOut: number[] = [];
+  /** Children whose partial result for this operation was lost on its way (a failed link), and when. */
+  readonly lostFrom: number[] = [];
+  readonly lostAt: number[] = [];
 }
 
 /**
@@ -190,6 +140,14 @@ class VirtualCe {
  * scatters a failed result to every member it still reaches; a NIC whose parent is dead scatters
  * the failed result to its own subtree. Every live member thus gets a failed result, the dead
  * node named, instead of waiting for ever.
+ *
+ * A lost packet (a link failed under it, with no parallel link left: network.ts): the wait for it
+ * times out the same way, `nic.timeout` after the wait began or the packet was lost, whichever is
+ * later: a NIC whose child's partial result was lost fails the reduction there as for a dead
+ * child, one whose result from its parent was lost scatters the failed result to its subtree as
+ * for a dead parent. The packet's sender is named as the member the tree timed out on. Only a
+ * loss arms the timeout (the model knows which packets are lost), so a member that joins late
+ * never times a slow reduction out.
  */
 export class CollectiveEngine implements EventHandler {
   readonly id: number;
@@ -308,6 +266,31 @@ export class CollectiveEngine implements EventHandler {
     }
   }
 
+  /**
+   * CE packet `p`, on its way to this NIC, was lost at `t` on a link that failed under it: the
+   * wait for it (a child's partial result, or the parent's result) times out `nic.timeout` after
+   * it began or `t`, whichever is later. A partial result lost before this node joined is
+   * remembered, and its timeout armed at the join.
+   */
+  lost(p: number, t: number): void {
+    const pk = this.pkts;
+    const engine = pk.txn[p]! >> 1;
+    const down = (pk.txn[p]! & DOWN) !== 0;
+    const src = pk.src[p]!;
+    pk.free(p);
+    const v = this.ces[engine];
+    if (v === undefined || this.port.deathPs(this.node) <= t) return;
+    if (down) {
+      if (v.waitingDown && v.tree!.parent[v.member] === src) this.armAt(v, engine, this.parentSlot, t);
+      return;
+    }
+    v.lostFrom.push(src);
+    v.lostAt.push(t);
+    if (!v.joined) return;
+    const slot = v.tree!.children[v.member]!.indexOf(src);
+    if (slot >= 0) this.armAt(v, engine, slot, t);
+  }
+
   onEvent(kind: number, arg: number): void {
     if (kind === EV_TIMEOUT) {
       this.timeOut(arg);
@@ -326,13 +309,24 @@ export class CollectiveEngine implements EventHandler {
 
   /**
    * Arms the timeout of the wait of virtual CE `engine` for node `from` (child `slot` of this
-   * node's, or `parentSlot`) if that node dies: `nic.timeout` after the wait began or the node died,
-   * whichever is later. The event carries the engine, the slot and the wait's count.
+   * node's, or `parentSlot`) if that node dies, or its partial result was lost before the join.
    */
   private armTimeout(v: VirtualCe, engine: number, from: number, slot: number): void {
-    const death = this.port.deathPs(from);
-    if (death === Infinity) return;
-    const at = Math.max(this.engine.now, death) + this.port.timeoutPs();
+    let since = this.port.deathPs(from);
+    if (slot !== this.parentSlot) {
+      const k = v.lostFrom.indexOf(from);
+      if (k >= 0 && v.lostAt[k]! < since) since = v.lostAt[k]!;
+    }
+    if (since !== Infinity) this.armAt(v, engine, slot, since);
+  }
+
+  /**
+   * Arms the timeout of the current wait of virtual CE `engine` on `slot` (a child's index, or
+   * `parentSlot`): `nic.timeout` after the wait began (now) or `sincePs` (the node's death, the
+   * packet's loss), whichever is later. The event carries the engine, the slot and the wait's count.
+   */
+  private armAt(v: VirtualCe, engine: number, slot: number, sincePs: number): void {
+    const at = Math.max(this.engine.now, sincePs) + this.port.timeoutPs();
     this.engine.at(at, this.id, EV_TIMEOUT, (v.wait * this.slots + slot) * this.ces.length + engine);
   }
 
@@ -404,6 +398,7 @@ export class CollectiveEngine implements EventHandler {
     v.readyAt = 0;
     v.fromNode.length = v.fromOp.length = v.fromType.length = v.fromValue.length = v.fromId.length = 0;
     v.timedOut.length = 0;
+    v.lostFrom.length = v.lostAt.length = 0;
     if (parent < 0) {
       this.finish(v, engine, op, type, value, id, ready);
     } else {

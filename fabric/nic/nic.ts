@@ -597,14 +597,18 @@ export class Nic extends NicTarget {
    * Packet `p`, on its way to this node, was lost on a link that failed under it (network.ts):
    * its transaction fails at its initiator by the NIC timeout, counted from when it was issued or
    * the packet was lost, whichever is later, as for a dead node. A lost collective-engine packet
-   * leaves its tree waiting (no timeout covers a live member).
+   * times out the wait for it in this NIC's engine (collective-engine.ts).
    */
   lose(p: number): void {
     const pk = this.pkts;
     const kind = pk.kind[p]!;
+    if (kind === K_CE) {
+      if (this.ce !== null) this.ce.lost(p, this.engine.now);
+      else pk.free(p);
+      return;
+    }
     const id = pk.txn[p]!;
     pk.free(p);
-    if (kind === K_CE) return;
     const x = this.txns.list[id]!;
     const src = this.peers[x.srcNode]!;
     if (x.timedOut || x.status === NicStatus.Timeout || src.deadPs <= this.engine.now) return;

@@ -13,6 +13,11 @@
  * Every route stays up*, at most one sidelink, then down*, as clos-routing.ts makes it, so the
  * channel dependency graph stays acyclic on its one VC per class (deadlock.ts checks it for every
  * fault set): BlackWidow's routers have no room for the escape VCs of fault-routing.ts's detours.
+ *
+ * A packet that has already climbed (or crossed) to a router whose way to its destination failed
+ * during the run has no route left: it keeps the topology's route (a failed port of its group
+ * first), which meets a failed link, and is lost there as any packet on a link that fails
+ * (network.ts): its transaction fails by the NIC timeout.
  */
 import { PacketPool } from '../packet.ts';
 import { CLOS_LEVEL_R1, CLOS_LEVEL_R2, type ClosGraph } from '../topology/clos.ts';
@@ -51,6 +56,8 @@ export class ClosFaultRoutes {
   private readonly probeOut: RouteChoice = { port: 0, count: 1, vc: 0 };
   private readonly idle: LoadView = { groupLoad: () => 0 };
   private readonly cand: number[] = [];
+  /** Packets left with no route to their destination, sent on to be lost on a failed link. */
+  stranded = 0;
 
   constructor(
     private readonly g: ClosGraph,
@@ -66,16 +73,65 @@ export class ClosFaultRoutes {
     this.reach.clear();
   }
 
-  /** Throws a RangeError naming the first pair of R1 routers with nodes that no slice joins over links still up (`when`: the fault set). */
+  /**
+   * Throws a RangeError naming the first pair of R1 routers with nodes that no slice joins over
+   * links still up (`when`: the fault set), the failed links on the pair's routes, and why no
+   * other route is taken: the links left join the pair only by routes that go down and up again,
+   * which need a VC to break the cycles they close with the up*\/down* routes, and a YARC has
+   * two, request and response, both taken (seed 003 §3, §4.2).
+   */
   checkRoutes(when: string): void {
     const g = this.g;
     for (let a = 0; a < g.r1Count; a++) {
       for (let d = 0; d < g.r1Count; d++) {
         let ok = false;
         for (let s = 0; s < g.slices && !ok; s++) ok = this.reaches(a, d, s);
-        if (!ok) throw new RangeError(`faults (${when}): no BlackWidow route from R1 router ${a} to R1 router ${d} avoids the failed links in any slice (its routers have no room for escape VCs to detour)`);
+        if (ok) continue;
+        const failed = this.failedOnRoutes(a, d);
+        const shown = failed.slice(0, 8).join(', ') + (failed.length > 8 ? ` and ${failed.length - 8} more` : '');
+        const joined = this.joined(a, d)
+          ? 'the links left join them only by routes that go down and up again, and a YARC has no VC to spare for such routes (two VCs, request and response: seed 003 §4.2)'
+          : 'no link left joins them';
+        throw new RangeError(`faults (${when}): no BlackWidow route from R1 router ${a} to R1 router ${d} avoids the failed links in any slice: failed links on its up*/down* routes ${shown}; ${joined}`);
       }
     }
+  }
+
+  /** The failed links (router:port at the end a route leaves by) on the topology's routes from R1 `a` to R1 `d`, every slice. */
+  private failedOnRoutes(a: number, d: number): string[] {
+    const g = this.g;
+    const found = new Set<number>();
+    const visit = (r: number, s: number, depth: number): void => {
+      if (r === d || depth > 8) return;
+      const { first, count } = this.groupAt(r, d, s);
+      for (let c = first; c < first + count; c++) {
+        const gp = r * g.radix + c;
+        if (this.ports[gp]) found.add(gp);
+        else if (g.peerRouter[gp]! >= 0) visit(g.peerRouter[gp]!, this.sliceOf(gp), depth + 1);
+      }
+    };
+    for (let s = 0; s < g.slices; s++) visit(a, s, 0);
+    return [...found].sort((x, y) => x - y).map((gp) => `${Math.floor(gp / g.radix)}:${gp % g.radix}`);
+  }
+
+  /** Whether R1 routers a and d are joined by links still up, by any route. */
+  private joined(a: number, d: number): boolean {
+    const g = this.g;
+    const seen = new Uint8Array(g.routers);
+    const queue = [a];
+    seen[a] = 1;
+    for (let i = 0; i < queue.length; i++) {
+      const r = queue[i]!;
+      if (r === d) return true;
+      for (let q = 0; q < g.radix; q++) {
+        const gp = r * g.radix + q;
+        const s = g.peerRouter[gp]!;
+        if (s < 0 || this.ports[gp] || g.portClass[gp] === PORT_NODE || seen[s]) continue;
+        seen[s] = 1;
+        queue.push(s);
+      }
+    }
+    return false;
   }
 
   /** Routes packet p at `router`: the topology's choice, narrowed to the ports that still lead to the destination; returns 1 when a failure changed it. */
@@ -97,7 +153,8 @@ export class ClosFaultRoutes {
     }
     const n = this.cand.length;
     if (n === 0) {
-      throw new RangeError(`faults: no BlackWidow route avoids the failed links from router ${router} to R1 router ${d} (node ${pk.src[p]} to node ${pk.dst[p]})`);
+      this.strand(router, out);
+      return 1;
     }
     let pick = this.cand[0]!;
     if (out.count === 1 || pk.ordered[p]) {
@@ -115,6 +172,25 @@ export class ClosFaultRoutes {
     out.port = pick;
     out.count = 1;
     return 1;
+  }
+
+  /**
+   * No port of out's choice at `router` leads to the destination any more (a failure during the
+   * run, behind the packet): it takes a failed port of the choice if there is one, to be lost on
+   * it, else the topology's first port, toward the failed link further on.
+   */
+  private strand(router: number, out: RouteChoice): void {
+    this.stranded++;
+    const base = router * this.g.radix;
+    let pick = out.port;
+    for (let c = out.port; c < out.port + out.count; c++) {
+      if (this.ports[base + c]) {
+        pick = c;
+        break;
+      }
+    }
+    out.port = pick;
+    out.count = 1;
   }
 
   /** Never: routes stay the topology's up*\/down* routes, only their choices narrow. */
@@ -145,11 +221,17 @@ export class ClosFaultRoutes {
   private leads(gp: number, d: number): boolean {
     const g = this.g;
     if (this.ports[gp]) return false;
-    const r = Math.floor(gp / g.radix);
     const peer = g.peerRouter[gp]!;
     if (peer < 0) return false;
+    return this.reaches(peer, d, this.sliceOf(gp));
+  }
+
+  /** The slice of router-to-router port gp (its block of ports). */
+  private sliceOf(gp: number): number {
+    const g = this.g;
+    const r = Math.floor(gp / g.radix);
     const base = g.routerLevel[r] === CLOS_LEVEL_R1 ? g.r1UpBase : 0;
-    return this.reaches(peer, d, Math.floor((gp - r * g.radix - base) / g.blockPorts));
+    return Math.floor((gp - r * g.radix - base) / g.blockPorts);
   }
 
   /** Whether router r reaches R1 `d` in slice s by the topology's routing over links still up. */
@@ -163,7 +245,16 @@ export class ClosFaultRoutes {
     }
     const k = r * g.slices + s;
     if (memo[k] !== 0) return memo[k] === 1;
-    // the group the routing gives at r in slice s (the whole group: an unordered probe)
+    const { first, count } = this.groupAt(r, d, s);
+    let ok = count === 0;
+    for (let c = first; c < first + count && !ok; c++) ok = this.leads(r * g.radix + c, d);
+    memo[k] = ok ? 1 : 2;
+    return ok;
+  }
+
+  /** The group of local ports the topology's routing gives at router r toward R1 `d` in slice s (the whole group: an unordered probe); count 0 where it ejects. */
+  private groupAt(r: number, d: number, s: number): { first: number; count: number } {
+    const g = this.g;
     const q = this.probe;
     const x = this.probeId;
     q.startRoute(x, 0);
@@ -174,14 +265,7 @@ export class ClosFaultRoutes {
     q.rPlane[x] = s;
     const out = this.probeOut;
     this.inner(r, q, x, out, this.idle);
-    let { first, count } = out.count === 1 ? closGroup(g, r, out.port) : { first: out.port, count: out.count };
-    if (g.portClass[r * g.radix + out.port] === PORT_NODE) {
-      first = out.port;
-      count = 0;
-    }
-    let ok = count === 0;
-    for (let c = first; c < first + count && !ok; c++) ok = this.leads(r * g.radix + c, d);
-    memo[k] = ok ? 1 : 2;
-    return ok;
+    if (g.portClass[r * g.radix + out.port] === PORT_NODE) return { first: out.port, count: 0 };
+    return out.count === 1 ? closGroup(g, r, out.port) : { first: out.port, count: out.count };
   }
 }

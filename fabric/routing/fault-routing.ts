@@ -17,7 +17,11 @@
  *   legal routes over a breadth-first spanning tree rooted at the lowest surviving router that
  *   carries nodes, first up toward the root, then down, never up again. The topology's channels
  *   only lead to escape channels and up*\/down* routes cannot form a cycle, so the channel
- *   dependency graph stays acyclic (deadlock.ts checks it for every fault set).
+ *   dependency graph stays acyclic (deadlock.ts checks it for every fault set). A detouring
+ *   packet that a later fault set (a new spanning tree) leaves in its down phase with no way down
+ *   goes on down the way the fault set before gave it: onto the link that failed, where it is
+ *   lost (network.ts), or to its node. Like every packet in flight when the fault set changes, it
+ *   follows two trees' turns, which the check of each fault set alone does not cover.
  * - A topology's own routes: a Kautz digraph, whose links run one way only, leaves up*\/down*
  *   detours without a way back; its source picks another route instead (kautz-fault-routes.ts),
  *   which replaces the three schemes above there.
@@ -51,6 +55,8 @@ export interface OwnFaultRoutes {
   route(router: number, pk: PacketPool, p: number, out: RouteChoice, load: LoadView): number;
   /** Whether packet p now travels a route of the scheme's own, off the topology's (its hops are detour hops). */
   offRoute(pk: PacketPool, p: number): boolean;
+  /** Packets that met a failure during the run with no route left, sent on to be lost on a failed link. */
+  readonly stranded: number;
 }
 
 /** Up*\/down* distances to one destination router: in down phase only, and from the up phase. */
@@ -58,6 +64,17 @@ interface DetourTable {
   readonly down: Int32Array;
   readonly up: Int32Array;
 }
+
+/** The up*\/down* detours of one fault set: its down ports, the spanning tree's levels, the distance tables computed so far. */
+interface DetourTree {
+  readonly ports: Uint8Array;
+  /** Breadth-first level of each router from the root (-1: unreachable or down). */
+  readonly level: Int32Array;
+  readonly tables: Map<number, DetourTable>;
+}
+
+/** Distance in a DetourTable from a router that cannot reach the destination. */
+const FAR = 0x3fffffff;
 
 /** The fault-aware routing of one network: the topology's routing, masked, plus up*\/down* detours. */
 export class FaultRouting implements LoadView {
@@ -75,9 +92,11 @@ export class FaultRouting implements LoadView {
   private routers: Uint8Array;
   private active = false;
   private view: LoadView = { groupLoad: () => 0 };
-  /** Breadth-first level of each router from the root (-1: unreachable or down). */
-  private level: Int32Array;
-  private tables = new Map<number, DetourTable>();
+  /** The detours of the current fault set, and of the one before (for packets it left in their down phase with no way down). */
+  private tree: DetourTree;
+  private prev: DetourTree | null = null;
+  /** Detouring packets a new fault set left in their down phase with no way down, sent on by the previous set's way down. */
+  private strandedDown = 0;
   /** A packet for the walks of routes at the source. */
   private readonly probe = new PacketPool(8, 2);
   private readonly probeId: number;
@@ -101,9 +120,14 @@ export class FaultRouting implements LoadView {
     this.hopsBase = new Float64Array(g.classNames.length);
     this.ports = new Uint8Array(g.routers * g.radix);
     this.routers = new Uint8Array(g.routers);
-    this.level = new Int32Array(g.routers);
+    this.tree = { ports: this.ports, level: new Int32Array(g.routers).fill(-1), tables: new Map() };
     this.route = (router, pk, p, out, load) => this.routeOne(router, pk, p, out, load);
     this.probeId = this.probe.alloc();
+  }
+
+  /** Packets that met a failure during the run with no route left, sent on to be lost on a failed link. */
+  get stranded(): number {
+    return this.strandedDown + (this.own?.stranded ?? 0);
   }
 
   /** Counts detour hops afresh from now (a measurement window). */
@@ -132,22 +156,23 @@ export class FaultRouting implements LoadView {
     this.ports = ports.slice();
     this.routers = routers.slice();
     this.active = ports.includes(1) || routers.includes(1);
-    this.tables.clear();
     this.own?.setDown(this.ports);
     // spanning tree: breadth-first from the lowest surviving router with nodes
-    this.level.fill(-1);
+    const level = new Int32Array(g.routers).fill(-1);
+    this.prev = this.tree;
+    this.tree = { ports: this.ports, level, tables: new Map() };
     let root = -1;
     for (let n = 0; n < g.nodes && root < 0; n++) if (!routers[g.nodeRouter[n]!]) root = g.nodeRouter[n]!;
     if (root < 0) return;
     const queue = [root];
-    this.level[root] = 0;
+    level[root] = 0;
     for (let i = 0; i < queue.length; i++) {
       const r = queue[i]!;
       for (let q = 0; q < g.radix; q++) {
         const gp = r * g.radix + q;
         const s = g.peerRouter[gp]!;
-        if (s < 0 || ports[gp] || this.level[s]! >= 0) continue;
-        this.level[s] = this.level[r]! + 1;
+        if (s < 0 || ports[gp] || level[s]! >= 0) continue;
+        level[s] = level[r]! + 1;
         queue.push(s);
       }
     }
@@ -164,10 +189,10 @@ export class FaultRouting implements LoadView {
     return DOWN_LOAD;
   }
 
-  /** Whether the hop from router a to router b goes up the spanning tree (toward the root). */
-  private isUp(a: number, b: number): boolean {
-    const la = this.level[a]!;
-    const lb = this.level[b]!;
+  /** Whether the hop from router a to router b goes up the spanning tree of `t` (toward the root). */
+  private isUp(t: DetourTree, a: number, b: number): boolean {
+    const la = t.level[a]!;
+    const lb = t.level[b]!;
     return lb < la || (lb === la && b < a);
   }
 
@@ -245,27 +270,41 @@ export class FaultRouting implements LoadView {
       out.port = g.nodePort[dst]!;
       return;
     }
-    const t = this.tableFor(target);
     const downOnly = pk.rDetour[p] === D.Down;
-    let best = -1;
-    let bestCost = Infinity;
-    let bestDown = false;
-    for (let q = 0; q < g.radix; q++) {
-      const gp = router * g.radix + q;
-      const s = g.peerRouter[gp]!;
-      if (s < 0 || this.ports[gp]) continue;
-      const goesUp = this.isUp(router, s);
-      if (downOnly && goesUp) continue;
-      const cost = goesUp ? t.up[s]! : t.down[s]!;
-      if (cost < bestCost) {
-        bestCost = cost;
-        best = q;
-        bestDown = !goesUp;
-      }
+    let best = this.detourHop(this.tree, router, target, downOnly);
+    if (best < 0 && downOnly && this.prev !== null) {
+      // a new fault set left it in its down phase with no way down: it goes on down the way the
+      // previous set gave it, onto the link that failed (where it is lost, network.ts) or to its node
+      best = this.detourHop(this.prev, router, target, true);
+      if (best >= 0) this.strandedDown++;
     }
     if (best < 0) throw new RangeError(`faults: no route avoids the failed links from router ${g.nodeRouter[pk.src[p]!]} to router ${target} (an up*/down* detour needs links both ways: stuck at router ${router})`);
     out.port = best;
-    if (bestDown) pk.rDetour[p] = D.Down;
+    if (!this.isUp(this.tree, router, g.peerRouter[router * g.radix + best]!)) pk.rDetour[p] = D.Down;
+  }
+
+  /**
+   * The local port of the shortest up*\/down* hop from `router` toward router `target` under the
+   * detours of `t` (down hops only when `downOnly`), over the links up in `t`; -1 when none leads there.
+   */
+  private detourHop(t: DetourTree, router: number, target: number, downOnly: boolean): number {
+    const g = this.g;
+    const tab = this.tableFor(t, target);
+    let best = -1;
+    let bestCost = FAR;
+    for (let q = 0; q < g.radix; q++) {
+      const gp = router * g.radix + q;
+      const s = g.peerRouter[gp]!;
+      if (s < 0 || t.ports[gp]) continue;
+      const goesUp = this.isUp(t, router, s);
+      if (downOnly && goesUp) continue;
+      const cost = goesUp ? tab.up[s]! : tab.down[s]!;
+      if (cost < bestCost) {
+        bestCost = cost;
+        best = q;
+      }
+    }
+    return best;
   }
 
   /**
@@ -320,13 +359,13 @@ export class FaultRouting implements LoadView {
     return false;
   }
 
-  /** Up*\/down* distances to router `target` (computed on first use per fault set). */
-  private tableFor(target: number): DetourTable {
-    let t = this.tables.get(target);
+  /** Up*\/down* distances to router `target` under the detours of `tree` (computed on first use per fault set). */
+  private tableFor(tree: DetourTree, target: number): DetourTable {
+    let t = tree.tables.get(target);
     if (t !== undefined) return t;
     const g = this.g;
     const n = g.routers;
-    const INF = 0x3fffffff;
+    const INF = FAR;
     const down = new Int32Array(n).fill(INF);
     // down-phase distances: backwards from the target over hops that go down the tree
     down[target] = 0;
@@ -336,29 +375,29 @@ export class FaultRouting implements LoadView {
       for (let q = 0; q < g.radix; q++) {
         const gp = x * g.radix + q;
         const y = g.peerRouter[gp]!;
-        if (y < 0 || this.ports[gp] || down[y]! !== INF || this.isUp(y, x)) continue;
+        if (y < 0 || tree.ports[gp] || down[y]! !== INF || this.isUp(tree, y, x)) continue;
         down[y] = down[x]! + 1;
         queue.push(y);
       }
     }
     // up-phase distances: down now, or one hop up and on; routers in order of rank (root first)
     const order: number[] = [];
-    for (let r = 0; r < n; r++) if (this.level[r]! >= 0) order.push(r);
-    order.sort((a, b) => this.level[a]! - this.level[b]! || a - b);
+    for (let r = 0; r < n; r++) if (tree.level[r]! >= 0) order.push(r);
+    order.sort((a, b) => tree.level[a]! - tree.level[b]! || a - b);
     const up = new Int32Array(n).fill(INF);
     for (const r of order) {
       let best = down[r]!;
       for (let q = 0; q < g.radix; q++) {
         const gp = r * g.radix + q;
         const s = g.peerRouter[gp]!;
-        if (s < 0 || this.ports[gp] || !this.isUp(r, s)) continue;
+        if (s < 0 || tree.ports[gp] || !this.isUp(tree, r, s)) continue;
         if (up[s]! + 1 < best) best = up[s]! + 1;
       }
       up[r] = best;
     }
     // distances from the next router: a hop's cost is the distance there
     t = { down, up };
-    this.tables.set(target, t);
+    tree.tables.set(target, t);
     return t;
   }
 }

@@ -21,7 +21,12 @@
  * those VC numbers or the fault set is refused naming the pair.
  *
  * A packet routed before a link failed that meets it mid-route takes, from where it is, the
- * shortest route that its VC numbers left allow.
+ * shortest route that its VC numbers left allow. Where its VC numbers allow none (a packet on the
+ * topology's route keeps it onto the failed link; one already on a route of this scheme goes on
+ * by the shortest route its VC numbers allow over the whole digraph, which crosses a failed link,
+ * or it would be a route left), it meets the failed link and is lost there as any packet on a
+ * link that fails (network.ts): its transaction fails by the NIC timeout. Fault sets only grow, so
+ * such a packet never finds a route again further on.
  */
 import type { PacketPool } from '../packet.ts';
 import type { KautzGraph } from '../topology/kautz.ts';
@@ -54,6 +59,11 @@ export class KautzFaultRoutes {
   private ports: Uint8Array;
   /** Per destination router: hops to it from state (router, arrived from a lower router, decrements left), FAR if none. */
   private tables = new Map<number, Uint8Array>();
+  /** The same over every link, failed or not: the routes of packets left with none (see the header). */
+  private readonly allUp: Uint8Array;
+  private readonly freeTables = new Map<number, Uint8Array>();
+  /** Packets left with no route within their VC numbers, sent on to be lost on a failed link. */
+  stranded = 0;
 
   /**
    * @param innerVcs VCs of the topology's routing: the escape VC of class c is innerVcs + c
@@ -66,6 +76,7 @@ export class KautzFaultRoutes {
     this.per = kautzVcsPerClass(g.diameter);
     this.budget = this.per;
     this.ports = new Uint8Array(g.routers * g.radix);
+    this.allUp = new Uint8Array(g.routers * g.radix);
     this.prevOf = new Int32Array(g.routers * g.radix).fill(-1);
     for (let r = 0; r < g.routers; r++) {
       for (let j = 0; j < g.degree; j++) {
@@ -105,7 +116,9 @@ export class KautzFaultRoutes {
     const g = this.g;
     const st = pk.rDetour[p]!;
     if (st === KAUTZ_REROUTED) {
-      this.hop(router, pk, p, out, this.levelOf(pk, p), this.fromLower(router, pk.at[p]!));
+      const level = this.levelOf(pk, p);
+      const fromLower = this.fromLower(router, pk.at[p]!);
+      if (!this.hop(router, pk, p, out, level, fromLower, this.ports)) this.strand(router, pk, p, out, level, fromLower);
       return KautzReroute.None;
     }
     if (pk.rLeft[p] === 0xff) {
@@ -114,7 +127,8 @@ export class KautzFaultRoutes {
       this.inner(router, pk, p, out, load);
       if (this.clean(router, out.port, pk.rRoute[p]!, pk.rLeft[p]!)) return KautzReroute.None;
       pk.rDetour[p] = KAUTZ_REROUTED;
-      this.hop(router, pk, p, out, this.per - 1, 0);
+      // checkRoutes guarantees a route from every router with nodes on the full VC numbers
+      if (!this.hop(router, pk, p, out, this.per - 1, 0, this.ports)) this.strand(router, pk, p, out, this.per - 1, 0);
       return KautzReroute.AtSource;
     }
     // on the topology's route (routed before a failure, or checked at its source): its next
@@ -124,9 +138,26 @@ export class KautzFaultRoutes {
       this.inner(router, pk, p, out, load);
       return KautzReroute.None;
     }
-    pk.rDetour[p] = KAUTZ_REROUTED;
-    this.hop(router, pk, p, out, this.levelOf(pk, p), this.fromLower(router, pk.at[p]!));
-    return KautzReroute.MidRoute;
+    if (this.hop(router, pk, p, out, this.levelOf(pk, p), this.fromLower(router, pk.at[p]!), this.ports)) {
+      pk.rDetour[p] = KAUTZ_REROUTED;
+      return KautzReroute.MidRoute;
+    }
+    // no route left within its VC numbers: it keeps its route, onto the failed link
+    this.stranded++;
+    this.inner(router, pk, p, out, load);
+    return KautzReroute.None;
+  }
+
+  /**
+   * Packet p, off the topology's route, has no route left within its VC numbers (level,
+   * fromLower: see hop): its next hop is the one of the shortest route those VC numbers allow over
+   * every link, failed or not; that route crosses a failed link, where the packet is lost.
+   */
+  private strand(router: number, pk: PacketPool, p: number, out: RouteChoice, level: number, fromLower: number): void {
+    this.stranded++;
+    if (!this.hop(router, pk, p, out, level, fromLower, this.allUp)) {
+      throw new Error(`Kautz fault routes: no route from router ${router} to router ${this.g.nodeRouter[pk.dst[p]!]} on VC number ${level} or below even over failed links`);
+    }
   }
 
   /** Whether packet p travels a route of this scheme's, off the topology's. */
@@ -167,27 +198,28 @@ export class KautzFaultRoutes {
   /**
    * One hop of a rerouted packet at `router`, on VC number `level` (-1: the escape VC), arrived
    * from a lower router (`fromLower` 1) or not: the out-link that keeps it on a shortest route
-   * its VC numbers allow (the lowest selector of those that tie, so a pair keeps one route).
+   * its VC numbers allow over the links `down` leaves up (the lowest selector of those that tie,
+   * so a pair keeps one route). False, out untouched, when there is none.
    */
-  private hop(router: number, pk: PacketPool, p: number, out: RouteChoice, level: number, fromLower: number): void {
+  private hop(router: number, pk: PacketPool, p: number, out: RouteChoice, level: number, fromLower: number, down: Uint8Array): boolean {
     const g = this.g;
     const dst = pk.dst[p]!;
     const target = g.nodeRouter[dst]!;
     const cls = pk.vcClass[p]!;
-    out.count = 1;
-    out.vc = level >= 0 ? cls * this.per + level : this.innerVcs + cls;
     if (router === target) {
+      out.count = 1;
+      out.vc = level >= 0 ? cls * this.per + level : this.innerVcs + cls;
       out.port = g.nodePort[dst]!;
-      return;
+      return true;
     }
     const left = level + 1;
-    const tab = this.tableFor(target);
+    const tab = this.tableFor(target, down);
     let best = -1;
     let bestD = FAR;
     let bestPeak = 0;
     for (let j = 0; j < g.degree; j++) {
       const gp = router * g.radix + g.outBase + j;
-      if (this.ports[gp]) continue;
+      if (down[gp]) continue;
       const z = g.peerRouter[gp]!;
       const peak = fromLower === 1 && router > z ? 1 : 0;
       if (peak > left) continue;
@@ -198,17 +230,18 @@ export class KautzFaultRoutes {
         bestPeak = peak;
       }
     }
-    if (best < 0) {
-      throw new RangeError(`faults: no Kautz route avoids the failed links from router ${router} to router ${target} on VC number ${level} or below (node ${pk.src[p]} to node ${dst})`);
-    }
+    if (best < 0) return false;
+    out.count = 1;
     out.port = g.outBase + best;
     const nl = level - bestPeak;
     out.vc = nl >= 0 ? cls * this.per + nl : this.innerVcs + cls;
+    return true;
   }
 
-  /** Hops to router `target` from every state, over links still up (computed on first use per fault set). */
-  private tableFor(target: number): Uint8Array {
-    let t = this.tables.get(target);
+  /** Hops to router `target` from every state, over the links `down` leaves up: the fault set's (computed on first use per fault set) or every link. */
+  private tableFor(target: number, down: Uint8Array = this.ports): Uint8Array {
+    const cache = down === this.allUp ? this.freeTables : this.tables;
+    let t = cache.get(target);
     if (t !== undefined) return t;
     const g = this.g;
     const B = this.budget;
@@ -233,7 +266,7 @@ export class KautzFaultRoutes {
       for (let i = 0; i < g.degree; i++) {
         const inGp = z * g.radix + g.inBase + i;
         const y = this.prevOf[inGp]!;
-        if (y < 0 || this.ports[inGp] || (y < z ? 1 : 0) !== fz) continue;
+        if (y < 0 || down[inGp] || (y < z ? 1 : 0) !== fz) continue;
         for (let fy = 0; fy < 2; fy++) {
           const ly = lz + (fy === 1 && y > z ? 1 : 0);
           if (ly > B) continue;
@@ -244,7 +277,7 @@ export class KautzFaultRoutes {
         }
       }
     }
-    this.tables.set(target, t);
+    cache.set(target, t);
     return t;
   }
 }

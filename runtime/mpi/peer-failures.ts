@@ -90,8 +90,9 @@ export class PeerFailures {
   }
 
   /**
-   * Why a collective-engine reduction over world ranks `members` failed: the members known dead
-   * (or, if MPI has not heard of any, the dead node the tree timed out on).
+   * Why a collective-engine reduction over world ranks `members` failed: the members known dead;
+   * with none, the tree timed out on live node `deadNode`, whose packet to its neighbour in the
+   * tree (a partial result up, or the result down) was lost on a link that failed.
    */
   ceFailure(members: ArrayLike<number>, deadNode: number): string {
     const named: string[] = [];
@@ -99,8 +100,8 @@ export class PeerFailures {
       const t = this.describe(members[i]!);
       if (t !== null) named.push(t);
     }
-    const who = named.length > 0 ? named.join(', ') : `node ${deadNode}`;
-    return `the network reduction failed: ${who} did not answer within the NIC timeout`;
+    if (named.length === 0) return `the network reduction failed: a packet of its tree from node ${deadNode} was lost on a failed link, and the NIC timeout ran out`;
+    return `the network reduction failed: ${named.join(', ')} did not answer within the NIC timeout`;
   }
 
   /** The text naming a dead destination `rank` of a failed transfer, or null when it lives. */
