@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
+import { shareApi } from './share-api.ts';
 import { ALGORITHMS, checkAlgorithms, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
 import { userAlgorithm } from '../runtime/mpi/coll/schedule.ts';
 
@@ -26,6 +27,7 @@ export async function loadAlgorithms(choices: Readonly<Record<string, string>>):
     const abs = resolve(value);
     if (!existsSync(abs) || !statSync(abs).isFile()) throw new RangeError(`${coll}=${value}: no such file`);
     type Module = { default?: unknown };
+    shareApi();
     let mod: Module;
     try {
       mod = (await tsImport(pathToFileURL(abs).href, import.meta.url)) as Module;

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
 import { tsImport } from 'tsx/esm/api';
+import { shareApi } from './share-api.ts';
 import { resolveParams, type App, type ParamSpec, type ParamValues } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
 import { resolveMachine } from '../fabric/machine.ts';
@@ -32,6 +33,7 @@ export async function loadUserApp(path: string): Promise<App> {
   const abs = resolve(path);
   if (!existsSync(abs)) throw new RangeError(`no such file: ${path}`);
   type Module = { default?: unknown; params?: Record<string, ParamSpec>; merit?: App['merit'] };
+  shareApi();
   // loaded as an ES module wherever the file lives (outside a "type": "module" package too)
   const mod = (await tsImport(pathToFileURL(abs).href, import.meta.url)) as Module;
   // a .ts file outside an ES-module package arrives as CommonJS: its exports sit under `default`
