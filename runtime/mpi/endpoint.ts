@@ -19,9 +19,9 @@ export class Endpoint implements Progress {
   /** Messages arrived (in their pair's order) that no receive has taken yet, in arrival order. */
   readonly unexpected: UnexpectedQueue<Msg>;
   /** Next sequence number to send to each peer (peers never sent to are absent: 0). */
-  readonly sendSeq = new PeerSeq();
+  readonly sendSeq: PeerSeq;
   /** Next sequence number expected from each peer (absent: 0). */
-  readonly recvSeq = new PeerSeq();
+  readonly recvSeq: PeerSeq;
   /** Arrivals ahead of their turn, per peer, keyed by sequence number. */
   readonly early = new Map<number, Map<number, Msg>>();
   /** Arrivals held in `early` (0: no lookup there is needed). */
@@ -44,6 +44,8 @@ export class Endpoint implements Progress {
     readonly proc: Proc,
     private readonly world: MpiWorld,
   ) {
+    this.sendSeq = new PeerSeq(world.size);
+    this.recvSeq = new PeerSeq(world.size);
     this.posted = new PostedQueue<Posted>(world.size);
     this.unexpected = new UnexpectedQueue<Msg>(world.size);
   }
