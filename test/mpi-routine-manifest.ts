@@ -344,6 +344,7 @@ export const NO_BAD_CALL: Record<string, NoError> = {
 const GUARD = 'the error-handler guard\'s interface (errhandler.ts), public to it, not a routine';
 const TYPE = 'the library\'s layout query of a datatype; a program uses mpi.typeCommit, typeSize, typeGetExtent';
 const REQ = 'the library\'s completion plumbing of a request, public to the calls that complete it';
+const POOL = 'the library\'s request pool (request-pool.ts), public to the pool and the schedule that gives a request back';
 
 /** Methods public in TypeScript that are the library's plumbing between its classes, not routines of a program, with why. */
 export const NOT_ROUTINES: Record<string, string> = {
@@ -372,6 +373,9 @@ export const NOT_ROUTINES: Record<string, string> = {
   'request.completeCancelled': REQ,
   'request.peek': REQ,
   'request.statusForProgram': REQ,
+  'request.recycle': POOL,
+  'request.reuse': POOL,
+  'request.ownStatus': POOL,
 };
 
 /** The manifest: every routine's data test and bad call. */

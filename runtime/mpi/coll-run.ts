@@ -111,14 +111,18 @@ export class CollRun implements RequestWaiter {
     if (this.stepPs > 0) this.proc.charge(this.stepPs);
   }
 
-  /** Takes the completions the wait that just ended was for (their CPU time, the first error). */
+  /**
+   * Takes the completions the wait that just ended was for (their CPU time, the first error).
+   * A pooled request (one the algorithm asked for with `once`) goes back to its pool once taken:
+   * nothing but this schedule held it.
+   */
   private takeAll(): void {
     const one = this.wait1;
     const many = this.waitN;
     this.wait1 = null;
     this.waitN = null;
-    if (one) one.take();
-    if (many) for (const r of many) r.take();
+    if (one) takeOnce(one);
+    if (many) for (let i = 0; i < many.length; i++) takeOnce(many[i]!);
   }
 
   /** Runs the algorithm on (throwing `err` into it if not null) until it waits or ends. */
@@ -153,7 +157,7 @@ export class CollRun implements RequestWaiter {
           return;
         }
         try {
-          step.take();
+          takeOnce(step);
         } catch (e) {
           err = e;
         }
@@ -161,7 +165,8 @@ export class CollRun implements RequestWaiter {
         continue;
       }
       let left = 0;
-      for (const q of step) {
+      for (let i = 0; i < step.length; i++) {
+        const q = step[i]!;
         if (q.done) continue;
         q.waiter = this;
         left++;
@@ -174,13 +179,19 @@ export class CollRun implements RequestWaiter {
         return;
       }
       try {
-        for (const q of step) q.take();
+        for (let i = 0; i < step.length; i++) takeOnce(step[i]!);
       } catch (e) {
         err = e;
       }
       this.stepEnds();
     }
   }
+}
+
+/** Takes `r`'s completion (throwing its error) and gives a pooled request back to its pool. */
+function takeOnce(r: Request): void {
+  r.take();
+  if (r.pool !== null) r.recycle();
 }
 
 /** Tells `observer` of the rounds of rank `rank`'s run `run`, if it watches rounds. */

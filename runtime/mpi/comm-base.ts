@@ -330,14 +330,14 @@ export class CommBase {
     return new DrainRequest(this.proc, this.world.params.testOverheadPs, `${call}(${sends.filter((r) => !r.done).length} buffered sends)`, this.world.progressOf(this.proc.rank), sends);
   }
 
-  /** Sends on the communicator's collective context (never matches user messages). */
-  protected collIsend(buf: Uint8Array, dest: number, tag: number, what: string): Request {
-    return this.world.isend(this.proc.rank, buf, this.shape.members[dest]!, tag, this.shape.ctx + 1, what);
+  /** Sends on the communicator's collective context (never matches user messages); `once`: a pooled request (CollTransport.isend). */
+  protected collIsend(buf: Uint8Array, dest: number, tag: number, what: string, once = false): Request {
+    return this.world.isend(this.proc.rank, buf, this.shape.members[dest]!, tag, this.shape.ctx + 1, what, 'standard', this.world.params.requestOverheadPs, once);
   }
 
-  /** Receives on the communicator's collective context. */
-  protected collIrecv(buf: Uint8Array, source: number, tag: number, what: string): Request {
-    return this.world.irecv(this.proc.rank, buf, 1, this.shape.members[source]!, tag, this.shape.ctx + 1, what, this.shape.inv);
+  /** Receives on the communicator's collective context; `once`: a pooled request (CollTransport.irecv). */
+  protected collIrecv(buf: Uint8Array, source: number, tag: number, what: string, once = false): Request {
+    return this.world.irecv(this.proc.rank, buf, 1, this.shape.members[source]!, tag, this.shape.ctx + 1, what, this.shape.inv, null, this.world.params.requestOverheadPs, false, once);
   }
 
 

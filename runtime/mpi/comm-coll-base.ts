@@ -38,8 +38,8 @@ export class CollBase extends RequestComm {
       this.collTransport = {
         rank: this.rank,
         size: this.size,
-        isend: (buf, dest, tag, what) => this.collIsend(buf, dest, tag, what),
-        irecv: (buf, source, tag, what) => this.collIrecv(buf, source, tag, what),
+        isend: (buf, dest, tag, what, once) => this.collIsend(buf, dest, tag, what, once),
+        irecv: (buf, source, tag, what, once) => this.collIrecv(buf, source, tag, what, once),
         flopsPerPs: cpu.flopsPerPs,
         copyBytesPerPs: this.world.params.copyBytesPerPs,
         packBlockPs: this.world.params.packBlockPs,
@@ -242,7 +242,7 @@ export class CollBase extends RequestComm {
         return recv;
       }
       const t = this.transport;
-      const leaders: CollTransport = { ...t, rank: g.leaders.indexOf(this.rank), size: n, nodes: undefined, isend: (b, d, tag, w) => t.isend(b, g.leaders[d]!, tag, w), irecv: (b, s, tag, w) => t.irecv(b, g.leaders[s]!, tag, w) };
+      const leaders: CollTransport = { ...t, rank: g.leaders.indexOf(this.rank), size: n, nodes: undefined, isend: (b, d, tag, w, once) => t.isend(b, g.leaders[d]!, tag, w, once), irecv: (b, s, tag, w, once) => t.irecv(b, g.leaders[s]!, tag, w, once) };
       if (coll === 'barrier') await this.collective((alg as Algorithm<'barrier'>).fn(leaders), what);
       else await this.collective((alg as Algorithm<'allreduce'>).fn(leaders, acc!, recv!, op!), what);
       return recv;
@@ -354,12 +354,12 @@ class CallTransport implements CollTransport {
     this.nodes = base.nodes;
   }
 
-  isend(buf: Uint8Array, dest: number, tag: number, what: string): Request {
-    return this.base.isend(buf, dest, tag + this.off, what);
+  isend(buf: Uint8Array, dest: number, tag: number, what: string, once?: boolean): Request {
+    return this.base.isend(buf, dest, tag + this.off, what, once);
   }
 
-  irecv(buf: Uint8Array, source: number, tag: number, what: string): Request {
-    return this.base.irecv(buf, source, tag + this.off, what);
+  irecv(buf: Uint8Array, source: number, tag: number, what: string, once?: boolean): Request {
+    return this.base.irecv(buf, source, tag + this.off, what, once);
   }
 }
 

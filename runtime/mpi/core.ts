@@ -8,6 +8,7 @@ import { CommRegistry } from './comm-registry.ts';
 import { Endpoint } from './endpoint.ts';
 import { PeerFailures } from './peer-failures.ts';
 import { MpiError, Request, type Progress, type Status } from './request.ts';
+import { PostedPool, RequestPool } from './request-pool.ts';
 
 const EMPTY = new Uint8Array(0);
 const ignore = (): void => {};
@@ -78,6 +79,10 @@ export class MpiWorld implements EventHandler {
   private readonly outbox = new Slots<Msg>();
   /** Receives to post at their rank's own time, by slot. */
   private readonly posts = new Slots<Posted>();
+  /** Each rank's pool of the requests only the library sees (made on first use), by rank. */
+  private readonly pools: (RequestPool | undefined)[] = [];
+  /** Posted-receive records of pooled requests, free for reuse once their message is delivered. */
+  private readonly postedPool = new PostedPool();
   /** Protocol steps deferred to a rank's own time, by slot. */
   private readonly deferred = new Slots<() => void>();
   /** Source completions of eager messages and of requests-to-send (one function for all). */
@@ -187,11 +192,11 @@ export class MpiWorld implements EventHandler {
    * time (overhead, FMA stores) is charged to the sender's clock, and the message leaves when
    * that work is done.
    */
-  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string, mode: SendMode = 'standard', requestOverheadPs = this.params.requestOverheadPs): Request {
+  isend(src: number, buf: Uint8Array, dst: number, tag: number, ctx: number, what: string, mode: SendMode = 'standard', requestOverheadPs = this.params.requestOverheadPs, pooled = false): Request {
     const me = this.eps[src]!;
     const proc = me.proc;
     const P = this.params;
-    const req = new Request(proc, P.testOverheadPs, what, me);
+    const req = pooled ? this.poolOf(src).take(what) : new Request(proc, P.testOverheadPs, what, me);
     if (dst === PROC_NULL) {
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
@@ -229,6 +234,20 @@ export class MpiWorld implements EventHandler {
     if (leaves <= proc.engine.now) this.launch(m);
     else proc.engine.at(Math.round(leaves), this.id, EV_SEND, this.outbox.put(m));
     return req;
+  }
+
+  /**
+   * Rank `rank`'s pool of requests that only the library sees: a send or receive made with
+   * `pooled` (a collective's step, see CollTransport's `once`) takes its request from here, and
+   * the schedule that takes its completion gives it back (Request.recycle).
+   */
+  private poolOf(rank: number): RequestPool {
+    let pool = this.pools[rank];
+    if (pool === undefined) {
+      const me = this.eps[rank]!;
+      pool = this.pools[rank] = new RequestPool(me.proc, this.params.testOverheadPs, me);
+    }
+    return pool;
   }
 
   /** Message `m` leaves its sender now: on-node copy, eager short message, or request-to-send. */
@@ -286,18 +305,19 @@ export class MpiWorld implements EventHandler {
    * Posts a receive into `buf`; completes at once if a matching message already arrived. `inv`
    * maps world ranks to the communicator's ranks for the status (null: MPI_COMM_WORLD); `unpack`
    * moves a derived datatype's bytes from `buf` to the user's layout at completion; `whole`: a
-   * message must fill whole elements of `elemBytes` bytes (a typed array buffer).
+   * message must fill whole elements of `elemBytes` bytes (a typed array buffer). `pooled`: the
+   * request and its posted record come from the rank's pool (a collective's step, see `poolOf`).
    */
-  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null, unpack: Posted['unpack'] = null, requestOverheadPs = this.params.requestOverheadPs, whole = false): Request {
+  irecv(dst: number, buf: Uint8Array, elemBytes: number, source: number, tag: number, ctx: number, what: string, inv: Int32Array | null = null, unpack: Posted['unpack'] = null, requestOverheadPs = this.params.requestOverheadPs, whole = false, pooled = false): Request {
     const me = this.eps[dst]!;
-    const req = new Request(me.proc, this.params.testOverheadPs, what, me);
+    const req = pooled ? this.poolOf(dst).take(what) : new Request(me.proc, this.params.testOverheadPs, what, me);
     if (source === PROC_NULL) {
       req.complete({ source: PROC_NULL, tag: ANY_TAG, count: 0, bytes: 0 });
       return req;
     }
     me.poll();
     if (requestOverheadPs > 0) me.proc.charge(requestOverheadPs);
-    const posted: Posted = { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0, unpack, whole };
+    const posted: Posted = pooled ? this.postedPool.make(source, tag, ctx, buf, elemBytes, req, inv, unpack, whole) : { source, tag, ctx, buf, elemBytes, req, inv, searchPs: 0, unpack, whole };
     // the receive is posted at the rank's own time
     const at = me.proc.time();
     if (at > me.proc.engine.now) {
@@ -529,16 +549,22 @@ export class MpiWorld implements EventHandler {
       else if (env.sync) this.ack(me, env, a.local);
       return;
     }
-    const status: Status = { source: p.inv ? p.inv[env.src]! : env.src, tag: env.tag, count: Math.floor(env.bytes / p.elemBytes), bytes: env.bytes };
+    const source = p.inv ? p.inv[env.src]! : env.src;
+    const count = Math.floor(env.bytes / p.elemBytes);
+    // a pooled request (a collective's step) keeps one status object for all its messages
+    const status: Status = p.req.pool !== null ? p.req.ownStatus(source, env.tag, count, env.bytes) : { source, tag: env.tag, count, bytes: env.bytes };
     this.observer?.matched(me.proc.rank, env.src, env.seq, env.ctx);
     if (env.kind === 'eager') {
       const data = a.data!;
       if (!me.proc.isSkeleton(data) && !me.proc.isSkeleton(p.buf)) p.buf.set(data.length === env.bytes ? data : data.subarray(0, env.bytes));
       a.data = null;
       const copy = a.local ? 0 : Math.ceil(env.bytes / P.copyBytesPerPs);
-      p.req.complete(status, (a.local ? P.shmRecvOverheadPs : P.recvOverheadPs) + p.searchPs + copy + unpacked(p, env.bytes));
+      const req = p.req;
+      req.complete(status, (a.local ? P.shmRecvOverheadPs : P.recvOverheadPs) + p.searchPs + copy + unpacked(p, env.bytes));
       if (env.sync) this.ack(me, env, a.local);
       this.msgs.release(a);
+      // a pooled request's record: no queue, event or closure refers to it any more
+      if (req.pool !== null) this.postedPool.release(p);
       return;
     }
     this.rendezvous(me, env, p, status, inCall);

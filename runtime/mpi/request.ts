@@ -3,6 +3,7 @@ import type { Proc } from '../proc.ts';
 import { errorCode } from './error-classes.ts';
 import { UNDEFINED } from './constants.ts';
 import { ANY_SOURCE, ANY_TAG } from './message.ts';
+import type { RequestPool } from './request-pool.ts';
 
 /** Status of a completed receive (or send): who, which tag, how much. */
 export interface Status {
@@ -57,6 +58,8 @@ const TAKEN = 4;
 const RETURNED = 8;
 const FREED = 16;
 const WHAT_TO = 32;
+/** Back in its pool (see RequestPool): no operation is attached until the pool hands it out again. */
+const POOLED = 64;
 
 /** Error raised by an MPI call, carrying the MPI error class name. */
 export class MpiError extends Error {
@@ -177,6 +180,10 @@ export class Request {
   canceller: ((req: Request) => boolean) | null = null;
   /** What the canceller stops (the library's own record of the operation, e.g. a send's message). */
   cancelTarget: object | null = null;
+  /** The pool this request came from and goes back to once taken (`recycle`); null: never reused. */
+  pool: RequestPool | null = null;
+  /** A pooled request's status object, rewritten for each of its messages (see `ownStatus`). */
+  private spare: { source: number; tag: number; count: number; bytes: number } | null = null;
 
   /** An inactive request that stands for no operation (MPI_REQUEST_NULL); one per rank. */
   static null(proc: Proc, testCostPs: number): Request {
@@ -369,6 +376,56 @@ export class Request {
   /** The status, once complete. */
   get status(): Status | null {
     return this.result;
+  }
+
+  /**
+   * Gives a pooled request whose completion has just been taken back to its pool, if nothing in
+   * the library still refers to it: no waiter, and no canceller (a send whose message no receive
+   * has matched yet keeps one, and its message keeps the request: such a request is left to the
+   * garbage collector). Does nothing for a request made outside a pool. Only the one that took
+   * the completion, and that alone holds the request (a collective's schedule, see CollRun),
+   * may call this.
+   */
+  recycle(): void {
+    const pool = this.pool;
+    if (pool === null || (this.flags & (TAKEN | POOLED)) !== TAKEN || this.waiter !== null || this.canceller !== null || this.cancelTarget !== null) return;
+    this.flags = POOLED;
+    this.result = null;
+    this.failure = null;
+    pool.put(this);
+  }
+
+  /**
+   * This request's own status object, set to these values: a pooled request's status is read by
+   * no one but the schedule that takes it, so each of its messages rewrites the same object.
+   */
+  ownStatus(source: number, tag: number, count: number, bytes: number): Status {
+    const s = (this.spare ??= { source, tag, count, bytes });
+    s.source = source;
+    s.tag = tag;
+    s.count = count;
+    s.bytes = bytes;
+    return s;
+  }
+
+  /** Whether this request is back in its pool (handed to no one). */
+  get inPool(): boolean {
+    return (this.flags & POOLED) !== 0;
+  }
+
+  /** Makes a request from the pool a new one described as `what`, every field as the constructor sets it. */
+  reuse(what: string): this {
+    this.flags = 0;
+    this.result = null;
+    this.failure = null;
+    this.completionCpuPs = 0;
+    this.completedAt = 0;
+    this.waiter = null;
+    this.whatText = what;
+    this.whatPeer = -1;
+    this.canceller = null;
+    this.cancelTarget = null;
+    return this;
   }
 }
 

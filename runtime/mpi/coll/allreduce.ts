@@ -33,10 +33,10 @@ export function* allreduceRecursiveDoubling(t: CollTransport, sendBuf: Buf, recv
     yield combine(t, op, acc, tmp, true);
   }
   // every step moves the whole of acc and tmp: one byte view of each, and one array of a step's
-  // two requests, serve them all
+  // two requests, serve them all (made with its two slots: a first write would reserve 17)
   const accBytes = bytes(acc);
   const tmpBytes = bytes(tmp);
-  const pair: Request[] = [];
+  const pair: Request[] = [null!, null!];
   for (let mask = 1; mask < f.p2; mask <<= 1) {
     const peer = f.newrank ^ mask;
     const who = f.oldRank(peer);

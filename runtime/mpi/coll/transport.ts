@@ -21,10 +21,15 @@ export interface CollTransport {
   /** This rank in the communicator. */
   readonly rank: number;
   readonly size: number;
-  /** Nonblocking send of `buf` to communicator rank `dest` on the communicator's collective context. */
-  isend(buf: Uint8Array, dest: number, tag: number, what: string): Request;
-  /** Nonblocking receive into `buf` from communicator rank `source` (never a wildcard). */
-  irecv(buf: Uint8Array, source: number, tag: number, what: string): Request;
+  /**
+   * Nonblocking send of `buf` to communicator rank `dest` on the communicator's collective
+   * context. `once`: the algorithm yields the request in one step and never touches it again, so
+   * the library may give it back to a pool and reuse it once that step's wait is over (a
+   * transport may ignore this).
+   */
+  isend(buf: Uint8Array, dest: number, tag: number, what: string, once?: boolean): Request;
+  /** Nonblocking receive into `buf` from communicator rank `source` (never a wildcard); `once` as for isend. */
+  irecv(buf: Uint8Array, source: number, tag: number, what: string, once?: boolean): Request;
   /** Processor model: elements combined per ps. */
   readonly flopsPerPs: number;
   /** Processor model: bytes copied per ps. */

@@ -91,13 +91,14 @@ const NO_REQUESTS: readonly Request[] = [];
  * that moves whole buffers, so a message allocates no view: sends `sview` to `dest` while
  * receiving into `rview` from `source`; an empty side is skipped. The requests come back in
  * `into` (overwritten), an array the algorithm reuses from step to step: the library holds
- * a step's requests only until its wait is over.
+ * a step's requests only until its wait is over. The algorithm must yield `into` at once and
+ * not keep its requests: they are pooled (`once`), reused for later messages once taken.
  */
 export function exchangeViews(t: CollTransport, sview: Uint8Array, dest: number, rview: Uint8Array, source: number, tag: number, what: string, into: Request[]): readonly Request[] {
   // written in place: emptying the array first would drop its storage
   let n = 0;
-  if (rview.length > 0) into[n++] = t.irecv(rview, source, tag, what).namePeer(false, source);
-  if (sview.length > 0) into[n++] = t.isend(sview, dest, tag, what).namePeer(true, dest);
+  if (rview.length > 0) into[n++] = t.irecv(rview, source, tag, what, true).namePeer(false, source);
+  if (sview.length > 0) into[n++] = t.isend(sview, dest, tag, what, true).namePeer(true, dest);
   if (into.length !== n) into.length = n;
   return into;
 }
