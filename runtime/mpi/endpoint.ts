@@ -2,6 +2,7 @@ import type { Proc } from '../proc.ts';
 import type { MpiWorld } from './core.ts';
 import { PostedQueue, UnexpectedQueue } from './match-queue.ts';
 import type { Msg, Posted } from './message.ts';
+import { PeerCounts } from './peer-counts.ts';
 import type { Progress, Request } from './request.ts';
 
 /**
@@ -17,10 +18,10 @@ export class Endpoint implements Progress {
   readonly posted: PostedQueue<Posted>;
   /** Messages arrived (in their pair's order) that no receive has taken yet, in arrival order. */
   readonly unexpected: UnexpectedQueue<Msg>;
-  /** Next sequence number to send to each peer (peers never sent to are absent: 0). */
-  readonly sendSeq = new Map<number, number>();
-  /** Next sequence number expected from each peer (absent: 0). */
-  readonly recvSeq = new Map<number, number>();
+  /** Next sequence number to send to each peer (0 for peers never sent to). */
+  readonly sendSeq: PeerCounts;
+  /** Next sequence number expected from each peer (0 at first). */
+  readonly recvSeq: PeerCounts;
   /** Arrivals ahead of their turn, per peer, keyed by sequence number. */
   readonly early = new Map<number, Map<number, Msg>>();
   /** Protocol steps waiting for the rank to call MPI (rendezvous pulls without asynchronous progress). */
@@ -41,6 +42,8 @@ export class Endpoint implements Progress {
     readonly proc: Proc,
     private readonly world: MpiWorld,
   ) {
+    this.sendSeq = new PeerCounts(world.size);
+    this.recvSeq = new PeerCounts(world.size);
     this.posted = new PostedQueue<Posted>(world.size);
     this.unexpected = new UnexpectedQueue<Msg>(world.size);
   }
