@@ -85,7 +85,7 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
   for (let r = 0; r <= size; r++) offsets0[r] = r * n ** 3;
   const levels: Level[] = [await makeLevel(ctx, laplacian(ctx, procs, n), offsets0)];
   /** The first row of every rank on the coarsest level so far (for its direct solve's gathers). */
-  let coarseOffsets = offsets0;
+  let coarseOffsets: Int32Array = offsets0;
   /** Per level but the coarsest, the prolongator P to it from the next, with its own halo (the coarse rows its rows reach). */
   const transfers: Level[] = [];
   const strides = [1];
