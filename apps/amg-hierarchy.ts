@@ -26,8 +26,12 @@ export interface Level {
   readonly ncol: number;
   readonly firstRow: number;
   readonly globalRows: number;
-  /** First row of every rank on this level (size + 1 entries; ranks holding none repeat the next start). */
-  readonly offsets: Int32Array;
+  /**
+   * Ranks holding rows of this level. (The level's first row of every rank, size + 1 entries, is
+   * not kept: every rank would hold a copy per level, size^2 entries over the run, 1 GB at 4,096
+   * ranks; the app keeps the coarsest level's.)
+   */
+  readonly holders: number;
   readonly rowStart: Int32Array;
   /** Local columns: below ncol an owned one, else ncol + the index in `ext`. */
   readonly cols: Int32Array;
@@ -107,8 +111,10 @@ export async function makeLevel(ctx: RankContext, rows: Rows, offsets: Int32Arra
     send.push({ rank: q, idx });
   }
   const total = send.reduce((s, x) => s + x.idx.length, 0);
+  let holders = 0;
+  for (let r = 0; r < size; r++) if (offsets[r + 1]! > offsets[r]!) holders++;
   return {
-    nrow, ncol, firstRow: rows.firstRow, globalRows: offsets[size]!, offsets, rowStart, cols, coefs: rows.coefs, ext, recv, send,
+    nrow, ncol, firstRow: rows.firstRow, globalRows: offsets[size]!, holders, rowStart, cols, coefs: rows.coefs, ext, recv, send,
     sendBuf: ctx.alloc(Float64Array, total), nnz: gcols.length,
   };
 }

@@ -84,6 +84,8 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
   const offsets0 = new Int32Array(size + 1);
   for (let r = 0; r <= size; r++) offsets0[r] = r * n ** 3;
   const levels: Level[] = [await makeLevel(ctx, laplacian(ctx, procs, n), offsets0)];
+  /** The first row of every rank on the coarsest level so far (for its direct solve's gathers). */
+  let coarseOffsets: Int32Array = offsets0;
   /** Per level but the coarsest, the prolongator P to it from the next, with its own halo (the coarse rows its rows reach). */
   const transfers: Level[] = [];
   const strides = [1];
@@ -107,6 +109,7 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
     strides.push(next);
     transfers.push(await makeLevel(ctx, prolongator, offsets, { first: rows.firstRow, count: rows.nrow }));
     levels.push(await makeLevel(ctx, rows, offsets));
+    coarseOffsets = offsets;
   }
   const coarsest = levels[levels.length - 1]!;
   if (coarsest.globalRows > MAX_DIRECT) throw new RangeError(`amg: the coarsest of ${levels.length} levels has ${coarsest.globalRows} rows, more than a direct solve's ${MAX_DIRECT}; raise levels (at most 25) or lower n`);
@@ -119,7 +122,7 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
     await halo(ctx, lv, v, 200 + l);
     if (real) for (let i = 0; i < lv.ext.length; i++) if (v[lv.nrow + i] !== lv.ext[i]) haloErrors++;
   }
-  const direct = await gatherCoarsest(ctx, coarsest);
+  const direct = await gatherCoarsest(ctx, coarsest, coarseOffsets);
   const setupUs = ctx.now() - t0;
 
   // the vectors of every level: right-hand side, solution (with room for externals), residual
@@ -244,7 +247,7 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
         localGrid: `${n}x${n}x${n}`,
         levels: levels.length,
         levelRows: levels.map((lv) => lv.globalRows).join('/'),
-        ranksLastLevel: holding(coarsest),
+        ranksLastLevel: coarsest.holders,
         haloMessages: levels.map((_, l) => errs[1 + 2 * l]!).join('/'),
         valuesPerMessage: levels.map((_, l) => (errs[1 + 2 * l]! > 0 ? round(errs[2 + 2 * l]! / errs[1 + 2 * l]!, 3) : 0)).join('/'),
         cycles,
@@ -261,13 +264,6 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
       },
     ],
   };
-}
-
-/** Ranks holding rows of a level. */
-function holding(lv: Level): number {
-  let k = 0;
-  for (let r = 0; r + 1 < lv.offsets.length; r++) if (lv.offsets[r + 1]! > lv.offsets[r]!) k++;
-  return k;
 }
 
 /** The fine level's rows on this rank: the 7-point Laplacian of its n^3 block of the global grid, global rows numbered rank by rank (x fastest). */
@@ -306,16 +302,16 @@ function laplacian(ctx: RankContext, procs: readonly number[], n: number): Rows 
 /**
  * The coarsest level gathered to rank 0 (a gather of the entry counts, gathervs of the indices
  * and values), factored there once (dense LU); each solve gathers the right-hand side to rank 0,
- * solves, and scatters the solution back.
+ * solves, and scatters the solution back; `offsets` is the level's first row of every rank.
  */
-async function gatherCoarsest(ctx: RankContext, lv: Level): Promise<{ solve(b: Float64Array, x: Float64Array): Promise<void> }> {
+async function gatherCoarsest(ctx: RankContext, lv: Level, offsets: Int32Array): Promise<{ solve(b: Float64Array, x: Float64Array): Promise<void> }> {
   const { mpi } = ctx;
   const world = mpi.COMM_WORLD;
   const size = mpi.size;
   const real = !ctx.skeleton;
   const N = lv.globalRows;
   const rowCounts = new Int32Array(size);
-  for (let r = 0; r < size; r++) rowCounts[r] = lv.offsets[r + 1]! - lv.offsets[r]!;
+  for (let r = 0; r < size; r++) rowCounts[r] = offsets[r + 1]! - offsets[r]!;
   const rowDispl = displacements(rowCounts);
   const cnt = new Int32Array(size);
   await world.gather(Int32Array.of(lv.nnz), cnt, 0);

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { resolveParams, type Row } from '../apps/app.ts';
+import { makeLevel } from '../apps/amg-hierarchy.ts';
 import { findApp } from '../apps/index.ts';
 import type { CallStats } from '../runtime/metrics.ts';
 import { simulate, type SimulateOptions } from '../runtime/simulate.ts';
@@ -65,6 +66,26 @@ describe('amg', () => {
     expect(skeleton.timeUs).toBe(real.timeUs);
     expect(skeleton.row.levelRows).toBe(real.row.levelRows);
     expect(skeleton.row.check).toBe('skipped (skeleton run)');
+  });
+
+  it('a level keeps no array of an entry per rank (size^2 entries over a run, a gigabyte at 4,096 ranks)', async () => {
+    // each of 32 ranks holds one row, coupled to the next rank's: a level's arrays follow its rows and
+    // neighbours (the longest, rowStart and cols, 2 entries)
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 32,
+      skeleton: true,
+      program: async (ctx) => {
+        const { rank, size } = ctx.mpi;
+        const offsets = Int32Array.from({ length: size + 1 }, (_, q) => q);
+        const gcols = rank + 1 < size ? Int32Array.of(rank, rank + 1) : Int32Array.of(rank);
+        const lv = await makeLevel(ctx, { nrow: 1, firstRow: rank, rowStart: Int32Array.of(0, gcols.length), gcols, coefs: ctx.alloc(Float64Array, gcols.length) }, offsets);
+        const longest = Math.max(...Object.values(lv).map((v) => (ArrayBuffer.isView(v) ? (v as Int32Array).length : 0)));
+        return { longest, holders: lv.holders, globalRows: lv.globalRows, neighbours: lv.recv.length + lv.send.length };
+      },
+    });
+    expect(r.rankResults[5]).toEqual({ longest: 2, holders: 32, globalRows: 32, neighbours: 2 });
+    expect(Math.max(...r.rankResults.map((x) => x.longest))).toBeLessThan(32);
   });
 
   it('refuses bad parameters, naming them and their range', () => {

@@ -8,6 +8,7 @@ import { resolveParams, type Row } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
 import type { CallStats } from '../runtime/metrics.ts';
 import { simulate, type SimulateOptions } from '../runtime/simulate.ts';
+import { LONG } from './helpers.ts';
 
 async function is(raw: Record<string, string>, opts: Partial<SimulateOptions> = {}): Promise<{ row: Row; timeUs: number; calls: readonly CallStats[] }> {
   const app = findApp('npb-is');
@@ -45,5 +46,11 @@ describe('npb-is', () => {
     const skeleton = await is({ iterations: '2' }, { skeleton: true });
     expect(Math.abs(skeleton.timeUs / real.timeUs - 1)).toBeLessThan(0.01);
     expect(skeleton.row.check).toBe('skipped (skeleton run)');
+  });
+
+  // the long tier: the README's 4,096-rank run
+  it.runIf(LONG)('runs class C on 4,096 ranks of xc30 (skeleton, coarse): a bucket per rank, the README row', async () => {
+    const { row } = await is({ class: 'C', iterations: '1' }, { machine: 'xc30', nodes: 4096, skeleton: true, set: { 'fabric.fidelity': 'coarse' } });
+    expect(row).toMatchObject({ ranks: 4096, keys: 2 ** 27, timeUs: 4898, commUs: 3775, mops: 27400, check: 'skipped (skeleton run)' });
   });
 });

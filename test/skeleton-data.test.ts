@@ -203,4 +203,38 @@ describe('a skeleton run costs no memory for its buffers', () => {
     // a normal run holds 64 x (send + recv) = 128 MiB at that point, plus the algorithm's scratch (195 MiB in all)
     expect(grown).toBeLessThan(16 * 2 ** 20);
   });
+
+  it('eager messages from skeleton buffers that wait unexpected keep no copy of their bytes, and leave a real buffer unwritten', async () => {
+    // 1,000 eager messages of 4 KiB reach rank 1 while it computes: a copy each would be 4 MB
+    const count = 1000;
+    const n = 512;
+    let grown = -1;
+    let before = 0;
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 2,
+      skeleton: true,
+      program: async (ctx) => {
+        const { mpi } = ctx;
+        if (mpi.rank === 0) {
+          before = external();
+          const buf = ctx.alloc(Float64Array, n);
+          await mpi.waitAll(Array.from({ length: count }, () => mpi.isend(buf, 1, 1)));
+          return 0;
+        }
+        await ctx.compute(1e9);
+        grown = external() - before;
+        const real = new Float64Array(n).fill(5);
+        let sum = 0;
+        for (let i = 0; i < count; i++) {
+          await mpi.recv(real, 0, 1);
+          sum += real.reduce((s, x) => s + x, 0);
+        }
+        return sum;
+      },
+    });
+    expect(r.rankResults[1]).toBe(5 * n * count);
+    expect(grown).toBeGreaterThanOrEqual(0);
+    expect(grown).toBeLessThan(2 ** 20);
+  });
 });

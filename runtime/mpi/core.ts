@@ -483,8 +483,9 @@ export class MpiWorld implements EventHandler {
     m.data = m.kind === 'eager' ? payload : null;
     m.local = false;
     this.arrive(this.eps[to]!, m);
-    // the mailbox buffer is lent for this call: a message that did not match keeps a copy
-    if (m.data !== null && m.data === payload) m.data = payload.slice();
+    // the mailbox buffer is lent for this call: a message that did not match keeps a copy (a
+    // skeleton payload, sizes only, is a view of the run's store and has no bytes to keep)
+    if (m.data !== null && m.data === payload && !this.eps[to]!.proc.isSkeleton(payload)) m.data = payload.slice();
   }
 
   /** Accepts arrivals in sequence order per sender, then matches them. */

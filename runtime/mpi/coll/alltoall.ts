@@ -4,7 +4,7 @@ import { gatherBinomial } from './gather.ts';
 import { nodeLayout, subTransport } from './nodes.ts';
 import { scatterBinomial } from './scatter.ts';
 import type { Coll, CollTransport } from './transport.ts';
-import { alloc, chargeCopy, copy, exchange, isPof2, prefix, setAt, TAG, type Buf } from './util.ts';
+import { alloc, chargeCopy, copy, exchange, isPof2, isSkeleton, moveElems, prefix, setAt, TAG, type Buf } from './util.ts';
 
 /**
  * Bruck's alltoall: rotate the blocks locally, then in step k send every block whose index has
@@ -26,20 +26,27 @@ export function* alltoallBruck(t: CollTransport, sendBuf: Buf, recvBuf: Buf): Co
   yield copy(t, tmp, (n - me) * c, sendBuf, 0, me * c);
   const pack = alloc(t, sendBuf, Math.ceil(n / 2) * c);
   const unpack = alloc(t, sendBuf, Math.ceil(n / 2) * c);
+  // tmp, pack and unpack are skeleton buffers when sendBuf is: then no bytes move, only the time
+  // is charged (the loops are n per step per rank: n^2 log n over a run, without a view per block)
+  const real = !isSkeleton(t, sendBuf);
   for (let pof2 = 1; pof2 < n; pof2 *= 2) {
-    let k = 0;
-    for (let i = 0; i < n; i++) if (i & pof2) setAt(t, pack, tmp.subarray(i * c, i * c + c), c * k++);
+    const k = withBit(n, pof2);
+    if (real) for (let i = pof2, j = 0; i < n; i = (i + 1) | pof2, j++) moveElems(pack, j * c, tmp, i * c, c);
     yield chargeCopy(t, sendBuf, k * c) + k * (t.packBlockPs ?? 0);
     yield exchange(t, pack, 0, k * c, (me + pof2) % n, unpack, 0, k * c, (me - pof2 + n) % n, TAG.alltoall, what);
-    k = 0;
-    for (let i = 0; i < n; i++) if (i & pof2) setAt(t, tmp, unpack.subarray(c * k, c * ++k), i * c);
+    if (real) for (let i = pof2, j = 0; i < n; i = (i + 1) | pof2, j++) moveElems(tmp, i * c, unpack, j * c, c);
     yield chargeCopy(t, sendBuf, k * c) + k * (t.packBlockPs ?? 0);
   }
   // now tmp[i] is the block from rank me - i; MPICH rotates the blocks into its scratch buffer
   // (two copies of n blocks in all), then copies them back one MPIR_Localcopy per block in
   // reverse order: n blocks, each a copy of its own
-  for (let i = 0; i < n; i++) setAt(t, recvBuf, tmp.subarray(i * c, i * c + c), ((me - i + n) % n) * c);
+  if (real && !isSkeleton(t, recvBuf)) for (let i = 0; i < n; i++) moveElems(recvBuf, ((me - i + n) % n) * c, tmp, i * c, c);
   yield chargeCopy(t, sendBuf, 2 * n * c) + n * (t.packBlockPs ?? 0);
+}
+
+/** How many of 0 .. n-1 have bit `bit` (a power of two) set. */
+export function withBit(n: number, bit: number): number {
+  return Math.floor(n / (2 * bit)) * bit + Math.max(0, (n % (2 * bit)) - bit);
 }
 
 /**

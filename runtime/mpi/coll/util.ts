@@ -52,6 +52,24 @@ export function setAt(t: CollTransport, dst: Buf, src: Buf, off = 0): void {
   (dst as unknown as { set(a: ArrayLike<unknown>, o: number): void }).set(src, off);
 }
 
+/**
+ * Copies `count` elements of `src` from `soff` into `dst` at `doff`, without charging time and
+ * without a view per call: an element loop for a short run (a subarray would cost more than the
+ * copy), `set` of a subarray for a long one. The caller has checked neither is a skeleton buffer.
+ */
+export function moveElems(dst: Buf, doff: number, src: Buf, soff: number, count: number): void {
+  if (count > SHORT_RUN) {
+    (dst as unknown as { set(a: ArrayLike<unknown>, o: number): void }).set(src.subarray(soff, soff + count), doff);
+    return;
+  }
+  const d = dst as unknown as unknown[];
+  const s = src as unknown as unknown[];
+  for (let i = 0; i < count; i++) d[doff + i] = s[soff + i];
+}
+
+/** Elements up to which `moveElems` copies by a loop. */
+const SHORT_RUN = 16;
+
 /** Posts a send of elements [off, off + count) of `buf` to `dest`, described as `<what> to <dest>`. */
 export function send(t: CollTransport, buf: Buf, off: number, count: number, dest: number, tag: number, what: string): Request {
   return t.isend(bytes(buf, off, count), dest, tag, what).namePeer(true, dest);
