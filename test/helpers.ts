@@ -149,3 +149,16 @@ export function injectPacket(net: NetworkAccess, src: number, dst: number, phits
   net.inject(src, p);
   return p;
 }
+
+/** Index of the first element where a and b differ (NaN-safe, bit-exact for floats), or -1. */
+export function firstMismatch(a: ArrayLike<number>, b: ArrayLike<number>, n = Math.max(a.length, b.length)): number {
+  for (let i = 0; i < n; i++) if (!Object.is(a[i], b[i])) return i;
+  return -1;
+}
+
+/** Deterministic bytes, different for every (n, salt). */
+export function u8Pattern(n: number, salt: number): Uint8Array {
+  const a = new Uint8Array(n);
+  for (let i = 0; i < n; i++) a[i] = (i * 31 + salt * 17 + (i >> 8)) & 255;
+  return a;
+}

@@ -3,23 +3,12 @@ import { RankError } from '../fabric/engine/engine.ts';
 import { MpiError, type Request, type Status } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate } from '../runtime/simulate.ts';
-import { rejection } from './helpers.ts';
-
-/** Index of the first element where a and b differ (NaN-safe, bit-exact for floats), or -1. */
-function firstMismatch(a: ArrayLike<number>, b: ArrayLike<number>, n = Math.max(a.length, b.length)): number {
-  for (let i = 0; i < n; i++) if (!Object.is(a[i], b[i])) return i;
-  return -1;
-}
+import { firstMismatch, rejection, u8Pattern } from './helpers.ts';
 
 /** Deterministic, non-trivial payloads (every element differs from its neighbours). */
 function f64Pattern(n: number, salt: number): Float64Array {
   const a = new Float64Array(n);
   for (let i = 0; i < n; i++) a[i] = Math.sin(i * 0.37 + salt) * 1e6 + i / 7;
-  return a;
-}
-function u8Pattern(n: number, salt: number): Uint8Array {
-  const a = new Uint8Array(n);
-  for (let i = 0; i < n; i++) a[i] = (i * 31 + salt * 17 + (i >> 8)) & 255;
   return a;
 }
 

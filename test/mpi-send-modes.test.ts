@@ -2,20 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RankError } from '../fabric/engine/engine.ts';
 import { BSEND_OVERHEAD, MpiError, type Status } from '../runtime/mpi/mpi.ts';
 import { simulate } from '../runtime/simulate.ts';
-import { rejection } from './helpers.ts';
-
-/** Index of the first element where a and b differ, or -1. */
-function firstMismatch(a: ArrayLike<number>, b: ArrayLike<number>, n = Math.max(a.length, b.length)): number {
-  for (let i = 0; i < n; i++) if (!Object.is(a[i], b[i])) return i;
-  return -1;
-}
-
-/** Deterministic bytes, different for every (n, salt). */
-function u8Pattern(n: number, salt: number): Uint8Array {
-  const a = new Uint8Array(n);
-  for (let i = 0; i < n; i++) a[i] = (i * 31 + salt * 17 + (i >> 8)) & 255;
-  return a;
-}
+import { firstMismatch, rejection, u8Pattern } from './helpers.ts';
 
 /** The two placements of a sender/receiver pair: over the network and over shared memory. */
 const placements = [
