@@ -12,9 +12,14 @@ export function initialize(data) {
   index = data.index;
 }
 
+/** The module that re-exports the published API (made once: the names do not change). */
+let url = '';
 function shim() {
-  const lines = names.map((n) => `export const ${n} = api.${n};`);
-  return `data:text/javascript,${encodeURIComponent(`const api = globalThis[Symbol.for('phit.api')];\n${lines.join('\n')}\n`)}`;
+  if (url === '') {
+    const lines = names.map((n) => `export const ${n} = api.${n};`);
+    url = `data:text/javascript,${encodeURIComponent(`const api = globalThis[Symbol.for('phit.api')];\n${lines.join('\n')}\n`)}`;
+  }
+  return url;
 }
 
 /**
