@@ -32,10 +32,13 @@ const USER_FILE = /\.(m?[jt]s)$/;
 export async function loadUserApp(path: string): Promise<App> {
   const abs = resolve(path);
   if (!existsSync(abs)) throw new RangeError(`no such file: ${path}`);
+  if (!USER_FILE.test(abs)) throw new RangeError(`${path}: a program is a .ts, .mts, .js or .mjs file (phit replay takes a trace)`);
   type Module = { default?: unknown; params?: Record<string, ParamSpec>; merit?: App['merit'] };
   shareApi();
   // loaded as an ES module wherever the file lives (outside a "type": "module" package too)
-  const mod = (await tsImport(pathToFileURL(abs).href, import.meta.url)) as Module;
+  const mod = (await tsImport(pathToFileURL(abs).href, import.meta.url).catch((e: unknown) => {
+    throw compileError(path, e);
+  })) as Module;
   // a .ts file outside an ES-module package arrives as CommonJS: its exports sit under `default`
   const inner = mod.default as Module | undefined;
   const main = typeof mod.default === 'function' ? mod.default : inner?.default;
@@ -50,6 +53,17 @@ export async function loadUserApp(path: string): Promise<App> {
     ...(merit ? { merit } : {}),
     main: (ctx: RankContext, params) => (main as (c: RankContext, p: unknown) => Promise<never>)(ctx, params),
   };
+}
+
+/**
+ * A program that does not compile fails as bad input, on one line: the compiler's first error with
+ * its place (the compiler's own message opens with a count line); other errors pass through.
+ */
+function compileError(path: string, e: unknown): unknown {
+  if (e instanceof SyntaxError) return new RangeError(`${path} does not compile: ${e.message}`);
+  if (!(e instanceof Error) || !/^Transform failed with \d+ error/.test(e.message)) return e;
+  const first = e.message.split('\n').find((l) => l.includes(': ERROR: '));
+  return new RangeError(`${path} does not compile: ${first === undefined ? e.message.split('\n')[0] : first.replace(': ERROR: ', ': ')}`);
 }
 
 /** A built-in app by name, or a user's program when the name looks like a path (`./my.ts`). */

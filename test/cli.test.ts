@@ -186,6 +186,26 @@ export default async (ctx: Ctx) => {
     expect(lines(r.err)).toHaveLength(1);
     expect(r.err[0]).toContain('must have a default export');
   });
+
+  it('a program that does not compile, or a file that is no program, is a one-line usage error', async () => {
+    const ts = join(tmp, 'broken.ts');
+    writeFileSync(ts, 'export default async () => { const x = ; };\n');
+    const a = await phit('run', ts, '--nodes', '2');
+    expect(a.code).toBe(2);
+    expect(lines(a.err)).toHaveLength(1);
+    expect(a.err[0]).toMatch(/broken\.ts does not compile: .*broken\.ts:1:\d+: Unexpected ";"/);
+    const mjs = join(tmp, 'broken.mjs');
+    writeFileSync(mjs, 'export default async () => { const x = ; };\n');
+    const b = await phit('run', mjs, '--nodes', '2');
+    expect(b.code).toBe(2);
+    expect(lines(b.err)).toHaveLength(1);
+    expect(b.err[0]).toContain('broken.mjs does not compile: Unexpected token');
+    const trace = join(tmp, 'ring.trace');
+    writeFileSync(trace, 'rank-0.txt\n');
+    const c = await phit('run', trace, '--nodes', '2');
+    expect(c.code).toBe(2);
+    expect(lines(c.err)).toEqual([`phit: ${trace}: a program is a .ts, .mts, .js or .mjs file (phit replay takes a trace)`]);
+  });
 });
 
 describe('the phit binary', () => {
