@@ -110,6 +110,7 @@ export async function replayCommand(tracePath: string, opts: ReplayCliOptions, i
   if (!Number.isSafeInteger(seed) || seed < 0 || opts.seed.trim() === '') throw new RangeError(`--seed ${opts.seed}: expected a non-negative integer`);
   const spec = loadMachine(opts.machine);
   const source = openTrace(tracePath, opts.format as TraceFormat | undefined);
+  for (const w of source.warnings ?? []) io.err(`phit: warning: ${w}`);
   const ppn = positiveInt('ppn', opts.ppn);
   let nodes: number;
   if (opts.nodes === undefined) {
