@@ -6,15 +6,16 @@
  * every field, replayed on xc30 with the same calls, bytes and displacements, and read by OTF2's
  * own otf2-print. Without the attributes (a trace as Score-P writes it) the calls replay at
  * displacement 0 on windows sized to the largest access, with one warning. A cut or malformed
- * RMA record fails with the file, the offset and what was expected.
+ * RMA record fails with the file, the offset and what was expected. Event files of several
+ * chunks keep every attribute list with its event.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TraceFormatError, type TraceCall, type TraceSource } from '../replay/calls.ts';
-import { CallLog } from '../replay/call-log.ts';
+import { CallLog, type LoggedCall } from '../replay/call-log.ts';
 import { openTrace } from '../replay/open.ts';
 import { Otf2EventReader } from '../replay/otf2-events.ts';
 import { writeOtf2 } from '../replay/otf2-writer.ts';
@@ -253,5 +254,40 @@ describe('one-sided calls in an OTF2 trace', () => {
     bytes[at + 1] = 1;
     writeFileSync(bad, bytes);
     expect(failure('short')).toMatch(new RegExp(`^${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: byte \\d+: event record ${RMA.put} at byte ${at} is longer than its record length says$`));
+  });
+});
+
+describe('one-sided calls over several chunks of an OTF2 event file', () => {
+  // two ranks, each putting to the other 3,000 times in lock epochs, displacements 0 to 999: over 256 KiB (OTF2's smallest chunk) per rank
+  const N = 3000;
+  const log = new CallLog(2);
+  for (const [r, rank] of log.ranks.entries()) {
+    rank.comms.set(2, { handle: 2, key: 'world', members: [0, 1], parent: null });
+    const at = (call: TraceCall, t: number): LoggedCall => ({ call, fromPs: t, toPs: t + 100_000, type: 'MPI_DOUBLE', typeBytes: 8 });
+    const sync = { win: 1, group: null, exclusive: true, assert: 0 };
+    rank.calls.push(at({ call: 'winCreate', name: 'MPI_Win_create', comm: 2, win: 1, bytes: 8000, dispUnit: 8 }, 0));
+    for (let i = 0; i < N; i++) {
+      const t = (i + 1) * 1_000_000;
+      rank.calls.push(at({ call: 'lock', name: 'MPI_Win_lock', target: 1 - r, ...sync }, t));
+      rank.calls.push(at({ call: 'put', name: 'MPI_Put', win: 1, target: 1 - r, disp: i % 1000, count: 1 + (i % 7), typeBytes: 8, op: 'sum' }, t + 200_000));
+      rank.calls.push(at({ call: 'unlock', name: 'MPI_Win_unlock', target: 1 - r, ...sync, exclusive: false }, t + 400_000));
+    }
+    rank.calls.push(at({ call: 'winFree', name: 'MPI_Win_free', target: -1, ...sync, exclusive: false }, (N + 1) * 1_000_000));
+    rank.endPs = (N + 2) * 1_000_000;
+  }
+  let path = '';
+  beforeAll(() => {
+    path = writeOtf2(tmp, 'chunked', log, 'xe6', { chunkSizeEvents: 256 * 1024 }).path;
+  });
+
+  it("are read back whole by phit's reader, every attribute with its event", () => {
+    expect(statSync(join(tmp, 'chunked', '0.evt')).size).toBeGreaterThan(256 * 1024);
+    for (let r = 0; r < 2; r++) expect(byCreation(readBack(openTrace(path), r))).toEqual(byCreation(log.ranks[r]!.calls.map((l) => l.call)));
+  });
+
+  it.skipIf(!hasOtf2Print())('are read by otf2-print, every put with its attributes', () => {
+    const p = spawnSync('otf2-print', [path], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    expect(p.status, p.stderr).toBe(0);
+    expect(p.stdout.match(/^RMA_PUT .*\n +ADDITIONAL ATTRIBUTES: \("phit::displacement"/gm)).toHaveLength(2 * N);
   });
 });
