@@ -19,7 +19,6 @@ import type { WrittenTrace } from './dumpi-writer.ts';
 import { eventFile, type Otf2Ids } from './otf2-events-writer.ts';
 import { anchorFile, Otf2ChunkedFile, Otf2Fields, OTF2_UNDEFINED } from './otf2-file-writer.ts';
 import { ATTRIBUTES, WIN_FLAG_CREATE_DESTROY_EVENTS, type PhitAttribute } from './otf2-rma-records.ts';
-import { callsFor } from './trace-filter.ts';
 
 /** Chunk sizes of event and definition files (the OTF2 library's usual ones). */
 const CHUNK_EVENTS = 1 << 20;
@@ -124,8 +123,9 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
     string: str,
   };
   // events first: they name the regions, communicators, windows, groups and attributes the definitions list
+  // OTF2 holds every call the log keeps: nothing is left out
   const omitted: Record<string, number> = {};
-  const events = ranks.map((r) => eventFile(r, callsFor(r, () => true, omitted), ids, chunkEvents));
+  const events = ranks.map((r) => eventFile(r, r.calls, ids, chunkEvents));
   const endPs = ranks.reduce((a, r) => Math.max(a, r.endPs), 0);
   const list: [number, Otf2Fields][] = [];
   const def = (type: number, f: Otf2Fields): void => {
