@@ -46,7 +46,10 @@ export const REPLAY_HELP =
   '  otf2     OTF2 (Score-P): the .otf2 anchor file; <name>.def and <name>/<location>.evt beside it.\n' +
   '           Each Enter/Leave of an MPI_* region is one call built from the MPI events inside it;\n' +
   '           no datatype or op is traced: reductions sum elements of the widest size dividing the\n' +
-  '           bytes; an alltoallv gets an exchange with every rank\'s traced totals.\n' +
+  '           bytes; an alltoallv gets an exchange with every rank\'s traced totals. One-sided calls\n' +
+  '           come from the RMA records, their window size, displacement, element size, op and\n' +
+  '           assertions from phit:: attributes (phit run --otf2 writes them); without them (Score-P\'s\n' +
+  '           traces) transfers go to displacement 0 on windows sized to their largest access (a warning).\n' +
   '\nEvery traced call is issued with its arguments (peer, tag, communicator, bytes, root, op) through\n' +
   "phit's MPI, so protocols, collective algorithms and network are the simulated machine's. Buffers are\n" +
   'skeleton buffers (sizes move, bytes do not). Calls with no message (MPI_Comm_rank, MPI_Wtime, type\n' +
@@ -110,6 +113,7 @@ export async function replayCommand(tracePath: string, opts: ReplayCliOptions, i
   if (!Number.isSafeInteger(seed) || seed < 0 || opts.seed.trim() === '') throw new RangeError(`--seed ${opts.seed}: expected a non-negative integer`);
   const spec = loadMachine(opts.machine);
   const source = openTrace(tracePath, opts.format as TraceFormat | undefined);
+  for (const w of source.warnings ?? []) io.err(`phit: warning: ${w}`);
   const ppn = positiveInt('ppn', opts.ppn);
   let nodes: number;
   if (opts.nodes === undefined) {

@@ -27,7 +27,9 @@ export const TRACE_OUT_HELP =
   '    phit run halo3d --machine xe6 --nodes 8 --dumpi out\n' +
   '    phit replay out/halo3d.meta --machine xc30\n' +
   '  Each format keeps what it has records for: DUMPI all but nonblocking collectives (MPI-2\'s functions),\n' +
-  '  OTF2 all but one-sided calls, SimGrid point-to-point and collectives on the world communicator.\n' +
+  '  OTF2 all (one-sided calls as Score-P\'s RMA records, with phit:: attributes for the window size,\n' +
+  '  displacement, element size, op and assertions), SimGrid point-to-point and collectives on the\n' +
+  '  world communicator.\n' +
   '  Calls no format here expresses (neighbourhood and persistent collectives, MPI-3 one-sided calls:\n' +
   '  request-based and atomic operations, lock_all, flush, dynamic and shared windows) and whatever a\n' +
   '  format leaves out are counted in a warning. DIR is made if missing.';
@@ -80,7 +82,7 @@ export function writeTraceOuts(outs: TraceOuts, log: CallLog, app: string, machi
       } else {
         w = format === 'dumpi' ? writeDumpi(dir, name, log) : writeOtf2(dir, name, log, machine);
         const left = Object.entries(w.omitted ?? {});
-        if (left.length > 0) warnings.push(`the ${format === 'dumpi' ? 'DUMPI trace (MPI-2 functions only)' : 'OTF2 trace (no one-sided calls)'} leaves out ${left.map(([n, c]) => `${n} x${c}`).join(', ')}`);
+        if (left.length > 0) warnings.push(`the ${format === 'dumpi' ? 'DUMPI trace (MPI-2 functions only)' : 'OTF2 trace'} leaves out ${left.map(([n, c]) => `${n} x${c}`).join(', ')}`);
       }
     } catch (e) {
       throw new RangeError(`--${format} ${dir}: cannot write the trace (${e instanceof Error ? e.message : String(e)})`, { cause: e });

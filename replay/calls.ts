@@ -212,6 +212,8 @@ export interface TraceSource {
   /** The file named on the command line. */
   readonly path: string;
   readonly ranks: number;
+  /** What the replay should say once about the trace (on stderr), if anything. */
+  readonly warnings?: readonly string[];
   /** A fresh reader of `rank`'s calls. */
   open(rank: number): RankTrace;
 }

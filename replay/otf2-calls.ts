@@ -11,16 +11,16 @@
  * and sum. The create-handle and destroy-handle collectives are communicator creation and release.
  * A NonBlockingCollectiveRequest is the nonblocking collective its NonBlockingCollectiveComplete
  * (found further on) describes, with its request; the completion is a request the wait or test completes.
+ * The one-sided calls' RMA events are `otf2-rma.ts`'s.
  */
 import { ANY_TAG, type CollCall, type CompletionCall, type SendMode, type TraceCall, type VCollCall } from './calls.ts';
 import type { Otf2Comm } from './otf2-defs.ts';
 import { EV, type Otf2Event } from './otf2-events.ts';
 import { matrixWithSums, type CountedRow } from './otf2-peers.ts';
+import { rmaCall, type RmaContext } from './otf2-rma.ts';
 
 /** What turning a region into calls needs from the reader. */
-export interface RegionContext {
-  /** This rank in the world. */
-  readonly rank: number;
+export interface RegionContext extends RmaContext {
   /** The communicator of an OTF2 id; throws on an undefined one. */
   comm(id: number, e: Otf2Event): Otf2Comm;
   /** The replay's handle of a communicator. */
@@ -90,6 +90,11 @@ export function regionCalls(name: string, events: readonly Otf2Event[], ctx: Reg
       case EV.mpiCollectiveEnd:
         out.push(collective(name, e, ctx));
         break;
+      default: {
+        const c = rmaCall(name, e, ctx);
+        if (c) out.push(c);
+        break;
+      }
       case EV.nbcRequest: {
         // the collective, its communicator, root and bytes are in its completion, further on
         const done = ctx.nbcComplete(e.request);

@@ -1,9 +1,9 @@
 /**
  * An OTF2 archive's anchor file (`<name>.otf2`) and global definitions (`<name>.def`), the parts
  * the replay needs: the event chunk size, the clock's resolution and offset, region names,
- * locations, and MPI's groups and communicators (OTF2_AnchorFile.c, the global definition
- * records of OTF2 3.x; a record's fields the reader does not need are passed over by its length,
- * so later versions that append fields still read).
+ * locations, MPI's groups and communicators, RMA windows and attribute names (OTF2_AnchorFile.c,
+ * the global definition records of OTF2 3.x; a record's fields the reader does not need are
+ * passed over by its length, so later versions that append fields still read).
  *
  * MPI as Score-P defines it: a group of type comm-locations lists the locations of the world's
  * ranks in rank order; each communicator names a comm group whose members are world ranks, in the
@@ -76,15 +76,25 @@ export interface Otf2Defs {
   /** Location ids of the world's ranks, in rank order. */
   readonly rankLocations: readonly number[];
   readonly comms: ReadonlyMap<number, Otf2Comm>;
+  /** Strings by id (attribute values of type string name them). */
+  readonly strings: ReadonlyMap<number, string>;
+  /** Attribute ids by name. */
+  readonly attributes: ReadonlyMap<string, number>;
+  /** RMA windows: the communicator of each, by id. */
+  readonly windows: ReadonlyMap<number, number>;
+  /** Members (world ranks) of every group, by id. */
+  readonly groups: ReadonlyMap<number, readonly number[]>;
 }
 
 /** Global definition record types (otf2_global_definitions.h). */
 const CLOCK_PROPERTIES = 5;
 const STRING = 10;
+const ATTRIBUTE = 11;
 const LOCATION = 14;
 const REGION = 15;
 const GROUP = 18;
 const COMM = 22;
+const RMA_WIN = 24;
 /** OTF2_GroupType values. */
 const COMM_LOCATIONS = 4;
 const COMM_SELF = 6;
@@ -103,6 +113,8 @@ export function readGlobalDefs(anchorPath: string, anchor: Otf2Anchor): Otf2Defs
   const groups = new Map<number, Group>();
   const rawComms: { id: number; name: number; group: number; parent: number }[] = [];
   const locations: number[] = [];
+  const attributeNames = new Map<number, number>();
+  const windows = new Map<number, number>();
   let timerResolution = 0;
   let globalOffset = 0;
   for (let t = f.nextType(); t !== END_OF_FILE; t = f.nextType()) {
@@ -139,6 +151,15 @@ export function readGlobalDefs(anchorPath: string, anchor: Otf2Anchor): Otf2Defs
         groups.set(id, { type, paradigm, members });
         break;
       }
+      case ATTRIBUTE:
+        attributeNames.set(f.u32('an attribute id'), f.u32('an attribute name'));
+        break;
+      case RMA_WIN: {
+        const id = f.u32('a window id');
+        f.u32('a window name');
+        windows.set(id, f.u32('a window communicator'));
+        break;
+      }
       case COMM:
         rawComms.push({ id: f.u32('a communicator id'), name: f.u32('a communicator name'), group: f.u32('a communicator group'), parent: f.u32('a communicator parent') });
         break;
@@ -157,26 +178,26 @@ export function readGlobalDefs(anchorPath: string, anchor: Otf2Anchor): Otf2Defs
     if (!g) throw new TraceFormatError(`${path}: communicator ${c.id} names group ${c.group}, which is not defined`);
     comms.set(c.id, { id: c.id, name: strings.get(c.name) ?? `comm ${c.id}`, self: g.type === COMM_SELF, members: g.members, parent: c.parent });
   }
-  return { timerResolution, globalOffset, regions, rankLocations, comms };
+  const attributes = new Map<string, number>();
+  for (const [id, n] of attributeNames) attributes.set(strings.get(n) ?? `attribute ${id}`, id);
+  const members = new Map<number, readonly number[]>();
+  for (const [id, g] of groups) members.set(id, g.members);
+  return { timerResolution, globalOffset, regions, rankLocations, comms, strings, attributes, windows, groups: members };
 }
 
 /** Local definition record type of a mapping table (otf2_local_definitions.h), and the mappings the replay applies. */
 const MAPPING_TABLE = 5;
-const MAPPING_REGION = 3;
-const MAPPING_COMM = 6;
+const MAPPING = { string: 0, attribute: 1, region: 3, group: 4, comm: 6, rmaWin: 8 } as const;
+type MappingKind = keyof typeof MAPPING;
 
 /** A location's maps from the ids its events use to global ones (Score-P writes events with local ids). */
-export interface Otf2Mappings {
-  readonly region: ReadonlyMap<number, number> | null;
-  readonly comm: ReadonlyMap<number, number> | null;
-}
+export type Otf2Mappings = { readonly [k in MappingKind]: ReadonlyMap<number, number> | null };
 
 /** Reads the mapping tables of a location's local definitions `<archive>/<location>.def`; none when it has none. */
 export function readMappings(path: string, anchor: Otf2Anchor): Otf2Mappings {
-  if (!existsSync(path)) return { region: null, comm: null };
+  const maps: { [k in MappingKind]: Map<number, number> | null } = { string: null, attribute: null, region: null, group: null, comm: null, rmaWin: null };
+  if (!existsSync(path)) return maps;
   const f = new Otf2File(path, anchor.chunkSizeDefs);
-  let region: Map<number, number> | null = null;
-  let comm: Map<number, number> | null = null;
   for (let t = f.nextType(); t !== END_OF_FILE; t = f.nextType()) {
     const at = f.offset - 1;
     const end = f.recordEnd(`definition record ${t}`);
@@ -190,10 +211,10 @@ export function readMappings(path: string, anchor: Otf2Anchor): Otf2Mappings {
         const local = sparse ? f.u64('a local id') : i;
         map.set(local, f.u64('a global id'));
       }
-      if (type === MAPPING_REGION) region = map;
-      else if (type === MAPPING_COMM) comm = map;
+      const kind = (Object.keys(MAPPING) as MappingKind[]).find((k) => MAPPING[k] === type);
+      if (kind) maps[kind] = map;
     }
     f.seek(end, `definition record ${t} at byte ${at}`);
   }
-  return { region, comm };
+  return maps;
 }

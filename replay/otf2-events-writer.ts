@@ -12,12 +12,14 @@
  * persistent request's MPI_Start adds the MpiIsend or MpiIrecvRequest of the operation it starts
  * (its init, MPI_Request_free and probes are regions without events, as Score-P writes them), and a
  * request MPI_Cancel named completes with MpiRequestCancelled. Peers are ranks in the call's
- * communicator; a peer MPI_PROC_NULL gets no event, as in Score-P. Timestamps are simulated
- * picoseconds.
+ * communicator; a peer MPI_PROC_NULL gets no event, as in Score-P. The one-sided calls' events
+ * are `otf2-rma-writer.ts`'s. Timestamps are simulated picoseconds.
  */
 import { ANY_SOURCE, ANY_TAG, PROC_NULL, type InitCall, type TraceCall } from './calls.ts';
 import type { LoggedCall, RankLog } from './call-log.ts';
 import { Otf2ChunkedFile, Otf2Fields, OTF2_UNDEFINED } from './otf2-file-writer.ts';
+import { ATTRIBUTE_LIST } from './otf2-rma-records.ts';
+import { RmaEvents, type Otf2RmaIds } from './otf2-rma-writer.ts';
 
 /** Event record types (otf2_events_int.h). */
 const EV = {
@@ -30,8 +32,8 @@ const COLL_OPS: Readonly<Record<string, number>> = {
   allreduce: 11, reduce: 12, reduceScatter: 13, scan: 14, exscan: 15, split: 17, dup: 17, free: 18,
 };
 
-/** What the event writer needs from the archive: region ids, global communicator ids. */
-export interface Otf2Ids {
+/** What the event writer needs from the archive: region ids, global communicator ids, and the one-sided calls' ids. */
+export interface Otf2Ids extends Otf2RmaIds {
   region(name: string): number;
   /** The global id of communicator handle `handle` of `rank`. */
   comm(rank: RankLog, handle: number): number;
@@ -58,12 +60,14 @@ interface Pending {
 export function eventFile(rank: RankLog, calls: readonly LoggedCall[], ids: Otf2Ids, chunkSize: number): Otf2ChunkedFile {
   const f = new Otf2ChunkedFile(chunkSize);
   let time = -1;
-  const event = (type: number, at: number, fields: Otf2Fields, singleton = false): void => {
+  const event = (type: number, at: number, fields: Otf2Fields, singleton = false, attrs: Otf2Fields | null = null): void => {
     const t = Math.max(at, time);
-    const size = 1 + (singleton ? 0 : 1) + fields.w.offset;
+    // an attribute list sits between the event's timestamp and the event, in the same chunk
+    const size = 1 + (singleton ? 0 : 1) + fields.w.offset + (attrs ? 2 + attrs.w.offset : 0);
     if (!f.fits(9 + size)) f.nextChunk();
     if (t !== time || f.chunkEmpty) f.record(EV.timestamp, new Otf2Fields().u64full(t), { singleton: true });
     time = t;
+    if (attrs) f.record(ATTRIBUTE_LIST, attrs);
     f.record(type, fields, { singleton, event: true });
   };
   const region = (name: string, fromPs: number, toPs: number, inside: () => void): void => {
@@ -73,20 +77,23 @@ export function eventFile(rank: RankLog, calls: readonly LoggedCall[], ids: Otf2
     event(EV.leave, toPs, new Otf2Fields().int(id), true);
   };
   const pending: Pending = { recvs: new Map(), colls: new Map(), inits: new Map(), cancelled: new Set() };
+  const rma = new RmaEvents(rank, ids, event);
   region('MPI_Init', 0, 0, () => {});
-  for (const l of calls) region(l.call.name, l.fromPs, l.toPs, () => callEvents(l, rank, ids, pending, event));
+  for (const l of calls) region(l.call.name, l.fromPs, l.toPs, () => {
+    if (!rma.write(l)) callEvents(l, rank, ids, pending, event);
+  });
   region('MPI_Finalize', rank.endPs, rank.endPs, () => {});
   return f;
 }
 
-type Emit = (type: number, at: number, fields: Otf2Fields, singleton?: boolean) => void;
+type Emit = (type: number, at: number, fields: Otf2Fields, singleton?: boolean, attrs?: Otf2Fields | null) => void;
 
 /** A peer as OTF2 events give it: undefined for any source. */
 function peer(p: number): number {
   return p === ANY_SOURCE ? OTF2_UNDEFINED : p;
 }
 
-/** The events inside one call's region. */
+/** The events inside one call's region (but a one-sided call's). */
 function callEvents(l: LoggedCall, rank: RankLog, ids: Otf2Ids, pending: Pending, event: Emit): void {
   const c = l.call;
   const comm = (h: number): number => ids.comm(rank, h);

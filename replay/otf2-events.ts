@@ -1,12 +1,15 @@
 /**
  * One location's OTF2 event file (`<archive>/<location>.evt`) read event by event: the records
  * the replay uses decoded (region enter and leave, MPI point-to-point, request and collective
- * events, OTF2 3.0's nonblocking collective request and completion; OTF2 3.x layouts), every other record passed over by its length. A timestamp record
- * (type 5, a full 64-bit tick count) precedes the events that happen at a new time. Region and
- * communicator ids go through the location's mapping tables, when it has them.
+ * events, OTF2 3.0's nonblocking collective request and completion, the RMA window, transfer and
+ * synchronisation events with the attribute list before them; OTF2 3.x layouts), every other
+ * record passed over by its length. A timestamp record (type 5, a full 64-bit tick count) precedes
+ * the events that happen at a new time. Region, communicator, window, group, attribute and string
+ * ids go through the location's mapping tables, when it has them.
  */
 import { Otf2File } from './otf2-buffer.ts';
 import type { Otf2Mappings } from './otf2-defs.ts';
+import { ATTRIBUTE_LIST, RMA, TYPE } from './otf2-rma-records.ts';
 
 /** Event record types (otf2_events_int.h). */
 export const EV = {
@@ -49,14 +52,24 @@ export interface Otf2Event {
   /** Collective end: bytes received. */
   readonly received: number;
   readonly request: number;
-  /** Collective end: OTF2_CollectiveOp. */
+  /** Collective end: OTF2_CollectiveOp; RmaAtomic: OTF2_RmaAtomicType; RmaRequestLock: OTF2_LockType. */
   readonly op: number;
+  /** RMA events: the window. */
+  readonly win: number;
+  /** RmaGroupSync: the group. */
+  readonly group: number;
+  /** RmaCollectiveEnd, RmaGroupSync: OTF2_RmaSyncLevel. */
+  readonly level: number;
+  /** The attribute list before the event (integer and string-reference values by attribute id), or null. */
+  readonly attrs: ReadonlyMap<number, number> | null;
 }
 
 /** Reads the events of one location's file in order. */
 export class Otf2EventReader {
   private readonly f: Otf2File;
   private time = 0;
+  /** The attribute list read for the next event. */
+  private attrs: Map<number, number> | null = null;
 
   constructor(
     readonly path: string,
@@ -78,6 +91,12 @@ export class Otf2EventReader {
         this.time = f.u64full('a timestamp') - this.offset;
         continue;
       }
+      if (t === ATTRIBUTE_LIST) {
+        this.attrs = this.attributeList(at);
+        continue;
+      }
+      const attrs = this.attrs;
+      this.attrs = null;
       if (SINGLETONS.has(t)) {
         const v = t === EV.enter || t === EV.leave || t === 24 ? f.u32('an event field') : f.u64('an event field');
         if (t === EV.enter || t === EV.leave) return this.event(t, at, { region: this.maps.region?.get(v) ?? v });
@@ -85,7 +104,7 @@ export class Otf2EventReader {
         continue;
       }
       const end = f.recordEnd(`event record ${t}`);
-      let e: Otf2Event | null = null;
+      let e: Otf2Event | null;
       switch (t) {
         case EV.mpiSend:
         case EV.mpiRecv:
@@ -116,10 +135,78 @@ export class Otf2EventReader {
           e = this.event(t, at, { op, comm, peer, bytes, received, request });
           break;
         }
+        default:
+          e = this.rma(t, at, attrs);
       }
       f.seek(end, `event record ${t} at byte ${at}`);
       if (e) return e;
     }
+  }
+
+  /** An RMA event the replay uses (OTF2 3.0's field order), or null for another record. */
+  private rma(t: number, at: number, attrs: Map<number, number> | null): Otf2Event | null {
+    const f = this.f;
+    const win = (): number => this.map('rmaWin', f.u32('a window'));
+    switch (t) {
+      case RMA.winCreate:
+      case RMA.winDestroy:
+        return this.event(t, at, { win: win(), attrs });
+      case RMA.collectiveEnd: {
+        const op = f.u8('a collective type');
+        const level = f.u32('a sync level');
+        return this.event(t, at, { op, level, win: win(), peer: f.u32('a root'), bytes: f.u64('the bytes sent'), received: f.u64('the bytes received'), attrs });
+      }
+      case RMA.groupSync: {
+        const level = f.u32('a sync level');
+        const w = win();
+        return this.event(t, at, { level, win: w, group: this.map('group', f.u32('a group')), attrs });
+      }
+      case RMA.requestLock:
+      case RMA.releaseLock: {
+        const w = win();
+        const peer = f.u32('a remote rank');
+        f.u64('a lock id');
+        return this.event(t, at, { win: w, peer, op: t === RMA.requestLock ? f.u8('a lock type') : -1, attrs });
+      }
+      case RMA.put:
+      case RMA.get: {
+        const w = win();
+        const peer = f.u32('a remote rank');
+        return this.event(t, at, { win: w, peer, bytes: f.u64('the bytes'), request: f.u64('a matching id'), attrs });
+      }
+      case RMA.atomic: {
+        const w = win();
+        const peer = f.u32('a remote rank');
+        const op = f.u8('an atomic type');
+        return this.event(t, at, { win: w, peer, op, bytes: f.u64('the bytes sent'), received: f.u64('the bytes received'), request: f.u64('a matching id'), attrs });
+      }
+      default:
+        return null;
+    }
+  }
+
+  /** An attribute list's unsigned integer and reference values by (global) attribute id; values of other types end the reading (the rest of the list is passed over). */
+  private attributeList(at: number): Map<number, number> {
+    const f = this.f;
+    const end = f.recordEnd('an attribute list');
+    const n = f.u32('the number of attributes');
+    if (n === -1 || f.offset + n > end) throw f.bad(at, `an attribute list claims ${n} attributes, more than its length holds`);
+    const out = new Map<number, number>();
+    for (let i = 0; i < n; i++) {
+      const id = this.map('attribute', f.u32('an attribute id'));
+      const type = f.u8('an attribute type');
+      if (type === TYPE.uint32) out.set(id, f.u32('an attribute value'));
+      else if (type === TYPE.uint64) out.set(id, f.u64('an attribute value'));
+      else if (type === TYPE.string) out.set(id, this.map('string', f.u32('an attribute value')));
+      else break;
+    }
+    f.seek(end, `the attribute list at byte ${at}`);
+    return out;
+  }
+
+  /** The global id of a local id of `kind`. */
+  private map(kind: keyof Otf2Mappings, id: number): number {
+    return this.maps[kind]?.get(id) ?? id;
   }
 
   /** The global id of a communicator id of this location's events. */
@@ -128,7 +215,7 @@ export class Otf2EventReader {
   }
 
   private event(type: number, at: number, fields: Partial<Otf2Event>): Otf2Event {
-    return { type, time: this.time, at, region: -1, peer: -1, comm: -1, tag: 0, bytes: 0, received: 0, request: -1, op: -1, ...fields };
+    return { type, time: this.time, at, region: -1, peer: -1, comm: -1, tag: 0, bytes: 0, received: 0, request: -1, op: -1, win: -1, group: -1, level: 0, attrs: null, ...fields };
   }
 
   /** The file and offset of a record, for messages. */

@@ -7,16 +7,18 @@
  * and a CPU-thread location per rank (location id = rank), a region per MPI function, the MPI
  * comm-locations group (the ranks' locations in rank order), a comm group and a communicator for
  * MPI_COMM_WORLD, MPI_COMM_SELF and every communicator the ranks made (members as world ranks in
- * its rank order, parent: the communicator it was made from), in the order they were made.
+ * its rank order, parent: the communicator it was made from), in the order they were made; for
+ * the one-sided calls (`otf2-rma-writer.ts`) a comm group per epoch group, an RmaWin per window
+ * (with its communicator; the n-th window a communicator made is the same on every member) and
+ * the Attribute definitions of phit's attributes (`otf2-rma-records.ts`). Strings come first.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallLog, RankLog } from './call-log.ts';
 import type { WrittenTrace } from './dumpi-writer.ts';
-import { eventFile } from './otf2-events-writer.ts';
+import { eventFile, type Otf2Ids } from './otf2-events-writer.ts';
 import { anchorFile, Otf2ChunkedFile, Otf2Fields, OTF2_UNDEFINED } from './otf2-file-writer.ts';
-import type { TraceCall } from './calls.ts';
-import { callsFor } from './trace-filter.ts';
+import { ATTRIBUTES, WIN_FLAG_CREATE_DESTROY_EVENTS, type PhitAttribute } from './otf2-rma-records.ts';
 
 /** Chunk sizes of event and definition files (the OTF2 library's usual ones). */
 const CHUNK_EVENTS = 1 << 20;
@@ -25,7 +27,7 @@ const CHUNK_DEFS = 4 << 20;
 const MIN_CHUNK = 256 << 10;
 const MAX_CHUNK = 16 << 20;
 /** Global definition record types (otf2_global_definitions.h). */
-const DEF = { clock: 5, string: 10, systemTreeNode: 12, locationGroup: 13, location: 14, region: 15, group: 18, comm: 22 } as const;
+const DEF = { clock: 5, string: 10, attribute: 11, systemTreeNode: 12, locationGroup: 13, location: 14, region: 15, group: 18, comm: 22, rmaWin: 24 } as const;
 /** OTF2_GroupType and the type written before OTF2 1.2 for it (as the library writes both). */
 const GROUP = { locations: [4, 6], comm: [5, 4], self: [6, 5] } as const;
 const PARADIGM_MPI = 4;
@@ -33,14 +35,36 @@ const ROLE_FUNCTION = 1;
 const LOCATION_CPU_THREAD = 1;
 const GROUP_PROCESS = 1;
 
-/** Writes `log` as the OTF2 archive `<dir>/<name>.otf2`, `<dir>/<name>.def` and `<dir>/<name>/`; `chunkSizeEvents` cuts event files into chunks of that many bytes (default 1 MiB). */
-export function writeOtf2(dir: string, name: string, log: CallLog, machine: string, opts: { chunkSizeEvents?: number } = {}): WrittenTrace {
+/**
+ * Writes `log` as the OTF2 archive `<dir>/<name>.otf2`, `<dir>/<name>.def` and `<dir>/<name>/`;
+ * `chunkSizeEvents` cuts event files into chunks of that many bytes (default 1 MiB);
+ * `rmaAttributes: false` leaves out phit's attributes on the one-sided records (a trace as
+ * Score-P writes it, whose one-sided calls replay at displacement 0).
+ */
+export function writeOtf2(dir: string, name: string, log: CallLog, machine: string, opts: { chunkSizeEvents?: number; rmaAttributes?: boolean } = {}): WrittenTrace {
   const chunkEvents = opts.chunkSizeEvents ?? CHUNK_EVENTS;
   if (!Number.isInteger(chunkEvents) || chunkEvents < MIN_CHUNK || chunkEvents > MAX_CHUNK) throw new RangeError(`OTF2: chunkSizeEvents=${chunkEvents}: the OTF2 library reads chunks of ${MIN_CHUNK} to ${MAX_CHUNK} bytes`);
   const ranks = log.ranks;
+  // groups: 0 the comm-locations group, 1 the world's, 2 self's, then communicators' and epochs' in the order used
+  const groups: { kind: readonly [number, number]; members: readonly number[] }[] = [];
+  const groupKeys = new Map<string, number>();
+  const groupOf = (kind: readonly [number, number], members: readonly number[], key: string | null): number => {
+    let id = key === null ? undefined : groupKeys.get(key);
+    if (id === undefined) {
+      id = groups.length;
+      groups.push({ kind, members });
+      if (key !== null) groupKeys.set(key, id);
+    }
+    return id;
+  };
+  const all = ranks.map((_, i) => i);
+  groupOf(GROUP.locations, all, null);
   // communicators: world 0, self 1, then every other key in the order the ranks made them
   const commIds = new Map<string, number>([['world', 0], ['self', 1]]);
-  const made: { key: string; members: readonly number[]; parent: number }[] = [];
+  const comms: { label: string; group: number; parent: number }[] = [
+    { label: 'MPI_COMM_WORLD', group: groupOf(GROUP.comm, all, null), parent: OTF2_UNDEFINED },
+    { label: 'MPI_COMM_SELF', group: groupOf(GROUP.self, [], null), parent: OTF2_UNDEFINED },
+  ];
   const commOf = (rank: RankLog, handle: number): number => {
     const c = rank.comms.get(handle);
     if (!c) return 0;
@@ -49,7 +73,7 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
       const parent = c.parent === null ? OTF2_UNDEFINED : commOf(rank, c.parent);
       id = commIds.size;
       commIds.set(c.key, id);
-      made.push({ key: c.key, members: c.members, parent });
+      comms.push({ label: `MPI comm ${id}`, group: groupOf(GROUP.comm, c.members, null), parent });
     }
     return id;
   };
@@ -59,30 +83,54 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
     if (id === undefined) regions.set(n, (id = regions.size));
     return id;
   };
-  const ids = { region: regionOf, comm: commOf };
-  // events first: they name the regions and communicators the definitions list
-  const omitted: Record<string, number> = {};
-  const events = ranks.map((r) => eventFile(r, callsFor(r, otf2Holds, omitted), ids, chunkEvents));
-  const endPs = ranks.reduce((a, r) => Math.max(a, r.endPs), 0);
-  const defs = new Otf2ChunkedFile(CHUNK_DEFS);
-  let records = 0;
-  const def = (type: number, f: Otf2Fields): void => {
-    defs.record(type, f);
-    records++;
-  };
   const strings = new Map<string, number>();
   const str = (s: string): number => {
     let id = strings.get(s);
+    if (id === undefined) strings.set(s, (id = strings.size));
+    return id;
+  };
+  str('');
+  // windows: the same key on every member (the communicator's and the how-manieth made on it)
+  const windows: { comm: number }[] = [];
+  const windowKeys = new Map<string, number>();
+  const madeOn = new Map<string, number>();
+  const newWindow = (rank: RankLog, handle: number): number => {
+    const comm = commOf(rank, handle);
+    const n = madeOn.get(`${rank.worldRank}:${comm}`) ?? 0;
+    madeOn.set(`${rank.worldRank}:${comm}`, n + 1);
+    const key = `${comm}:${n}`;
+    let id = windowKeys.get(key);
     if (id === undefined) {
-      id = strings.size;
-      strings.set(s, id);
-      def(DEF.string, new Otf2Fields().int(id).string(s));
+      id = windows.length;
+      windows.push({ comm });
+      windowKeys.set(key, id);
     }
     return id;
   };
-  // clock: resolution, global offset, trace length, real-time start (undefined)
-  def(DEF.clock, new Otf2Fields().int(1e12).int(0).int(endPs).int(OTF2_UNDEFINED));
-  str('');
+  const attributes = new Map<PhitAttribute, number>();
+  const attribute = (a: PhitAttribute): number => {
+    let id = attributes.get(a);
+    if (id === undefined) attributes.set(a, (id = attributes.size));
+    return id;
+  };
+  const ids: Otf2Ids = {
+    withAttributes: opts.rmaAttributes ?? true,
+    region: regionOf,
+    comm: commOf,
+    newWindow,
+    group: (members) => groupOf(GROUP.comm, members, `epoch:${members.join(',')}`),
+    attribute,
+    string: str,
+  };
+  // events first: they name the regions, communicators, windows, groups and attributes the definitions list
+  // OTF2 holds every call the log keeps: nothing is left out
+  const omitted: Record<string, number> = {};
+  const events = ranks.map((r) => eventFile(r, r.calls, ids, chunkEvents));
+  const endPs = ranks.reduce((a, r) => Math.max(a, r.endPs), 0);
+  const list: [number, Otf2Fields][] = [];
+  const def = (type: number, f: Otf2Fields): void => {
+    list.push([type, f]);
+  };
   const node = str(machine);
   def(DEF.systemTreeNode, new Otf2Fields().int(0).int(node).int(str('machine')).int(OTF2_UNDEFINED));
   ranks.forEach((r, i) => {
@@ -95,22 +143,22 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
     // self, name, description, type (before 1.1), file, begin, end, canonical name, role, paradigm, flags
     def(DEF.region, new Otf2Fields().int(id).int(s).int(0).u8(0).int(0).int(0).int(0).int(s).u8(ROLE_FUNCTION).u8(PARADIGM_MPI).int(0));
   }
-  const all = ranks.map((_, i) => i);
-  const group = (id: number, kind: readonly [number, number], members: readonly number[]): void => {
-    const f = new Otf2Fields().int(id).int(0).u8(kind[1]).int(members.length);
-    for (const m of members) f.int(m);
-    def(DEF.group, f.u8(kind[0]).u8(PARADIGM_MPI).int(0));
-  };
-  group(0, GROUP.locations, all);
-  group(1, GROUP.comm, all);
-  group(2, GROUP.self, []);
-  made.forEach((c, i) => group(3 + i, GROUP.comm, c.members));
-  const comm = (id: number, label: string, g: number, parent: number): void => {
-    def(DEF.comm, new Otf2Fields().int(id).int(str(label)).int(g).int(parent).int(0));
-  };
-  comm(0, 'MPI_COMM_WORLD', 1, OTF2_UNDEFINED);
-  comm(1, 'MPI_COMM_SELF', 2, OTF2_UNDEFINED);
-  made.forEach((c, i) => comm(2 + i, `MPI comm ${2 + i}`, 3 + i, c.parent));
+  groups.forEach((g, id) => {
+    const f = new Otf2Fields().int(id).int(0).u8(g.kind[1]).int(g.members.length);
+    for (const m of g.members) f.int(m);
+    def(DEF.group, f.u8(g.kind[0]).u8(PARADIGM_MPI).int(0));
+  });
+  comms.forEach((c, id) => def(DEF.comm, new Otf2Fields().int(id).int(str(c.label)).int(c.group).int(c.parent).int(0)));
+  // self, name, communicator, flags (OTF2 3.0)
+  windows.forEach((w, id) => def(DEF.rmaWin, new Otf2Fields().int(id).int(str(`MPI window ${id}`)).int(w.comm).int(WIN_FLAG_CREATE_DESTROY_EVENTS)));
+  // self, name, type, description (OTF2 1.4)
+  for (const [a, id] of attributes) def(DEF.attribute, new Otf2Fields().int(id).int(str(ATTRIBUTES[a].name)).u8(ATTRIBUTES[a].type).int(str(ATTRIBUTES[a].description)));
+  // clock (resolution, global offset, trace length, real-time start: undefined), the strings, then the rest
+  const defs = new Otf2ChunkedFile(CHUNK_DEFS);
+  defs.record(DEF.clock, new Otf2Fields().int(1e12).int(0).int(endPs).int(OTF2_UNDEFINED));
+  for (const [s, id] of strings) defs.record(DEF.string, new Otf2Fields().int(id).string(s));
+  for (const [type, f] of list) defs.record(type, f);
+  const records = 1 + strings.size + list.length;
   const defBytes = defs.result();
   const anchor = anchorFile({ chunkSizeEvents: chunkEvents, chunkSizeDefs: CHUNK_DEFS, locations: ranks.length, globalDefs: records, creator: 'phit', traceId: traceId(name, ranks.length, endPs) });
   mkdirSync(join(dir, name), { recursive: true });
@@ -126,28 +174,6 @@ export function writeOtf2(dir: string, name: string, log: CallLog, machine: stri
     bytes += b.length + emptyDefs.length;
   });
   return { path, files: 2 + 2 * ranks.length, bytes, records: events.reduce((a, e) => a + e.events, 0), omitted };
-}
-
-/** Whether the OTF2 writer here writes a call: all but the one-sided ones (OTF2's RMA records carry no displacement and no window size, so a replay could not issue them). */
-function otf2Holds(c: TraceCall): boolean {
-  switch (c.call) {
-    case 'winCreate':
-    case 'put':
-    case 'get':
-    case 'accumulate':
-    case 'winFree':
-    case 'fence':
-    case 'winStart':
-    case 'winComplete':
-    case 'winPost':
-    case 'winWait':
-    case 'winTest':
-    case 'lock':
-    case 'unlock':
-      return false;
-    default:
-      return true;
-  }
 }
 
 /** A trace id from what the trace is (deterministic: the same run, the same file). */

@@ -6,7 +6,9 @@
  * become that call (`otf2-calls.ts`), the time from one MPI call's Leave to the next one's Enter
  * becomes computation, and regions of user code are passed through. Peers are ranks in the
  * event's communicator; communicators other than the world and self are created where the trace
- * creates them, with their members and order from the definitions.
+ * creates them, with their members and order from the definitions. One-sided calls come from the
+ * RMA records (`otf2-rma.ts`); a trace whose RMA records lack phit's attributes (Score-P's) gets
+ * a warning, once, that its windows are sized to their largest access.
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -16,6 +18,8 @@ import { regionCalls, type RegionContext } from './otf2-calls.ts';
 import { readAnchor, readGlobalDefs, readMappings, type Otf2Comm, type Otf2Defs } from './otf2-defs.ts';
 import { EV, Otf2EventReader, type Otf2Event } from './otf2-events.ts';
 import { Otf2Peers } from './otf2-peers.ts';
+import { ATTRIBUTES, type PhitAttribute } from './otf2-rma-records.ts';
+import { hasPhitAttributes, largestAccesses } from './otf2-rma.ts';
 
 /** Replay handles of communicators other than the world and self: the OTF2 id plus this. */
 const HANDLE_BASE = 16;
@@ -34,7 +38,27 @@ export function openOtf2(anchorPath: string): TraceSource {
   const reader = (rank: number): Otf2EventReader => new Otf2EventReader(files[rank]!, anchor.chunkSizeEvents, offset, readMappings(files[rank]!.replace(/\.evt$/, '.def'), anchor));
   const world = [...defs.comms.values()].find((c) => !c.self && c.parent === UNDEFINED && c.members.length === ranks && c.members.every((m, i) => m === i));
   const peers = new Otf2Peers(reader);
-  return { format: 'otf2', path: anchorPath, ranks, open: (rank) => new Otf2Rank(rank, reader, defs, world?.id ?? null, peers) };
+  // a trace phit did not write (Score-P's) has no window sizes and displacements: windows are sized to their largest access
+  const warnings: string[] = [];
+  let largest: ReadonlyMap<number, number> = new Map();
+  if (defs.windows.size > 0 && !hasPhitAttributes(defs.attributes)) {
+    largest = largestAccesses(files.map((_, r) => reader(r)));
+    const most = Math.max(0, ...largest.values());
+    warnings.push(`${anchorPath}: the one-sided (RMA) records carry no window size or displacement (no phit:: attributes: a trace phit did not write); puts, gets and accumulates replay at displacement 0 on windows sized to the largest access seen (${defs.windows.size} window${defs.windows.size === 1 ? '' : 's'}, at most ${most} bytes)`);
+  }
+  const attrIds = new Map<PhitAttribute, number>();
+  for (const a of Object.keys(ATTRIBUTES) as PhitAttribute[]) {
+    const id = defs.attributes.get(ATTRIBUTES[a].name);
+    if (id !== undefined) attrIds.set(a, id);
+  }
+  const rma = { largest, attrIds };
+  return { format: 'otf2', path: anchorPath, ranks, warnings, open: (rank) => new Otf2Rank(rank, reader, defs, world?.id ?? null, peers, rma) };
+}
+
+/** What every rank's reader shares about the one-sided records: the largest access per window (traces without phit's attributes), phit's attribute ids. */
+interface RmaShared {
+  readonly largest: ReadonlyMap<number, number>;
+  readonly attrIds: ReadonlyMap<PhitAttribute, number>;
 }
 
 /** One rank's calls. */
@@ -59,6 +83,7 @@ class Otf2Rank implements RankTrace, RegionContext {
     private readonly defs: Otf2Defs,
     private readonly worldId: number | null,
     private readonly peers: Otf2Peers,
+    private readonly rma: RmaShared,
   ) {
     this.events = reader(rank);
     this.psPerTick = 1e12 / defs.timerResolution;
@@ -106,6 +131,31 @@ class Otf2Rank implements RankTrace, RegionContext {
 
   handle(c: Otf2Comm): number {
     return c.id === this.worldId ? WORLD : c.self ? SELF : c.id + HANDLE_BASE;
+  }
+
+  windowComm(win: number, e: Otf2Event): Otf2Comm {
+    const c = this.defs.windows.get(win);
+    if (c === undefined) throw new TraceFormatError(`${this.events.where(e.at)}: an RMA event on window ${win}, which the definitions do not define`);
+    return this.comm(c, e);
+  }
+
+  group(id: number, e: Otf2Event): readonly number[] {
+    const g = this.defs.groups.get(id);
+    if (!g) throw new TraceFormatError(`${this.events.where(e.at)}: an RmaGroupSync of group ${id}, which the definitions do not define`);
+    return g;
+  }
+
+  attribute(e: Otf2Event, a: PhitAttribute): number | undefined {
+    const id = this.rma.attrIds.get(a);
+    return id === undefined ? undefined : e.attrs?.get(id);
+  }
+
+  string(id: number): string | undefined {
+    return this.defs.strings.get(id);
+  }
+
+  largestAccess(win: number): number {
+    return this.rma.largest.get(win) ?? 0;
   }
 
   irecv(request: number): Otf2Event | null {
