@@ -214,7 +214,7 @@ const DATA: Record<string, DataRef> = {
   'mpi.irsend': ['mpi-routine-data.test.ts', 'ready sends (rsend, irsend) after the receive is posted; typeGetTrueEx'],
   'mpi.bsend': ['mpi-send-modes.test.ts', 'bufferDetach waits for a pending rendezvous bsend and returns the atta'],
   'mpi.ibsend': ['mpi-send-modes.test.ts', 'ibsend returns a request that is complete at once; a receiver computin'],
-  'mpi.recv': ['mpi-p2p.test.ts', 'ANY_SOURCE + ANY_TAG receives every sender (network, shared memory, rendezvous) and reports the real source and tag'],
+  'mpi.recv': ['mpi-p2p-matching.test.ts', 'ANY_SOURCE + ANY_TAG receives every sender (network, shared memory, rendezvous) and reports the real source and tag'],
   'mpi.irecv': ['mpi-coll-trees.test.ts', 'with 4 ranks per node dealt round-robin, the two-level forms cross nod'],
   'mpi.sendrecv': ['mpi-send-modes.test.ts', 'a ring shift on 5 ranks with sendrecv: every rank gets its left neighb'],
   'mpi.sendrecvReplace': ['mpi-send-modes.test.ts', 'sendrecvReplace shifts a buffer around a 5-rank ring (3 ranks on one n'],
