@@ -1,4 +1,7 @@
-/** Adaptive dragonfly routing (seed 001, "Cray XC Routing"): non-minimal under load on every minimal first hop, minimal when idle, and why the xc30 preset's adaptiveBias is 4. */
+/**
+ * Adaptive dragonfly routing (seed 001, "Cray XC Routing"): non-minimal under load on every
+ * minimal first hop, minimal when idle, and why the xc30 preset's adaptiveBias is 4.
+ */
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../fabric/engine/prng.ts';
 import { PacketPool } from '../fabric/packet.ts';

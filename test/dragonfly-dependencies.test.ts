@@ -1,4 +1,7 @@
-/** The dragonfly's channel dependency graph (seed 001, "Cray XC Routing"; SEED-FIGURES A11): acyclic for every algorithm together, and the check can fail. */
+/**
+ * The dragonfly's channel dependency graph (seed 001, "Cray XC Routing"; SEED-FIGURES A11):
+ * acyclic for every algorithm together, and the check can fail.
+ */
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../fabric/engine/prng.ts';
 import { PacketPool } from '../fabric/packet.ts';

@@ -1,4 +1,8 @@
-/** Dragonfly routing (seed 001, "Cray XC Routing"; SEED-FIGURES A9, A11, A22): the routing table, route walks of every algorithm, hashed and salted gateways, minimal route lengths on the real system. */
+/**
+ * Dragonfly routing (seed 001, "Cray XC Routing"; SEED-FIGURES A9, A11, A22): the routing table,
+ * route walks of every algorithm, hashed and salted gateways, minimal route lengths on the real
+ * system.
+ */
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../fabric/engine/prng.ts';
 import { PacketPool } from '../fabric/packet.ts';

@@ -1,4 +1,8 @@
-/** buildDragonfly (seed 001, "Dragonfly Implementation"; SEED-FIGURES A1, A3, A9, A16): the invariants of the built port graph, cables per group pair, and the global links at the real group size. */
+/**
+ * buildDragonfly (seed 001, "Dragonfly Implementation"; SEED-FIGURES A1, A3, A9, A16): the
+ * invariants of the built port graph, cables per group pair, and the global links at the real
+ * group size.
+ */
 import { describe, expect, it } from 'vitest';
 import { buildDragonfly, DF_BLACK, DF_GLOBAL, DF_GREEN, dragonflyLayout, maxCablesPerPair, NEAR, type DragonflyConfig, type DragonflyGraph } from '../fabric/topology/dragonfly.ts';
 import { PORT_NODE, PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';

@@ -1,4 +1,7 @@
-/** Collectives on an intercommunicator: data goes from one group to the other, blocking and nonblocking, on xe6 and xc30. */
+/**
+ * Collectives on an intercommunicator: data goes from one group to the other, blocking and
+ * nonblocking, on xe6 and xc30.
+ */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../runtime/simulate.ts';
 import { LEFT, RIGHT, data, halves, run } from './mpi-intercomm-helpers.ts';

@@ -1,4 +1,7 @@
-/** Errors on intercommunicators: bad intercommCreate arguments, intracommunicator-only calls, roots, counts, deadlocks and error handlers. */
+/**
+ * Errors on intercommunicators: bad intercommCreate arguments, intracommunicator-only calls,
+ * roots, counts, deadlocks and error handlers.
+ */
 import { describe, expect, it } from 'vitest';
 import type { Comm, MpiError } from '../runtime/mpi/mpi.ts';
 import { failure, halves, run } from './mpi-intercomm-helpers.ts';

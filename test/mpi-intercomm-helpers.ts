@@ -1,4 +1,7 @@
-/** What the intercommunicator tests share: 8 ranks on xe6, and MPI_COMM_WORLD split into two groups joined by an intercommunicator. */
+/**
+ * What the intercommunicator tests share: 8 ranks on xe6, and MPI_COMM_WORLD split into two groups
+ * joined by an intercommunicator.
+ */
 import type { Comm, InterComm, Mpi } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
 import { simulate, type SimulateOptions } from '../runtime/simulate.ts';

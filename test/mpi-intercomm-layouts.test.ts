@@ -1,4 +1,7 @@
-/** Group layouts other than two halves: remote ranks map to the right processes in point-to-point, collectives and merge. */
+/**
+ * Group layouts other than two halves: remote ranks map to the right processes in point-to-point,
+ * collectives and merge.
+ */
 import { describe, expect, it } from 'vitest';
 import { run } from './mpi-intercomm-helpers.ts';
 

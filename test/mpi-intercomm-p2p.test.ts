@@ -1,4 +1,7 @@
-/** Point-to-point on an intercommunicator: ranks name the remote group, and its messages stay apart from other communicators'. */
+/**
+ * Point-to-point on an intercommunicator: ranks name the remote group, and its messages stay apart
+ * from other communicators'.
+ */
 import { describe, expect, it } from 'vitest';
 import { LEFT, RIGHT, halves, run } from './mpi-intercomm-helpers.ts';
 

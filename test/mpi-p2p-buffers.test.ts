@@ -1,4 +1,7 @@
-/** Point-to-point buffers: typed-array views at an offset, DataViews, self-sends, posting order and the eager boundary. */
+/**
+ * Point-to-point buffers: typed-array views at an offset, DataViews, self-sends, posting order and
+ * the eager boundary.
+ */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../runtime/simulate.ts';
 import { firstMismatch, u8Pattern } from './helpers.ts';

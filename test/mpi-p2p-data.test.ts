@@ -1,4 +1,7 @@
-/** Point-to-point data correctness: messages of every size and type arrive intact over the network and over shared memory. */
+/**
+ * Point-to-point data correctness: messages of every size and type arrive intact over the network
+ * and over shared memory.
+ */
 import { describe, expect, it } from 'vitest';
 import type { Status } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';

@@ -1,4 +1,7 @@
-/** Cancel of a send: an unmatched send is cancelled and never matches; a matched one cannot be, on xe6 over the network and within a node. */
+/**
+ * Cancel of a send: an unmatched send is cancelled and never matches; a matched one cannot be, on
+ * xe6 over the network and within a node.
+ */
 import { describe, expect, it } from 'vitest';
 import { simulate } from '../runtime/simulate.ts';
 import { SIZES, mismatch, pattern, placements } from './mpi-requests-helpers.ts';

@@ -1,4 +1,7 @@
-/** What the request tests share: MPI's empty status and UNDEFINED, payloads, the two placements of a pair and the message sizes. */
+/**
+ * What the request tests share: MPI's empty status and UNDEFINED, payloads, the two placements of
+ * a pair and the message sizes.
+ */
 
 /** MPI's empty status: what waits and tests return for an inactive request. */
 export const EMPTY = { source: -2, tag: -1, count: 0, bytes: 0 };

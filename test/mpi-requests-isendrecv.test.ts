@@ -1,4 +1,7 @@
-/** isendrecv and isendrecvReplace: one request for a send and a receive, complete once both halves are, on xe6 over the network and within a node. */
+/**
+ * isendrecv and isendrecvReplace: one request for a send and a receive, complete once both halves
+ * are, on xe6 over the network and within a node.
+ */
 import { describe, expect, it } from 'vitest';
 import type { Status } from '../runtime/mpi/mpi.ts';
 import { simulate } from '../runtime/simulate.ts';

@@ -1,4 +1,7 @@
-/** Matched probes (mprobe, improbe, mrecv, imrecv): a matched message no other receive can take, each received once, with real data on xe6. */
+/**
+ * Matched probes (mprobe, improbe, mrecv, imrecv): a matched message no other receive can take,
+ * each received once, with real data on xe6.
+ */
 import { describe, expect, it } from 'vitest';
 import type { Status } from '../runtime/mpi/mpi.ts';
 import { simulate } from '../runtime/simulate.ts';

@@ -1,4 +1,7 @@
-/** What the network tests share: an xe6 machine of some nodes, seeded payloads, packet counts and the torus of a machine. */
+/**
+ * What the network tests share: an xe6 machine of some nodes, seeded payloads, packet counts and
+ * the torus of a machine.
+ */
 import { Prng } from '../fabric/engine/prng.ts';
 import { buildMachine, machineSpec, resolveMachine, type Machine } from '../fabric/machine.ts';
 import type { TorusGraph } from '../fabric/topology/torus.ts';

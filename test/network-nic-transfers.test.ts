@@ -1,4 +1,7 @@
-/** NIC transfers over the xe6 network: the machine build, puts and gets of every size and mode move real bytes, and error completions write nothing. */
+/**
+ * NIC transfers over the xe6 network: the machine build, puts and gets of every size and mode move
+ * real bytes, and error completions write nothing.
+ */
 import { describe, expect, it } from 'vitest';
 import type { Machine } from '../fabric/machine.ts';
 import { NicStatus, type NicMode } from '../fabric/nic/nic.ts';

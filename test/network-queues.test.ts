@@ -1,4 +1,7 @@
-/** Router input queues (router.queues): one FIFO per input and VC or one queue per output, crosspoint credits, and the limits of the network's counts. */
+/**
+ * Router input queues (router.queues): one FIFO per input and VC or one queue per output,
+ * crosspoint credits, and the limits of the network's counts.
+ */
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../fabric/engine/prng.ts';
 import { Engine } from '../fabric/engine/engine.ts';

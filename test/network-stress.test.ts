@@ -1,4 +1,7 @@
-/** Whole-network traffic on xe6: the same seed gives the same run, and all-to-all puts complete with every byte right and nothing leaked, down to minimal buffers. */
+/**
+ * Whole-network traffic on xe6: the same seed gives the same run, and all-to-all puts complete
+ * with every byte right and nothing leaked, down to minimal buffers.
+ */
 import { describe, expect, it } from 'vitest';
 import { Prng } from '../fabric/engine/prng.ts';
 import { machineSpec, resolveMachine } from '../fabric/machine.ts';

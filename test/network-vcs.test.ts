@@ -1,4 +1,7 @@
-/** VC use on the torus: request and response packets on their class's VCs, switching at the dateline, and an acyclic channel dependency graph of the traffic carried. */
+/**
+ * VC use on the torus: request and response packets on their class's VCs, switching at the
+ * dateline, and an acyclic channel dependency graph of the traffic carried.
+ */
 import { describe, expect, it } from 'vitest';
 import type { Machine } from '../fabric/machine.ts';
 import { sortDependencies } from './helpers.ts';

@@ -1,4 +1,7 @@
-/** OpenSHMEM atomics over DMAPP: every operation and type, blocking and nbi, none lost under contention, and their bad arguments. */
+/**
+ * OpenSHMEM atomics over DMAPP: every operation and type, blocking and nbi, none lost under
+ * contention, and their bad arguments.
+ */
 import { describe, expect, it } from 'vitest';
 import { ShmemError, type AtomicType, type FetchArray, type Symmetric } from '../runtime/shmem/shmem.ts';
 import { rejection } from './helpers.ts';

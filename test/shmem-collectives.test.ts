@@ -1,4 +1,7 @@
-/** OpenSHMEM collectives over DMAPP: collectmem with unaligned and large blocks and its bad arguments, and broadcast, fcollect and reductions on 1 to 17 PEs. */
+/**
+ * OpenSHMEM collectives over DMAPP: collectmem with unaligned and large blocks and its bad
+ * arguments, and broadcast, fcollect and reductions on 1 to 17 PEs.
+ */
 import { describe, expect, it } from 'vitest';
 import { ShmemError, type ReduceType } from '../runtime/shmem/shmem.ts';
 import { rejection } from './helpers.ts';

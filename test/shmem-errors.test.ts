@@ -1,4 +1,7 @@
-/** OpenSHMEM bad arguments: each throws a ShmemError naming it; zero-length calls accept any address; a PE may not name another PE's symmetric object. */
+/**
+ * OpenSHMEM bad arguments: each throws a ShmemError naming it; zero-length calls accept any
+ * address; a PE may not name another PE's symmetric object.
+ */
 import { describe, expect, it } from 'vitest';
 import { DmappError } from '../runtime/dmapp/dmapp.ts';
 import { ShmemError } from '../runtime/shmem/shmem.ts';

@@ -1,4 +1,7 @@
-/** OpenSHMEM RMA over DMAPP: puts and gets of every form move real data on every machine, and fence and quiet order them. */
+/**
+ * OpenSHMEM RMA over DMAPP: puts and gets of every form move real data on every machine, and fence
+ * and quiet order them.
+ */
 import { describe, expect, it } from 'vitest';
 import { run } from './shmem-helpers.ts';
 

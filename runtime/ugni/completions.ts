@@ -1,4 +1,7 @@
-/** uGNI completion queues: creating and destroying them, reading their events, and the descriptor a local POST event completes. */
+/**
+ * uGNI completion queues: creating and destroying them, reading their events, and the descriptor a
+ * local POST event completes.
+ */
 import { CqEventKind, CompletionQueue } from '../../fabric/nic/cq.ts';
 import { NicStatus, statusName } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';

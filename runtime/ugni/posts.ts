@@ -1,4 +1,7 @@
-/** uGNI posts: FMA puts, gets and AMOs, RDMA (BTE) puts and gets, and the BTE send (RDMA_SEND) with its receive buffers. */
+/**
+ * uGNI posts: FMA puts, gets and AMOs, RDMA (BTE) puts and gets, and the BTE send (RDMA_SEND) with
+ * its receive buffers.
+ */
 import type { AmoOp, AmoRequest, NicTransfer } from '../../fabric/nic/nic.ts';
 import type { Proc } from '../proc.ts';
 import { GNI_CQMODE, GNI_RC, type GniAmoCmd, type GniFailure, type GniPostType, type GniResult } from './codes.ts';
