@@ -1,5 +1,5 @@
 /**
- * Intercommunicator calls added beside the others of test/mpi-intercomm.test.ts: idup (the copy
+ * Intercommunicator calls added beside the others of the test/mpi-intercomm-*.test.ts files: idup (the copy
  * usable once its request completes, over both groups) and alltoallw / ialltoallw (blocks of their
  * own datatypes, byte displacements, one per remote rank), with real data and their errors.
  */

@@ -9,20 +9,9 @@ import { Prng } from '../fabric/engine/prng.ts';
 import { Network, type LinkParams } from '../fabric/network.ts';
 import { PacketPool } from '../fabric/packet.ts';
 import { bindRoute, type LoadView, type RouteChoice, type RouteFn } from '../fabric/routing/routing.ts';
-import {
-  brokenLinkName,
-  buildSeastarTables,
-  parseBrokenLinks,
-  SEASTAR_EJECT,
-  SEASTAR_PROCESSOR_PORT,
-  SEASTAR_STORE_LIMIT,
-  SEASTAR_VCS,
-  seastarEntryName,
-  seastarTableRoute,
-  withBrokenLinks,
-  type BrokenLink,
-  type SeastarTables,
-} from '../fabric/routing/seastar-routing.ts';
+import { brokenLinkName, parseBrokenLinks, SEASTAR_VCS, seastarEntryName, seastarTableRoute, withBrokenLinks, type BrokenLink } from '../fabric/routing/seastar-routing.ts';
+import { SEASTAR_EJECT, SEASTAR_PROCESSOR_PORT } from '../fabric/routing/seastar-rules.ts';
+import { buildSeastarTables, SEASTAR_STORE_LIMIT, type SeastarTables } from '../fabric/routing/seastar-tables.ts';
 import { torusDor } from '../fabric/routing/torus-routing.ts';
 import { PORT_UNUSED, routerDistances } from '../fabric/topology/port-graph.ts';
 import { buildTorus, torusDistance, type TorusConfig, type TorusGraph } from '../fabric/topology/torus.ts';

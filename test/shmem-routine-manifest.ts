@@ -181,7 +181,7 @@ function shmemOnly(): Record<string, RoutineEntry> {
     // setup, exit and query
     init: { data: { file: memory, test: 'startPes(0) starts SHMEM as init does' }, error: noArgs() },
     startPes: { data: { file: memory, test: 'startPes(0) starts SHMEM as init does' }, error: arg('npes=0.5', (h) => h.s.startPes(0.5)) },
-    finalize: { data: { file: 'test/shmem.test.ts', test: 'put, get, an atomic and barrierAll give the right data on 4 PEs' }, error: noArgs() },
+    finalize: { data: { file: 'test/shmem-rma.test.ts', test: 'put, get, an atomic and barrierAll give the right data on 4 PEs' }, error: noArgs() },
     initThread: { data: { file: memory, test: 'initThread gives the level asked for' }, error: arg('requested=7', (h) => h.s.initThread(7)) },
     queryThread: { data: { file: memory, test: 'queryThread reports it' }, error: noArgs() },
     pcontrol: { data: { file: memory, test: 'pcontrol takes integer levels' }, error: arg('level=0.5', (h) => h.s.pcontrol(0.5)) },
@@ -231,13 +231,13 @@ function shmemOnly(): Record<string, RoutineEntry> {
     ctxGetTeam: { data: { file: 'test/shmem-contexts.test.ts', test: 'RMA and atomics on created contexts' }, error: { kind: 'ctx', value: ['ctx was destroyed'], run: (h) => h.s.ctxGetTeam(h.deadCtx) } },
     ctxDestroy: { data: { file: 'test/shmem-contexts.test.ts', test: 'RMA and atomics on created contexts' }, error: arg('ctx is CTX_DEFAULT', (h) => h.s.ctxDestroy(h.s.CTX_DEFAULT)) },
     // world collectives
-    barrierAll: { data: { file: 'test/shmem.test.ts', test: 'put, get, an atomic and barrierAll give the right data on 4 PEs' }, error: noArgs() },
+    barrierAll: { data: { file: 'test/shmem-rma.test.ts', test: 'put, get, an atomic and barrierAll give the right data on 4 PEs' }, error: noArgs() },
     broadcastmem: { data: gaps('broadcastmem'), error: mismatch('root', [0, 1], (h, v) => h.s.broadcastmem(h.s.TEAM_WORLD, h.sym, h.sym.at(128), 8, v)) },
     collectmem: { data: gaps('collectmem'), error: heap('dest', (h) => h.s.collectmem(new Uint8Array(8) as never, h.sym, 8)) },
     fcollectmem: { data: gaps('fcollectmem'), error: count('nbytes=-1', (h) => h.s.fcollectmem(h.sym, h.sym.at(128), -1)) },
-    sumToAll: { data: { file: 'test/shmem.test.ts', test: 'collectives on $n PEs', mentions: '`${op}ToAll`' }, error: arg('type=int8', (h) => h.s.sumToAll(h.sym, h.sym.at(128), 1, 'int8' as never)) },
-    minToAll: { data: { file: 'test/shmem.test.ts', test: 'collectives on $n PEs', mentions: '`${op}ToAll`' }, error: heap('source', (h) => h.s.minToAll(h.sym, new Uint8Array(8) as never, 1, 'int64')) },
-    maxToAll: { data: { file: 'test/shmem.test.ts', test: 'collectives on $n PEs', mentions: '`${op}ToAll`' }, error: count('nreduce=-1', (h) => h.s.maxToAll(h.sym, h.sym.at(128), -1, 'int64')) },
+    sumToAll: { data: { file: 'test/shmem-collectives.test.ts', test: 'collectives on $n PEs', mentions: '`${op}ToAll`' }, error: arg('type=int8', (h) => h.s.sumToAll(h.sym, h.sym.at(128), 1, 'int8' as never)) },
+    minToAll: { data: { file: 'test/shmem-collectives.test.ts', test: 'collectives on $n PEs', mentions: '`${op}ToAll`' }, error: heap('source', (h) => h.s.minToAll(h.sym, new Uint8Array(8) as never, 1, 'int64')) },
+    maxToAll: { data: { file: 'test/shmem-collectives.test.ts', test: 'collectives on $n PEs', mentions: '`${op}ToAll`' }, error: count('nreduce=-1', (h) => h.s.maxToAll(h.sym, h.sym.at(128), -1, 'int64')) },
     // team collectives: PEs that disagree
     broadcast: { data: { file: teams, test: 'every team collective give the data' }, error: mismatch('root', [0, 1], (h, v) => h.s.broadcast(h.s.TEAM_WORLD, h.sym, h.sym.at(128), 2, v, 'int32')) },
     collect: { data: { file: teams, test: 'every team collective give the data' }, error: mismatch('type', ['int32', 'uint32'], (h, v) => h.s.collect(h.s.TEAM_WORLD, h.sym, h.sym.at(128), 1, v ? 'uint32' : 'int32')) },
@@ -247,8 +247,8 @@ function shmemOnly(): Record<string, RoutineEntry> {
     alltoallmem: { data: gaps('alltoallmem'), error: mismatch('nbytes', [8, 16], (h, v) => h.s.alltoallmem(h.s.TEAM_WORLD, h.sym, h.sym.at(128), 8 * (v + 1))) },
     alltoallsmem: { data: gaps('alltoallsmem'), error: mismatch('sst', [1, 2], (h, v) => h.s.alltoallsmem(h.s.TEAM_WORLD, h.sym, h.sym.at(128), 1, v + 1, 4)) },
     // waits and tests
-    waitUntil: { data: { file: 'test/shmem.test.ts', test: 'waitUntil wakes on remote atomics and puts' }, error: cmp('>=', (h) => h.s.waitUntil(h.sym, '>=' as never, 1)) },
-    test: { data: { file: 'test/shmem.test.ts', test: 'test() does not wait' }, error: arg('type=int8', (h) => h.s.test(h.sym, 'eq', 0, 'int8' as never)) },
+    waitUntil: { data: { file: 'test/shmem-wait-until.test.ts', test: 'waitUntil wakes on remote atomics and puts' }, error: cmp('>=', (h) => h.s.waitUntil(h.sym, '>=' as never, 1)) },
+    test: { data: { file: 'test/shmem-wait-until.test.ts', test: 'test() does not wait' }, error: arg('type=int8', (h) => h.s.test(h.sym, 'eq', 0, 'int8' as never)) },
     signalFetch: { data: { file: 'test/shmem-signals.test.ts', test: 'the waiter sees all the data once the signal reaches 3' }, error: heap('sigAddr', (h) => h.s.signalFetch(new BigUint64Array(1) as never)) },
     signalWaitUntil: { data: { file: 'test/shmem-signals.test.ts', test: 'signalWaitUntil resumes one poll after the signal is visible and returns it' }, error: cmp('gte', (h) => h.s.signalWaitUntil(h.sym, 'gte' as never, 1)) },
     waitUntilAll: { data: { file: waitMany, test: 'any, some (with one element left out), all and the vector forms' }, error: cmp('eqq', (h) => h.s.waitUntilAll(h.sym, 2, null, 'eqq' as never, 1)) },

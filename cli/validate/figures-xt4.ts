@@ -1,7 +1,8 @@
 /** Checks of the Cray XT4 (SeaStar) figures, seed 000_33d619e66e39f877.txt (ids S1-S13). */
 import { checkDeadlockFreedom } from '../../fabric/deadlock.ts';
 import { putRequestPhits } from '../../fabric/nic/packet-format.ts';
-import { buildSeastarTables, SEASTAR_GLUT_ENTRIES, SEASTAR_LUT_ENTRIES } from '../../fabric/routing/seastar-routing.ts';
+import { SEASTAR_GLUT_ENTRIES, SEASTAR_LUT_ENTRIES } from '../../fabric/routing/seastar-routing.ts';
+import { buildSeastarTables } from '../../fabric/routing/seastar-tables.ts';
 import { buildTorus } from '../../fabric/topology/torus.ts';
 import { runTraffic } from '../../fabric/traffic.ts';
 import type { Check, Memo } from './check.ts';

@@ -1,10 +1,10 @@
 import type { Engine, EventHandler } from '../engine/engine.ts';
 import { getResponsePhits, putRequestPhits, type PacketFormatConfig } from '../nic/packet-format.ts';
-import { CompletionHeap } from './completion-heap.ts';
 import type { FlowRoute } from './flow-route.ts';
 import { FlowRouteTable } from './flow-route-table.ts';
-import { FlowResources, grow } from './flow-resources.ts';
-import { MaxMinBuffers, maxMinRates } from './max-min.ts';
+import { FlowResources } from './flow-resources.ts';
+import { FlowSolver } from './flow-solver.ts';
+import { FlowTable } from './flow-table.ts';
 import type { FlowCounters, FlowNetworkConfig, FlowSpec, RouteUse } from './flow-spec.ts';
 
 export type { FlowCounters, FlowNetworkConfig, FlowReverse, FlowSpec, FlowUse } from './flow-spec.ts';
@@ -15,8 +15,6 @@ const enum Ev {
   /** A quiesce's end: the links carry again. */
   Resume = 2,
 }
-/** Completion times within this much (ps) above an integer round down to it (rounding noise of remaining / rate). */
-const TIME_SLACK_PS = 1e-6;
 
 /**
  * Flow-level model of a network (SimGrid's approach): a transfer is a flow over the channel groups
@@ -33,6 +31,9 @@ const TIME_SLACK_PS = 1e-6;
  * the phit time of its kind), and a flow's weight on it the wire phits per payload byte of the
  * flow's own packets (full packets of format.maxPayloadBytes and a last partial one, each with
  * its header, data, EOP and that link class's overhead phits).
+ *
+ * This class starts flows, reports their ends and handles faults; the flows' state by slot is a
+ * FlowTable (flow-table.ts), and a FlowSolver (flow-solver.ts) solves their rates.
  */
 export class FlowNetwork implements EventHandler {
   readonly id: number;
@@ -42,44 +43,15 @@ export class FlowNetwork implements EventHandler {
   private readonly routes: FlowRouteTable;
   /** The resources flows share. */
   private readonly res: FlowResources;
-  // flows, by slot
-  private nSlots = 0;
-  private readonly freeSlots: number[] = [];
-  private fRem = new Float64Array(16);
-  private fRate = new Float64Array(16);
-  private fSince = new Float64Array(16);
-  private fCap = new Float64Array(16);
-  private fSerial = new Float64Array(16);
-  private fActive = new Uint8Array(16);
-  private fMark = new Int32Array(16);
-  private readonly fRes: Int32Array[] = [];
-  private readonly fW: Float64Array[] = [];
-  /** Per entry of a flow its position in its resource's list. */
-  private readonly fPos: Int32Array[] = [];
-  private readonly fDone: (((flow: number) => void) | null)[] = [];
-  /** Per flow started by `start` (a pool's lead flow), its spec: a failure under it re-routes the rest by it. */
-  private readonly fSpec: (FlowSpec | null)[] = [];
-  private serial = 0;
+  /** The flows and pools, by slot. */
+  private readonly flows = new FlowTable();
+  /** The max-min solve of the rates. */
+  private readonly solver: FlowSolver;
   private nActive = 0;
-  /** Resource uses of the active flows. */
-  private nEntries = 0;
-  private nSolves = 0;
-  private nSolvedFlows = 0;
   // pending work
-  private readonly dirtyFlows: number[] = [];
-  private readonly dirtyRes: number[] = [];
   private doneList: number[] = [];
   private doneSpare: number[] = [];
-  private readonly bySerial = (a: number, b: number): number => this.fSerial[a]! - this.fSerial[b]!;
   private solvePending = false;
-  // the solver's problem and scratch, reused
-  private epoch = 0;
-  private compNf = 0;
-  private compNr = 0;
-  /** The component's flows and resources, the max-min problem over them and its rates, reused. */
-  private readonly sb = new MaxMinBuffers();
-  /** Active flows by completion time. */
-  private readonly due = new CompletionHeap();
   /** Time of the earliest Done event still pending (Infinity: none), so one event serves the earliest completion. */
   private armedAt = Infinity;
 
@@ -88,6 +60,7 @@ export class FlowNetwork implements EventHandler {
     this.format = cfg.format;
     this.res = new FlowResources(cfg.graph, cfg.params, cfg.laneShare);
     this.routes = new FlowRouteTable(cfg, this.res, cfg.engine);
+    this.solver = new FlowSolver(this.flows, this.res);
     this.id = cfg.engine.register(this);
   }
 
@@ -98,12 +71,12 @@ export class FlowNetwork implements EventHandler {
 
   /** Max-min solves so far (an end that leaves no flow connected to it needs none). */
   get solves(): number {
-    return this.nSolves;
+    return this.solver.nSolves;
   }
 
   /** Flows the solves so far took in (a flow counts once per solve it was connected to a change in). */
   get solvedFlows(): number {
-    return this.nSolvedFlows;
+    return this.solver.nSolvedFlows;
   }
 
   /** Resources so far: link groups some flow has used, and the caller's. */
@@ -157,13 +130,13 @@ export class FlowNetwork implements EventHandler {
 
   /** Transfers started as flows (a pool of flows counts once), their bytes and the solves of the rates, since `resetCounters`. */
   counters(): FlowCounters {
-    return { transfers: this.cTransfers, bytes: this.cBytes, solves: this.nSolves - this.solvesBase };
+    return { transfers: this.cTransfers, bytes: this.cBytes, solves: this.solver.nSolves - this.solvesBase };
   }
 
   /** Counts afresh from now: `counters` and the busy time `addChannelBusy` adds. */
   resetCounters(): void {
     this.cTransfers = this.cBytes = 0;
-    this.solvesBase = this.nSolves;
+    this.solvesBase = this.solver.nSolves;
     this.res.markCarried(this.engine.now);
   }
   private cTransfers = 0;
@@ -183,10 +156,10 @@ export class FlowNetwork implements EventHandler {
     this.routes.clear();
     channels.forEach((c, k) => {
       const r = this.res.setShare(c, shares[k]!, this.engine.now);
-      if (r >= 0) this.dirtyRes.push(r);
+      if (r >= 0) this.solver.dirtyRes.push(r);
     });
     if (down !== undefined) this.reroute(down);
-    if (this.dirtyRes.length > 0) this.scheduleSolve();
+    if (this.solver.dirtyRes.length > 0) this.scheduleSolve();
   }
 
   /**
@@ -207,7 +180,7 @@ export class FlowNetwork implements EventHandler {
   /** Resources whose capacity changed now: their flows are solved again. */
   private changed(rs: readonly number[]): void {
     if (rs.length === 0) return;
-    for (const r of rs) this.dirtyRes.push(r);
+    for (const r of rs) this.solver.dirtyRes.push(r);
     this.scheduleSolve();
   }
 
@@ -218,33 +191,33 @@ export class FlowNetwork implements EventHandler {
       const r = down[c] ? this.res.chanRes[c]! : -1;
       if (r < 0) continue;
       for (const f of this.res.flows[r]!) {
-        const g = this.fGroup[f]!;
+        const g = this.flows.fGroup[f]!;
         const lead = g >= 0 ? g : f;
-        if (this.fActive[lead] === 1 && this.fSpec[lead] && !leads.includes(lead)) leads.push(lead);
+        if (this.flows.fActive[lead] === 1 && this.flows.fSpec[lead] && !leads.includes(lead)) leads.push(lead);
       }
     }
     if (leads.length === 0) return;
     // the bytes left are those of the rates so far
     this.flush();
     const now = this.engine.now;
-    leads.sort(this.bySerial);
+    leads.sort(this.flows.bySerial);
     for (const lead of leads) {
-      const spec = this.fSpec[lead]!;
-      const cb = this.fDone[lead]!;
-      const pool = this.gMembers[lead];
-      const left = pool !== undefined ? this.gRem[lead]! - this.gRate[lead]! * (now - this.gSince[lead]!) : this.remainingOf(lead);
+      const spec = this.flows.fSpec[lead]!;
+      const cb = this.flows.fDone[lead]!;
+      const pool = this.flows.gMembers[lead];
+      const left = pool !== undefined ? this.flows.gRem[lead]! - this.flows.gRate[lead]! * (now - this.flows.gSince[lead]!) : this.remainingOf(lead);
       for (const m of pool ?? [lead]) {
-        this.fGroup[m] = -1;
-        this.fDone[m] = null;
-        this.fSpec[m] = null;
-        if (this.fActive[m] === 1) this.leave(m);
-        this.freeSlots.push(m);
+        this.flows.fGroup[m] = -1;
+        this.flows.fDone[m] = null;
+        this.flows.fSpec[m] = null;
+        if (this.flows.fActive[m] === 1) this.leave(m);
+        this.flows.freeSlots.push(m);
       }
       if (pool !== undefined) {
-        this.gMembers[lead] = undefined;
-        if (this.gCap[lead]! >= 0) this.capPool.push(this.gCap[lead]!);
-        this.gRem[lead] = 0;
-        this.gRate[lead] = 0;
+        this.flows.gMembers[lead] = undefined;
+        if (this.flows.gCap[lead]! >= 0) this.capPool.push(this.flows.gCap[lead]!);
+        this.flows.gRem[lead] = 0;
+        this.flows.gRate[lead] = 0;
       }
       // the rest goes on as a flow of its own, counted with the transfer it belongs to
       const bytes = left > 0 ? left : 0;
@@ -304,13 +277,13 @@ export class FlowNetwork implements EventHandler {
     const fwd = this.routes.use(src, dst, vcClass, spec.ordered ?? false, spec.path);
     if (spec.multipath && fwd.paths.length > 1) {
       const lead = this.startPool(spec, fwd, phits, packets, perBytes, rateCap);
-      this.fSpec[lead] = spec;
+      this.flows.fSpec[lead] = spec;
       return lead;
     }
     for (let k = 0; k < fwd.resource.length; k++) use(fwd.resource[k]!, (fwd.share[k]! * (phits + packets * fwd.overhead[k]!)) / perBytes);
     this.useExtra(spec, use, packets, perBytes);
     const f = this.addFlow(res, w, bytes, rateCap, spec.onDone, -1);
-    this.fSpec[f] = spec;
+    this.flows.fSpec[f] = spec;
     return f;
   }
 
@@ -359,49 +332,40 @@ export class FlowNetwork implements EventHandler {
       const f = this.addFlow(res, w, Infinity, Infinity, lead < 0 ? spec.onDone : null, lead);
       if (lead < 0) {
         lead = f;
-        this.gMembers[f] = [f];
-        this.gRem[f] = spec.bytes;
-        this.gSince[f] = this.engine.now;
-        this.gRate[f] = 0;
-        this.gCap[f] = cap;
-        this.fGroup[f] = f;
-      } else this.gMembers[lead]!.push(f);
+        this.flows.gMembers[f] = [f];
+        this.flows.gRem[f] = spec.bytes;
+        this.flows.gSince[f] = this.engine.now;
+        this.flows.gRate[f] = 0;
+        this.flows.gCap[f] = cap;
+        this.flows.fGroup[f] = f;
+      } else this.flows.gMembers[lead]!.push(f);
     }
     return lead;
   }
   /** Pool resources of finished pools, for reuse. */
   private readonly capPool: number[] = [];
-  // pools (multipath flows), indexed by their lead flow: members, bytes left, since, summed rate, cap resource
-  private readonly gMembers: (number[] | undefined)[] = [];
-  private gRem = new Float64Array(16);
-  private gSince = new Float64Array(16);
-  private gRate = new Float64Array(16);
-  private gCap = new Int32Array(16);
-  private gMark = new Int32Array(16);
-  /** Per flow the lead flow of its pool, or -1. */
-  private fGroup = new Int32Array(16).fill(-1);
 
   /** Adds an active flow over resources `res` with weights `w`; returns its slot. */
   private addFlow(res: readonly number[], w: readonly number[], bytes: number, rateCap: number, onDone: ((flow: number) => void) | null, group: number): number {
-    const f = this.allocSlot();
-    this.fGroup[f] = group;
+    const f = this.flows.alloc();
+    this.flows.fGroup[f] = group;
     const n = res.length;
     const fr = Int32Array.from(res);
     const pos = new Int32Array(n);
     for (let k = 0; k < n; k++) pos[k] = this.res.attach(fr[k]!, f, k);
-    this.fRes[f] = fr;
-    this.fW[f] = Float64Array.from(w);
-    this.fPos[f] = pos;
-    this.fDone[f] = onDone;
-    this.fRem[f] = bytes;
-    this.fRate[f] = 0;
-    this.fSince[f] = this.engine.now;
-    this.fCap[f] = rateCap;
-    this.fSerial[f] = this.serial++;
-    this.fActive[f] = 1;
+    this.flows.fRes[f] = fr;
+    this.flows.fW[f] = Float64Array.from(w);
+    this.flows.fPos[f] = pos;
+    this.flows.fDone[f] = onDone;
+    this.flows.fRem[f] = bytes;
+    this.flows.fRate[f] = 0;
+    this.flows.fSince[f] = this.engine.now;
+    this.flows.fCap[f] = rateCap;
+    this.flows.fSerial[f] = this.flows.serial++;
+    this.flows.fActive[f] = 1;
     this.nActive++;
-    this.nEntries += n;
-    this.dirtyFlows.push(f);
+    this.flows.nEntries += n;
+    this.solver.dirtyFlows.push(f);
     this.scheduleSolve();
     return f;
   }
@@ -409,13 +373,13 @@ export class FlowNetwork implements EventHandler {
   /** A flow's rate now, payload bytes per ps (solving first if a start or end is pending); 0 once done. */
   rateOf(flow: number): number {
     this.flush();
-    return this.fActive[flow] === 1 ? this.fRate[flow]! : 0;
+    return this.flows.fActive[flow] === 1 ? this.flows.fRate[flow]! : 0;
   }
 
   /** A flow's payload bytes not yet serialized onto its bottleneck, now. */
   remainingOf(flow: number): number {
-    if (this.fActive[flow] !== 1) return 0;
-    return Math.max(0, this.fRem[flow]! - this.fRate[flow]! * (this.engine.now - this.fSince[flow]!));
+    if (this.flows.fActive[flow] !== 1) return 0;
+    return Math.max(0, this.flows.fRem[flow]! - this.flows.fRate[flow]! * (this.engine.now - this.flows.fSince[flow]!));
   }
 
   /** Engine events: the earliest completion is due (Done), or this instant's ends are to be reported and its changes solved (Solve). */
@@ -429,7 +393,7 @@ export class FlowNetwork implements EventHandler {
       // the earliest completion is due (or this event was overtaken: then nothing is due)
       const now = this.engine.now;
       if (now === this.armedAt) this.armedAt = Infinity;
-      const heap = this.due;
+      const heap = this.solver.due;
       while (heap.size > 0 && heap.topTime <= now) this.finish(heap.topSlot);
       this.arm();
       return;
@@ -438,11 +402,11 @@ export class FlowNetwork implements EventHandler {
     // every change of the instant (flows their callbacks start included)
     const done = this.doneList;
     this.doneList = this.doneSpare;
-    if (done.length > 1) done.sort(this.bySerial);
+    if (done.length > 1) done.sort(this.flows.bySerial);
     for (const f of done) {
-      const cb = this.fDone[f]!;
-      this.fDone[f] = null;
-      this.freeSlots.push(f);
+      const cb = this.flows.fDone[f]!;
+      this.flows.fDone[f] = null;
+      this.flows.freeSlots.push(f);
       cb(f);
     }
     done.length = 0;
@@ -455,189 +419,34 @@ export class FlowNetwork implements EventHandler {
 
   /** Solves the rates of every flow connected to a pending start or end, now. */
   flush(): void {
-    if (this.dirtyFlows.length === 0 && this.dirtyRes.length === 0) return;
-    const now = this.engine.now;
-    this.collectComponent();
-    const nf = this.compNf;
-    const nr = this.compNr;
-    const cf = this.sb.compFlows;
-    const cr = this.sb.compRes;
-    const pb = this.sb.problem;
-    // bring the bytes left and the carried units up to now (a pool's once, at its lead flow)
-    const ep = this.epoch;
-    for (let i = 0; i < nf; i++) {
-      const f = cf[i]!;
-      const g = this.fGroup[f]!;
-      if (g >= 0 && this.gMark[g] !== ep) {
-        this.gMark[g] = ep;
-        const left = this.gRem[g]! - this.gRate[g]! * (now - this.gSince[g]!);
-        this.gRem[g] = left > 0 ? left : 0;
-        this.gSince[g] = now;
-        this.gRate[g] = 0;
-      }
-      const left = this.fRem[f]! - this.fRate[f]! * (now - this.fSince[f]!);
-      this.fRem[f] = left > 0 ? left : 0;
-      this.fSince[f] = now;
-      this.sb.oldRates[i] = this.fRate[f]!;
-    }
-    const res = this.res;
-    for (let j = 0; j < nr; j++) {
-      const r = cr[j]!;
-      res.carried[r]! += res.load[r]! * (now - res.since[r]!);
-      res.since[r] = now;
-      res.load[r] = 0;
-      res.local[r] = j;
-      pb.capacity[j] = res.cap[r]!;
-    }
-    let e = 0;
-    for (let i = 0; i < nf; i++) {
-      const f = cf[i]!;
-      const fr = this.fRes[f]!;
-      const fw = this.fW[f]!;
-      pb.flowStart[i] = e;
-      pb.rateCap![i] = this.fCap[f]!;
-      for (let k = 0; k < fr.length; k++, e++) {
-        pb.entryResource[e] = res.local[fr[k]!]!;
-        pb.entryWeight[e] = fw[k]!;
-      }
-    }
-    if (nf === 0) return; // ends that left nothing connected: the loads are 0
-    pb.flowStart[nf] = e;
-    pb.flows = nf;
-    pb.resources = nr;
-    maxMinRates(pb, this.sb.rates, this.sb.scratch);
-    this.nSolves++;
-    this.nSolvedFlows += nf;
-    const old = this.sb.oldRates;
-    for (let i = 0; i < nf; i++) {
-      const f = cf[i]!;
-      const rate = this.sb.rates[i]!;
-      this.fRate[f] = rate;
-      const fr = this.fRes[f]!;
-      const fw = this.fW[f]!;
-      for (let k = 0; k < fr.length; k++) res.load[fr[k]!]! += fw[k]! * rate;
-      const g = this.fGroup[f]!;
-      if (g >= 0) {
-        // a pool's completion: its bytes left over its flows' summed rate, set once all are summed
-        this.gRate[g]! += rate;
-        continue;
-      }
-      // an unchanged rate keeps its completion time (the bytes left fell by rate x elapsed)
-      if (rate === old[i] && this.due.has(f)) continue;
-      if (!(rate > 0)) {
-        // never: capacities and caps are above 0
-        this.due.remove(f);
-        continue;
-      }
-      const t = this.fRem[f]! / rate;
-      const at = now + (t > TIME_SLACK_PS ? Math.ceil(t - TIME_SLACK_PS) : 0);
-      this.due.set(f, at, this.fSerial[f]!);
-    }
-    for (let i = 0; i < nf; i++) {
-      const g = this.fGroup[cf[i]!]!;
-      if (g !== cf[i]) continue;
-      const rate = this.gRate[g]!;
-      if (!(rate > 0)) {
-        this.due.remove(g);
-        continue;
-      }
-      const t = this.gRem[g]! / rate;
-      this.due.set(g, now + (t > TIME_SLACK_PS ? Math.ceil(t - TIME_SLACK_PS) : 0), this.fSerial[g]!);
-    }
-    this.arm();
+    if (this.solver.solve(this.engine.now)) this.arm();
   }
 
   /** Makes sure an engine event comes no later than the earliest completion. */
   private arm(): void {
-    const t = this.due.topTime;
+    const t = this.solver.due.topTime;
     if (t < this.armedAt) {
       this.armedAt = t;
       this.engine.at(t, this.id, Ev.Done, 0);
     }
   }
 
-  /**
-   * Marks the flows and resources connected to the pending changes (breadth-first over shared
-   * resources) into compFlows[0..compNf) and compRes[0..compNr), and clears the pending lists.
-   */
-  private collectComponent(): void {
-    const ep = ++this.epoch;
-    this.sb.ensure(this.nSlots, this.res.n, this.nEntries);
-    const cf = this.sb.compFlows;
-    const cr = this.sb.compRes;
-    let nf = 0;
-    let nr = 0;
-    for (const f of this.dirtyFlows) {
-      if (this.fActive[f] === 1 && this.fMark[f] !== ep) {
-        this.fMark[f] = ep;
-        cf[nf++] = f;
-      }
-    }
-    const mark = this.res.mark;
-    for (const r of this.dirtyRes) {
-      if (mark[r] !== ep) {
-        mark[r] = ep;
-        cr[nr++] = r;
-      }
-    }
-    this.dirtyFlows.length = 0;
-    this.dirtyRes.length = 0;
-    let i = 0;
-    let j = 0;
-    while (i < nf || j < nr) {
-      for (; i < nf; i++) {
-        const g = this.fGroup[cf[i]!]!;
-        if (g >= 0) {
-          // the flows of a pool are connected through it
-          for (const m of this.gMembers[g]!) {
-            if (this.fActive[m] === 1 && this.fMark[m] !== ep) {
-              this.fMark[m] = ep;
-              cf[nf++] = m;
-            }
-          }
-        }
-        const fr = this.fRes[cf[i]!]!;
-        for (let k = 0; k < fr.length; k++) {
-          const r = fr[k]!;
-          if (mark[r] !== ep) {
-            mark[r] = ep;
-            cr[nr++] = r;
-          }
-        }
-      }
-      for (; j < nr; j++) {
-        const list = this.res.flows[cr[j]!]!;
-        for (let k = 0; k < list.length; k++) {
-          const f = list[k]!;
-          if (this.fMark[f] !== ep) {
-            this.fMark[f] = ep;
-            cf[nf++] = f;
-          }
-        }
-      }
-    }
-    this.compNf = nf;
-    this.compNr = nr;
-  }
-
-
-
   /** Flow (or pool) f's last byte is out: it leaves its resources, and reports at this instant's solve. */
   private finish(f: number): void {
-    const g = this.fGroup[f]!;
+    const g = this.flows.fGroup[f]!;
     if (g >= 0) {
-      const members = this.gMembers[g]!;
-      this.gMembers[g] = undefined;
+      const members = this.flows.gMembers[g]!;
+      this.flows.gMembers[g] = undefined;
       for (const m of members) {
-        this.fGroup[m] = -1;
+        this.flows.fGroup[m] = -1;
         if (m !== g) {
           this.leave(m);
-          this.freeSlots.push(m);
+          this.flows.freeSlots.push(m);
         }
       }
-      if (this.gCap[g]! >= 0) this.capPool.push(this.gCap[g]!);
-      this.gRem[g] = 0;
-      this.gRate[g] = 0;
+      if (this.flows.gCap[g]! >= 0) this.capPool.push(this.flows.gCap[g]!);
+      this.flows.gRem[g] = 0;
+      this.flows.gRate[g] = 0;
     }
     this.leave(f);
     this.doneList.push(f);
@@ -646,17 +455,17 @@ export class FlowNetwork implements EventHandler {
 
   /** Flow f stops: it leaves its resources. */
   private leave(f: number): void {
-    this.fActive[f] = 0;
-    this.due.remove(f);
-    this.fRem[f] = 0;
-    this.fRate[f] = 0;
+    this.flows.fActive[f] = 0;
+    this.solver.due.remove(f);
+    this.flows.fRem[f] = 0;
+    this.flows.fRate[f] = 0;
     this.nActive--;
-    const fr = this.fRes[f]!;
-    this.nEntries -= fr.length;
-    const pos = this.fPos[f]!;
+    const fr = this.flows.fRes[f]!;
+    this.flows.nEntries -= fr.length;
+    const pos = this.flows.fPos[f]!;
     for (let k = 0; k < fr.length; k++) {
-      this.res.detach(fr[k]!, pos[k]!, this.fPos);
-      this.dirtyRes.push(fr[k]!);
+      this.res.detach(fr[k]!, pos[k]!, this.flows.fPos);
+      this.solver.dirtyRes.push(fr[k]!);
     }
   }
 
@@ -664,32 +473,5 @@ export class FlowNetwork implements EventHandler {
     if (this.solvePending) return;
     this.solvePending = true;
     this.engine.at(this.engine.now, this.id, Ev.Solve, 0);
-  }
-
-  private allocSlot(): number {
-    const free = this.freeSlots.pop();
-    if (free !== undefined) return free;
-    const f = this.nSlots++;
-    if (f === this.fRem.length) {
-      const n = 2 * f;
-      this.fRem = grow(this.fRem, n);
-      this.fRate = grow(this.fRate, n);
-      this.fSince = grow(this.fSince, n);
-      this.fCap = grow(this.fCap, n);
-      this.fSerial = grow(this.fSerial, n);
-      this.fActive = grow(this.fActive, n);
-      this.fMark = grow(this.fMark, n);
-      this.fGroup = grow(this.fGroup, n);
-      this.gRem = grow(this.gRem, n);
-      this.gSince = grow(this.gSince, n);
-      this.gRate = grow(this.gRate, n);
-      this.gCap = grow(this.gCap, n);
-      this.gMark = grow(this.gMark, n);
-    }
-    this.fRes.push(new Int32Array(0));
-    this.fW.push(new Float64Array(0));
-    this.fPos.push(new Int32Array(0));
-    this.fDone.push(null);
-    return f;
   }
 }

@@ -4,7 +4,8 @@ import { torusRouting } from '../routing/torus-routing.ts';
 import { dragonflyRouting } from '../routing/dragonfly-routing.ts';
 import { assertKautzRoutable, kautzNextPort, kautzRouting, kautzVcs } from '../routing/kautz-routing.ts';
 import { closRouting } from '../routing/clos-routing.ts';
-import { buildSeastarTables, parseBrokenLinks, SEASTAR_VCS, seastarTableRoute } from '../routing/seastar-routing.ts';
+import { parseBrokenLinks, SEASTAR_VCS, seastarTableRoute } from '../routing/seastar-routing.ts';
+import { buildSeastarTables } from '../routing/seastar-tables.ts';
 import { buildClos, closRank, CLOS_RANKS, type ClosConfig, type ClosRank } from './clos.ts';
 import { buildKautz, kautzSize, type KautzConfig } from './kautz.ts';
 import { buildDragonfly, resolveDragonfly, type DragonflyConfig } from './dragonfly.ts';
@@ -27,8 +28,8 @@ export const TOPOLOGY_KINDS = ['torus', 'dragonfly', 'kautz', 'clos'] as const;
 
 /**
  * Torus routings: dimension order (torus-routing.ts) and the SeaStar's routing tables per input
- * port with their fault rules (seastar-routing.ts), which need the graph and the broken links to
- * build, so they are not a plain entry of the torus routing table.
+ * port with their fault rules (seastar-tables.ts, seastar-rules.ts), which need the graph and the
+ * broken links to build, so they are not a plain entry of the torus routing table.
  */
 const TORUS_ROUTINGS = [...Object.keys(torusRouting.algorithms), 'table'];
 

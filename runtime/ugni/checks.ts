@@ -1,4 +1,4 @@
-/** The checks every uGNI call makes of the handles it is given: each gives the failure to return, or undefined. */
+/** The checks every uGNI call makes of its arguments: of the handles it is given (each gives the failure to return, or undefined), and of integer ranges. */
 import { GNI_RC, type GniFailure } from './codes.ts';
 import { GniCdm, GniCq, GniEp, GniNic } from './objects.ts';
 
@@ -45,4 +45,9 @@ export function checkBoundEp(call: string, ep: GniEp, rank: number): GniFailure 
   if (bad) return bad;
   if (!ep.bound) return fail(GNI_RC.INVALID_STATE, `${call}: the endpoint is not bound (epBind first)`);
   return undefined;
+}
+
+/** Whether `v` is an integer in 0..limit-1. */
+export function isUint(v: number, limit: number): boolean {
+  return Number.isInteger(v) && v >= 0 && v < limit;
 }
