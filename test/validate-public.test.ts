@@ -63,4 +63,16 @@ describe('public measurements', () => {
     const v = (await c.measure(async (_k, f) => f())) as number;
     expect(Math.abs(v - 1.09) / 1.09).toBeLessThan(0.2);
   });
+
+  it('the held-out Hopper ping-pong bandwidth (3.6 GB/s) comes within 20 % with the BTE get rate fitted to the pingping record', async () => {
+    const fit = loadMeasurements('xe6').find((x) => x.id === 'hopper-worley-pingping')!;
+    expect(fit.use).toBe('fit');
+    expect(fit.fitted).toEqual(['bte.getBandwidth']);
+    const held = loadMeasurements('xe6').find((x) => x.id === 'hopper-kerbyson-pt2pt-bw-large')!;
+    expect(held.use).toBe('check');
+    const c = CHECKS.find((x) => x.id === 'P:hopper-kerbyson-pt2pt-bw-large')!;
+    expect(c.kind).toBe('predicted');
+    const v = (await c.measure(async (_k, f) => f())) as number;
+    expect(Math.abs(v - 3.6) / 3.6).toBeLessThan(0.2);
+  });
 });

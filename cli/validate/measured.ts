@@ -111,6 +111,14 @@ export function benchmarkRun(m: Measurement): BenchmarkRun | null {
       return { app: 'pingpong', params: { ...size, iterations: '10', peer: '1' }, key: 'latencyUs', scale: 1, quantity: `${m.bytes}-byte one-way latency of two ranks of one node` };
     case 'HPCC b_eff ping-pong bandwidth':
       return { app: 'pingpong', params: { ...size, iterations: '2', peer: String(Math.max(1, Math.floor(ranks / 2))) }, key: 'bandwidthGBs', scale: 1000 * mbs, quantity: `${m.bytes}-byte ping-pong bandwidth` };
+    case 'ping-pong bandwidth':
+      // one message at a time between rank 0 and the rank half the ranks away (2 ranks: ranks 0 and 1)
+      return { app: 'pingpong', params: { ...size, iterations: '2', peer: String(Math.max(1, Math.floor(ranks / 2))) }, key: 'bandwidthGBs', scale: 1000 * mbs, quantity: `${m.bytes}-byte ping-pong bandwidth` };
+    case 'pingping bandwidth, both directions':
+      // both ranks post a receive and send one message to the other at once (IMB PingPing's
+      // pattern; MPI_Irecv then MPI_Send or MPI_Isend), bytes of both directions over the time:
+      // osu_bibw with a window of one message
+      return { app: 'osu-bibw', params: { ...size, iterations: '2', window: '1' }, key: 'bandwidthMBs', scale: mbs, quantity: `${m.bytes}-byte bandwidth, one message each way at a time (both directions summed)` };
     case 'osu_bw':
       return { app: 'osu-bw', params: { ...size, iterations: '2' }, key: 'bandwidthMBs', scale: mbs, quantity: `${m.bytes}-byte streaming bandwidth` };
     case 'DMAPP get latency':

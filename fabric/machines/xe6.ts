@@ -93,7 +93,7 @@ export const xe6: MachineSpec = {
     'fma.op': { value: '10ns', help: 'FMA unit time per operation', source: 'assumed' },
     'fma.mdhChange': { value: '5ns', help: 'extra FMA unit time when the MDH changes between operations', source: 'assumed' },
     'bte.channels': { value: 4, help: 'block transfers the BTE runs at once', source: 'assumed: as Aries (seed 001 A14)' },
-    'bte.getBandwidth': { value: 'nic', help: 'data rate one BTE channel asks for on a block-transfer get ("nic": as fast as the NIC pipelines)', source: 'assumed: a single transfer reaches the NIC rate (keeps G7, G10 and the MPI figures of seed 004)' },
+    'bte.getBandwidth': { value: '4.2GB/s', help: 'data rate one BTE channel asks for on a block-transfer get ("nic": as fast as the NIC pipelines)', source: 'concurrent gets still share the host interface\'s 8 GB/s (seed 004 §V.A, G6) and puts keep the NIC rate (G7, G10); §V.A\'s "5 GB/s or more" for one MPI message is a design claim Hopper\'s measurements do not bear out. Fitted: one MPI message each way at a time (a rendezvous pulls with one get) gives the 8.3 GB/s both ways Worley measured on Hopper (MPICH ticket pmodels/mpich#1534, record hopper-worley-pingping); held out: Kerbyson et al.\'s 3.6 GB/s ping-pong (hopper-kerbyson-pt2pt-bw-large)' },
     'host.readsInFlight': { value: 128, help: 'host-memory reads the NIC keeps in flight', source: 'assumed' },
     'amo.op': { value: '10ns', help: 'AMO unit time per operation', source: `${S} §V: 100 million AMOs/s with cache reuse (G11)` },
     'amo.cacheEntries': { value: 64, help: 'AMO cache entries', source: `assumed size; ${S} §II.E: Gemini maintains an AMO cache` },
