@@ -10,6 +10,7 @@ import { makeLevel } from '../apps/amg-hierarchy.ts';
 import { findApp } from '../apps/index.ts';
 import type { CallStats } from '../runtime/metrics.ts';
 import { simulate, type SimulateOptions } from '../runtime/simulate.ts';
+import { LONG } from './helpers.ts';
 
 async function amg(raw: Record<string, string>, opts: Partial<SimulateOptions> = {}): Promise<{ row: Row; timeUs: number; calls: readonly CallStats[] }> {
   const app = findApp('amg');
@@ -96,6 +97,12 @@ describe('amg', () => {
     });
     expect(r.rankResults[5]).toEqual({ longest: 2, holders: 32, globalRows: 32, neighbours: 2 });
     expect(Math.max(...r.rankResults.map((x) => x.longest))).toBeLessThan(32);
+  });
+
+  // the long tier: the README's 4,096-rank run
+  it.runIf(LONG)('runs n=8 on 4,096 ranks of xc30 (skeleton, coarse): the README row', async () => {
+    const { row } = await amg({ n: '8', cycles: '1' }, { machine: 'xc30', nodes: 4096, skeleton: true, set: { 'fabric.fidelity': 'coarse' } });
+    expect(row).toMatchObject({ ranks: 4096, procGrid: '16x16x16', levels: 6, levelRows: '2097152/226884/8832/889/32/2', haloMessages: '23040/93240/20186/794/2/0', setupUs: 13380, solveUs: 1054, fomMs: 145.3, check: 'skipped (skeleton run)' });
   });
 
   it('refuses bad parameters, naming them and their range', () => {
