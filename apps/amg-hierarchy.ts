@@ -9,6 +9,7 @@
 import { Prng } from '../fabric/engine/prng.ts';
 import type { Request } from '../runtime/mpi/mpi.ts';
 import type { RankContext } from '../runtime/rank.ts';
+import { dataExchangeList } from './amg-exchange.ts';
 
 /** Rows of one level as a rank builds them: global column indices, values. */
 export interface Rows {
@@ -61,13 +62,13 @@ export function ownerOf(offsets: Int32Array, g: number): number {
 
 /**
  * Turns a rank's rows into a level: externals sorted and grouped by owner, and the communication
- * package (hypre's MatvecCommPkgCreate) set up by asking each owner for its rows: an alltoall of
- * the counts, then an alltoallv of the wanted global rows (irregular: each rank asks only the
- * owners its rows reach). The owner checks each wanted row is its own.
+ * package set up by asking each owner for its rows, as hypre_ParCSRCommPkgCreateApart's second
+ * exchange: a contact to each owner the rows reach with the global rows wanted, found and
+ * answered by `dataExchangeList` (tags `tag` .. `tag + 2`), so that a rank exchanges messages
+ * with its neighbours only. The owner checks each wanted row is its own.
  */
-export async function makeLevel(ctx: RankContext, rows: Rows, offsets: Int32Array, columns?: { first: number; count: number }): Promise<Level> {
+export async function makeLevel(ctx: RankContext, rows: Rows, offsets: Int32Array, tag: number, columns?: { first: number; count: number }): Promise<Level> {
   const { mpi } = ctx;
-  const world = mpi.COMM_WORLD;
   const size = mpi.size;
   const { nrow, rowStart, gcols } = rows;
   const firstRow = columns ? columns.first : rows.firstRow;
@@ -85,24 +86,15 @@ export async function makeLevel(ctx: RankContext, rows: Rows, offsets: Int32Arra
     const g = gcols[k]!;
     cols[k] = g >= firstRow && g < firstRow + ncol ? g - firstRow : ncol + extIndex.get(g)!;
   }
-  const want = new Int32Array(size);
   const recv: { rank: number; offset: number; count: number }[] = [];
   for (let i = 0; i < ext.length; i++) {
     const q = ownerOf(offsets, ext[i]!);
-    if (want[q]! === 0) recv.push({ rank: q, offset: i, count: 0 });
-    want[q]!++;
+    if (recv.length === 0 || recv[recv.length - 1]!.rank !== q) recv.push({ rank: q, offset: i, count: 0 });
     recv[recv.length - 1]!.count++;
   }
-  const asked = new Int32Array(size);
-  await world.alltoall(want, asked);
-  const wantDispl = displacements(want);
-  const askedDispl = displacements(asked);
-  const requests = new Int32Array(Math.max(1, askedDispl[size]!));
-  await world.alltoallv(ext.length ? ext : new Int32Array(1), want, wantDispl.subarray(0, size), requests, asked, askedDispl.subarray(0, size));
+  const asked = await dataExchangeList(ctx, recv.map((r) => ({ rank: r.rank, data: ext.subarray(r.offset, r.offset + r.count) })), ncol, tag);
   const send: { rank: number; idx: Int32Array }[] = [];
-  for (let q = 0; q < size; q++) {
-    if (asked[q]! === 0) continue;
-    const idx = requests.slice(askedDispl[q]!, askedDispl[q]! + asked[q]!);
+  for (const { rank: q, data: idx } of asked) {
     for (let i = 0; i < idx.length; i++) {
       const local = idx[i]! - firstRow;
       if (local < 0 || local >= ncol) throw new Error(`amg: rank ${mpi.rank} was asked by rank ${q} for row ${idx[i]}, outside its rows ${firstRow}..${firstRow + ncol - 1}`);
@@ -234,7 +226,7 @@ async function exchange<T extends Int32Array | Float64Array>(ctx: RankContext, s
  * rows of ranks me .. me + stride - 1 (ranks drop out as `stride` grows). Returns the next level's
  * rows, its offsets, and the multiply-adds of the products (for the compute charge).
  */
-export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coarseOffsets: Int32Array, stride: number): Promise<{ rows: Rows; offsets: Int32Array; ops: number; prolongator: Rows }> {
+export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coarseOffsets: Int32Array, stride: number, tag: number): Promise<{ rows: Rows; offsets: Int32Array; ops: number; prolongator: Level }> {
   const { mpi } = ctx;
   const size = mpi.size;
   const me = mpi.rank;
@@ -310,6 +302,26 @@ export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coa
   const offsets = new Int32Array(size + 1);
   offsets[size] = coarseOffsets[size]!;
   for (let r = size - 1; r >= 0; r--) offsets[r] = r % stride === 0 ? coarseOffsets[r]! : offsets[Math.min(size, r - (r % stride) + stride)]!;
+  const firstRow = offsets[me]!;
+  const nrowC = me % stride === 0 ? offsets[Math.min(size, me + stride)]! - firstRow : 0;
+  // P's rows and their communication package: the owners of the coarse rows they reach, and the
+  // ranks whose rows reach this rank's coarse rows
+  const pStart = new Int32Array(nrow + 1);
+  const pCols: number[] = [];
+  const pVals: number[] = [];
+  P.forEach((row, i) => {
+    for (const K of [...row.keys()].sort((a, b) => a - b)) {
+      pCols.push(K);
+      pVals.push(row.get(K)!);
+    }
+    pStart[i + 1] = pCols.length;
+  });
+  const pCoefs = ctx.alloc(Float64Array, pCols.length);
+  if (real) pCoefs.set(pVals);
+  const prolongator = await makeLevel(ctx, { nrow, firstRow: lv.firstRow, rowStart: pStart, gcols: Int32Array.from(pCols), coefs: pCoefs }, offsets, tag, { first: firstRow, count: nrowC });
+  // the contributions' counts over P's package (as hypre's RAP sends them over the package of
+  // P^T): to the owners of the coarse rows this rank's P reaches, from the ranks whose P reaches
+  // this rank's; then the contributions by alltoallv, nothing to any other rank
   const byOwner = new Map<number, number[]>();
   for (const J of [...C.keys()].sort((a, b) => a - b)) {
     const q = ownerOf(offsets, J);
@@ -319,7 +331,14 @@ export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coa
   const counts = new Int32Array(size);
   for (const [q, Js] of byOwner) for (const J of Js) counts[q]! += C.get(J)!.size;
   const incoming = new Int32Array(size);
-  await mpi.COMM_WORLD.alltoall(counts, incoming);
+  incoming[me] = counts[me]!;
+  const world = mpi.COMM_WORLD;
+  const got1 = prolongator.send.map(() => new Int32Array(1));
+  const reqs: Request[] = prolongator.send.map((s, i) => world.irecv(got1[i]!, s.rank, tag + 3));
+  for (const r of prolongator.recv) reqs.push(world.isend(Int32Array.of(counts[r.rank]!), r.rank, tag + 3));
+  await world.waitAll(reqs);
+  prolongator.send.forEach((s, i) => (incoming[s.rank] = got1[i]![0]!));
+  for (const q of byOwner.keys()) if (q !== me && !prolongator.recv.some((r) => r.rank === q)) throw new Error(`amg: rank ${me} has contributions for rank ${q}, which its prolongator does not reach`);
   const n = counts.reduce((a, b) => a + b, 0);
   const tI = new Int32Array(n);
   const tJ = new Int32Array(n);
@@ -336,8 +355,6 @@ export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coa
   const rJ = await exchange(ctx, tJ, counts, new Int32Array(Math.max(1, m)), incoming);
   const rV = await exchange(ctx, tV, counts, ctx.alloc(Float64Array, Math.max(1, m)), incoming);
   // the owner sums the contributions into its rows
-  const firstRow = offsets[me]!;
-  const nrowC = me % stride === 0 ? offsets[Math.min(size, me + stride)]! - firstRow : 0;
   const rows: SparseRow[] = Array.from({ length: nrowC }, () => new Map());
   for (let t = 0; t < m; t++) {
     const r = rI[t]! - firstRow;
@@ -357,19 +374,5 @@ export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coa
   });
   const coefsC = ctx.alloc(Float64Array, gcols.length);
   if (real) coefsC.set(vals);
-  // P's rows, for the transfers between the levels
-  const pStart = new Int32Array(nrow + 1);
-  const pCols: number[] = [];
-  const pVals: number[] = [];
-  P.forEach((row, i) => {
-    for (const K of [...row.keys()].sort((a, b) => a - b)) {
-      pCols.push(K);
-      pVals.push(row.get(K)!);
-    }
-    pStart[i + 1] = pCols.length;
-  });
-  const pCoefs = ctx.alloc(Float64Array, pCols.length);
-  if (real) pCoefs.set(pVals);
-  const prolongator = { nrow, firstRow: lv.firstRow, rowStart: pStart, gcols: Int32Array.from(pCols), coefs: pCoefs };
   return { rows: { nrow: nrowC, firstRow, rowStart: rowStartC, gcols: Int32Array.from(gcols), coefs: coefsC }, offsets, ops, prolongator };
 }

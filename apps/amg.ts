@@ -23,6 +23,8 @@ const MAX_COARSE = 9;
 const STALL = 0.5;
 /** Rows a direct solve of the coarsest level may hold (a dense factorisation on one rank). */
 const MAX_DIRECT = 2000;
+/** First tag of the setup's exchanges: 10 per level from here (the halo exchanges use 100 .. 424). */
+const PKG_TAG = 1000;
 
 /**
  * An AMG solver in the manner of AMG2013 (LLNL's benchmark of hypre's BoomerAMG; Yang and
@@ -30,7 +32,13 @@ const MAX_DIRECT = 2000;
  * Laplace problem: the 3-D 7-point Laplacian (6 on the diagonal, -1 to each face neighbour, zero
  * Dirichlet boundary) on n^3 points per rank of a process grid from dimsCreate, right-hand side
  * all ones. As in AMG2013: the rows of every level split in contiguous ranges over the ranks,
- * externals sorted, a communication package per level found by asking the owners; a Galerkin
+ * externals sorted, a communication package per level (of A and of P) found by asking the owners
+ * point to point with hypre's DataExchangeList (a contact to each owner, answered, and a
+ * termination sweep over a binary tree: amg-exchange.ts), the Galerkin contributions' counts sent
+ * over P's package as hypre's RAP sends them over the package of P^T. (Until this was so, each
+ * package took an alltoall of counts, which MPICH runs as Bruck's algorithm for 4-byte blocks:
+ * log2(p) messages of p/2 counts per rank, 2 KiB at 1,024 ranks, three per level, so the setup's
+ * bytes per rank grew with the ranks where hypre's stay with the neighbours); a Galerkin
  * coarse operator P^T A P whose contributions to other ranks' coarse rows are sent to them;
  * l1 hybrid symmetric Gauss-Seidel smoothing (Gauss-Seidel within a rank, Jacobi across with the
  * l1 diagonal: BoomerAMG's relaxation type 8), one sweep down and one up, each after a halo
@@ -38,10 +46,14 @@ const MAX_DIRECT = 2000;
  * allreduce per cycle; the coarsest level gathered to one rank and solved directly. Simplified:
  * the coarsening is smoothed aggregation (each rank aggregates its own rows, in an order drawn
  * from the run's seed; P = (I - 2/3 D^-1 A) P0) instead of PMIS with distance-2 interpolation; the
- * setup's exchanges (coarse indices and rows of P for the externals, the Galerkin contributions,
- * the communication packages) are alltoallvs of irregular counts where hypre sends point-to-point
- * messages; when a level has fewer than `minRows` rows per rank holding rows, or its coarsening
- * stalls, the next level's rows go to half as many ranks (the others drop out). Since P reaches
+ * setup's exchanges of data (coarse indices and rows of P for the externals, the Galerkin
+ * contributions) are alltoallvs of irregular counts, nothing sent for a zero count, where hypre
+ * sends point-to-point messages over the same neighbours; the first row of every rank on each
+ * level comes from an allgather of the counts (hypre without HYPRE_NO_GLOBAL_PARTITION; AMG2013 is
+ * built with it and uses an MPI_Scan and its assumed partition, not modelled: see the README);
+ * when a level has fewer than `minRows` rows per rank holding rows, or its coarsening
+ * stalls, the next level's rows go to half as many ranks, or fewer still until each holds
+ * `minRows` (the others drop out). Since P reaches
  * the neighbours' aggregates, the coarse operators widen: their halos reach edge and corner
  * neighbours, more messages with fewer values each. Real runs check every halo value of every
  * level against its owner's global row and that each V-cycle after the first lowers the
@@ -49,14 +61,14 @@ const MAX_DIRECT = 2000;
  */
 export const amg: App = {
   name: 'amg',
-  summary: 'AMG-like solver (AMG2013 / BoomerAMG manner): aggregation coarsening, Galerkin product and communication packages by irregular alltoallv, ranks dropping out on coarse levels, V-cycles with a halo exchange per sweep; residual checked per cycle',
+  summary: 'AMG-like solver (AMG2013 / BoomerAMG manner): aggregation coarsening, Galerkin product by irregular alltoallv, communication packages found point to point (hypre\'s DataExchangeList), ranks dropping out on coarse levels, V-cycles with a halo exchange per sweep; residual checked per cycle',
   merit: { key: 'fomMs', higherIsBetter: true, label: 'FOM (M rows/s)' },
   minRanks: 1,
   params: {
     n: { type: 'int', default: 16, min: 2, max: 256, help: 'points per rank along each axis (AMG2013 -n)' },
     cycles: { type: 'int', default: 10, min: 1, help: 'V-cycles of the solve' },
     levels: { type: 'int', default: 25, min: 2, max: 25, help: "most levels of the hierarchy (BoomerAMG's max_levels, 25)" },
-    minRows: { type: 'int', default: 16, min: 1, help: 'rows per rank holding rows below which the next level moves to half as many ranks' },
+    minRows: { type: 'int', default: 16, min: 1, help: 'rows per rank holding rows below which the next level moves to fewer ranks (halving until each holds at least this many)' },
     seed: { type: 'int', default: 1, min: 0, help: 'seed of the aggregation order' },
   },
   main: runAmg,
@@ -83,7 +95,7 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
   const procs = mpi.dimsCreate(size, [0, 0, 0]);
   const offsets0 = new Int32Array(size + 1);
   for (let r = 0; r <= size; r++) offsets0[r] = r * n ** 3;
-  const levels: Level[] = [await makeLevel(ctx, laplacian(ctx, procs, n), offsets0)];
+  const levels: Level[] = [await makeLevel(ctx, laplacian(ctx, procs, n), offsets0, PKG_TAG)];
   /** The first row of every rank on the coarsest level so far (for its direct solve's gathers). */
   let coarseOffsets: Int32Array = offsets0;
   /** Per level but the coarsest, the prolongator P to it from the next, with its own halo (the coarse rows its rows reach). */
@@ -100,15 +112,23 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
     const holders = counts.reduce((s, c) => s + (c > 0 ? 1 : 0), 0);
     const stride = strides[l]!;
     // fewer than minRows rows per rank holding rows, or a coarsening that stalls (each rank
-    // aggregates only its own rows): the next level's rows move to half as many ranks
+    // aggregates only its own rows): the next level's rows move to fewer ranks
     const stalls = cOff[size]! > STALL * lv.globalRows;
     if (stalls && stride >= size) break;
-    const next = (cOff[size]! < (p.minRows as number) * holders || stalls) && stride < size ? 2 * stride : stride;
-    const { rows, offsets, ops, prolongator } = await galerkin(ctx, lv, agg, cOff, next);
+    const minRows = p.minRows as number;
+    let next = stride;
+    if ((cOff[size]! < minRows * holders || stalls) && stride < size) {
+      // halved, then halved again until each rank holding rows gets minRows of them: a level left
+      // with a row or two per rank would stall level after level, each Galerkin product widening
+      // the operator until its rows reach most ranks (hypre's global coarsening goes on instead)
+      next = 2 * stride;
+      while (next < size && cOff[size]! < minRows * Math.ceil(size / next)) next *= 2;
+    }
+    const { rows, offsets, ops, prolongator } = await galerkin(ctx, lv, agg, cOff, next, PKG_TAG + 10 * l + 10);
     await work(galerkinWork(ops));
     strides.push(next);
-    transfers.push(await makeLevel(ctx, prolongator, offsets, { first: rows.firstRow, count: rows.nrow }));
-    levels.push(await makeLevel(ctx, rows, offsets));
+    transfers.push(prolongator);
+    levels.push(await makeLevel(ctx, rows, offsets, PKG_TAG + 10 * l + 15));
     coarseOffsets = offsets;
   }
   const coarsest = levels[levels.length - 1]!;
@@ -247,6 +267,7 @@ async function runAmg(ctx: RankContext, p: ParamValues): Promise<AppResult | und
         localGrid: `${n}x${n}x${n}`,
         levels: levels.length,
         levelRows: levels.map((lv) => lv.globalRows).join('/'),
+        levelRanks: levels.map((lv) => lv.holders).join('/'),
         ranksLastLevel: coarsest.holders,
         haloMessages: levels.map((_, l) => errs[1 + 2 * l]!).join('/'),
         valuesPerMessage: levels.map((_, l) => (errs[1 + 2 * l]! > 0 ? round(errs[2 + 2 * l]! / errs[1 + 2 * l]!, 3) : 0)).join('/'),
