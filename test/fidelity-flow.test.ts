@@ -50,13 +50,14 @@ describe('flow fidelity against packet', () => {
     });
   }
 
-  it('xe6: a 256 KiB allreduce on 16 ranks is within 6 % (flows share the torus links), and its data checks pass', async () => {
+  it('xe6: a 256 KiB allreduce on 16 ranks is within 3 % (flows share the torus links, both ways round a ring), and its data checks pass', async () => {
     const params = { minBytes: '64KiB', maxBytes: '256KiB', iterations: '2' };
     const packet = await run('allreduce', 'xe6', 16, params);
     const flow = await run('allreduce', 'xe6', 16, params, FLOW);
-    // +5.3 % at 256 KiB since a BTE channel's get rate bounds each rendezvous pull (xe6
-    // bte.getBandwidth, 4.2 GB/s); -4.2 % when the pulls ran at the host interface's rate
-    expect(worst(packet.rows, flow.rows, 'latencyUs')).toBeLessThan(0.06);
+    // 1.6 % at 64 KiB; with 4 route samples instead of 8 a flow to a node half a ring away went
+    // one way round 3 times in 4 (+5.3 % at 256 KiB, once a BTE channel's get rate bounded each
+    // rendezvous pull, xe6 bte.getBandwidth)
+    expect(worst(packet.rows, flow.rows, 'latencyUs')).toBeLessThan(0.03);
   });
 
   it('xc30: a transfer spreads over non-minimal routes as adaptive routing does (one green link alone would halve the bandwidth)', async () => {
