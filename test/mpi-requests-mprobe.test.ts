@@ -129,7 +129,8 @@ describe('matched probes', () => {
     const pull = late.result!.dt - 100;
     expect(pull).toBeGreaterThan(150);
     expect(early.result!.dt).toBeLessThan(late.result!.dt - 90);
-    expect(early.result!.dt).toBeGreaterThan(pull);
+    // overlapped, the compute hides under the pull, which nothing can shorten (1 ps of rounding allowed)
+    expect(early.result!.dt).toBeGreaterThanOrEqual(pull - 1e-6);
   });
 
   it('a probe of PROC_NULL returns MESSAGE_NO_PROC, whose receive returns at once with the PROC_NULL status; statuses use communicator ranks', async () => {
