@@ -14,6 +14,10 @@
 # $DUMPI_SRC (a checkout), else cloned from GitHub. Run from anywhere:
 #   scripts/make-traces.sh            # both formats
 #   scripts/make-traces.sh simgrid    # one of them (simgrid, dumpi, otf2)
+#   PHIT_TRACES_OUT=DIR scripts/make-traces.sh ...   # into DIR instead of test/fixtures/traces
+# A new run differs from the committed traces where the run's own timing shows: SimGrid's
+# compute actions are the host's measured times, and a program that tests or waits in a loop
+# records as many calls as the timing gave (colls' MPI_Wait under OTF2).
 # SimGrid names a rank's file after the time of the run; it is renamed rank-<n>.txt (n = rank + 1,
 # SimGrid's numbering) and the list rewritten to match. DUMPI's files are renamed after the
 # program and the .meta's fileprefix rewritten to match; the records are left as the tool wrote them.
@@ -21,7 +25,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 src=$root/test/fixtures/traces/src
-out=$root/test/fixtures/traces
+out=${PHIT_TRACES_OUT:-$root/test/fixtures/traces}
 ranks=16
 progs=(ring halo colls)
 what=${1:-all}
