@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
+import { loadErrorLine } from './compile-error.ts';
 import { shareApi } from './share-api.ts';
 import { ALGORITHMS, checkAlgorithms, type AlgorithmChoice, type Collective } from '../runtime/mpi/coll/index.ts';
 import { userAlgorithm } from '../runtime/mpi/coll/schedule.ts';
@@ -32,7 +33,7 @@ export async function loadAlgorithms(choices: Readonly<Record<string, string>>):
     try {
       mod = (await tsImport(pathToFileURL(abs).href, import.meta.url)) as Module;
     } catch (e) {
-      throw new RangeError(`${coll}=${value}: cannot load it: ${(e instanceof Error ? e.message : String(e)).split('\n')[0]}`, { cause: e });
+      throw new RangeError(`${coll}=${value}: cannot load it: ${loadErrorLine(e)}`, { cause: e });
     }
     // a .ts file outside an ES-module package arrives as CommonJS: its exports sit under `default`
     const inner = mod.default as Module | undefined;

@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Tinypool from 'tinypool';
 import { tsImport } from 'tsx/esm/api';
+import { isCompileError, loadErrorLine } from './compile-error.ts';
 import { shareApi } from './share-api.ts';
 import { resolveParams, type App, type ParamSpec, type ParamValues } from '../apps/app.ts';
 import { findApp } from '../apps/index.ts';
@@ -55,15 +56,9 @@ export async function loadUserApp(path: string): Promise<App> {
   };
 }
 
-/**
- * A program that does not compile fails as bad input, on one line: the compiler's first error with
- * its place (the compiler's own message opens with a count line); other errors pass through.
- */
+/** A program that does not compile fails as bad input, on one line; other errors pass through. */
 function compileError(path: string, e: unknown): unknown {
-  if (e instanceof SyntaxError) return new RangeError(`${path} does not compile: ${e.message}`);
-  if (!(e instanceof Error) || !/^Transform failed with \d+ error/.test(e.message)) return e;
-  const first = e.message.split('\n').find((l) => l.includes(': ERROR: '));
-  return new RangeError(`${path} does not compile: ${first === undefined ? e.message.split('\n')[0] : first.replace(': ERROR: ', ': ')}`);
+  return isCompileError(e) ? new RangeError(`${path} does not compile: ${loadErrorLine(e)}`) : e;
 }
 
 /** A built-in app by name, or a user's program when the name looks like a path (`./my.ts`). */

@@ -205,6 +205,11 @@ export default async (ctx: Ctx) => {
     const c = await phit('run', trace, '--nodes', '2');
     expect(c.code).toBe(2);
     expect(lines(c.err)).toEqual([`phit: ${trace}: a program is a .ts, .mts, .js or .mjs file (phit replay takes a trace)`]);
+    // the same for a collective algorithm's file
+    const d = await phit('run', 'allreduce', '--nodes', '2', '--coll', `allreduce=${ts}`);
+    expect(d.code).toBe(2);
+    expect(lines(d.err)).toHaveLength(1);
+    expect(d.err[0]).toMatch(/cannot load it: .*broken\.ts:1:\d+: Unexpected ";"/);
   });
 });
 
