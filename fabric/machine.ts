@@ -457,11 +457,7 @@ export function buildMachine(config: MachineConfig, seed = 1): Machine {
   if (config.fabric.fidelity === 'flow') {
     // large block transfers become flows over the same routes (the flow level); with faults, around
     // the faults from the start, without the non-minimal spread (it knows no failed link)
-    // a torus's sampled routes see made-up loads, so that a flow to a node half a ring away goes
-    // both ways round as adaptive packets do; 4 samples split such a flow 3 to 1 as often as
-    // evenly, and 8 bring a 1 MiB allreduce on 8 to 256 xe6 nodes within 2 to 4 % of the packet level
-    const torus = graph.topology === 'torus';
-    const flows = new BteFlows(new FlowNetwork({ engine, graph, route: faulty ? faulty.flowRouting.route : route, params: flowParams({ ...net.params, vcs: faulty ? faulty.vcs : vcs },  putRequestPhits(config.nic.format, config.nic.format.maxPayloadBytes)), format: config.nic.format, routeSamples: spreadRoute ? 32 : torus ? 8 : 4, sampleLoads: torus, ...(spreadRoute && !faulty ? { spreadRoute } : {}), ...(faulty ? { laneShare: faulty.flowLaneShare, splitGroups: true } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
+    const flows = new BteFlows(new FlowNetwork({ engine, graph, route: faulty ? faulty.flowRouting.route : route, params: flowParams({ ...net.params, vcs: faulty ? faulty.vcs : vcs },  putRequestPhits(config.nic.format, config.nic.format.maxPayloadBytes)), format: config.nic.format, ...(spreadRoute ? { routeSamples: 32 } : {}), sampleLoads: graph.topology === 'torus', ...(spreadRoute && !faulty ? { spreadRoute } : {}), ...(faulty ? { laneShare: faulty.flowLaneShare, splitGroups: true } : {}) }), config.nodes, config.nic, config.fabric.flowBytes);
     for (const nic of nics) {
       nic.flows = flows;
       nic.peers = nics;

@@ -28,7 +28,7 @@ export class FlowRouteTable {
     private readonly res: FlowResources,
     private readonly engine: Engine,
   ) {
-    const samples = cfg.routeSamples ?? 4;
+    const samples = cfg.routeSamples ?? (cfg.sampleLoads ? 8 : 4);
     if (!Number.isInteger(samples) || samples < 1 || samples > 256) throw new RangeError(`routeSamples must be an integer from 1 to 256, got ${samples}`);
     this.graph = cfg.graph;
     this.routeFn = cfg.route;
