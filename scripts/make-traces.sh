@@ -13,7 +13,7 @@
 # Missing Debian packages are installed with apt-get. sst-dumpi's source is taken from
 # $DUMPI_SRC (a checkout), else cloned from GitHub. Run from anywhere:
 #   scripts/make-traces.sh            # both formats
-#   scripts/make-traces.sh simgrid    # one of them (simgrid, dumpi, otf2)
+#   scripts/make-traces.sh simgrid    # some of them (simgrid, dumpi, otf2), in the order given
 #   PHIT_TRACES_OUT=DIR scripts/make-traces.sh ...   # into DIR instead of test/fixtures/traces
 # A new run differs from the committed traces where the run's own timing shows: SimGrid's
 # compute actions are the host's measured times, and a program that tests or waits in a loop
@@ -28,7 +28,6 @@ src=$root/test/fixtures/traces/src
 out=${PHIT_TRACES_OUT:-$root/test/fixtures/traces}
 ranks=16
 progs=(ring halo colls)
-what=${1:-all}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -106,7 +105,7 @@ otf2() {
     $sudo apt-get update -q
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends libopen-trace-format2-dev otf2-tools
   fi
-  mpicc -O1 -shared -fPIC "$src/otf2-tracer.c" -o "$work/libotf2tracer.so" -lotf2
+  mpicc -O1 -shared -fPIC "$src/otf2-tracer.c" -o "$work/libotf2tracer.so" -lopen-trace-format2
   for p in "${progs[@]}"; do
     mpicc -O1 "$src/$p.c" -o "$work/o-$p" -L"$work" -Wl,-rpath,"$work" -lotf2tracer
     rm -rf "$work/otf2-$p"
@@ -123,10 +122,13 @@ otf2() {
   done
 }
 
-case $what in
-  all) simgrid; dumpi; otf2 ;;
-  simgrid) simgrid ;;
-  dumpi) dumpi ;;
-  otf2) otf2 ;;
-  *) echo "usage: $0 [all|simgrid|dumpi|otf2]" >&2; exit 2 ;;
-esac
+[ $# -gt 0 ] || set -- all
+for what in "$@"; do
+  case $what in
+    all) simgrid; dumpi; otf2 ;;
+    simgrid) simgrid ;;
+    dumpi) dumpi ;;
+    otf2) otf2 ;;
+    *) echo "usage: $0 [all|simgrid|dumpi|otf2 ...]" >&2; exit 2 ;;
+  esac
+done

@@ -14,7 +14,7 @@ import { matrixWithSums } from '../replay/otf2-peers.ts';
 import { replayProgram, type RankReplay } from '../replay/replay.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { phit } from './helpers.ts';
-import { expectTracedCalls, FLOW, writtenRing } from './replay-checks.ts';
+import { expectTracedCalls, FLOW, otf2Enters, traceDirs, writtenRing } from './replay-checks.ts';
 
 const DIR = 'test/fixtures/traces/otf2';
 const tmp = mkdtempSync(join(tmpdir(), 'phit-replay-otf2-'));
@@ -23,53 +23,47 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 /** Calls with no message: entered in the trace, issued as nothing. */
 const LOCAL = new Set(['MPI_Init', 'MPI_Finalize', 'MPI_Comm_rank', 'MPI_Comm_size']);
 
-/** Regions entered, by name, as otf2-print counted them. */
-function enters(prog: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const line of readFileSync(`${DIR}/${prog}/${prog}.enters`, 'utf8').split('\n')) {
-    const [name, n] = line.trim().split(' ');
-    if (name && n) out[name] = Number(n);
-  }
-  return out;
-}
-
 async function replay(anchor: string, computeScale = 1) {
   const source = openTrace(anchor);
   return simulate({ machine: 'xe6', nodes: source.ranks, skeleton: true, metrics: true, set: FLOW, program: replayProgram(source, { computeScale }) });
 }
 
-describe('OTF2 traces written through the OTF2 library', () => {
-  const bytes: Record<string, Record<string, number>> = {
-    // ring.c: 10 iterations of 8 B, 4 KiB and 1 MiB on 16 ranks
-    ring: { MPI_Isend: 16 * 10 * (8 + 4096 + (1 << 20)), MPI_Irecv: 16 * 10 * (8 + 4096 + (1 << 20)) },
-    // halo.c: 5 iterations, 4 faces of 1024 doubles
-    halo: { MPI_Isend: 16 * 5 * 4 * 1024 * 8, MPI_Allreduce: 16 * 5 * 8 },
-    // colls.c: 100 doubles, 7 floats, 30 ints, 64 doubles per rank; allreduces of 1000 and 10 doubles;
-    // alltoallv: rank i sends (i + j) % 3 + 1 doubles to rank j
-    colls: {
-      MPI_Send: 16 * 800, MPI_Ssend: 16 * 28, MPI_Sendrecv: 16 * 120, MPI_Isend: 16 * 512, MPI_Allreduce: 16 * 8 * 1010,
-      MPI_Alltoallv: 8 * Array.from({ length: 16 }, (_, i) => Array.from({ length: 16 }, (_, j) => ((i + j) % 3) + 1).reduce((a, b) => a + b, 0)).reduce((a, b) => a + b, 0),
-    },
-  };
-  for (const prog of ['ring', 'halo', 'colls']) {
-    it(`${prog}: the replay issues every MPI call otf2-print finds in the trace, with the program's bytes`, async () => {
-      const want = enters(prog);
-      for (const l of LOCAL) delete want[l];
-      const r = await replay(`${DIR}/${prog}/${prog}.otf2`);
-      expectTracedCalls(r, want, bytes[prog]!);
+for (const { label, dir } of traceDirs('otf2')) {
+  describe(`OTF2 traces written through the OTF2 library (${label})`, () => {
+    const bytes: Record<string, Record<string, number>> = {
+      // ring.c: 10 iterations of 8 B, 4 KiB and 1 MiB on 16 ranks
+      ring: { MPI_Isend: 16 * 10 * (8 + 4096 + (1 << 20)), MPI_Irecv: 16 * 10 * (8 + 4096 + (1 << 20)) },
+      // halo.c: 5 iterations, 4 faces of 1024 doubles
+      halo: { MPI_Isend: 16 * 5 * 4 * 1024 * 8, MPI_Allreduce: 16 * 5 * 8 },
+      // colls.c: 100 doubles, 7 floats, 30 ints, 64 doubles per rank; allreduces of 1000 and 10 doubles;
+      // alltoallv: rank i sends (i + j) % 3 + 1 doubles to rank j
+      colls: {
+        MPI_Send: 16 * 800, MPI_Ssend: 16 * 28, MPI_Sendrecv: 16 * 120, MPI_Isend: 16 * 512, MPI_Allreduce: 16 * 8 * 1010,
+        MPI_Alltoallv: 8 * Array.from({ length: 16 }, (_, i) => Array.from({ length: 16 }, (_, j) => ((i + j) % 3) + 1).reduce((a, b) => a + b, 0)).reduce((a, b) => a + b, 0),
+      },
+    };
+    for (const prog of ['ring', 'halo', 'colls']) {
+      it(`${prog}: the replay issues every MPI call otf2-print finds in the trace, with the program's bytes`, async () => {
+        const want = otf2Enters(dir, prog);
+        for (const l of LOCAL) delete want[l];
+        const r = await replay(`${dir}/${prog}/${prog}.otf2`);
+        expectTracedCalls(r, want, bytes[prog]!);
+      });
+    }
+
+    it('the traced ring without its host gaps predicts within 10 % of the ring written as a phit program; with them, later', async () => {
+      const bare = await replay(`${dir}/ring/ring.otf2`, 0);
+      const timed = await replay(`${dir}/ring/ring.otf2`, 1);
+      const written = await writtenRing();
+      expect(Math.abs(bare.simulatedTimeUs - written.simulatedTimeUs) / written.simulatedTimeUs).toBeLessThan(0.1);
+      const compute = (timed.rankResults as RankReplay[]).map((x) => x.computePs);
+      expect(Math.min(...compute)).toBeGreaterThan(0);
+      expect(timed.simulatedTimeUs).toBeGreaterThan(bare.simulatedTimeUs);
     });
-  }
-
-  it('the traced ring without its host gaps predicts within 10 % of the ring written as a phit program; with them, later', async () => {
-    const bare = await replay(`${DIR}/ring/ring.otf2`, 0);
-    const timed = await replay(`${DIR}/ring/ring.otf2`, 1);
-    const written = await writtenRing();
-    expect(Math.abs(bare.simulatedTimeUs - written.simulatedTimeUs) / written.simulatedTimeUs).toBeLessThan(0.1);
-    const compute = (timed.rankResults as RankReplay[]).map((x) => x.computePs);
-    expect(Math.min(...compute)).toBeGreaterThan(0);
-    expect(timed.simulatedTimeUs).toBeGreaterThan(bare.simulatedTimeUs);
   });
+}
 
+describe('OTF2 traces: matching and bad files', () => {
   it('an alltoallv known only by its totals gets an exchange with the same totals', () => {
     const rows = [5, 0, 7, 3];
     const cols = [4, 6, 2, 3];

@@ -4,86 +4,59 @@
  * exactly the traced calls and bytes, and a traced ring predicts what the same ring written as
  * a phit program does.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openTrace } from '../replay/open.ts';
 import { replayProgram, type RankReplay } from '../replay/replay.ts';
 import { simulate } from '../runtime/simulate.ts';
 import { phit } from './helpers.ts';
-import { FLOW, writtenRing } from './replay-checks.ts';
+import { FLOW, tallySimgrid, traceDirs, writtenRing } from './replay-checks.ts';
 
 const DIR = 'test/fixtures/traces/simgrid';
 const tmp = mkdtempSync(join(tmpdir(), 'phit-replay-simgrid-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** Bytes of the SMPI datatypes the programs use (0 double, 1 int, 5 float, 6 byte). */
-const SMPI_BYTES: Record<string, number> = { '0': 8, '1': 4, '5': 4, '6': 1 };
-/** MPI names of the traced actions. */
-const MPI_NAME: Record<string, string> = {
-  send: 'MPI_Send', isend: 'MPI_Isend', ssend: 'MPI_Ssend', recv: 'MPI_Recv', irecv: 'MPI_Irecv', wait: 'MPI_Wait', waitall: 'MPI_Waitall', test: 'MPI_Test',
-  sendrecv: 'MPI_Sendrecv', barrier: 'MPI_Barrier', bcast: 'MPI_Bcast', reduce: 'MPI_Reduce', allreduce: 'MPI_Allreduce', scan: 'MPI_Scan',
-  alltoall: 'MPI_Alltoall', alltoallv: 'MPI_Alltoallv', allgather: 'MPI_Allgather', allgatherv: 'MPI_Allgatherv', gather: 'MPI_Gather',
-  gatherv: 'MPI_Gatherv', scatter: 'MPI_Scatter', scatterv: 'MPI_Scatterv', reducescatter: 'MPI_Reduce_scatter',
-};
-
-/** Counts the actions of a trace straight from its text: calls by MPI name, and the bytes of sends and allreduces. */
-function tally(list: string): { calls: Record<string, number>; bytes: Record<string, number> } {
-  const calls: Record<string, number> = {};
-  const bytes: Record<string, number> = {};
-  for (const f of readFileSync(list, 'utf8').split('\n').filter((l) => l.trim() !== '')) {
-    for (const line of readFileSync(join(dirname(list), f), 'utf8').split('\n')) {
-      const t = line.trim().split(/\s+/);
-      const name = MPI_NAME[(t[1] ?? '').toLowerCase()];
-      if (!name) continue;
-      calls[name] = (calls[name] ?? 0) + 1;
-      if (name === 'MPI_Send' || name === 'MPI_Isend' || name === 'MPI_Ssend') bytes[name] = (bytes[name] ?? 0) + Number(t[4]) * SMPI_BYTES[t[5]!]!;
-      if (name === 'MPI_Allreduce') bytes[name] = (bytes[name] ?? 0) + Number(t[2]) * SMPI_BYTES[t[4]!]!;
-    }
-  }
-  return { calls, bytes };
-}
-
-/** Bulk transfers as flows: the ring's megabyte messages would take a minute packet by packet. */
 
 async function replay(list: string, set: Record<string, string> = {}) {
   const source = openTrace(list);
   return simulate({ machine: 'xe6', nodes: source.ranks, skeleton: true, metrics: true, set: { ...FLOW, ...set }, program: replayProgram(source) });
 }
 
-describe('SimGrid traces made by smpirun -trace-ti', () => {
-  for (const prog of ['ring', 'halo', 'colls']) {
-    it(`${prog}: the replay issues exactly the traced MPI calls and bytes`, async () => {
-      const list = `${DIR}/${prog}/${prog}.trace`;
-      const want = tally(list);
-      const r = await replay(list);
-      expect(r.ranks).toBe(16);
-      const got: Record<string, number> = {};
-      const gotBytes: Record<string, number> = {};
-      for (const c of r.metrics!.calls) {
-        got[c.name] = c.calls;
-        gotBytes[c.name] = c.bytes;
-      }
-      // a request the trace left pending (a test that succeeded when traced) is waited for at the end
-      const leftover = (r.rankResults as RankReplay[]).filter((x) => x.leftPending > 0).length;
-      if (leftover > 0) want.calls.MPI_Waitall = (want.calls.MPI_Waitall ?? 0) + leftover;
-      expect(got).toEqual(want.calls);
-      for (const [name, b] of Object.entries(want.bytes)) expect(gotBytes[name], name).toBe(b);
-      expect(Object.keys(want.calls).length).toBeGreaterThan(prog === 'colls' ? 20 : 3);
-    });
-  }
+for (const { label, dir } of traceDirs('simgrid')) {
+  describe(`SimGrid traces made by smpirun -trace-ti (${label})`, () => {
+    for (const prog of ['ring', 'halo', 'colls']) {
+      it(`${prog}: the replay issues exactly the traced MPI calls and bytes`, async () => {
+        const list = `${dir}/${prog}/${prog}.trace`;
+        const want = tallySimgrid(list);
+        const r = await replay(list);
+        expect(r.ranks).toBe(16);
+        const got: Record<string, number> = {};
+        const gotBytes: Record<string, number> = {};
+        for (const c of r.metrics!.calls) {
+          got[c.name] = c.calls;
+          gotBytes[c.name] = c.bytes;
+        }
+        // a request the trace left pending (a test that succeeded when traced) is waited for at the end
+        const leftover = (r.rankResults as RankReplay[]).filter((x) => x.leftPending > 0).length;
+        if (leftover > 0) want.calls.MPI_Waitall = (want.calls.MPI_Waitall ?? 0) + leftover;
+        expect(got).toEqual(want.calls);
+        for (const [name, b] of Object.entries(want.bytes)) expect(gotBytes[name], name).toBe(b);
+        expect(Object.keys(want.calls).length).toBeGreaterThan(prog === 'colls' ? 20 : 3);
+      });
+    }
 
-  it('a traced ring replayed on xe6 predicts within 10 % of the same ring written as a phit program', async () => {
-    const traced = await replay(`${DIR}/ring/ring.trace`);
-    const written = await writtenRing();
-    expect(written.simulatedTimeUs).toBeGreaterThan(1000);
-    expect(Math.abs(traced.simulatedTimeUs - written.simulatedTimeUs) / written.simulatedTimeUs).toBeLessThan(0.1);
-    // and the replay follows the machine: a slower link makes both slower
-    const slow = await replay(`${DIR}/ring/ring.trace`, { 'link.laneRate': '1.5Gb/s' });
-    expect(slow.simulatedTimeUs).toBeGreaterThan(traced.simulatedTimeUs * 1.2);
+    it('a traced ring replayed on xe6 predicts within 10 % of the same ring written as a phit program', async () => {
+      const traced = await replay(`${dir}/ring/ring.trace`);
+      const written = await writtenRing();
+      expect(written.simulatedTimeUs).toBeGreaterThan(1000);
+      expect(Math.abs(traced.simulatedTimeUs - written.simulatedTimeUs) / written.simulatedTimeUs).toBeLessThan(0.1);
+      // and the replay follows the machine: a slower link makes both slower
+      const slow = await replay(`${dir}/ring/ring.trace`, { 'link.laneRate': '1.5Gb/s' });
+      expect(slow.simulatedTimeUs).toBeGreaterThan(traced.simulatedTimeUs * 1.2);
+    });
   });
-});
+}
 
 describe('SimGrid trace grammar and bad files', () => {
   /** A one-file trace of every rank's actions. */
