@@ -20,7 +20,7 @@ import { simulate } from '../runtime/simulate.ts';
 /** What one study runs. */
 export type StudySpec =
   | { readonly kind: 'latency'; readonly machine: string; readonly nodes: number; readonly iterations: number }
-  | { readonly kind: 'bandwidth'; readonly machine: string; readonly nodes: number; readonly iterations: number; readonly bigBytes: number; readonly fidelity: string }
+  | { readonly kind: 'bandwidth'; readonly machine: string; readonly nodes: number; readonly iterations: number; readonly bigBytes: number; readonly fidelity: string; readonly set?: Readonly<Record<string, string>> }
   | { readonly kind: 'app'; readonly app: string; readonly machine: string; readonly nodes: number; readonly params: Readonly<Record<string, string>>; readonly set?: Readonly<Record<string, string>>; readonly skeleton?: boolean }
   | { readonly kind: 'build'; readonly machine: string; readonly nodes: number };
 
@@ -82,7 +82,7 @@ export async function runStudy(s: StudySpec): Promise<Omit<StudyResult, 'peakMB'
     row = rows[rows.length - 1];
   } else {
     const sizes = s.kind === 'latency' ? [8] : [8, s.bigBytes];
-    const set: Record<string, string> = s.kind === 'bandwidth' ? { 'fabric.fidelity': s.fidelity } : {};
+    const set: Record<string, string> = s.kind === 'bandwidth' ? { 'fabric.fidelity': s.fidelity, ...s.set } : {};
     const run = await simulate({ ...common, set, skeleton: true, program: (ctx) => allreduces(ctx, sizes, s.iterations) });
     perCallUs = run.result;
     r = run;
