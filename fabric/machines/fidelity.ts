@@ -19,6 +19,6 @@ export function fidelityParams(): Record<string, ParamDef> {
   return {
     'fabric.fidelity': { value: 'packet', help: `what the fabric simulates: ${FIDELITY_LEVELS.join(', ')} (every hardware packet; bulk transfers in coarse packets; large transfers as flows)`, source: 'phit: packet is the reference; the others trade accuracy for speed (README, Fidelity levels)' },
     'fabric.coarseBytes': { value: '4KiB', help: 'coarse: payload of one simulated packet of a bulk transfer (transfers of at least this size)', source: 'assumed: the packet size of SST/macro\'s packet-flow model' },
-    'fabric.flowBytes': { value: '16KiB', help: 'flow: transfers of at least this size become flows', source: 'assumed: well above every machine\'s eager limit, so latency-bound messages stay packets' },
+    'fabric.flowBytes': { value: '64KiB', help: 'flow: transfers of at least this size become flows', source: 'assumed: well above every machine\'s eager limit, so latency-bound messages stay packets' },
   };
 }
