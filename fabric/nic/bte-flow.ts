@@ -21,9 +21,12 @@ export interface BteFlowSpec {
  * - the network route of its data (put requests, or get responses) and the route of the packets
  *   that go back (a response per data packet, or a read request per data packet);
  * - the sending NIC's output pipeline and the receiving NIC's input pipeline (packetPs per full
- *   packet), and the output pipeline at the receiver for the packets that go back (a cycle each);
+ *   packet), and for the packets that go back the receiver's output pipeline and the sender's
+ *   input pipeline (a cycle each);
  * - the sending node's host interface towards the NIC (the reads of the data, with their
- *   per-transfer overhead) and the receiving node's towards the host (the writes).
+ *   per-transfer overhead) and towards the host (a read request per packet: seed 004 §V.A, "a
+ *   12-byte read request followed by a 76-byte posted write for every 64-byte data packet"),
+ *   and the receiving node's towards the host (the writes).
  * Packets (short messages, control traffic, transfers below the threshold) and flows do not see
  * each other's load: the flow level's approximation, beside max-min sharing itself.
  */
@@ -61,9 +64,12 @@ export class BteFlows {
     const extra: FlowUse[] = [
       { resource: this.resource(this.outPipe, s.from), weight: P.packetPs / max },
       { resource: this.resource(this.inPipe, s.to), weight: P.packetPs / max },
-      // the packets that go back leave the receiver's pipeline, a cycle each
+      // the packets that go back leave the receiver's pipeline and enter the sender's, a cycle each
       { resource: this.resource(this.outPipe, s.to), weight: P.cyclePs / max },
+      { resource: this.resource(this.inPipe, s.from), weight: P.cyclePs / max },
       { resource: this.resource(this.hostDown, s.from), weight: hostPerByte },
+      // each data packet's host read sends its request up the sender's host interface
+      { resource: this.resource(this.hostUp, s.from), weight: P.hostReadRequestBytes / max / P.hostBytesPerPs },
       { resource: this.resource(this.hostUp, s.to), weight: hostPerByte },
     ];
     return this.net.start({
