@@ -138,6 +138,36 @@ describe('MPI software costs', () => {
     expect(a1.transferUs).toBeGreaterThan(a0.transferUs + 2.4);
   });
 
+  it('a block of the scattered alltoallv that posts nothing is no step: mpi.collectiveStep is paid per block that waits', async () => {
+    // 64 ranks: MPICH's scattered alltoallv walks partners i = 1 .. 63 in 2 blocks of 32, receiving
+    // from rank + i and sending to rank - i. Each rank sends one double to its neighbour at
+    // distance d and receives from the one at -d: with d = 1 both are partner i = 63, in the
+    // second block; with d = -1 both are i = 1, in the first. Either way one block waits and the
+    // other posts nothing, so the call takes one step.
+    const ring =
+      (d: number): Program =>
+      async (ctx) => {
+        const { mpi } = ctx;
+        const n = mpi.size;
+        const to = (mpi.rank + d + n) % n;
+        const from = (mpi.rank - d + n) % n;
+        const zero = new Array<number>(n).fill(0);
+        const out = Float64Array.of(mpi.rank);
+        const got = new Float64Array(1);
+        await mpi.barrier();
+        const t0 = ctx.now();
+        await mpi.alltoallv(out, zero.map((_, r) => (r === to ? 1 : 0)), zero, got, zero.map((_, r) => (r === from ? 1 : 0)), zero);
+        expect(got[0]).toBe(from);
+        return ctx.now() - t0;
+      };
+    for (const d of [1, -1]) {
+      const times = async (set: Record<string, string>) => (await simulate({ machine: 'xe6', nodes: 64, set, algorithms: { alltoallv: 'scattered' }, program: ring(d) })).rankResults as number[];
+      const base = await times({});
+      const step = await times({ 'mpi.collectiveStep': '10us' });
+      for (const r of [0, 5, 63]) expect(step[r]! - base[r]!, `d ${d}, rank ${r}`).toBeCloseTo(10, 1);
+    }
+  });
+
   it('a negative cost is refused with the parameter named', async () => {
     await expect(run(2, { 'mpi.messageGap': '-1ns' }, stream)).rejects.toThrow(/mpi\.messageGap/);
   });
