@@ -233,4 +233,26 @@ export abstract class NetworkState {
   protected poolOf(cv: number, slot: number): number {
     return (cv << this.cqShift) + slot;
   }
+
+  /**
+   * Where input queue `iq` (port * vcs + VC, times the queues per port and VC, plus the output
+   * slot) keeps its tail: queues are stored VC-major, the same VC (and slot) of every port
+   * together, so that traffic on few VCs (one class, or the VCs one stage of a route uses) touches
+   * a fraction of the array; `iq` itself, and so the arbitration order, stays port-major.
+   */
+  protected qIndex(iq: number): number {
+    const port = this.portOf(iq);
+    return (iq - port * this.nvq) * this.nChan + port;
+  }
+
+  /** The head packet of non-empty input queue `iq` (its tail's next: see qTail). */
+  protected headOf(iq: number): number {
+    return this.pkts.next[this.qTail[this.qIndex(iq)]!]!;
+  }
+
+  /** The input port (global port id, or a NIC pseudo-port) of input queue `iq`: a shift when the queues per port are a power of two. */
+  protected portOf(iq: number): number {
+    const sh = this.nvqShift;
+    return sh >= 0 ? iq >> sh : (iq / this.nvq) | 0;
+  }
 }

@@ -1,10 +1,10 @@
 import type { Engine, EventHandler } from './engine/engine.ts';
-import type { AgeArbitration, FaultStep, NetworkAccess, NetworkParams } from './network-params.ts';
+import type { FaultStep, NetworkAccess, NetworkParams } from './network-params.ts';
 import type { PacketPool } from './packet.ts';
 import { modU32, type BoundRoute, type LoadView, type NextPort } from './routing/routing.ts';
 import type { PortGraph } from './topology/port-graph.ts';
 import { lostInFlight, replayLink } from './faults.ts';
-import { NetworkState } from './network-state.ts';
+import { NetworkArbiter } from './network-arbiter.ts';
 
 export type { AgeArbitration, Endpoint, FaultStep, HopListener, LinkParams, NetworkAccess, NetworkFaults, NetworkParams } from './network-params.ts';
 export { LATENCY_EDGES_PS, type FaultCounters, type NetworkCounters } from './network-collector.ts';
@@ -23,15 +23,6 @@ const enum Ev {
 const enum K {
   /** Load counts one unit per 16 phits waiting in the downstream buffer (as well as per waiting request). */
   LoadPhitsShift = 4,
-  /** A waiting request's record (rq) takes 1 << RqShift numbers. */
-  RqShift = 2,
-}
-/** Fields of a waiting request's record. */
-const enum Rq {
-  Next = 0,
-  Pool = 1,
-  Phits = 2,
-  Queue = 3,
 }
 const DEBUG = false; // hot-path assertions (busy channel, negative credits): set true when changing this file
 
@@ -40,25 +31,15 @@ const DEBUG = false; // hot-path assertions (busy channel, negative credits): se
  * downstream input buffer of its VC has credits for the whole packet; it occupies the channel for
  * its serialization time (phits plus link overhead); its head reaches the next router after the
  * wire latency and router pipeline; credits return upstream when its tail leaves. Output channels
- * grant waiting input VCs round-robin. Parallel ports of one direction are chosen per packet by
- * load (adaptive) or by a source/destination hash (ordered traffic).
+ * grant waiting input VCs round-robin (or oldest first: the arbitration is `NetworkArbiter`'s,
+ * network-arbiter.ts). Parallel ports of one direction are chosen per packet by load (adaptive)
+ * or by a source/destination hash (ordered traffic).
  *
  * Channels: ids [0, routers*radix) are router output ports; [routers*radix, +nodes) are the NIC
  * injection channels. Input queues: channel-sized id space x VCs, where the NIC queues of node n
  * sit at the pseudo-port routers*radix + n.
  */
-export class Network extends NetworkState implements EventHandler, NetworkAccess, LoadView {
-  /**
-   * Waiting requests, a record each (1 << K.RqShift apart): the next request waiting at the same
-   * output, the head packet's credit pool and size, and its input queue; so an output scanning its
-   * waiting requests reads one record each, not the packets. Records come from a free list, most
-   * recently freed first: the few that are in use stay in cache, where one record per input queue
-   * (most of them never used) would spread over megabytes.
-   */
-  private rq = new Int32Array(1024 << K.RqShift);
-  private rqFree = -1;
-  private rqUsed = 0;
-
+export class Network extends NetworkArbiter implements EventHandler, NetworkAccess, LoadView {
   constructor(engine: Engine, graph: PortGraph, route: BoundRoute, params: NetworkParams, pkts: PacketPool, nextPort?: NextPort) {
     super(engine, graph, route, params, pkts, nextPort);
     const faults = this.faults;
@@ -151,11 +132,6 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     return true;
   }
 
-  /** Waiting-request records allocated so far (the free list grows to the run's peak of waiting requests). */
-  get requestRecords(): number {
-    return this.rq.length >> K.RqShift;
-  }
-
   /**
    * Hands a packet (fields src, dst, phits, vcClass set) from node `node`'s NIC to the network at
    * the current time; its tail follows at `tailPs` (later for a coarse packet, whose hardware
@@ -200,29 +176,6 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     // wake the channel at `at` only if a request waits on this VC; a busy channel with waiting
     // requests already has a try at the end of its packet, and reads its credits then
     if (this.reqHead[chan] !== -1 && at > this.busyUntil[chan]! && this.reqOnVc[cv]! > 0) this.scheduleTry(chan, at);
-  }
-
-  private growRequests(): void {
-    const rq = new Int32Array(this.rq.length * 2);
-    rq.set(this.rq);
-    this.rq = rq;
-  }
-
-  /**
-   * Earliest time at which the credits on their way to channel `chan` let one of its waiting
-   * packets go (due credits already applied), or Infinity if none would.
-   */
-  private creditsSufficeAt(chan: number): number {
-    let t = Infinity;
-    const rq = this.rq;
-    for (let r = this.reqHead[chan]!; r !== -1; r = rq[r + Rq.Next]!) t = this.ledger.sufficeAt(chan, rq[r + Rq.Pool]!, rq[r + Rq.Phits]!, t);
-    return t;
-  }
-
-  /** Credits of pool `ci` of channel `chan` now (see creditOf): applies the channel's returns that are due. */
-  private creditsNow(chan: number, ci: number): number {
-    if (this.pcHead[chan] === -1) return this.credits[ci]!;
-    return this.ledger.creditsAt(chan, ci, this.engine.now);
   }
 
   onEvent(kind: number, arg: number): void {
@@ -296,28 +249,6 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     this.waitFor(chan, iq, pool, phits);
   }
 
-  /**
-   * Where input queue `iq` (port * vcs + VC, times the queues per port and VC, plus the output
-   * slot) keeps its tail: queues are stored VC-major, the same VC (and slot) of every port
-   * together, so that traffic on few VCs (one class, or the VCs one stage of a route uses) touches
-   * a fraction of the array; `iq` itself, and so the arbitration order, stays port-major.
-   */
-  private qIndex(iq: number): number {
-    const port = this.portOf(iq);
-    return (iq - port * this.nvq) * this.nChan + port;
-  }
-
-  /** The head packet of non-empty input queue `iq` (its tail's next: see qTail). */
-  private headOf(iq: number): number {
-    return this.pkts.next[this.qTail[this.qIndex(iq)]!]!;
-  }
-
-  /** The input port (global port id, or a NIC pseudo-port) of input queue `iq`: a shift when the queues per port are a power of two. */
-  private portOf(iq: number): number {
-    const sh = this.nvqShift;
-    return sh >= 0 ? iq >> sh : (iq / this.nvq) | 0;
-  }
-
   /** Routes packet `p` at router input port `gp` now: returns its output channel and sets its VC there. */
   private routeNow(gp: number, p: number): number {
     const pk = this.pkts;
@@ -372,29 +303,6 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     return this.reqHead[chan] === -1 && this.busyUntil[chan]! <= this.engine.now && this.creditsNow(chan, pool) >= phits;
   }
 
-  /** The head of input queue `iq` (needing `phits` of pool `pool`) waits at channel `chan`, which arbitrates at once or when free. */
-  private waitFor(chan: number, iq: number, pool: number, phits: number): void {
-    let r = this.rqFree;
-    if (r !== -1) this.rqFree = this.rq[r + Rq.Next]!;
-    else {
-      if (this.rqUsed === this.rq.length) this.growRequests();
-      r = this.rqUsed;
-      this.rqUsed += 1 << K.RqShift;
-    }
-    const rq = this.rq;
-    rq[r + Rq.Next] = -1;
-    rq[r + Rq.Pool] = pool;
-    rq[r + Rq.Phits] = phits;
-    rq[r + Rq.Queue] = iq;
-    const t = this.reqTail[chan]!;
-    if (t === -1) this.reqHead[chan] = r;
-    else rq[t + Rq.Next] = r;
-    this.reqTail[chan] = r;
-    this.reqCount[chan]!++;
-    this.reqOnVc[pool >> this.cqShift]!++;
-    this.tryOut(chan);
-  }
-
   /** Adaptive choice among `count` parallel channels: fewest waiting, then idle, then credits. */
   private leastLoaded(base: number, count: number, vc: number, phits: number): number {
     const now = this.engine.now;
@@ -439,69 +347,14 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     return this.poolOf(cv, chan >= this.nGP || this.chanDown[chan]! < 0 ? 0 : this.pkts.xbSlot[p]!);
   }
 
-  private scheduleTry(chan: number, at: number): void {
+  protected scheduleTry(chan: number, at: number): void {
     if (this.tryAt[chan] === at) return;
     this.tryAt[chan] = at;
     this.engine.at(at, this.id, Ev.Try, chan);
   }
 
-  /** Grants the output channel to one waiting input VC, round-robin, if it is free and has credits. */
-  private tryOut(chan: number): void {
-    const now = this.engine.now;
-    const busy = this.busyUntil[chan]!;
-    if (busy > now) {
-      this.scheduleTry(chan, busy);
-      return;
-    }
-    const nv = this.nv;
-    const nq = this.nChan * nv * this.qPer;
-    const rr = this.rr[chan]!;
-    // SeaStar mix: the grant counter picks oldest-first or round-robin for this grant
-    const age = this.params.age;
-    const byAge = age !== undefined && age.select[this.grants[chan]! & 63] === 1;
-    let best = -1;
-    let bestPrev = -1;
-    let bestKey = Infinity;
-    let prev = -1;
-    const rq = this.rq;
-    for (let r = this.reqHead[chan]!; r !== -1; prev = r, r = rq[r + Rq.Next]!) {
-      if (this.creditsNow(chan, rq[r + Rq.Pool]!) < rq[r + Rq.Phits]!) continue;
-      const iq = rq[r + Rq.Queue]!;
-      let key = iq - rr;
-      if (key < 0) key += nq;
-      // oldest first, round-robin order among equal ages
-      if (byAge) key -= this.ageOf(this.headOf(iq), age) * nq;
-      if (key < bestKey) {
-        bestKey = key;
-        best = r;
-        bestPrev = prev;
-      }
-    }
-    if (best === -1) {
-      // a free channel whose waiting packets all lack credits stalls until a grant (collector only)
-      const m = this.m;
-      if (m !== null && this.reqHead[chan] !== -1 && m.stallSince[chan]! < 0) m.stallSince[chan] = now;
-      // waits for credits: the first time credits on their way let a waiting packet go; credits
-      // returned later schedule their own try
-      const t = this.creditsSufficeAt(chan);
-      if (t !== Infinity) this.scheduleTry(chan, t);
-      return;
-    }
-    // unlink the granted request
-    const nxt = rq[best + Rq.Next]!;
-    if (bestPrev === -1) this.reqHead[chan] = nxt;
-    else rq[bestPrev + Rq.Next] = nxt;
-    if (this.reqTail[chan] === best) this.reqTail[chan] = bestPrev;
-    this.reqCount[chan]!--;
-    this.reqOnVc[rq[best + Rq.Pool]! >> this.cqShift]!--;
-    const iq = rq[best + Rq.Queue]!;
-    rq[best + Rq.Next] = this.rqFree;
-    this.rqFree = best;
-    this.grant(chan, iq);
-  }
-
   /** Grants free channel `chan` (with credits) to the head packet of input queue `iq`, whose request is not (or no longer) in its list. */
-  private grant(chan: number, iq: number): void {
+  protected grant(chan: number, iq: number): void {
     const pk = this.pkts;
     this.moveArbiter(chan, iq);
     // dequeue the packet
@@ -522,22 +375,6 @@ export class Network extends NetworkState implements EventHandler, NetworkAccess
     this.send(chan, p, iq);
     if (more) this.requestHead(iq);
     if (this.reqHead[chan] !== -1) this.scheduleTry(chan, this.busyUntil[chan]!);
-  }
-
-  /** What a grant of channel `chan` to input queue `iq` moves in its arbiter: the round-robin pointer, and under age arbitration the grant counter. */
-  private moveArbiter(chan: number, iq: number): void {
-    const nq = this.nChan * this.nv * this.qPer;
-    // the round-robin pointer moves on round-robin grants only (seed 000: two independent pointers)
-    const age = this.params.age;
-    if (age === undefined || age.select[this.grants[chan]! & 63] !== 1) this.rr[chan] = iq + 1 === nq ? 0 : iq + 1;
-    if (age !== undefined) this.grants[chan] = (this.grants[chan]! + 1) & 63; // the grant counter indexes the age mix only
-  }
-
-  /** Age of packet p (0..255): time in the network over the age clock, plus the bias of every hop. */
-  private ageOf(p: number, age: AgeArbitration): number {
-    const pk = this.pkts;
-    const a = Math.floor((this.engine.now - pk.injectedAt[p]!) / age.clockPeriodPs) + pk.hops[p]! * (pk.vcClass[p] === 0 ? age.requestBias : age.responseBias);
-    return a > 255 ? 255 : a;
   }
 
   /**
