@@ -142,6 +142,30 @@ describe(`xe6 bandwidth (${SEED} §V.A, G5, G6, G7, G10)`, () => {
     expect(Math.abs(gbs - 7) / 7).toBeLessThan(0.15);
   });
 
+  it('G7: symmetric BTE gets (MPI rendezvous both ways, 4 x 1 MiB each way) run at about 7 GB/s each way (within 5 %)', async () => {
+    // each NIC serves the other's gets while it pulls its own: a get's requests must not queue
+    // behind the responses it serves (they went at 6.31 GB/s each way when they did)
+    const n = 1 << 20;
+    const r = await simulate({
+      machine: 'xe6',
+      nodes: 4,
+      skeleton: true,
+      program: async (ctx) => {
+        const { mpi } = ctx;
+        const peer = 2 - mpi.rank;
+        const inb = Array.from({ length: 4 }, () => ctx.alloc(Uint8Array, n));
+        const outb = Array.from({ length: 4 }, () => ctx.alloc(Uint8Array, n));
+        await mpi.barrier();
+        const t0 = ctx.now();
+        if (mpi.rank % 2 === 1) return 0;
+        await mpi.waitAll([...inb.map((b, i) => mpi.irecv(b, peer, i)), ...outb.map((b, i) => mpi.isend(b, peer, i))]);
+        return ctx.now() - t0;
+      },
+    });
+    const gbs = (4 * n) / (Math.max(...(r.rankResults as number[])) * 1000);
+    expect(Math.abs(gbs - 7) / 7).toBeLessThan(0.05);
+  });
+
   it('G6: the host interface carries 9.6 GB/s each way at 2400 MHz, and FMA puts at most 8 GB/s', () => {
     const c = resolveMachine(machineSpec('xe6'), 2);
     expect(c.nic.hostBytesPerPs * 1000).toBeCloseTo(9.6, 6);

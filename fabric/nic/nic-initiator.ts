@@ -335,8 +335,9 @@ export abstract class NicInitiator extends NicTarget {
     }
     if (x.op !== K_PUT && x.op !== K_SEND) {
       // BTE get (or a DMA-engine AMO): requests go out at the output pipeline's pace, and no
-      // faster than the channel's own rate
-      return Math.max(x.cursorPs, this.outFree - P.packetPs, x.channelFreePs);
+      // faster than the channel's own rate; a get's requests do not wait for the responses the
+      // NIC serves meanwhile (reqFree)
+      return Math.max(x.cursorPs, (x.op === K_GET ? this.reqFree : this.outFree) - P.packetPs, x.channelFreePs);
     }
     // BTE put or send: the reads of packet i's hardware packets were issued earlier; each slot
     // they free starts the read a window ahead. A coarse packet leaves with its first hardware
@@ -396,9 +397,12 @@ export abstract class NicInitiator extends NicTarget {
       if (inStore(x.local, this.skeleton)) pk.skel[p] = 1;
       else if (to > from) copyBytes(pk.dataOf(p), pk.dataAt(p) + (from + x.header - wireOff), x.local, from, to - from);
     }
-    const s = Math.max(now, this.outFree);
-    const slot = slotPs(P, x.op === K_GET ? 0 : chunk, units);
-    this.outFree = s + slot;
+    const get = x.op === K_GET;
+    const slot = slotPs(P, get ? 0 : chunk, units);
+    const s = Math.max(now, get ? this.reqFree : this.outFree);
+    // a get request slips in ahead of responses already queued and takes its cycle from them
+    this.outFree = Math.max(this.outFree, s) + slot;
+    if (get) this.reqFree = s + slot;
     // a BTE channel asks for one get's data no faster than its own rate
     if (x.op === K_GET && x.onBte && P.bteGetBytesPerPs > 0) x.channelFreePs = s + Math.ceil(chunk / P.bteGetBytesPerPs);
     this.outstanding += units;

@@ -51,6 +51,12 @@ export abstract class NicTarget implements EventHandler {
   private readonly smsgLent: boolean[] = [];
   /** The output pipeline is free from this time. */
   protected outFree = 0;
+  /**
+   * Get requests are free to leave from this time: they travel on the request virtual channel
+   * and do not queue behind the responses this NIC serves (a cycle of the pipeline each, taken
+   * from the responses after them; seed 004 §V.A: symmetric BTE traffic moves 7 GB/s each way).
+   */
+  protected reqFree = 0;
   protected readonly pkts: PacketPool;
   /** A skeleton run's store: payloads to or from its buffers carry their size only (null: every byte moves). */
   skeleton: SkeletonStore | null = null;
