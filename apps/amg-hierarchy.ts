@@ -306,19 +306,7 @@ export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coa
   const nrowC = me % stride === 0 ? offsets[Math.min(size, me + stride)]! - firstRow : 0;
   // P's rows and their communication package: the owners of the coarse rows they reach, and the
   // ranks whose rows reach this rank's coarse rows
-  const pStart = new Int32Array(nrow + 1);
-  const pCols: number[] = [];
-  const pVals: number[] = [];
-  P.forEach((row, i) => {
-    for (const K of [...row.keys()].sort((a, b) => a - b)) {
-      pCols.push(K);
-      pVals.push(row.get(K)!);
-    }
-    pStart[i + 1] = pCols.length;
-  });
-  const pCoefs = ctx.alloc(Float64Array, pCols.length);
-  if (real) pCoefs.set(pVals);
-  const prolongator = await makeLevel(ctx, { nrow, firstRow: lv.firstRow, rowStart: pStart, gcols: Int32Array.from(pCols), coefs: pCoefs }, offsets, tag, { first: firstRow, count: nrowC });
+  const prolongator = await makeLevel(ctx, compress(ctx, P, lv.firstRow, real), offsets, tag, { first: firstRow, count: nrowC });
   // the contributions' counts over P's package (as hypre's RAP sends them over the package of
   // P^T): to the owners of the coarse rows this rank's P reaches, from the ranks whose P reaches
   // this rank's; then the contributions by alltoallv, nothing to any other rank
@@ -338,7 +326,8 @@ export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coa
   for (const r of prolongator.recv) reqs.push(world.isend(Int32Array.of(counts[r.rank]!), r.rank, tag + 3));
   await world.waitAll(reqs);
   prolongator.send.forEach((s, i) => (incoming[s.rank] = got1[i]![0]!));
-  for (const q of byOwner.keys()) if (q !== me && !prolongator.recv.some((r) => r.rank === q)) throw new Error(`amg: rank ${me} has contributions for rank ${q}, which its prolongator does not reach`);
+  const reached = new Set(prolongator.recv.map((r) => r.rank));
+  for (const q of byOwner.keys()) if (q !== me && !reached.has(q)) throw new Error(`amg: rank ${me} has contributions for rank ${q}, which its prolongator does not reach`);
   const n = counts.reduce((a, b) => a + b, 0);
   const tI = new Int32Array(n);
   const tJ = new Int32Array(n);
@@ -362,17 +351,22 @@ export async function galerkin(ctx: RankContext, lv: Level, agg: Int32Array, coa
     add(rows[r]!, rJ[t]!, real ? rV[t]! : 0);
     ops++;
   }
-  const rowStartC = new Int32Array(nrowC + 1);
-  const gcols: number[] = [];
+  return { rows: compress(ctx, rows, firstRow, real), offsets, ops, prolongator };
+}
+
+/** Rows kept as one map per row, compressed (columns ascending); the values are kept only in a real run. */
+function compress(ctx: RankContext, rows: readonly SparseRow[], firstRow: number, real: boolean): Rows {
+  const rowStart = new Int32Array(rows.length + 1);
+  const cols: number[] = [];
   const vals: number[] = [];
   rows.forEach((row, r) => {
     for (const K of [...row.keys()].sort((a, b) => a - b)) {
-      gcols.push(K);
+      cols.push(K);
       vals.push(row.get(K)!);
     }
-    rowStartC[r + 1] = gcols.length;
+    rowStart[r + 1] = cols.length;
   });
-  const coefsC = ctx.alloc(Float64Array, gcols.length);
-  if (real) coefsC.set(vals);
-  return { rows: { nrow: nrowC, firstRow, rowStart: rowStartC, gcols: Int32Array.from(gcols), coefs: coefsC }, offsets, ops, prolongator };
+  const coefs = ctx.alloc(Float64Array, cols.length);
+  if (real) coefs.set(vals);
+  return { nrow: rows.length, firstRow, rowStart, gcols: Int32Array.from(cols), coefs };
 }

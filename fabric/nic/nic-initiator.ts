@@ -400,7 +400,9 @@ export abstract class NicInitiator extends NicTarget {
     const get = x.op === K_GET;
     const slot = slotPs(P, get ? 0 : chunk, units);
     const s = Math.max(now, get ? this.reqFree : this.outFree);
-    // a get request slips in ahead of responses already queued and takes its cycle from them
+    // a get request slips in ahead of responses already queued and takes its cycle from them.
+    // Only gets: their requests are header-only (a cycle), so going first costs the responses
+    // little; puts, sends and AMOs carry data and share the pipeline in the order they book it
     this.outFree = Math.max(this.outFree, s) + slot;
     if (get) this.reqFree = s + slot;
     // a BTE channel asks for one get's data no faster than its own rate
