@@ -17,7 +17,7 @@ import { buildTopology } from '../fabric/topology/topologies.ts';
  * and no header (unless asked), NIC channels 1 ps per phit (1 byte/ps), links 3 ps per phit
  * (1/3 byte/ps). Dimension order sends 0 -> 2 (half the ring) the + way.
  */
-function ring(opts: { headerPhits?: number; linkOverheadPhits?: number } = {}) {
+function ring(opts: { headerPhits?: number; linkOverheadPhits?: number; sampleLoads?: boolean } = {}) {
   const engine = new Engine(1);
   const graph = buildTorus({ dims: [4], links: [1], nodesPerRouter: 1 });
   const link = { phitPs: 3, latencyPs: 1000, overheadPhits: opts.linkOverheadPhits ?? 0 };
@@ -45,7 +45,7 @@ function ring(opts: { headerPhits?: number; linkOverheadPhits?: number } = {}) {
     readResponseHeaderPhits: opts.headerPhits ?? 0,
     maxPayloadBytes: 64,
   };
-  const fn = new FlowNetwork({ engine, graph, route: bindRoute(graph, torusDor), params, format });
+  const fn = new FlowNetwork({ engine, graph, route: bindRoute(graph, torusDor), params, format, sampleLoads: opts.sampleLoads ?? false });
   /** Global port of router r's x+ (or x-) link. */
   const xPort = (r: number, minus = false): number => r * graph.radix + graph.groupPort[minus ? 1 : 0]!;
   return { engine, graph, fn, xPort };
@@ -98,6 +98,29 @@ describe('FlowNetwork by hand (4-router ring)', () => {
     expect(busy[xPort(0)]).toBeCloseTo(1050, 9);
     expect(busy[xPort(1)]).toBeCloseTo(750, 9);
     expect(busy[xPort(3)]).toBe(0);
+  });
+
+  it('a multipath flow runs as a pool over its distinct routes; a plain one keeps the samples\' fixed shares', () => {
+    // 0 -> 2 is half the ring: with made-up loads the route samples go both ways round
+    const plain = ring({ sampleLoads: true });
+    const routes = plain.fn.routesOf(0, 2, 0);
+    const plus = routes.filter((r) => r.hops[1]!.channel === plain.xPort(0)).length / routes.length;
+    expect(plus).toBeGreaterThan(0);
+    expect(plus).toBeLessThan(1);
+    const p = recorder(plain.fn, plain.engine);
+    p.start('plain', { src: 0, dst: 2, vcClass: 0, bytes: 300 });
+    plain.engine.drain();
+    // every byte puts its share on each way's links (1/3 byte/ps): the busier way sets the rate
+    expect(p.done.map((d) => d.at)).toEqual([Math.ceil(300 * 3 * Math.max(plus, 1 - plus))]);
+    // multipath: a flow per way, each at its links' 1/3 byte/ps (the NIC's 1 byte/ps leaves room
+    // for both): 300 bytes at 2/3 byte/ps end at 450 ps, reported once for the pool
+    const multi = ring({ sampleLoads: true });
+    const m = recorder(multi.fn, multi.engine);
+    m.start('multi', { src: 0, dst: 2, vcClass: 0, bytes: 300, multipath: true });
+    expect(multi.fn.active).toBe(2); // one flow per way
+    multi.engine.drain();
+    expect(m.done.map((d) => [d.name, d.at])).toEqual([['multi', 450]]);
+    expect(multi.fn.active).toBe(0);
   });
 
   it('only the flows connected to a change are solved again', () => {

@@ -5,7 +5,7 @@ import { FlowRouteTable } from './flow-route-table.ts';
 import { FlowResources } from './flow-resources.ts';
 import { FlowSolver } from './flow-solver.ts';
 import { FlowTable } from './flow-table.ts';
-import type { FlowCounters, FlowNetworkConfig, FlowSpec, RouteUse } from './flow-spec.ts';
+import type { FlowCounters, FlowNetworkConfig, FlowSpec, RoutePath } from './flow-spec.ts';
 
 export type { FlowCounters, FlowNetworkConfig, FlowReverse, FlowSpec, FlowUse } from './flow-spec.ts';
 
@@ -236,7 +236,7 @@ export class FlowNetwork implements EventHandler {
 
   /** The routes (one per sample, duplicates kept) flows from src to dst on `vcClass` take. */
   routesOf(src: number, dst: number, vcClass: number, ordered = false, path?: number): readonly FlowRoute[] {
-    return this.routes.use(src, dst, vcClass, ordered, path).routes;
+    return this.routes.routesOf(src, dst, vcClass, ordered, path);
   }
 
   /** Zero-load latency (wire plus routers, ps) of the slowest of those routes: what a caller adds to a flow's end. */
@@ -275,8 +275,9 @@ export class FlowNetwork implements EventHandler {
     this.cTransfers++;
     this.cBytes += bytes;
     const fwd = this.routes.use(src, dst, vcClass, spec.ordered ?? false, spec.path);
-    if (spec.multipath && fwd.paths.length > 1) {
-      const lead = this.startPool(spec, fwd, phits, packets, perBytes, rateCap);
+    const paths = spec.multipath ? this.routes.paths(src, dst, vcClass, spec.ordered ?? false, spec.path) : [];
+    if (paths.length > 1) {
+      const lead = this.startPool(spec, paths, phits, packets, perBytes, rateCap);
       this.flows.fSpec[lead] = spec;
       return lead;
     }
@@ -303,19 +304,19 @@ export class FlowNetwork implements EventHandler {
   }
 
   /**
-   * A pool of flows, one per distinct route of `fwd` (see FlowSpec.multipath): each carries its
+   * A pool of flows, one per distinct route in `paths` (see FlowSpec.multipath): each carries its
    * route and the pool's share of the rest (reverse packets, the caller's resources); a resource
    * of the pool's own (capacity `rateCap`) bounds their sum. Returns the pool's id (its first
    * flow's), done when the flows together have carried `bytes`.
    */
-  private startPool(spec: FlowSpec, fwd: RouteUse, phits: number, packets: number, perBytes: number, rateCap: number): number {
+  private startPool(spec: FlowSpec, paths: readonly RoutePath[], phits: number, packets: number, perBytes: number, rateCap: number): number {
     let cap = -1;
     if (rateCap < Infinity) {
       cap = this.capPool.pop() ?? this.res.add(rateCap, this.engine.now);
       this.res.cap[cap] = rateCap;
     }
     let lead = -1;
-    for (const path of fwd.paths) {
+    for (const path of paths) {
       const res: number[] = [];
       const w: number[] = [];
       const use = (r: number, weight: number): void => {

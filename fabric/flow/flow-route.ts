@@ -174,9 +174,13 @@ export function sampleRoutes(o: Omit<FlowRouteOptions, 'salt'>, samples: number,
   const count: number[] = [];
   const times: number[] = [];
   let latencyPs = 0;
+  // one options record for every sample, its route, salt and load set per sample (flowRoute keeps none of it)
+  const so: { -readonly [K in keyof FlowRouteOptions]: FlowRouteOptions[K] } = { ...o, salt: 0, load: IDLE };
   for (let s = 0; s < samples; s++) {
-    const route = spread !== undefined && s >= samples >> 1 ? spread : o.route;
-    const rt = flowRoute({ ...o, route, salt: flowSalt(o.src, o.dst, s), load: o.load ?? (loads ? sampleLoad(o.src, o.dst, s) : IDLE) });
+    so.route = spread !== undefined && s >= samples >> 1 ? spread : o.route;
+    so.salt = flowSalt(o.src, o.dst, s);
+    so.load = o.load ?? (loads ? sampleLoad(o.src, o.dst, s) : IDLE);
+    const rt = flowRoute(so);
     routes.push(rt);
     latencyPs = Math.max(latencyPs, rt.latencyPs);
     for (const h of rt.hops) {

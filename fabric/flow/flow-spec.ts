@@ -4,7 +4,6 @@ import type { NetworkParams } from '../network.ts';
 import type { PacketFormatConfig } from '../nic/packet-format.ts';
 import type { BoundRoute } from '../routing/routing.ts';
 import type { PortGraph } from '../topology/port-graph.ts';
-import type { FlowRoute } from './flow-route.ts';
 
 /** What a FlowNetwork is built from: the network's description and the engine it schedules on. */
 export interface FlowNetworkConfig {
@@ -87,15 +86,19 @@ export interface FlowSpec {
 
 /** A traced route as the flows use it: its resources, each with its share of the flow and link overhead per packet. */
 export interface RouteUse {
-  readonly routes: readonly FlowRoute[];
   readonly resource: Int32Array;
   /** Fraction of the route samples through the resource. */
   readonly share: Float64Array;
   /** Link-layer phits the resource adds to every packet. */
   readonly overhead: Float64Array;
   readonly latencyPs: number;
-  /** The distinct routes among the samples, each as its resources, the part of the route's load each takes (1, or 1/count of a group split into its links), and their overheads (multipath flows). */
-  readonly paths: readonly { readonly resource: Int32Array; readonly part: Float64Array; readonly overhead: Float64Array }[];
+}
+
+/** One distinct route of a multipath flow: its resources, the part of the route's load each takes (1, or 1/count of a group split into its links), and their overheads. */
+export interface RoutePath {
+  readonly resource: Int32Array;
+  readonly part: Float64Array;
+  readonly overhead: Float64Array;
 }
 
 /** What the flow level counted (see FlowNetwork.counters). */
