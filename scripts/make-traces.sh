@@ -12,7 +12,7 @@
 #                    <prog>.enters counts the regions entered as otf2-print reads them
 # Missing Debian packages are installed with apt-get. sst-dumpi's source is taken from
 # $DUMPI_SRC (a checkout), else cloned from GitHub. Run from anywhere:
-#   scripts/make-traces.sh            # both formats
+#   scripts/make-traces.sh            # every format
 #   scripts/make-traces.sh simgrid    # some of them (simgrid, dumpi, otf2), in the order given
 #   PHIT_TRACES_OUT=DIR scripts/make-traces.sh ...   # into DIR instead of test/fixtures/traces
 # A new run differs from the committed traces where the run's own timing shows: SimGrid's

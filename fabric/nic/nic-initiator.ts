@@ -406,7 +406,7 @@ export abstract class NicInitiator extends NicTarget {
     this.outFree = Math.max(this.outFree, s) + slot;
     if (get) this.reqFree = s + slot;
     // a BTE channel asks for one get's data no faster than its own rate
-    if (x.op === K_GET && x.onBte && P.bteGetBytesPerPs > 0) x.channelFreePs = s + Math.ceil(chunk / P.bteGetBytesPerPs);
+    if (get && x.onBte && P.bteGetBytesPerPs > 0) x.channelFreePs = s + Math.ceil(chunk / P.bteGetBytesPerPs);
     this.outstanding += units;
     // a coarse packet's head leaves with its first hardware packet, its tail with its last
     pk.tailAt[p] = units > 1 ? Math.max(s + slot - slot / units, x.tailReadyPs) + P.outLatencyPs : s + P.outLatencyPs;
